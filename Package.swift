@@ -1,0 +1,58 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "feedc",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "feedc", targets: ["feedc"]),
+        .library(name: "FeedCompiler", targets: ["FeedPipeline"]),
+        .library(name: "BundleFormat", targets: ["BundleFormat"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // C libraries, each wrapped once by a Swift module.
+        .systemLibrary(name: "CFeedSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CFeedZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // Core: notices, schema, columnar tables. Depends on nothing.
+        .target(name: "FeedModel"),
+        // SQLite, wrapped once: typed errors, one owner per handle.
+        .target(name: "FeedSQLite", dependencies: ["CFeedSQLite"]),
+        // Readers: dump archives (zip or folder), CSV, schema-driven table loading.
+        .target(name: "FeedSources", dependencies: [
+            "FeedModel",
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
+        // Rules, one per file, and the repair policy.
+        .target(name: "FeedValidation", dependencies: ["FeedModel"]),
+        // What writer and client share: bundle DDL, digest, gzip, manifest.
+        .target(name: "BundleFormat", dependencies: [
+            "FeedSQLite", "CFeedZlib",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // Feed → bundle rows → SQLite file; publication into the output folder.
+        .target(name: "BundleWriter", dependencies: ["FeedModel", "BundleFormat", "FeedSQLite"]),
+        // pipeline.yaml, fetching, the stages in order, the build report.
+        .target(name: "FeedPipeline", dependencies: [
+            "FeedModel", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter",
+            .product(name: "Yams", package: "Yams"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // The command line: thin commands over FeedPipeline.
+        .executableTarget(name: "feedc", dependencies: [
+            "FeedPipeline", "BundleFormat",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "FeedSourcesTests", dependencies: ["FeedSources", "FeedModel", "TestSupport"]),
+        .testTarget(name: "FeedValidationTests", dependencies: ["FeedValidation", "FeedSources", "FeedModel", "TestSupport"]),
+        .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "BundleFormat", "FeedSQLite", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["FeedModel"], path: "Tests/TestSupport"),
+    ]
+)

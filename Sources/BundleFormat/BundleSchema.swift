@@ -1,0 +1,177 @@
+import FeedModel
+
+/// The bundle's tables, declared once. See docs/bundle-format.md for the queries apps run.
+///
+/// Times are seconds since the start of the service day (`25:10:00` is 90600); dates are
+/// integers `YYYYMMDD`. The timetable is stored by pattern: a trip names its stop pattern (the
+/// ordered stops) and its timing (offsets from its start), shared by every trip that runs alike.
+public enum BundleSchema {
+    /// Bumped when a change to the tables would break existing readers.
+    public static let formatVersion = 1
+
+    public static let meta = BundleTable("meta", primaryKey: ["key"], doc: "Facts about the bundle: `bundle`, `format`, `version`, `service_start`, `service_end`.", [
+        BundleColumn("key", "TEXT", notNull: true),
+        BundleColumn("value", "TEXT", notNull: true),
+    ])
+
+    public static let feeds = BundleTable("feeds", primaryKey: ["source_id"], doc: "One row per source of the bundle, from its feed_info.txt where it has one.", [
+        BundleColumn("source_id", "TEXT", notNull: true, doc: "The source `id` in pipeline.yaml."),
+        .gtfs(GTFSSchema.feedInfo, "feed_publisher_name", as: "publisher_name"),
+        .gtfs(GTFSSchema.feedInfo, "feed_publisher_url", as: "publisher_url"),
+        .gtfs(GTFSSchema.feedInfo, "feed_lang", as: "lang"),
+        .gtfs(GTFSSchema.feedInfo, "feed_start_date", as: "start_date"),
+        .gtfs(GTFSSchema.feedInfo, "feed_end_date", as: "end_date"),
+        .gtfs(GTFSSchema.feedInfo, "feed_version", as: "version"),
+    ].map { var c = $0; if c.name != "source_id" { c.notNull = false }; return c })
+
+    public static let agencies = BundleTable("agencies", primaryKey: ["agency_id"], doc: "Transit agencies.", [
+        BundleColumn("agency_id", "TEXT", notNull: true, doc: "GTFS `agency_id`; empty when a single-agency feed leaves it out."),
+        .gtfs(GTFSSchema.agency, "agency_name", as: "name"),
+        .gtfs(GTFSSchema.agency, "agency_url", as: "url"),
+        .gtfs(GTFSSchema.agency, "agency_timezone", as: "timezone"),
+        .gtfs(GTFSSchema.agency, "agency_lang", as: "lang"),
+        .gtfs(GTFSSchema.agency, "agency_phone", as: "phone"),
+        .gtfs(GTFSSchema.agency, "agency_fare_url", as: "fare_url"),
+        .gtfs(GTFSSchema.agency, "agency_email", as: "email"),
+    ])
+
+    public static let routes = BundleTable("routes", primaryKey: ["route_id"], doc: "Lines.", [
+        .gtfs(GTFSSchema.routes, "route_id"),
+        BundleColumn("agency_id", "TEXT", notNull: true, doc: "GTFS `agency_id`; the only agency's id when the feed leaves it out."),
+        .gtfs(GTFSSchema.routes, "route_short_name", as: "short_name"),
+        .gtfs(GTFSSchema.routes, "route_long_name", as: "long_name"),
+        .gtfs(GTFSSchema.routes, "route_desc", as: "description"),
+        .gtfs(GTFSSchema.routes, "route_type", as: "type"),
+        .gtfs(GTFSSchema.routes, "route_url", as: "url"),
+        .gtfs(GTFSSchema.routes, "route_color", as: "color"),
+        .gtfs(GTFSSchema.routes, "route_text_color", as: "text_color"),
+        .gtfs(GTFSSchema.routes, "route_sort_order", as: "sort_order"),
+    ])
+
+    public static let stops = BundleTable("stops", primaryKey: ["stop_id"], doc: "Stops, stations, entrances. `rowid` links the derived `stop_rtree` and `stop_search`.", [
+        .gtfs(GTFSSchema.stops, "stop_id"),
+        .gtfs(GTFSSchema.stops, "stop_code", as: "code"),
+        .gtfs(GTFSSchema.stops, "stop_name", as: "name"),
+        .gtfs(GTFSSchema.stops, "stop_desc", as: "description"),
+        .gtfs(GTFSSchema.stops, "stop_lat", as: "lat"),
+        .gtfs(GTFSSchema.stops, "stop_lon", as: "lon"),
+        .gtfs(GTFSSchema.stops, "location_type"),
+        .gtfs(GTFSSchema.stops, "parent_station"),
+        .gtfs(GTFSSchema.stops, "platform_code"),
+        .gtfs(GTFSSchema.stops, "wheelchair_boarding"),
+        .gtfs(GTFSSchema.stops, "zone_id"),
+        .gtfs(GTFSSchema.stops, "stop_timezone", as: "timezone"),
+    ])
+
+    public static let stopRoutes = BundleTable("stop_routes", primaryKey: ["stop_id", "route_id"], doc: "Which lines serve each stop, with how many trips.", [
+        BundleColumn("stop_id", "TEXT", notNull: true),
+        BundleColumn("route_id", "TEXT", notNull: true),
+        BundleColumn("trip_count", "INTEGER", notNull: true, doc: "Trips of the route that call at the stop, over all services."),
+    ])
+
+    public static let shapes = BundleTable("shapes", primaryKey: ["shape_id"], doc: "Route shapes, one row per shape.", [
+        .gtfs(GTFSSchema.shapes, "shape_id"),
+        BundleColumn("polyline", "TEXT", notNull: true, doc: "The points as an encoded polyline (Google's algorithm, precision 1e-5)."),
+        BundleColumn("point_count", "INTEGER", notNull: true),
+    ])
+
+    public static let patterns = BundleTable("patterns", primaryKey: ["pattern_id"], doc: "Stop patterns: the distinct ordered stop lists of a route's trips.", [
+        BundleColumn("pattern_id", "TEXT", notNull: true, doc: "Derived from the pattern's content, so unchanged patterns keep their id across versions."),
+        BundleColumn("route_id", "TEXT", notNull: true),
+        BundleColumn("direction_id", "INTEGER", doc: "GTFS `direction_id` of its trips, when they agree."),
+        BundleColumn("shape_id", "TEXT"),
+        BundleColumn("headsign", "TEXT", doc: "The most common trip headsign."),
+        BundleColumn("stop_count", "INTEGER", notNull: true),
+        BundleColumn("trip_count", "INTEGER", notNull: true),
+    ])
+
+    public static let patternStops = BundleTable("pattern_stops", primaryKey: ["pattern_id", "stop_index"], doc: "The stops of each pattern, in order.", [
+        BundleColumn("pattern_id", "TEXT", notNull: true),
+        BundleColumn("stop_index", "INTEGER", notNull: true, doc: "0-based position in the pattern."),
+        .gtfs(GTFSSchema.stopTimes, "stop_id"),
+        .gtfs(GTFSSchema.stopTimes, "pickup_type"),
+        .gtfs(GTFSSchema.stopTimes, "drop_off_type"),
+        .gtfs(GTFSSchema.stopTimes, "stop_headsign", as: "headsign"),
+        .gtfs(GTFSSchema.stopTimes, "shape_dist_traveled"),
+        .gtfs(GTFSSchema.stopTimes, "timepoint"),
+    ])
+
+    public static let timingStops = BundleTable("timing_stops", primaryKey: ["timing_id", "stop_index"], doc: "Time offsets shared by trips that run alike: seconds after the trip's start.", [
+        BundleColumn("timing_id", "TEXT", notNull: true, doc: "Derived from the offsets, stable across versions."),
+        BundleColumn("stop_index", "INTEGER", notNull: true),
+        BundleColumn("arrival_offset", "INTEGER", doc: "NULL where the feed gives no time (interpolated stops)."),
+        BundleColumn("departure_offset", "INTEGER"),
+    ])
+
+    public static let trips = BundleTable("trips", primaryKey: ["trip_id"], doc: "Trips: a pattern, a timing, a start time and a service.", [
+        .gtfs(GTFSSchema.trips, "trip_id"),
+        .gtfs(GTFSSchema.trips, "route_id"),
+        .gtfs(GTFSSchema.trips, "service_id"),
+        BundleColumn("pattern_id", "TEXT", notNull: true),
+        BundleColumn("timing_id", "TEXT", notNull: true),
+        BundleColumn("start_time", "INTEGER", notNull: true, doc: "Departure from the first stop, seconds since the start of the service day."),
+        .gtfs(GTFSSchema.trips, "trip_headsign", as: "headsign"),
+        .gtfs(GTFSSchema.trips, "trip_short_name", as: "short_name"),
+        .gtfs(GTFSSchema.trips, "direction_id"),
+        .gtfs(GTFSSchema.trips, "block_id"),
+        .gtfs(GTFSSchema.trips, "wheelchair_accessible"),
+        .gtfs(GTFSSchema.trips, "bikes_allowed"),
+    ])
+
+    public static let frequencies = BundleTable("frequencies", primaryKey: ["trip_id", "start_time"], doc: "Headway-based service (GTFS frequencies.txt).", [
+        .gtfs(GTFSSchema.frequencies, "trip_id"),
+        .gtfs(GTFSSchema.frequencies, "start_time"),
+        .gtfs(GTFSSchema.frequencies, "end_time"),
+        .gtfs(GTFSSchema.frequencies, "headway_secs"),
+        .gtfs(GTFSSchema.frequencies, "exact_times"),
+    ])
+
+    public static let calendar = BundleTable("calendar", primaryKey: ["service_id"], doc: "Weekly service patterns (GTFS calendar.txt).",
+        GTFSSchema.calendar.fields.map { .gtfs(GTFSSchema.calendar, $0.name) })
+
+    public static let calendarDates = BundleTable("calendar_dates", primaryKey: ["service_id", "date"], doc: "Service added (1) or removed (2) on a date.",
+        GTFSSchema.calendarDates.fields.map { .gtfs(GTFSSchema.calendarDates, $0.name) })
+
+    /// Every content table, in the order the writer fills them and the digest reads them.
+    public static let tables: [BundleTable] = [
+        meta, feeds, agencies, routes, stops, stopRoutes, shapes, patterns, patternStops, timingStops,
+        trips, frequencies, calendar, calendarDates,
+    ]
+
+    public static func table(named name: String) -> BundleTable? { tables.first { $0.name == name } }
+
+    /// Indexes, virtual tables and views derived from the content tables; not part of the digest.
+    public static let derivedDDL: [String] = [
+        "CREATE INDEX trips_by_pattern ON trips (pattern_id, start_time)",
+        "CREATE INDEX pattern_stops_by_stop ON pattern_stops (stop_id)",
+        "CREATE INDEX patterns_by_route ON patterns (route_id)",
+        "CREATE INDEX stop_routes_by_route ON stop_routes (route_id)",
+        "CREATE INDEX stops_by_parent ON stops (parent_station)",
+        "CREATE VIRTUAL TABLE stop_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon)",
+        "CREATE VIRTUAL TABLE stop_search USING fts5(name, code, content='stops', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')",
+        """
+        CREATE VIEW stop_times AS
+          SELECT t.trip_id, ps.stop_index AS stop_sequence, ps.stop_id,
+                 t.start_time + ts.arrival_offset AS arrival_time,
+                 t.start_time + ts.departure_offset AS departure_time,
+                 ps.pickup_type, ps.drop_off_type, ps.headsign AS stop_headsign, ps.shape_dist_traveled, ps.timepoint
+          FROM trips t
+          JOIN pattern_stops ps ON ps.pattern_id = t.pattern_id
+          JOIN timing_stops ts ON ts.timing_id = t.timing_id AND ts.stop_index = ps.stop_index
+        """,
+    ]
+
+    /// Brings the derived R-tree and full-text index up to date with `stops`; run after writing
+    /// a bundle and after applying a delta.
+    public static let rebuildDerived: [String] = [
+        "DELETE FROM stop_rtree",
+        "INSERT INTO stop_rtree SELECT rowid, lat, lat, lon, lon FROM stops WHERE lat IS NOT NULL AND lon IS NOT NULL",
+        "INSERT INTO stop_search(stop_search) VALUES ('rebuild')",
+    ]
+
+    /// The whole schema, content tables then derived objects.
+    public static var ddl: [String] { tables.map(\.ddl) + derivedDDL }
+
+    /// Meta keys that describe one published copy rather than the content; left out of the digest.
+    public static let metaKeysOutsideDigest: Set<String> = ["version"]
+}

@@ -1,0 +1,64 @@
+import FeedModel
+
+/// A column of a bundle table.
+public struct BundleColumn: Sendable {
+    public var name: String
+    public var sqlType: String
+    public var notNull: Bool
+    public var doc: String
+
+    public init(_ name: String, _ sqlType: String, notNull: Bool = false, doc: String = "") {
+        self.name = name
+        self.sqlType = sqlType
+        self.notNull = notNull
+        self.doc = doc
+    }
+
+    /// A column copied from a GTFS field: its type comes from the GTFS schema declaration.
+    public static func gtfs(_ table: TableSchema, _ field: String, as name: String? = nil, doc: String = "") -> BundleColumn {
+        guard let source = table.field(field) else { preconditionFailure("GTFS \(table.name) has no \(field)") }
+        let text = doc.isEmpty ? "GTFS `\(table.fileName)` `\(field)`" : doc
+        return BundleColumn(name ?? field, source.kind.sqlType, notNull: source.presence == .required, doc: text)
+    }
+}
+
+/// A table of the bundle, declared once: DDL, documentation, digest order and delta keys all
+/// come from this declaration.
+public struct BundleTable: Sendable {
+    public var name: String
+    public var columns: [BundleColumn]
+    /// Stable feed ids, never row counters: deltas between versions match rows by this key.
+    public var primaryKey: [String]
+    public var doc: String
+
+    public init(_ name: String, primaryKey: [String], doc: String, _ columns: [BundleColumn]) {
+        self.name = name
+        self.primaryKey = primaryKey
+        self.doc = doc
+        self.columns = columns
+    }
+
+    /// Tables read by rowid-based indexes (R-tree, FTS5) keep their rowid; the others are
+    /// clustered on their key.
+    public var keepsRowid: Bool { name == "stops" }
+
+    public var ddl: String {
+        var lines = columns.map { column in
+            "  \(column.name) \(column.sqlType)\(column.notNull ? " NOT NULL" : "")"
+        }
+        lines.append("  PRIMARY KEY (\(primaryKey.joined(separator: ", ")))")
+        return "CREATE TABLE \(name) (\n\(lines.joined(separator: ",\n"))\n)\(keepsRowid ? "" : " WITHOUT ROWID");"
+    }
+
+    public var columnNames: [String] { columns.map(\.name) }
+
+    /// `INSERT INTO name (a, b) VALUES (?, ?)`.
+    public var insertSQL: String {
+        "INSERT INTO \(name) (\(columnNames.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+    }
+
+    /// Every row, in key order: the canonical order digests and deltas use.
+    public var selectInKeyOrderSQL: String {
+        "SELECT \(columnNames.joined(separator: ", ")) FROM \(name) ORDER BY \(primaryKey.joined(separator: ", "))"
+    }
+}

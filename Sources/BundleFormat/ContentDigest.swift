@@ -1,0 +1,72 @@
+import Crypto
+import FeedSQLite
+
+/// The content digest: SHA-256 over a bundle's canonical rows.
+///
+/// Every content table is read in declaration order, its rows in key order, each value encoded
+/// with a type tag and a length. Two bundles with the same digest hold the same content, whatever
+/// their bytes on disk; a client checks it after applying a delta.
+public enum ContentDigest {
+    /// `sha256:` and 64 hex digits.
+    public static func compute(_ database: Database) throws(SQLiteError) -> String {
+        var hasher = SHA256()
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(4096)
+        for table in BundleSchema.tables {
+            buffer.removeAll(keepingCapacity: true)
+            append(table.name, tag: 0x54, to: &buffer)
+            hasher.update(data: buffer)
+            let statement = try database.prepare(table.selectInKeyOrderSQL)
+            try statement.bind([])
+            while try statement.step() {
+                let row = statement.row()
+                if table.name == BundleSchema.meta.name, let key = row[0].string,
+                   BundleSchema.metaKeysOutsideDigest.contains(key) { continue }
+                buffer.removeAll(keepingCapacity: true)
+                buffer.append(0x52)
+                for value in row { encode(value, to: &buffer) }
+                hasher.update(data: buffer)
+            }
+        }
+        return "sha256:" + hasher.finalize().map { hexDigits[Int($0 >> 4)] + hexDigits[Int($0 & 0xF)] }.joined()
+    }
+
+    private static let hexDigits = (0..<16).map { String($0, radix: 16) }
+
+    private static func encode(_ value: SQLValue, to buffer: inout [UInt8]) {
+        switch value {
+        case .null: buffer.append(0)
+        case .integer(let v):
+            buffer.append(1)
+            withUnsafeBytes(of: v.littleEndian) { buffer.append(contentsOf: $0) }
+        case .real(let v):
+            buffer.append(2)
+            withUnsafeBytes(of: v.bitPattern.littleEndian) { buffer.append(contentsOf: $0) }
+        case .text(let v): append(v, tag: 3, to: &buffer)
+        case .blob(let v):
+            buffer.append(4)
+            withUnsafeBytes(of: UInt64(v.count).littleEndian) { buffer.append(contentsOf: $0) }
+            buffer.append(contentsOf: v)
+        }
+    }
+
+    private static func append(_ text: String, tag: UInt8, to buffer: inout [UInt8]) {
+        buffer.append(tag)
+        withUnsafeBytes(of: UInt64(text.utf8.count).littleEndian) { buffer.append(contentsOf: $0) }
+        buffer.append(contentsOf: text.utf8)
+    }
+}
+
+/// SHA-256 of bytes, as 64 hex digits: what the manifest lists for each file.
+public func sha256Hex(_ bytes: some DataProtocol) -> String {
+    SHA256.hash(data: bytes).map { String(format2: $0) }.joined()
+}
+
+extension String {
+    init(format2 byte: UInt8) {
+        let digits = Array("0123456789abcdef")
+        self = String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+    }
+}
+
+import Foundation

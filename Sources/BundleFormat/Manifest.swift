@@ -1,0 +1,86 @@
+import Foundation
+
+/// `manifest.json`: what a bundle's output folder holds. Written last on every publication;
+/// clients read it first.
+public struct Manifest: Codable, Sendable, Equatable {
+    public var format: Int
+    public var bundle: String
+    public var latest: BundleVersion
+    /// Every retained version, newest first.
+    public var versions: [BundleVersion]
+    public var deltas: [DeltaFile]
+
+    public init(bundle: String, latest: BundleVersion, versions: [BundleVersion], deltas: [DeltaFile] = []) {
+        self.format = BundleSchema.formatVersion
+        self.bundle = bundle
+        self.latest = latest
+        self.versions = versions
+        self.deltas = deltas
+    }
+
+    /// Stable, sorted-key JSON, so an unchanged manifest has unchanged bytes.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+
+    public static func decode(_ data: Data) throws -> Manifest {
+        try JSONDecoder().decode(Manifest.self, from: data)
+    }
+}
+
+/// One published version of a bundle.
+public struct BundleVersion: Codable, Sendable, Equatable {
+    public var version: Int
+    /// The content digest, `sha256:…`.
+    public var digest: String
+    /// Path of the gzipped bundle, relative to the manifest.
+    public var file: String
+    /// Size of the gzipped file.
+    public var bytes: Int
+    /// SHA-256 of the gzipped file, hex.
+    public var sha256: String
+    /// First and last service dates (`YYYY-MM-DD`), from calendar and calendar_dates.
+    public var serviceStart: String?
+    public var serviceEnd: String?
+    /// Fingerprint of the inputs (dump bytes and bundle settings) this version was built from;
+    /// a run with the same fingerprint stops before parsing.
+    public var inputs: String?
+    /// Path of the validation report, relative to the manifest.
+    public var report: String?
+    /// Row counts per table.
+    public var rows: [String: Int]?
+
+    public init(version: Int, digest: String, file: String, bytes: Int, sha256: String,
+                serviceStart: String? = nil, serviceEnd: String? = nil, inputs: String? = nil,
+                report: String? = nil, rows: [String: Int]? = nil) {
+        self.version = version
+        self.digest = digest
+        self.file = file
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.serviceStart = serviceStart
+        self.serviceEnd = serviceEnd
+        self.inputs = inputs
+        self.report = report
+        self.rows = rows
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, digest, file, bytes, sha256, inputs, report, rows
+        case serviceStart = "service_start"
+        case serviceEnd = "service_end"
+    }
+}
+
+/// A delta from one version to another (written by the delta issue's work).
+public struct DeltaFile: Codable, Sendable, Equatable {
+    public var from: Int
+    public var to: Int
+    public var file: String
+    public var bytes: Int
+    public var sha256: String
+}

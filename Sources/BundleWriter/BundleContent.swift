@@ -1,0 +1,47 @@
+import BundleFormat
+import FeedModel
+import FeedSQLite
+
+/// The rows of every bundle table, before they are written.
+public struct BundleContent: Sendable {
+    public private(set) var rows: [String: [[SQLValue]]] = [:]
+
+    public init() {}
+
+    mutating func append(_ table: BundleTable, _ row: [SQLValue]) {
+        precondition(row.count == table.columns.count, "\(table.name): \(row.count) values for \(table.columns.count) columns")
+        rows[table.name, default: []].append(row)
+    }
+
+    public func count(_ table: BundleTable) -> Int { rows[table.name]?.count ?? 0 }
+}
+
+/// One source of a bundle, validated and frozen, with the prefix that namespaces its ids.
+public struct SourceFeed: Sendable {
+    public var id: String
+    /// Put before every id of this source (`bart:`), so sources of one bundle never collide;
+    /// empty for a single-source bundle.
+    public var prefix: String
+    public var feed: Feed
+
+    public init(id: String, prefix: String, feed: Feed) {
+        self.id = id
+        self.prefix = prefix
+        self.feed = feed
+    }
+
+    func ns(_ id: String?) -> SQLValue {
+        guard let id else { return .null }
+        return .text(prefix + id)
+    }
+}
+
+extension SQLValue {
+    init(integer value: Int) {
+        self = value == Column.nullInteger ? .null : .integer(Int64(value))
+    }
+
+    init(real value: Double) {
+        self = value.isNaN ? .null : .real(value)
+    }
+}

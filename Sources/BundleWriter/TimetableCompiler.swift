@@ -1,0 +1,121 @@
+import BundleFormat
+import FeedModel
+import FeedSQLite
+
+/// Turns stop_times into patterns and timings: a trip becomes one row naming its stop pattern
+/// (the ordered stops with their pickup and drop-off rules) and its timing (offsets from its
+/// start), each shared by every trip that runs alike. Also derives which lines serve each stop.
+struct TimetableCompiler {
+    let source: SourceFeed
+
+    private struct Pattern {
+        var id: String
+        var route: String
+        var direction: Int
+        var shape: String?
+        var firstTripRows: [Int]
+        var tripCount = 0
+        var headsigns: [String: Int] = [:]
+    }
+
+    func compile(into content: inout BundleContent) {
+        let feed = source.feed
+        let stopTimes = feed.stopTimes
+        let trips = feed.trips
+        let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
+        var tripRow: [String: Int] = [:]
+        for (row, id) in trips.texts("trip_id").enumerated() { if let id { tripRow[id] = row } }
+
+        let stopIds = stopTimes.texts("stop_id")
+        let pickups = stopTimes.integers("pickup_type")
+        let dropOffs = stopTimes.integers("drop_off_type")
+        let stopHeadsigns = stopTimes.texts("stop_headsign")
+        let distances = stopTimes.reals("shape_dist_traveled")
+        let timepoints = stopTimes.integers("timepoint")
+        let arrivals = stopTimes.integers("arrival_time")
+        let departures = stopTimes.integers("departure_time")
+        let routeIds = trips.texts("route_id")
+        let directions = trips.integers("direction_id")
+        let shapeIds = trips.texts("shape_id")
+        let headsigns = trips.texts("trip_headsign")
+        let reader = Reader(table: trips, source: source)
+        let null = Column.nullInteger
+
+        var patterns: [String: Pattern] = [:]
+        var patternIds: Set<String> = []
+        var timings: [String: String] = [:]
+        var timingRows: [(id: String, offsets: [(Int, Int)])] = []
+
+        for (g, rows) in groups.rows.enumerated() {
+            guard let row = tripRow[groups.keys[g]], let route = routeIds[row] else { continue }
+            var key = "\(source.prefix)\(route)\u{1E}\(directions[row])\u{1E}\(shapeIds[row] ?? "")"
+            for r in rows {
+                key += "\u{1E}\(stopIds[r] ?? "")\u{1F}\(pickups[r])\u{1F}\(dropOffs[r])\u{1F}\(stopHeadsigns[r] ?? "")\u{1F}\(distances[r])\u{1F}\(timepoints[r])"
+            }
+            if patterns[key] == nil {
+                let id = source.prefix + StableID.make(from: key)
+                precondition(patternIds.insert(id).inserted, "pattern id collision: \(id)")
+                patterns[key] = Pattern(id: id, route: route, direction: directions[row], shape: shapeIds[row], firstTripRows: rows)
+            }
+            patterns[key]!.tripCount += 1
+            if let headsign = headsigns[row] { patterns[key]!.headsigns[headsign, default: 0] += 1 }
+
+            let start = departures[rows[0]]
+            var offsets: [(Int, Int)] = []
+            offsets.reserveCapacity(rows.count)
+            var timingKey = ""
+            for r in rows {
+                let a = arrivals[r] == null ? null : arrivals[r] - start
+                let d = departures[r] == null ? null : departures[r] - start
+                offsets.append((a, d))
+                timingKey += "\(a),\(d);"
+            }
+            let timingId: String
+            if let existing = timings[timingKey] {
+                timingId = existing
+            } else {
+                timingId = source.prefix + StableID.make(from: timingKey)
+                timings[timingKey] = timingId
+                timingRows.append((timingId, offsets))
+            }
+            let pattern = patterns[key]!
+            content.append(BundleSchema.trips, [
+                reader.id("trip_id", row), reader.id("route_id", row), reader.id("service_id", row),
+                .text(pattern.id), .text(timingId), .integer(Int64(start)),
+                reader.text("trip_headsign", row), reader.text("trip_short_name", row), reader.int("direction_id", row),
+                reader.id("block_id", row), reader.int("wheelchair_accessible", row), reader.int("bikes_allowed", row),
+            ])
+        }
+
+        var stopRoutes: [String: Int] = [:]
+        for pattern in patterns.values {
+            let headsign = pattern.headsigns.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+            content.append(BundleSchema.patterns, [
+                .text(pattern.id), source.ns(pattern.route), SQLValue(integer: pattern.direction), source.ns(pattern.shape),
+                SQLValue(headsign), .integer(Int64(pattern.firstTripRows.count)), .integer(Int64(pattern.tripCount)),
+            ])
+            var seen: Set<String> = []
+            for (index, r) in pattern.firstTripRows.enumerated() {
+                content.append(BundleSchema.patternStops, [
+                    .text(pattern.id), .integer(Int64(index)), source.ns(stopIds[r]), SQLValue(integer: pickups[r]),
+                    SQLValue(integer: dropOffs[r]), SQLValue(stopHeadsigns[r]), SQLValue(real: distances[r]),
+                    SQLValue(integer: timepoints[r]),
+                ])
+                if let stop = stopIds[r], seen.insert(stop).inserted {
+                    stopRoutes[stop + "\u{1F}" + pattern.route, default: 0] += pattern.tripCount
+                }
+            }
+        }
+        for (key, count) in stopRoutes {
+            let parts = key.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            content.append(BundleSchema.stopRoutes, [source.ns(parts[0]), source.ns(parts[1]), .integer(Int64(count))])
+        }
+        for timing in timingRows {
+            for (index, offset) in timing.offsets.enumerated() {
+                content.append(BundleSchema.timingStops, [
+                    .text(timing.id), .integer(Int64(index)), SQLValue(integer: offset.0), SQLValue(integer: offset.1),
+                ])
+            }
+        }
+    }
+}

@@ -1,0 +1,4 @@
+#ifndef CFEEDZLIB_SHIM_H
+#define CFEEDZLIB_SHIM_H
+#include <zlib.h>
+#endif

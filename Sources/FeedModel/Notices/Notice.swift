@@ -1,0 +1,48 @@
+/// One problem found in a feed: what, where, and what the compiler did about it.
+///
+/// Codes follow MobilityData's gtfs-validator where it has one (`foreign_key_violation`,
+/// `duplicate_key`, `invalid_time`, …). Feed problems are recorded as notices and work goes on;
+/// only notices marked ``blocksPublication`` stop a bundle from being published.
+public struct Notice: Codable, Sendable, Equatable {
+    public var code: String
+    public var severity: Severity
+    /// The file inside the dump (`stops.txt`), or the dump itself for archive-level problems.
+    public var file: String?
+    /// 1-based line in `file` (the header is line 1).
+    public var line: Int?
+    public var field: String?
+    public var value: String?
+    /// A sentence for people: what is wrong.
+    public var message: String
+    /// What the compiler did about it, when it repaired the feed ("row dropped", "value cleared").
+    public var repair: String?
+    /// True when the bundle would be wrong or unusable with this problem in it.
+    public var blocksPublication: Bool
+
+    public init(
+        code: String, severity: Severity, file: String? = nil, line: Int? = nil,
+        field: String? = nil, value: String? = nil, message: String,
+        repair: String? = nil, blocksPublication: Bool = false
+    ) {
+        self.code = code
+        self.severity = severity
+        self.file = file
+        self.line = line
+        self.field = field
+        self.value = value
+        self.message = message
+        self.repair = repair
+        self.blocksPublication = blocksPublication
+    }
+
+    /// `stops.txt:12 stop_lat="abc": message`, the form printed to terminals.
+    public var location: String {
+        var out = file ?? "-"
+        if let line { out += ":\(line)" }
+        if let field {
+            out += " \(field)"
+            if let value { out += "=\"\(value.prefix(60))\"" }
+        }
+        return out
+    }
+}

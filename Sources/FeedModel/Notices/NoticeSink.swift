@@ -1,0 +1,67 @@
+/// Collects notices from every stage of a build.
+///
+/// A large feed can raise hundreds of thousands of notices of one kind (a dangling stop id in
+/// every row of stop_times). The sink keeps every count exact but stores at most
+/// ``samplesPerCode`` examples of each code, so memory stays bounded.
+public final class NoticeSink: @unchecked Sendable {
+    public let samplesPerCode: Int
+    public private(set) var samples: [Notice] = []
+    public private(set) var counts: [String: Int] = [:]
+    private var severities: [String: Severity] = [:]
+    private var blockingCodes: Set<String> = []
+    /// Rows dropped by repairs, per file.
+    public private(set) var droppedRows: [String: Int] = [:]
+
+    public init(samplesPerCode: Int = 50) {
+        self.samplesPerCode = samplesPerCode
+    }
+
+    public func add(_ notice: Notice) {
+        let n = counts[notice.code, default: 0]
+        counts[notice.code] = n + 1
+        severities[notice.code] = max(severities[notice.code] ?? notice.severity, notice.severity)
+        if notice.blocksPublication { blockingCodes.insert(notice.code) }
+        if n < samplesPerCode { samples.append(notice) }
+    }
+
+    /// Counts a notice, building it only when a sample of its code is still wanted: rules that may
+    /// raise one notice per row of a 500k-row file use this.
+    public func add(code: String, _ make: () -> Notice) {
+        if counts[code, default: 0] < samplesPerCode {
+            add(make())
+        } else {
+            counts[code, default: 0] += 1
+        }
+    }
+
+    /// Records that a repair removed `count` rows of `file`.
+    public func recordDropped(_ count: Int, from file: String) {
+        guard count > 0 else { return }
+        droppedRows[file, default: 0] += count
+    }
+
+    public func count(of code: String) -> Int { counts[code, default: 0] }
+
+    public func count(severity: Severity) -> Int {
+        counts.reduce(0) { $0 + (severities[$1.key] == severity ? $1.value : 0) }
+    }
+
+    public var hasBlocking: Bool { !blockingCodes.isEmpty }
+
+    /// The stored notices that block publication.
+    public var blocking: [Notice] { samples.filter(\.blocksPublication) }
+
+    /// One line per code: code, severity, count; most severe first.
+    public var summary: [NoticeSummary] {
+        counts.map { NoticeSummary(code: $0.key, severity: severities[$0.key] ?? .info, count: $0.value, blocking: blockingCodes.contains($0.key)) }
+            .sorted { ($0.severity, $0.count, $1.code) > ($1.severity, $1.count, $0.code) }
+    }
+}
+
+/// How many notices of one code a build raised.
+public struct NoticeSummary: Codable, Sendable, Equatable {
+    public var code: String
+    public var severity: Severity
+    public var count: Int
+    public var blocking: Bool
+}

@@ -1,0 +1,66 @@
+/// The type of a GTFS field, which decides how its text is parsed, checked and stored.
+public enum FieldKind: Sendable, Equatable {
+    /// An identifier (primary or foreign key), kept as text.
+    case id
+    /// Free text shown to riders.
+    case text
+    case url
+    case email
+    case phone
+    /// An IANA time zone name such as `America/Chicago`.
+    case timezone
+    /// An IETF BCP 47 language code such as `en` or `pt-BR`.
+    case language
+    /// Six hexadecimal digits, `FFFFFF`.
+    case color
+    case integer
+    /// An integer from a closed list of values (`route_type`, `location_type`, …).
+    case enumeration([Int])
+    case float
+    case latitude
+    case longitude
+    /// `H:MM:SS` or `HH:MM:SS`, hours may pass 24; stored as seconds since the start of the service day.
+    case time
+    /// `YYYYMMDD`, stored as the integer of the same digits.
+    case date
+
+    /// How values of this kind are stored in a ``Table``.
+    public var storage: StorageKind {
+        switch self {
+        case .id, .text, .url, .email, .phone, .timezone, .language, .color: .text
+        case .integer, .enumeration, .time, .date: .integer
+        case .float, .latitude, .longitude: .real
+        }
+    }
+
+    /// The SQLite column type a bundle uses for values of this kind.
+    public var sqlType: String {
+        switch storage {
+        case .text: "TEXT"
+        case .integer: "INTEGER"
+        case .real: "REAL"
+        }
+    }
+
+    /// The notice code MobilityData's validator raises for a malformed value of this kind.
+    public var invalidValueCode: String {
+        switch self {
+        case .id, .text: "invalid_character"
+        case .url: "invalid_url"
+        case .email: "invalid_email"
+        case .phone: "invalid_phone_number"
+        case .timezone: "invalid_timezone"
+        case .language: "invalid_language_code"
+        case .color: "invalid_color"
+        case .integer, .enumeration: "invalid_integer"
+        case .float, .latitude, .longitude: "invalid_float"
+        case .time: "invalid_time"
+        case .date: "invalid_date"
+        }
+    }
+}
+
+/// How a column is held in memory.
+public enum StorageKind: Sendable {
+    case text, integer, real
+}

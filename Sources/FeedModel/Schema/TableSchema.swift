@@ -1,0 +1,36 @@
+/// Whether a dump must contain a file.
+public enum FileRequirement: Sendable, Equatable {
+    /// A bundle cannot be built without it.
+    case required
+    /// Required unless another file stands in (calendar.txt / calendar_dates.txt).
+    case requiredUnless(String)
+    case optional
+}
+
+/// One GTFS file, declared once. Its loader, its field checks, its key checks and the bundle
+/// columns copied from it are all derived from this declaration.
+public struct TableSchema: Sendable, Equatable {
+    /// Table name, the file name without `.txt`.
+    public var name: String
+    public var requirement: FileRequirement
+    public var fields: [FieldSchema]
+    /// Field names whose values together identify a row; empty for single-row files.
+    public var primaryKey: [String]
+
+    public init(_ name: String, _ requirement: FileRequirement, primaryKey: [String], fields: [FieldSchema]) {
+        self.name = name
+        self.requirement = requirement
+        self.primaryKey = primaryKey
+        self.fields = fields
+    }
+
+    public var fileName: String { name + ".txt" }
+
+    public func index(of field: String) -> Int? {
+        fields.firstIndex { $0.name == field }
+    }
+
+    public func field(_ name: String) -> FieldSchema? {
+        fields.first { $0.name == name }
+    }
+}

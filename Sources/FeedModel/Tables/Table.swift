@@ -1,0 +1,85 @@
+/// The rows of one GTFS file, held column by column in the order of its ``TableSchema``.
+///
+/// Tables are values: a repair returns a new table, and a frozen ``Feed`` can be shared freely.
+public struct Table: Sendable {
+    public let schema: TableSchema
+    /// One column per schema field, in schema order.
+    public private(set) var columns: [Column]
+    /// The 1-based line each row came from, for notices raised after loading.
+    public private(set) var lines: [Int32]
+    /// False when the dump has no such file.
+    public let isPresent: Bool
+
+    public init(schema: TableSchema, columns: [Column], lines: [Int32], isPresent: Bool = true) {
+        precondition(columns.count == schema.fields.count, "one column per schema field")
+        self.schema = schema
+        self.columns = columns
+        self.lines = lines
+        self.isPresent = isPresent
+    }
+
+    /// A table for a file the dump does not have.
+    public static func missing(_ schema: TableSchema) -> Table {
+        Table(schema: schema, columns: schema.fields.map { _ in .absent }, lines: [], isPresent: false)
+    }
+
+    public var count: Int { lines.count }
+    public var isEmpty: Bool { lines.isEmpty }
+
+    public func column(_ field: String) -> Column {
+        guard let index = schema.index(of: field) else {
+            preconditionFailure("\(schema.name) has no field \(field)")
+        }
+        return columns[index]
+    }
+
+    /// Whether the file has this column at all.
+    public func has(_ field: String) -> Bool { !column(field).isAbsent }
+
+    /// Text values of a field (`nil` entries where missing; all `nil` when the column is absent).
+    public func texts(_ field: String) -> [String?] {
+        if case .text(let values) = column(field) { return values }
+        return Array(repeating: nil, count: count)
+    }
+
+    /// Integer values of a field, ``Column/nullInteger`` where missing.
+    public func integers(_ field: String) -> [Int] {
+        if case .integer(let values) = column(field) { return values }
+        return Array(repeating: Column.nullInteger, count: count)
+    }
+
+    /// Real values of a field, NaN where missing.
+    public func reals(_ field: String) -> [Double] {
+        if case .real(let values) = column(field) { return values }
+        return Array(repeating: .nan, count: count)
+    }
+
+    /// The key of row `row`: its primary-key values joined by a unit separator.
+    public func key(_ row: Int) -> String {
+        schema.primaryKey.map { column($0).description(row) ?? "" }.joined(separator: "\u{1F}")
+    }
+
+    /// Keeps only the rows whose flag is set.
+    public func keeping(_ keep: [Bool]) -> Table {
+        precondition(keep.count == count)
+        if !keep.contains(false) { return self }
+        return Table(
+            schema: schema,
+            columns: columns.map { $0.filtered(keep) },
+            lines: lines.indices.filter { keep[$0] }.map { lines[$0] },
+            isPresent: isPresent)
+    }
+
+    /// Sets the value of `field` to missing in `rows`.
+    public mutating func clear(_ field: String, rows: [Int]) {
+        guard !rows.isEmpty, let index = schema.index(of: field) else { return }
+        columns[index].clear(rows)
+    }
+
+    /// Replaces the integer values of a field (used by repairs that fill a value in).
+    public mutating func setIntegers(_ field: String, _ values: [Int]) {
+        guard let index = schema.index(of: field) else { return }
+        precondition(values.count == count)
+        columns[index] = .integer(values)
+    }
+}

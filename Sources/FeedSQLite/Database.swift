@@ -1,0 +1,91 @@
+import CFeedSQLite
+
+/// One SQLite connection. The connection is the only owner of its `sqlite3` handle and closes it
+/// when released; no SQLite type appears outside this module.
+public final class Database {
+    public enum Mode: Sendable {
+        case readOnly
+        case readWrite
+        /// Read-write, creating the file when missing.
+        case create
+    }
+
+    let handle: OpaquePointer
+    public let path: String
+
+    public init(path: String, mode: Mode = .readOnly) throws(SQLiteError) {
+        let flags: Int32 = switch mode {
+        case .readOnly: SQLITE_OPEN_READONLY
+        case .readWrite: SQLITE_OPEN_READWRITE
+        case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        var pointer: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &pointer, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let pointer else {
+            let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(pointer)
+            throw SQLiteError(code: rc, message: message + " (\(path))")
+        }
+        handle = pointer
+        self.path = path
+        sqlite3_extended_result_codes(handle, 0)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// The SQLite library's version, e.g. `3.40.1`.
+    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+
+    var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Runs one or more statements that return no rows.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var error: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &error)
+        if rc != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? lastError
+            sqlite3_free(error)
+            throw SQLiteError(code: rc, message: message, sql: sql)
+        }
+    }
+
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// All rows of a query.
+    public func rows(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        var out: [[SQLValue]] = []
+        while try statement.step() {
+            out.append(statement.row())
+        }
+        return out
+    }
+
+    /// The first column of the first row, or nil.
+    public func scalar(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> SQLValue? {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        return try statement.step() ? statement.value(at: 0) : nil
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+}

@@ -1,0 +1,20 @@
+/// A failure reported by SQLite, with its result code and message.
+public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    /// SQLite's primary result code (`SQLITE_CORRUPT` is 11, `SQLITE_FULL` 13, …).
+    public var code: Int32
+    public var message: String
+    /// The statement that failed, when there was one.
+    public var sql: String?
+
+    public init(code: Int32, message: String, sql: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+    }
+
+    public var description: String {
+        var out = "SQLite error \(code): \(message)"
+        if let sql { out += " (in: \(sql.prefix(120)))" }
+        return out
+    }
+}

@@ -1,0 +1,82 @@
+import CFeedSQLite
+
+/// A prepared statement, owned by exactly one object and finalized when it is released.
+public final class Statement {
+    private let handle: OpaquePointer
+    /// Keeps the connection alive while the statement exists.
+    private let database: Database
+    public let sql: String
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(database: Database, sql: String) throws(SQLiteError) {
+        var pointer: OpaquePointer?
+        let rc = sqlite3_prepare_v2(database.handle, sql, -1, &pointer, nil)
+        guard rc == SQLITE_OK, let pointer else {
+            throw SQLiteError(code: rc, message: database.lastError, sql: sql)
+        }
+        self.handle = pointer
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    public func columnName(_ index: Int) -> String {
+        String(cString: sqlite3_column_name(handle, Int32(index)))
+    }
+
+    /// Binds values to the statement's parameters, in order, after resetting it.
+    public func bind(_ values: [SQLValue]) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let rc: Int32 = switch value {
+            case .null: sqlite3_bind_null(handle, index)
+            case .integer(let v): sqlite3_bind_int64(handle, index, v)
+            case .real(let v): sqlite3_bind_double(handle, index, v)
+            case .text(let v): sqlite3_bind_text(handle, index, v, -1, Self.transient)
+            case .blob(let v): v.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
+            }
+            guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: database.lastError, sql: sql) }
+        }
+    }
+
+    /// Advances to the next row; false when done.
+    public func step() throws(SQLiteError) -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw SQLiteError(code: rc, message: database.lastError, sql: sql)
+        }
+    }
+
+    /// Binds the values and runs the statement to completion (an insert, say).
+    public func run(_ values: [SQLValue]) throws(SQLiteError) {
+        try bind(values)
+        while try step() {}
+    }
+
+    public func value(at index: Int) -> SQLValue {
+        let i = Int32(index)
+        switch sqlite3_column_type(handle, i) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, i))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, i))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(handle, i)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, i))
+            guard count > 0, let pointer = sqlite3_column_blob(handle, i) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+        default: return .null
+        }
+    }
+
+    public func row() -> [SQLValue] {
+        (0..<columnCount).map { value(at: $0) }
+    }
+}

@@ -1,0 +1,122 @@
+import FeedModel
+import Foundation
+import ZIPFoundation
+
+/// A dump's files, from a zip archive or a folder, by name.
+///
+/// Opening resolves the layout once: `__MACOSX/` and `._*` junk is skipped, entries with unsafe
+/// paths (`../x`, `/etc/x`) are reported and never read, and a dump whose files all sit in one
+/// subfolder is read from that subfolder (reported as `invalid_input_files_in_subfolder`).
+public final class DumpArchive {
+    public let path: String
+    /// File names as GTFS sees them (`stops.txt`), mapped to their member path.
+    public private(set) var files: [String: String] = [:]
+    private let archive: Archive?
+    private let folder: URL?
+    private var entries: [String: Entry] = [:]
+
+    /// Largest member read, against zip bombs.
+    public static let maximumEntrySize: UInt64 = 2 << 30
+
+    public init(url: URL, sink: NoticeSink) throws(DumpError) {
+        path = url.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw .notFound(path: url.path)
+        }
+        var members: [String] = []
+        if isDirectory.boolValue {
+            archive = nil
+            folder = url
+            let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey])
+            let base = url.standardizedFileURL.path + "/"
+            while let item = enumerator?.nextObject() as? URL {
+                guard (try? item.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                let full = item.standardizedFileURL.path
+                if full.hasPrefix(base) { members.append(String(full.dropFirst(base.count))) }
+            }
+        } else {
+            folder = nil
+            do {
+                archive = try Archive(url: url, accessMode: .read, pathEncoding: nil)
+            } catch {
+                throw .unreadableArchive(path: url.path, reason: "\(error)")
+            }
+            for entry in archive! where entry.type == .file {
+                entries[entry.path] = entry
+                members.append(entry.path)
+            }
+            if members.isEmpty && !Self.looksLikeZip(url) {
+                throw .unreadableArchive(path: url.path, reason: "no zip directory found")
+            }
+        }
+        resolve(members.sorted(), sink: sink)
+    }
+
+    private static func looksLikeZip(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url), let head = try? handle.read(upToCount: 4) else { return false }
+        return head == Data([0x50, 0x4B, 0x05, 0x06]) || head == Data([0x50, 0x4B, 0x03, 0x04])
+    }
+
+    private func resolve(_ members: [String], sink: NoticeSink) {
+        var usable: [String] = []
+        for member in members {
+            let parts = member.split(separator: "/", omittingEmptySubsequences: false)
+            if member.hasPrefix("/") || member.hasPrefix("\\") || parts.contains("..") || member.contains("\\..") {
+                sink.add(Notice(code: "unsafe_path", severity: .error, file: member,
+                                message: "The archive holds an entry whose path leaves the archive.", repair: "entry ignored"))
+                continue
+            }
+            let name = parts.last.map(String.init) ?? member
+            if parts.first == "__MACOSX" || name.hasPrefix("._") || name == ".DS_Store" || name.isEmpty { continue }
+            usable.append(member)
+        }
+        let topLevel = usable.filter { !$0.contains("/") }
+        if topLevel.contains(where: { $0.hasSuffix(".txt") }) {
+            for member in topLevel { files[member] = member }
+            return
+        }
+        let folders = Set(usable.compactMap { m -> String? in
+            guard m.hasSuffix(".txt"), let slash = m.lastIndex(of: "/") else { return nil }
+            return String(m[..<slash])
+        })
+        guard folders.count == 1, let only = folders.first else { return }
+        sink.add(Notice(code: "invalid_input_files_in_subfolder", severity: .error, file: only + "/",
+                        message: "The feed's files sit in a subfolder instead of the archive's top level.",
+                        repair: "files read from the subfolder"))
+        for member in usable where member.hasPrefix(only + "/") && !member.dropFirst(only.count + 1).contains("/") {
+            files[String(member.dropFirst(only.count + 1))] = member
+        }
+    }
+
+    /// The bytes of one file, or nil when the dump has no such file.
+    public func read(_ name: String) throws(DumpError) -> [UInt8]? {
+        guard let member = files[name] else { return nil }
+        if let folder {
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(member).path) else {
+                throw .unreadableEntry(path: path, entry: member, reason: "cannot read the file")
+            }
+            return [UInt8](data)
+        }
+        guard let archive, let entry = entries[member] else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(min(UInt64(entry.uncompressedSize), Self.maximumEntrySize)))
+        let checksum: CRC32
+        do {
+            checksum = try archive.extract(entry, bufferSize: 1 << 18, skipCRC32: false) { chunk in
+                bytes.append(contentsOf: chunk)
+                if UInt64(bytes.count) > Self.maximumEntrySize { throw EntryTooLarge() }
+            }
+        } catch is EntryTooLarge {
+            throw .unreadableEntry(path: path, entry: member, reason: "larger than \(Self.maximumEntrySize >> 20) MiB unpacked")
+        } catch {
+            throw .unreadableEntry(path: path, entry: member, reason: "\(error)")
+        }
+        guard checksum == entry.checksum else {
+            throw .unreadableEntry(path: path, entry: member, reason: "CRC-32 mismatch: the archive is corrupt")
+        }
+        return bytes
+    }
+}
+
+private struct EntryTooLarge: Error {}

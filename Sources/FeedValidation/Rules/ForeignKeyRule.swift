@@ -1,0 +1,66 @@
+import FeedModel
+
+/// Every reference must resolve (`foreign_key_violation`, error), for each foreign key the schema
+/// declares. Repair, derived from the field's presence: a row whose required reference dangles is
+/// dropped (a stop_time of an unknown trip); a dangling optional reference is cleared (a trip's
+/// unknown shape_id). Rows that go because their parent was dropped here are counted once, as
+/// `rows_removed_with_parent`, not reported one by one.
+public struct ForeignKeyRule: ValidationRule {
+    public init() {}
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        /// Keys dropped by this rule, per table and field, to tell cascades from real violations.
+        var droppedKeys: [String: Set<String>] = [:]
+        for schema in GTFSSchema.tables {
+            var table = feed[schema.name]
+            guard table.isPresent, !table.isEmpty else { continue }
+            var keep = Array(repeating: true, count: table.count)
+            var cascaded = 0
+            for field in schema.fields {
+                guard let reference = field.references, table.has(field.name) else { continue }
+                let targets = reference.targets.filter { feed[$0.table].isPresent }
+                let valid = targets.reduce(into: Set<String>()) { set, target in
+                    for case let value? in feed[target.table].texts(target.field) { set.insert(value) }
+                }
+                let parentDropped = targets.reduce(into: Set<String>()) { $0.formUnion(droppedKeys["\($1.table).\($1.field)"] ?? []) }
+                let values = table.texts(field.name)
+                var cleared: [Int] = []
+                for row in 0..<table.count where keep[row] {
+                    guard let value = values[row], !valid.contains(value) else { continue }
+                    if field.presence == .required {
+                        keep[row] = false
+                        if parentDropped.contains(value) {
+                            cascaded += 1
+                            continue
+                        }
+                    } else {
+                        cleared.append(row)
+                    }
+                    let target = targets.map { "\($0.table).\($0.field)" }.joined(separator: " or ")
+                    sink.add(code: "foreign_key_violation") {
+                        Notice(code: "foreign_key_violation", severity: .error, file: schema.fileName,
+                               line: Int(table.lines[row]), field: field.name, value: value,
+                               message: "No \(target.isEmpty ? reference.targets[0].table : target) has this id.",
+                               repair: field.presence == .required ? "row dropped" : "value cleared")
+                    }
+                }
+                table.clear(field.name, rows: cleared)
+            }
+            if cascaded > 0 {
+                sink.add(Notice(code: "rows_removed_with_parent", severity: .info, file: schema.fileName,
+                                value: String(cascaded),
+                                message: "\(cascaded) rows referred to rows dropped by earlier repairs.", repair: "rows dropped"))
+            }
+            let removed = keep.lazy.filter { !$0 }.count
+            if removed > 0 {
+                if let keyField = schema.primaryKey.first, schema.primaryKey.count == 1 {
+                    let ids = table.texts(keyField)
+                    droppedKeys["\(schema.name).\(keyField)"] = Set(keep.indices.compactMap { keep[$0] ? nil : ids[$0] })
+                }
+                sink.dropped(removed, from: table)
+                table = table.keeping(keep)
+            }
+            feed[schema.name] = table
+        }
+    }
+}

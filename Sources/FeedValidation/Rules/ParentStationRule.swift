@@ -1,0 +1,40 @@
+import FeedModel
+
+/// `parent_station` must point at a stop of the right kind: a platform, entrance or generic node
+/// at a station (location_type 1), a boarding area at a platform; a station has no parent
+/// (`wrong_parent_location_type`, `station_with_parent_station`, errors). Repair: the parent is
+/// cleared, so the stop stays usable on its own.
+public struct ParentStationRule: ValidationRule {
+    public init() {}
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        var stops = feed.stops
+        guard stops.isPresent, stops.has("parent_station") else { return }
+        let ids = stops.texts("stop_id")
+        let parents = stops.texts("parent_station")
+        let types = stops.integers("location_type").map { $0 == Column.nullInteger ? 0 : $0 }
+        var typeOf: [String: Int] = [:]
+        for row in 0..<stops.count { if let id = ids[row] { typeOf[id] = types[row] } }
+        var cleared: [Int] = []
+        for row in 0..<stops.count {
+            guard let parent = parents[row], let parentType = typeOf[parent] else { continue }
+            let type = types[row]
+            let code: String?
+            if type == 1 {
+                code = "station_with_parent_station"
+            } else {
+                let expected = type == 4 ? 0 : 1
+                code = parentType == expected ? nil : "wrong_parent_location_type"
+            }
+            guard let code else { continue }
+            cleared.append(row)
+            sink.add(code: code) {
+                Notice(code: code, severity: .error, file: "stops.txt", line: Int(stops.lines[row]), field: "parent_station",
+                       value: parent, message: "The stop (location_type \(type)) cannot have a parent of location_type \(parentType).",
+                       repair: "value cleared")
+            }
+        }
+        stops.clear("parent_station", rows: cleared)
+        feed["stops"] = stops
+    }
+}

@@ -1,0 +1,22 @@
+import FeedModel
+
+/// A route needs a short or a long name for riders to recognise it
+/// (`route_both_short_and_long_name_missing`, error). Reported only: apps fall back to the
+/// route id, and the bundle stays correct.
+public struct RouteNameRule: ValidationRule {
+    public init() {}
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        let routes = feed.routes
+        let shortNames = routes.texts("route_short_name")
+        let longNames = routes.texts("route_long_name")
+        let ids = routes.texts("route_id")
+        for row in 0..<routes.count where shortNames[row] == nil && longNames[row] == nil {
+            sink.add(code: "route_both_short_and_long_name_missing") {
+                Notice(code: "route_both_short_and_long_name_missing", severity: .error, file: "routes.txt",
+                       line: Int(routes.lines[row]), field: "route_id", value: ids[row],
+                       message: "The route has neither a short nor a long name.")
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import FeedModel
+
+/// Stops, stations and entrances need a position, and riders need a name; GTFS makes
+/// `stop_lat`, `stop_lon` and `stop_name` conditionally required for location types 0, 1 and 2
+/// (`missing_required_field`, error). Repair: a stop without a position is dropped (no map or
+/// nearby query can use it); a missing name is reported and left empty.
+public struct StopLocationRule: ValidationRule {
+    public init() {}
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        let stops = feed.stops
+        guard stops.isPresent else { return }
+        let types = stops.integers("location_type")
+        let lats = stops.reals("stop_lat")
+        let lons = stops.reals("stop_lon")
+        let names = stops.texts("stop_name")
+        var keep = Array(repeating: true, count: stops.count)
+        for row in 0..<stops.count {
+            let type = types[row] == Column.nullInteger ? 0 : types[row]
+            guard type <= 2 else { continue }
+            for (field, missing) in [("stop_lat", lats[row].isNaN), ("stop_lon", lons[row].isNaN)] where missing {
+                keep[row] = false
+                sink.add(code: "missing_required_field") {
+                    Notice(code: "missing_required_field", severity: .error, file: "stops.txt", line: Int(stops.lines[row]),
+                           field: field, message: "A stop, station or entrance has no position.", repair: "row dropped")
+                }
+            }
+            if keep[row], names[row] == nil {
+                sink.add(code: "missing_required_field") {
+                    Notice(code: "missing_required_field", severity: .error, file: "stops.txt", line: Int(stops.lines[row]),
+                           field: "stop_name", message: "A stop, station or entrance has no name.", repair: "left empty")
+                }
+            }
+            if keep[row], abs(lats[row]) < 1, abs(lons[row]) < 1 {
+                sink.add(code: "point_near_origin") {
+                    Notice(code: "point_near_origin", severity: .error, file: "stops.txt", line: Int(stops.lines[row]),
+                           field: "stop_lat", value: "\(lats[row]),\(lons[row])",
+                           message: "The stop lies near (0, 0), almost surely a placeholder position.")
+                }
+            }
+        }
+        let removed = keep.lazy.filter { !$0 }.count
+        if removed > 0 {
+            sink.dropped(removed, from: stops)
+            feed["stops"] = stops.keeping(keep)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import FeedModel
+
+/// One check of a feed, with its repair.
+///
+/// A rule reports each problem it finds to the sink, with MobilityData's code and severity, and
+/// repairs the feed in the way its notices state (rows dropped, values cleared). It marks a notice
+/// as blocking only when no repair can give a correct bundle.
+public protocol ValidationRule: Sendable {
+    func apply(to feed: inout Feed, sink: NoticeSink)
+}
+
+extension NoticeSink {
+    /// Records a repair that dropped rows of a table.
+    func dropped(_ count: Int, from table: Table) {
+        recordDropped(count, from: table.schema.fileName)
+    }
+}
+
+extension Feed {
+    /// Drops the trips whose ids are in `trips`, with their stop_times and frequencies.
+    /// Returns the number of trip rows removed.
+    @discardableResult
+    mutating func dropTrips(_ trips: Set<String>, sink: NoticeSink) -> Int {
+        guard !trips.isEmpty else { return 0 }
+        for name in ["trips", "stop_times", "frequencies"] {
+            let table = self[name]
+            guard table.isPresent else { continue }
+            let ids = table.texts("trip_id")
+            let keep = ids.map { $0.map { !trips.contains($0) } ?? true }
+            let removed = keep.lazy.filter { !$0 }.count
+            sink.dropped(removed, from: table)
+            self[name] = table.keeping(keep)
+        }
+        return trips.count
+    }
+}
