@@ -1,0 +1,90 @@
+import FeedSQLite
+import Foundation
+
+/// What a bundle file holds: its meta, content digest and row counts. Reads `.sqlite` and
+/// `.sqlite.gz` files alike.
+public struct BundleInspection: Codable, Sendable {
+    public var file: String
+    public var bundle: String?
+    public var version: Int?
+    public var format: Int?
+    public var digest: String
+    /// Whether the digest recomputed from the rows matches the manifest's, when one was given.
+    public var serviceStart: String?
+    public var serviceEnd: String?
+    public var rows: [String: Int]
+
+    enum CodingKeys: String, CodingKey {
+        case file, bundle, version, format, digest, rows
+        case serviceStart = "service_start"
+        case serviceEnd = "service_end"
+    }
+
+    public init(file url: URL) throws {
+        let (database, cleanup) = try BundleFile.open(url)
+        defer { cleanup() }
+        let meta = Dictionary(uniqueKeysWithValues: try database.rows("SELECT key, value FROM meta").compactMap { row -> (String, String)? in
+            guard let k = row[0].string, let v = row[1].string else { return nil }
+            return (k, v)
+        })
+        file = url.path
+        bundle = meta["bundle"]
+        version = meta["version"].flatMap(Int.init)
+        format = meta["format"].flatMap(Int.init)
+        serviceStart = meta["service_start"]
+        serviceEnd = meta["service_end"]
+        digest = try ContentDigest.compute(database)
+        var rows: [String: Int] = [:]
+        for table in BundleSchema.tables {
+            rows[table.name] = try database.scalar("SELECT count(*) FROM \(table.name)")?.int ?? 0
+        }
+        rows["stop_times"] = try database.scalar("SELECT count(*) FROM stop_times")?.int ?? 0
+        self.rows = rows
+    }
+}
+
+/// Opens bundle files for reading.
+public enum BundleFile {
+    /// Opens a `.sqlite` or `.sqlite.gz` bundle read-only. A gzipped one is unpacked to a
+    /// temporary file, removed by the returned cleanup.
+    public static func open(_ url: URL) throws -> (Database, () -> Void) {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw BundleFileError.unreadable(path: url.path, reason: "no such file")
+        }
+        let bytes = [UInt8](data)
+        if bytes.starts(with: [0x1F, 0x8B]) {
+            let sqlite: [UInt8]
+            do {
+                sqlite = try Gzip.decompress(bytes)
+            } catch {
+                throw BundleFileError.unreadable(path: url.path, reason: error.description)
+            }
+            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("feedc-\(UUID().uuidString).sqlite")
+            guard FileManager.default.createFile(atPath: temporary.path, contents: Data(sqlite)) else {
+                throw BundleFileError.unreadable(path: temporary.path, reason: "cannot write a temporary file")
+            }
+            let database = try checked(Database(path: temporary.path, mode: .readOnly), url)
+            return (database, { try? FileManager.default.removeItem(at: temporary) })
+        }
+        return (try checked(Database(path: url.path, mode: .readOnly), url), {})
+    }
+
+    private static func checked(_ database: Database, _ url: URL) throws -> Database {
+        do {
+            _ = try database.scalar("SELECT count(*) FROM meta")
+        } catch {
+            throw BundleFileError.unreadable(path: url.path, reason: "not a feedc bundle (\(error))")
+        }
+        return database
+    }
+}
+
+public enum BundleFileError: Error, Sendable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "\(path): \(reason)"
+        }
+    }
+}

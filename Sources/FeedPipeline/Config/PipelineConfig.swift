@@ -1,0 +1,73 @@
+import Foundation
+
+/// pipeline.yaml, parsed and checked. Every key is documented in README.md.
+public struct PipelineConfig: Sendable, Equatable {
+    /// The file it was read from; relative paths inside are relative to its folder.
+    public var file: URL
+    /// Output folder (`output`, default `out`).
+    public var output: URL
+    /// Versions kept per bundle (`keep`, default 10).
+    public var keep: Int
+    public var bundles: [BundleConfig]
+
+    public init(file: URL, output: URL, keep: Int, bundles: [BundleConfig]) {
+        self.file = file
+        self.output = output
+        self.keep = keep
+        self.bundles = bundles
+    }
+}
+
+/// One bundle: a name and the sources compiled into it.
+public struct BundleConfig: Sendable, Equatable {
+    public var name: String
+    public var sources: [SourceConfig]
+    public var strictness: Strictness
+
+    public init(name: String, sources: [SourceConfig], strictness: Strictness = Strictness()) {
+        self.name = name
+        self.sources = sources
+        self.strictness = strictness
+    }
+}
+
+/// When a bundle refuses a feed beyond the blocking problems every bundle refuses.
+public struct Strictness: Sendable, Equatable, Codable {
+    /// Refuse on any error-level notice, even a repaired one (`fail_on_error`).
+    public var failOnError = false
+    /// Refuse when repairs drop more than this share (0–1) of any file's rows (`max_dropped_share`).
+    public var maxDroppedShare: Double?
+
+    public init(failOnError: Bool = false, maxDroppedShare: Double? = nil) {
+        self.failOnError = failOnError
+        self.maxDroppedShare = maxDroppedShare
+    }
+}
+
+/// Where a source's dump comes from.
+public enum SourceLocation: Sendable, Equatable {
+    /// A zip or folder on disk (resolved against the config file's folder).
+    case path(URL)
+    /// An http(s) URL, fetched with conditional GET.
+    case remote(URL)
+}
+
+public enum SourceFormat: String, Sendable, Equatable, CaseIterable {
+    case gtfs
+}
+
+/// One source of a bundle.
+public struct SourceConfig: Sendable, Equatable {
+    public var id: String
+    public var format: SourceFormat
+    public var location: SourceLocation
+    /// Put before every id from this source; default `<id>:` in a bundle of several sources.
+    public var prefix: String
+
+    public init(id: String, format: SourceFormat, location: SourceLocation, prefix: String) {
+        self.id = id
+        self.format = format
+        self.location = location
+        self.prefix = prefix
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Yams
+
+/// Reads pipeline.yaml. Unknown keys, missing keys, wrong types and missing files are reported
+/// as ``ConfigError`` with the line and column in the YAML.
+public struct PipelineConfigParser {
+    public init() {}
+
+    public func parse(contentsOf file: URL) throws(ConfigError) -> PipelineConfig {
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw ConfigError(file: file.path, "cannot read the file (does it exist?)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(file: file.path, "the file is not UTF-8 text")
+        }
+        return try parse(text, file: file)
+    }
+
+    public func parse(_ text: String, file: URL) throws(ConfigError) -> PipelineConfig {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw Self.describe(error, file: file.path)
+        } catch {
+            throw ConfigError(file: file.path, "\(error)")
+        }
+        let base = file.deletingLastPathComponent()
+        let doc = YAMLReader(file: file.path)
+        guard let root = node else { throw ConfigError(file: file.path, "the file is empty; it needs at least `bundles:`") }
+        let top = try doc.mapping(root, allowed: ["output", "keep", "bundles"], context: "the top level")
+        let output = try top["output"].map { n throws(ConfigError) in try doc.string(n, "output") } ?? "out"
+        let keep = try top["keep"].map { n throws(ConfigError) in try doc.int(n, "keep", min: 1) } ?? 10
+        guard let bundlesNode = top["bundles"] else {
+            throw doc.error(root, "missing key `bundles` (a list of bundles, each with a name and sources)")
+        }
+        var bundles: [BundleConfig] = []
+        for item in try doc.sequence(bundlesNode, "bundles") {
+            let bundle = try parseBundle(item, doc: doc, base: base)
+            if bundles.contains(where: { $0.name == bundle.name }) {
+                throw doc.error(item, "bundle name `\(bundle.name)` is used twice")
+            }
+            bundles.append(bundle)
+        }
+        guard !bundles.isEmpty else { throw doc.error(bundlesNode, "`bundles` is empty") }
+        return PipelineConfig(file: file, output: URL(fileURLWithPath: output, relativeTo: base).standardizedFileURL,
+                              keep: keep, bundles: bundles)
+    }
+
+    private func parseBundle(_ node: Node, doc: YAMLReader, base: URL) throws(ConfigError) -> BundleConfig {
+        let map = try doc.mapping(node, allowed: ["name", "sources", "fail_on_error", "max_dropped_share"], context: "a bundle")
+        guard let nameNode = map["name"] else { throw doc.error(node, "a bundle needs a `name`") }
+        let name = try doc.string(nameNode, "name")
+        guard name.range(of: "^[A-Za-z0-9][A-Za-z0-9_.-]*$", options: .regularExpression) != nil else {
+            throw doc.error(nameNode, "bundle name `\(name)` must be letters, digits, `_`, `-` or `.` (it names a folder)")
+        }
+        guard let sourcesNode = map["sources"] else { throw doc.error(node, "bundle `\(name)` needs `sources`") }
+        let items = try doc.sequence(sourcesNode, "sources")
+        guard !items.isEmpty else { throw doc.error(sourcesNode, "bundle `\(name)` has no sources") }
+        var sources: [SourceConfig] = []
+        for item in items {
+            let source = try parseSource(item, doc: doc, base: base, several: items.count > 1)
+            if sources.contains(where: { $0.id == source.id }) {
+                throw doc.error(item, "source id `\(source.id)` is used twice in bundle `\(name)`")
+            }
+            sources.append(source)
+        }
+        var strictness = Strictness()
+        if let n = map["fail_on_error"] { strictness.failOnError = try doc.bool(n, "fail_on_error") }
+        if let n = map["max_dropped_share"] {
+            let share = try doc.double(n, "max_dropped_share")
+            guard (0...1).contains(share) else { throw doc.error(n, "`max_dropped_share` must be between 0 and 1 (0.05 is 5%)") }
+            strictness.maxDroppedShare = share
+        }
+        return BundleConfig(name: name, sources: sources, strictness: strictness)
+    }
+
+    private func parseSource(_ node: Node, doc: YAMLReader, base: URL, several: Bool) throws(ConfigError) -> SourceConfig {
+        let map = try doc.mapping(node, allowed: ["id", "format", "path", "url", "prefix"], context: "a source")
+        guard let idNode = map["id"] else { throw doc.error(node, "a source needs an `id`") }
+        let id = try doc.string(idNode, "id")
+        guard id.range(of: "^[A-Za-z0-9][A-Za-z0-9_.-]*$", options: .regularExpression) != nil else {
+            throw doc.error(idNode, "source id `\(id)` must be letters, digits, `_`, `-` or `.`")
+        }
+        let formatName = try map["format"].map { n throws(ConfigError) in try doc.string(n, "format") } ?? "gtfs"
+        guard let format = SourceFormat(rawValue: formatName) else {
+            throw doc.error(map["format"]!, "unknown format `\(formatName)`; supported: \(SourceFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let location: SourceLocation
+        switch (map["path"], map["url"]) {
+        case (let p?, nil):
+            let path = try doc.string(p, "path")
+            let url = URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw doc.error(p, "no file or folder at `\(path)` (looked for \(url.path))")
+            }
+            location = .path(url)
+        case (nil, let u?):
+            let text = try doc.string(u, "url")
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+                throw doc.error(u, "`\(text)` is not a URL")
+            }
+            switch scheme {
+            case "http", "https": location = .remote(url)
+            case "file":
+                guard FileManager.default.fileExists(atPath: url.path) else { throw doc.error(u, "no file at `\(url.path)`") }
+                location = .path(url)
+            default: throw doc.error(u, "unsupported URL scheme `\(scheme)`; use http, https or file")
+            }
+        case (nil, nil): throw doc.error(node, "source `\(id)` needs a `path` or a `url`")
+        case (_?, _?): throw doc.error(node, "source `\(id)` has both `path` and `url`; give one")
+        }
+        let prefix = try map["prefix"].map { n throws(ConfigError) in try doc.string(n, "prefix") } ?? (several ? "\(id):" : "")
+        return SourceConfig(id: id, format: format, location: location, prefix: prefix)
+    }
+
+    static func describe(_ error: YamlError, file: String) -> ConfigError {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return ConfigError(file: file, line: mark.line, column: mark.column, "invalid YAML: \(problem)")
+        default:
+            return ConfigError(file: file, "invalid YAML: \(error)")
+        }
+    }
+}

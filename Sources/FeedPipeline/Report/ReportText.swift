@@ -1,0 +1,52 @@
+import FeedModel
+
+/// Readable renderings of reports, for terminals.
+public enum ReportText {
+    /// The validation of one dump: counts, then notices by code with a few examples each.
+    public static func render(_ report: FeedCheckReport, examplesPerCode: Int = 3) -> String {
+        var out = "\(report.source): \(report.path)\n"
+        out += "  \(report.errors) errors, \(report.warnings) warnings"
+        out += report.blocking ? "; BLOCKING: a bundle cannot be published from this dump\n" : "\n"
+        let files = report.rowsRead.keys.sorted()
+        if !files.isEmpty {
+            out += "  rows read / kept:\n"
+            for file in files {
+                let read = report.rowsRead[file, default: 0]
+                let kept = report.rowsKept[file, default: 0]
+                out += "    \(file.padding(24)) \(String(read).leftPadding(9)) / \(String(kept).leftPadding(9))"
+                out += read == kept ? "\n" : "  (\(read - kept) dropped)\n"
+            }
+        }
+        for summary in report.notices {
+            out += "  \(summary.severity.rawValue.uppercased().padding(7)) \(summary.code) × \(summary.count)\(summary.blocking ? " [blocks publication]" : "")\n"
+            for notice in report.samples.filter({ $0.code == summary.code }).prefix(examplesPerCode) {
+                out += "          \(notice.location): \(notice.message)"
+                if let repair = notice.repair { out += " → \(repair)" }
+                out += "\n"
+            }
+        }
+        return out
+    }
+
+    public static func render(_ report: BuildReport) -> String {
+        var out: String
+        switch report.status {
+        case .published: out = "\(report.bundle): published version \(report.version ?? 0) (\(report.digest ?? ""))\n"
+        case .unchanged: out = "\(report.bundle): unchanged — \(report.reason ?? "")\n"
+        case .refused: out = "\(report.bundle): REFUSED — \(report.reason ?? "")\n"
+        }
+        for source in report.sources {
+            out += render(source).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+        }
+        if !report.seconds.isEmpty {
+            out += "  time: " + report.seconds.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format3: $0.value)) s" }.joined(separator: ", ") + "\n"
+        }
+        return out
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    func leftPadding(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+    init(format3 value: Double) { self = String((value * 1000).rounded() / 1000) }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import BundleFormat
+import Foundation
+
+struct Inspect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a bundle's version, content digest and row counts.",
+        discussion: "Reads .sqlite and .sqlite.gz files; the digest is recomputed from the rows.")
+
+    @Argument(help: "A bundle file (.sqlite.gz or .sqlite).")
+    var bundle: String
+
+    @Flag(help: "Print as JSON.")
+    var json = false
+
+    func run() throws {
+        let inspection: BundleInspection
+        do {
+            inspection = try BundleInspection(file: URL(fileURLWithPath: bundle))
+        } catch {
+            Terminal.fail("\(error)")
+        }
+        if json {
+            Terminal.printJSON(inspection)
+            return
+        }
+        print("bundle   \(inspection.bundle ?? "?") version \(inspection.version.map(String.init) ?? "?") (format \(inspection.format.map(String.init) ?? "?"))")
+        print("digest   \(inspection.digest)")
+        if let start = inspection.serviceStart, let end = inspection.serviceEnd { print("service  \(start) … \(end)") }
+        print("rows")
+        for (table, count) in inspection.rows.sorted(by: { $0.key < $1.key }) {
+            print("  \(table.padding(toLength: 16, withPad: " ", startingAt: 0)) \(count)")
+        }
+    }
+}

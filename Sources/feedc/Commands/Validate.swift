@@ -1,0 +1,38 @@
+import ArgumentParser
+import FeedPipeline
+import Foundation
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Validate one GTFS dump (zip or folder) and report its problems.",
+        discussion: """
+        Notices carry MobilityData gtfs-validator's codes and severities, with file, line, field \
+        and value, and the repair a build would make.
+
+        Exit status: 0 no errors; 1 error-level notices; 2 the dump could not be opened.
+        """)
+
+    @Argument(help: "A GTFS zip file or folder.")
+    var dump: String
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @Option(help: "Examples printed per notice code in the readable report.")
+    var examples = 3
+
+    func run() throws {
+        let url = URL(fileURLWithPath: dump)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            Terminal.fail("\(dump): no such file or folder")
+        }
+        let check = FeedCheck(url: url, source: url.lastPathComponent)
+        if json {
+            Terminal.printJSON(check.report)
+        } else {
+            print(ReportText.render(check.report, examplesPerCode: examples), terminator: "")
+        }
+        if check.feed == nil { throw ExitCode(2) }
+        if check.report.errors > 0 { throw ExitCode(1) }
+    }
+}

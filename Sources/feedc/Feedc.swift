@@ -1,0 +1,15 @@
+import ArgumentParser
+
+@main
+struct Feedc: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feedc",
+        abstract: "Compile public-transit dumps into small, versioned SQLite bundles for rider apps.",
+        discussion: """
+        Exit status: 0 success; 1 a feed was refused or has errors (validate); 2 a usage, \
+        configuration or tool error.
+        """,
+        version: "0.1.0",
+        subcommands: [Build.self, Validate.self, Inspect.self],
+        defaultSubcommand: Build.self)
+}
