@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "FeedSQLite", dependencies: ["CFeedSQLite"]),
         // Readers: dump archives (zip or folder), CSV, schema-driven table loading.
         .target(name: "FeedSources", dependencies: [
-            "FeedModel",
+            "FeedModel", "CFeedZlib",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         // Rules, one per file, and the repair policy.
@@ -52,7 +52,7 @@ let package = Package(
 
         .testTarget(name: "FeedSourcesTests", dependencies: ["FeedSources", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedValidationTests", dependencies: ["FeedValidation", "FeedSources", "FeedModel", "TestSupport"]),
-        .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "BundleFormat", "FeedSQLite", "TestSupport"]),
+        .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "BundleFormat", "BundleWriter", "FeedSQLite", "FeedModel", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["FeedModel"], path: "Tests/TestSupport"),
     ]
 )

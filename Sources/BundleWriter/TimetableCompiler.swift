@@ -41,44 +41,59 @@ struct TimetableCompiler {
         let reader = Reader(table: trips, source: source)
         let null = Column.nullInteger
 
-        var patterns: [String: Pattern] = [:]
+        // Patterns and timings are keyed by integer arrays (interned texts and the values of each
+        // stop time): exact, and cheap to hash. The text a pattern id derives from is built once
+        // per distinct pattern.
+        var interned = Interner()
+        var patterns: [[Int]: Pattern] = [:]
         var patternIds: Set<String> = []
-        var timings: [String: String] = [:]
-        var timingRows: [(id: String, offsets: [(Int, Int)])] = []
+        var timings: [[Int]: String] = [:]
+        var timingRows: [(id: String, offsets: [Int])] = []
+        var key: [Int] = []
+        var timing: [Int] = []
 
         for (g, rows) in groups.rows.enumerated() {
             guard let row = tripRow[groups.keys[g]], let route = routeIds[row] else { continue }
-            var key = "\(source.prefix)\(route)\u{1E}\(directions[row])\u{1E}\(shapeIds[row] ?? "")"
+            key.removeAll(keepingCapacity: true)
+            key.append(interned[route])
+            key.append(shapeIds[row].map { interned[$0] } ?? -1)
+            key.append(directions[row])
             for r in rows {
-                key += "\u{1E}\(stopIds[r] ?? "")\u{1F}\(pickups[r])\u{1F}\(dropOffs[r])\u{1F}\(stopHeadsigns[r] ?? "")\u{1F}\(distances[r])\u{1F}\(timepoints[r])"
+                key.append(interned[stopIds[r] ?? ""])
+                key.append(pickups[r])
+                key.append(dropOffs[r])
+                key.append(timepoints[r])
+                key.append(Int(truncatingIfNeeded: distances[r].bitPattern))
+                key.append(stopHeadsigns[r].map { interned[$0] } ?? -1)
             }
-            if patterns[key] == nil {
-                let id = source.prefix + StableID.make(from: key)
+            var pattern: Pattern
+            if let known = patterns[key] {
+                pattern = known
+            } else {
+                let description = describe(route: route, direction: directions[row], shape: shapeIds[row], rows: rows,
+                                           stopIds, pickups, dropOffs, stopHeadsigns, distances, timepoints)
+                let id = source.prefix + StableID.make(from: description)
                 precondition(patternIds.insert(id).inserted, "pattern id collision: \(id)")
-                patterns[key] = Pattern(id: id, route: route, direction: directions[row], shape: shapeIds[row], firstTripRows: rows)
+                pattern = Pattern(id: id, route: route, direction: directions[row], shape: shapeIds[row], firstTripRows: rows)
             }
-            patterns[key]!.tripCount += 1
-            if let headsign = headsigns[row] { patterns[key]!.headsigns[headsign, default: 0] += 1 }
+            pattern.tripCount += 1
+            if let headsign = headsigns[row] { pattern.headsigns[headsign, default: 0] += 1 }
+            patterns[key] = pattern
 
             let start = departures[rows[0]]
-            var offsets: [(Int, Int)] = []
-            offsets.reserveCapacity(rows.count)
-            var timingKey = ""
+            timing.removeAll(keepingCapacity: true)
             for r in rows {
-                let a = arrivals[r] == null ? null : arrivals[r] - start
-                let d = departures[r] == null ? null : departures[r] - start
-                offsets.append((a, d))
-                timingKey += "\(a),\(d);"
+                timing.append(arrivals[r] == null ? null : arrivals[r] - start)
+                timing.append(departures[r] == null ? null : departures[r] - start)
             }
             let timingId: String
-            if let existing = timings[timingKey] {
+            if let existing = timings[timing] {
                 timingId = existing
             } else {
-                timingId = source.prefix + StableID.make(from: timingKey)
-                timings[timingKey] = timingId
-                timingRows.append((timingId, offsets))
+                timingId = source.prefix + StableID.make(from: timing.map { $0 == null ? "-" : String($0) }.joined(separator: ","))
+                timings[timing] = timingId
+                timingRows.append((timingId, timing))
             }
-            let pattern = patterns[key]!
             content.append(BundleSchema.trips, [
                 reader.id("trip_id", row), reader.id("route_id", row), reader.id("service_id", row),
                 .text(pattern.id), .text(timingId), .integer(Int64(start)),
@@ -111,11 +126,36 @@ struct TimetableCompiler {
             content.append(BundleSchema.stopRoutes, [source.ns(parts[0]), source.ns(parts[1]), .integer(Int64(count))])
         }
         for timing in timingRows {
-            for (index, offset) in timing.offsets.enumerated() {
+            for index in 0..<timing.offsets.count / 2 {
                 content.append(BundleSchema.timingStops, [
-                    .text(timing.id), .integer(Int64(index)), SQLValue(integer: offset.0), SQLValue(integer: offset.1),
+                    .text(timing.id), .integer(Int64(index)),
+                    SQLValue(integer: timing.offsets[2 * index]), SQLValue(integer: timing.offsets[2 * index + 1]),
                 ])
             }
+        }
+    }
+
+    /// The text a pattern's id is derived from: everything that makes two patterns differ.
+    private func describe(route: String, direction: Int, shape: String?, rows: [Int], _ stopIds: [String?], _ pickups: [Int],
+                          _ dropOffs: [Int], _ stopHeadsigns: [String?], _ distances: [Double], _ timepoints: [Int]) -> String {
+        var text = "\(source.prefix)\(route)\u{1E}\(direction)\u{1E}\(shape ?? "")"
+        for r in rows {
+            text += "\u{1E}\(stopIds[r] ?? "")\u{1F}\(pickups[r])\u{1F}\(dropOffs[r])\u{1F}\(stopHeadsigns[r] ?? "")\u{1F}\(distances[r])\u{1F}\(timepoints[r])"
+        }
+        return text
+    }
+}
+
+/// Numbers for texts, in order of first appearance.
+struct Interner {
+    private var numbers: [String: Int] = [:]
+
+    subscript(_ text: String) -> Int {
+        mutating get {
+            if let known = numbers[text] { return known }
+            let number = numbers.count
+            numbers[text] = number
+            return number
         }
     }
 }

@@ -46,6 +46,19 @@ public final class Statement {
         }
     }
 
+    /// Binds values by parameter name (`:stop_id`), after resetting the statement. Names the
+    /// statement does not use are ignored.
+    public func bind(named values: [String: SQLValue]) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        var positional = Array(repeating: SQLValue.null, count: Int(sqlite3_bind_parameter_count(handle)))
+        for (name, value) in values {
+            let index = Int(sqlite3_bind_parameter_index(handle, name.hasPrefix(":") ? name : ":" + name))
+            if index > 0 { positional[index - 1] = value }
+        }
+        try bind(positional)
+    }
+
     /// Advances to the next row; false when done.
     public func step() throws(SQLiteError) -> Bool {
         let rc = sqlite3_step(handle)

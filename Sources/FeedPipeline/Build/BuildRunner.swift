@@ -57,12 +57,13 @@ public struct BuildRunner {
         let sources = zip(fetched, checks).map { SourceFeed(id: $0.config.id, prefix: $0.config.prefix, feed: $1.feed!) }
         progress("\(bundle.name): writing the bundle")
         let content = BundleCompiler().compile(bundle: bundle.name, version: version, sources: sources)
+        clock.lap("compile")
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("feedc-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: temporary) }
         let digest = try BundleFileWriter.write(content, to: temporary.path)
         var rows = Dictionary(uniqueKeysWithValues: BundleSchema.tables.map { ($0.name, content.count($0)) })
         rows["stop_times"] = sources.reduce(0) { $0 + $1.feed.stopTimes.count }
-        clock.lap("write")
+        clock.lap("write+digest")
         if let latest = previous?.latest, latest.digest == digest {
             return BuildReport(bundle: bundle.name, status: .unchanged, version: latest.version, digest: digest,
                                reason: "same content as version \(latest.version); nothing published",

@@ -12,7 +12,9 @@ public struct FeedCheck: Sendable {
 
     public init(url: URL, source: String, fingerprint: String? = nil) {
         let sink = NoticeSink()
+        var clock = StageClock()
         let read = GTFSReader(url: url).read(into: sink)
+        clock.lap("read")
         var rowsRead: [String: Int] = [:]
         if let read {
             for (_, table) in read.tables where table.isPresent {
@@ -20,13 +22,14 @@ public struct FeedCheck: Sendable {
             }
         }
         let feed = read.map { Validator().validate($0, sink: sink) }
+        clock.lap("validate")
         var kept: [String: Int] = [:]
         for (_, table) in feed?.tables ?? [:] where table.isPresent { kept[table.schema.fileName] = table.count }
         self.feed = feed
         self.report = FeedCheckReport(
             source: source, path: url.path, fingerprint: fingerprint, rowsRead: rowsRead, rowsDropped: sink.droppedRows,
             rowsKept: kept, errors: sink.count(severity: .error), warnings: sink.count(severity: .warning),
-            blocking: sink.hasBlocking || feed == nil, notices: sink.summary, samples: sink.samples)
+            blocking: sink.hasBlocking || feed == nil, notices: sink.summary, samples: sink.samples, seconds: clock.seconds)
     }
 
     /// Why a bundle with these strictness settings refuses this feed, or nil when it accepts it.

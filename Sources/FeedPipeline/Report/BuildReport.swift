@@ -62,4 +62,6 @@ public struct FeedCheckReport: Codable, Sendable {
     public var notices: [NoticeSummary]
     /// Up to 50 examples of each code, with file, line, field and value.
     public var samples: [Notice]
+    /// Seconds spent reading and validating.
+    public var seconds: [String: Double]
 }

@@ -7,6 +7,9 @@ public enum ReportText {
         var out = "\(report.source): \(report.path)\n"
         out += "  \(report.errors) errors, \(report.warnings) warnings"
         out += report.blocking ? "; BLOCKING: a bundle cannot be published from this dump\n" : "\n"
+        if !report.seconds.isEmpty {
+            out += "  " + report.seconds.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format3: $0.value)) s" }.joined(separator: ", ") + "\n"
+        }
         let files = report.rowsRead.keys.sorted()
         if !files.isEmpty {
             out += "  rows read / kept:\n"

@@ -36,42 +36,50 @@ public struct DuplicateKeyRule: ValidationRule {
     }
 }
 
-/// A primary key as a hashable value: a text id, plus an integer for two-field keys
-/// (`trip_id, stop_sequence`), built without string concatenation.
+/// A primary key as a hashable value: the first field's text interned to a number, plus the
+/// second field (an integer, or its text interned too). Consecutive rows with the same first
+/// value (the stop_times of one trip) reuse its number without hashing the text again.
 struct RowKey: Hashable {
-    var text: String
-    var number: Int
+    var first: Int
+    var second: Int
 }
 
 /// The primary keys of a table's rows; nil for a row whose first key field is empty.
 struct RowKeys {
-    private let first: [String?]
-    private let secondText: [String?]?
-    private let secondNumber: [Int]?
+    private var keys: [RowKey?] = []
 
     init(_ table: Table) {
         let key = table.schema.primaryKey
-        first = table.texts(key[0])
+        let first = table.texts(key[0])
+        var secondText: [String?]?
+        var secondNumber: [Int]?
         if key.count > 1, let field = table.schema.field(key[1]) {
-            if field.kind.storage == .text {
-                secondText = table.texts(key[1])
-                secondNumber = nil
-            } else {
-                secondText = nil
-                secondNumber = table.integers(key[1])
-            }
-        } else {
-            secondText = nil
-            secondNumber = nil
+            if field.kind.storage == .text { secondText = table.texts(key[1]) } else { secondNumber = table.integers(key[1]) }
+        }
+        var numbers: [String: Int] = [:]
+        var previous: (text: String, number: Int)?
+        func intern(_ text: String) -> Int {
+            if let previous, previous.text == text { return previous.number }
+            let number: Int
+            if let known = numbers[text] { number = known } else { number = numbers.count; numbers[text] = number }
+            previous = (text, number)
+            return number
+        }
+        keys.reserveCapacity(table.count)
+        for row in 0..<table.count {
+            guard let text = first[row] else { keys.append(nil); continue }
+            let a = intern(text)
+            let b: Int
+            if let secondNumber { b = secondNumber[row] } else if let secondText {
+                let saved = previous
+                b = -2 - intern(secondText[row] ?? "")
+                previous = saved
+            } else { b = 0 }
+            keys.append(RowKey(first: a, second: b))
         }
     }
 
-    subscript(row: Int) -> RowKey? {
-        guard let text = first[row] else { return nil }
-        if let secondNumber { return RowKey(text: text, number: secondNumber[row]) }
-        if let secondText { return RowKey(text: text + "\u{1F}" + (secondText[row] ?? ""), number: 0) }
-        return RowKey(text: text, number: 0)
-    }
+    subscript(row: Int) -> RowKey? { keys[row] }
 }
 
 extension String {

@@ -25,8 +25,13 @@ public struct ForeignKeyRule: ValidationRule {
                 let parentDropped = targets.reduce(into: Set<String>()) { $0.formUnion(droppedKeys["\($1.table).\($1.field)"] ?? []) }
                 let values = table.texts(field.name)
                 var cleared: [Int] = []
+                var lastValid: String?
                 for row in 0..<table.count where keep[row] {
-                    guard let value = values[row], !valid.contains(value) else { continue }
+                    guard let value = values[row], value != lastValid else { continue }
+                    if valid.contains(value) {
+                        lastValid = value
+                        continue
+                    }
                     if field.presence == .required {
                         keep[row] = false
                         if parentDropped.contains(value) {

@@ -1,0 +1,76 @@
+import FeedPipeline
+import Foundation
+import Testing
+import TestSupport
+
+/// pipeline.yaml errors name the line and column.
+@Suite struct ConfigTests {
+    private func parse(_ yaml: String) throws(ConfigError) -> PipelineConfig {
+        try PipelineConfigParser().parse(yaml, file: SharedData.projectRoot.appendingPathComponent("pipeline.yaml"))
+    }
+
+    private func error(_ yaml: String) -> ConfigError? {
+        do {
+            _ = try parse(yaml)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func theMinimalContractParses() throws {
+        let config = try parse("output: out\nkeep: 10\nbundles:\n  - name: sample\n    sources:\n      - id: metro\n        format: gtfs\n        path: Samples/metro\n")
+        #expect(config.keep == 10)
+        #expect(config.output.path == SharedData.projectRoot.appendingPathComponent("out").path)
+        #expect(config.bundles[0].sources[0].prefix == "")
+        #expect(config.bundles[0].sources[0].location == .path(SharedData.sample("metro")))
+    }
+
+    @Test func theProjectsOwnPipelineParses() throws {
+        let config = try PipelineConfigParser().parse(contentsOf: SharedData.projectRoot.appendingPathComponent("pipeline.yaml"))
+        #expect(config.bundles.map(\.name).contains("sample"))
+    }
+
+    @Test func typoInKeyIsReportedWithLineAndHint() throws {
+        let e = try #require(error("output: out\nbundles:\n  - name: sample\n    sorces:\n      - id: metro\n"))
+        #expect(e.line == 4)
+        #expect(e.column == 5)
+        #expect(e.message.contains("unknown key `sorces`"))
+        #expect(e.message.contains("did you mean `sources`"))
+    }
+
+    @Test func wrongTypeIsReportedWithLine() throws {
+        let e = try #require(error("output: out\nkeep: ten\nbundles: []\n"))
+        #expect(e.line == 2)
+        #expect(e.message.contains("whole number"))
+    }
+
+    @Test func missingDumpIsReportedWithLine() throws {
+        let e = try #require(error("bundles:\n  - name: s\n    sources:\n      - id: a\n        path: Samples/nope.zip\n"))
+        #expect(e.line == 5)
+        #expect(e.message.contains("no file or folder"))
+    }
+
+    @Test func invalidYAMLIsReportedWithLine() throws {
+        let e = try #require(error("bundles:\n  - name: s\n   sources: [\n"))
+        #expect(e.line != nil)
+        #expect(e.message.hasPrefix("invalid YAML"))
+    }
+
+    @Test func severalSourcesGetPrefixes() throws {
+        let config = try parse("bundles:\n  - name: bay\n    sources:\n      - id: metro\n        path: Samples/metro\n      - id: rail\n        path: Samples/rail\n        prefix: 'br-'\n")
+        #expect(config.bundles[0].sources.map(\.prefix) == ["metro:", "br-"])
+    }
+
+    @Test func strictnessKeys() throws {
+        let config = try parse("bundles:\n  - name: s\n    fail_on_error: true\n    max_dropped_share: 0.05\n    sources:\n      - id: a\n        path: Samples/metro\n")
+        #expect(config.bundles[0].strictness == Strictness(failOnError: true, maxDroppedShare: 0.05))
+        #expect(error("bundles:\n  - name: s\n    max_dropped_share: 5\n    sources:\n      - id: a\n        path: Samples/metro\n")?.line == 3)
+    }
+
+    @Test func urlSchemes() throws {
+        let config = try parse("bundles:\n  - name: s\n    sources:\n      - id: a\n        url: https://example.org/gtfs.zip\n")
+        #expect(config.bundles[0].sources[0].location == .remote(URL(string: "https://example.org/gtfs.zip")!))
+        #expect(error("bundles:\n  - name: s\n    sources:\n      - id: a\n        url: ftp://example.org/x.zip\n")?.line == 5)
+    }
+}

@@ -1,0 +1,87 @@
+import BundleFormat
+import FeedModel
+import FeedPipeline
+import FeedSources
+import FeedSQLite
+import Foundation
+import Testing
+import TestSupport
+
+/// Every GTFS feed of ../shared/data/gtfs/small and medium compiles; its bundle row counts match
+/// the feed less the rows repairs reported; documented queries give answers checked against the
+/// raw feed. Needs ../shared (skipped in a clone without it; always run on CI).
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data"))
+struct RealFeedTests {
+    static let feeds = SharedData.zips(in: "small") + SharedData.zips(in: "medium")
+
+    @Test func theDataIsThere() {
+        #expect(Self.feeds.count == 21, "expected 16 small and 5 medium feeds in \(SharedData.root.path)")
+    }
+
+    @Test(arguments: feeds)
+    func compiles(_ dump: URL) throws {
+        let workspace = Workspace()
+        let report = try workspace.build(workspace.config(sources: [("feed", dump)]))
+        try #require(report.status == .published, "\(dump.lastPathComponent): \(report.reason ?? "")")
+        let source = report.sources[0]
+        let raw = try RawCounts(dump)
+        // Rows read equal the data lines of each file, counted independently of the CSV scanner.
+        for file in ["stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt", "calendar_dates.txt"] {
+            if let lines = raw.lines[file] {
+                #expect(source.rowsRead[file, default: 0] == lines, "\(dump.lastPathComponent) \(file)")
+            }
+        }
+        let inspection = try BundleInspection(file: try workspace.latestBundle())
+        let pairs = [("stops.txt", "stops"), ("routes.txt", "routes"), ("trips.txt", "trips"), ("stop_times.txt", "stop_times"),
+                     ("calendar.txt", "calendar"), ("calendar_dates.txt", "calendar_dates"), ("agency.txt", "agencies"),
+                     ("frequencies.txt", "frequencies")]
+        for (file, table) in pairs {
+            let expected = source.rowsRead[file, default: 0] - source.rowsDropped[file, default: 0]
+            #expect(inspection.rows[table] == expected, "\(dump.lastPathComponent): \(table)")
+        }
+        #expect(inspection.digest == report.digest)
+        try checkQueries(dump, bundle: try workspace.latestBundle())
+    }
+
+    /// `lines_at_stop` and `next_departures` for the busiest stop, against answers computed from
+    /// the feed's tables directly.
+    private func checkQueries(_ dump: URL, bundle: URL) throws {
+        let sink = NoticeSink()
+        let raw = try #require(GTFSReader(url: dump).read(into: sink))
+        let feed = FeedValidationShim.validate(raw, sink)
+        let oracle = TimetableOracle(feed)
+        let (database, cleanup) = try BundleFile.open(bundle)
+        defer { cleanup() }
+        let stop = try #require(oracle.busiestStop)
+        let lines = try AppQueries.run("lines_at_stop", on: database, ["stop_id": .text(stop)]).compactMap { $0[0].string }
+        #expect(Set(lines) == oracle.routes(at: stop), "\(dump.lastPathComponent): lines at \(stop)")
+        let date = try #require(oracle.busiestDate(at: stop))
+        let departures = try AppQueries.run("next_departures", on: database, [
+            "stop_id": .text(stop), "date": .integer(Int64(date)), "after": .integer(0), "limit": .integer(1_000_000),
+        ])
+        let expected = oracle.departures(at: stop, on: date)
+        #expect(departures.count == expected.count, "\(dump.lastPathComponent): departures at \(stop) on \(date)")
+        #expect(departures.compactMap { $0[3].int } == expected, "\(dump.lastPathComponent): departure times")
+        let near = try AppQueries.run("stops_near", on: database, [
+            "lat": .real(oracle.position(of: stop).0), "lon": .real(oracle.position(of: stop).1), "dlat": .real(0.005), "dlon": .real(0.005),
+        ])
+        #expect(near.first?[0].string == stop || near.first.map { oracle.position(of: $0[0].string ?? "") == oracle.position(of: stop) } == true)
+    }
+}
+
+/// Data lines per file of a dump, counted as newline-separated lines (files with quoted line
+/// breaks are skipped).
+struct RawCounts {
+    var lines: [String: Int] = [:]
+
+    init(_ dump: URL) throws {
+        let archive = try DumpArchive(url: dump, sink: NoticeSink())
+        for name in archive.files.keys {
+            guard let bytes = try archive.read(name), !bytes.contains(UInt8(ascii: "\"")) else { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let count = text.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+                .filter { !$0.allSatisfy { $0 == " " || $0 == "\r" } }.count
+            lines[name] = max(0, count - 1)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import FeedModel
+@testable import FeedSources
+import Testing
+
+@Suite struct TableLoaderTests {
+    private func load(_ schema: TableSchema, _ text: String) -> (Table?, NoticeSink) {
+        let sink = NoticeSink()
+        return (TableLoader(schema: schema, sink: sink).load(Array(text.utf8)), sink)
+    }
+
+    @Test func columnsInAnyOrderWithExtraColumnsAndBOM() throws {
+        let (table, sink) = load(GTFSSchema.stops, "\u{FEFF}stop_lon,extra,stop_id,stop_name,stop_lat\r\n18.5,x,S1,\"Rynek, Plac\",53.25\r\n")
+        let stops = try #require(table)
+        #expect(stops.count == 1)
+        #expect(stops.texts("stop_id") == ["S1"])
+        #expect(stops.texts("stop_name") == ["Rynek, Plac"])
+        #expect(stops.reals("stop_lat") == [53.25])
+        #expect(stops.reals("stop_lon") == [18.5])
+        #expect(!stops.has("stop_code"))
+        #expect(sink.count(of: "unknown_column") == 1)
+    }
+
+    @Test func missingRequiredColumnMakesRequiredFileUnusable() {
+        let (table, sink) = load(GTFSSchema.stopTimes, "trip_id,arrival_time,departure_time,stop_sequence\nT1,08:00:00,08:00:00,1\n")
+        #expect(table == nil)
+        let notice = sink.samples.first { $0.code == "missing_required_column" }
+        #expect(notice?.field == "stop_id")
+        #expect(notice?.line == 1)
+        #expect(notice?.blocksPublication == true)
+    }
+
+    @Test func invalidTimeInOptionalFieldIsClearedAndReported() throws {
+        let (table, sink) = load(GTFSSchema.stopTimes, "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,8:61:00,08:00:00,S1,1\nT1,25:10:00,25:10:00,S2,2\n")
+        let stopTimes = try #require(table)
+        #expect(stopTimes.integers("arrival_time") == [Column.nullInteger, 25 * 3600 + 600])
+        let notice = try #require(sink.samples.first { $0.code == "invalid_time" })
+        #expect(notice.line == 2)
+        #expect(notice.field == "arrival_time")
+        #expect(notice.value == "8:61:00")
+        #expect(notice.repair == "value cleared")
+    }
+
+    @Test func missingOrInvalidRequiredValueDropsTheRow() throws {
+        let (table, sink) = load(GTFSSchema.stopTimes, "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,,1\nT1,08:00:00,08:00:00,S2,two\nT1,08:00:00,08:00:00,S3,3\n")
+        #expect(try #require(table).texts("stop_id") == ["S3"])
+        #expect(sink.samples.first { $0.code == "missing_required_field" }?.line == 2)
+        #expect(sink.samples.first { $0.code == "invalid_integer" }?.line == 3)
+        #expect(sink.droppedRows["stop_times.txt"] == 2)
+    }
+
+    @Test func outOfRangeAndUnexpectedEnum() throws {
+        let (table, sink) = load(GTFSSchema.stops, "stop_id,stop_name,stop_lat,stop_lon,location_type\nS1,A,95.0,18.0,0\nS2,B,53.0,18.0,9\n")
+        let stops = try #require(table)
+        #expect(stops.reals("stop_lat")[0].isNaN)
+        #expect(stops.integers("location_type")[1] == Column.nullInteger)
+        #expect(sink.count(of: "number_out_of_range") == 1)
+        #expect(sink.count(of: "unexpected_enum_value") == 1)
+    }
+
+    @Test func whitespaceIsTrimmedAndReported() throws {
+        let (table, sink) = load(GTFSSchema.routes, "route_id,route_short_name,route_type\n R1 ,12,3\n")
+        #expect(try #require(table).texts("route_id") == ["R1"])
+        #expect(sink.count(of: "leading_or_trailing_whitespaces") == 1)
+    }
+
+    @Test func nonUTF8FileIsReportedWithItsLine() throws {
+        var bytes = Array("stop_id,stop_name,stop_lat,stop_lon\nS1,Caf".utf8)
+        bytes += [0xE9]  // Latin-1 é
+        bytes += Array(",53.0,18.0\n".utf8)
+        let sink = NoticeSink()
+        let table = TableLoader(schema: GTFSSchema.stops, sink: sink).load(bytes)
+        let notice = try #require(sink.samples.first { $0.code == "invalid_utf8" })
+        #expect(notice.file == "stops.txt")
+        #expect(notice.line == 2)
+        #expect(try #require(table).texts("stop_name") == ["Caf\u{FFFD}"])
+    }
+
+    @Test func rowLengthMismatchIsReported() throws {
+        let (table, sink) = load(GTFSSchema.routes, "route_id,route_short_name,route_type\nR1,12\nR2,13,3,extra\n")
+        #expect(try #require(table).texts("route_id") == ["R2"])  // R1 lacks the required route_type
+        #expect(sink.count(of: "invalid_row_length") == 2)
+    }
+}
