@@ -52,7 +52,7 @@ let package = Package(
 
         .testTarget(name: "FeedSourcesTests", dependencies: ["FeedSources", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedValidationTests", dependencies: ["FeedValidation", "FeedSources", "FeedModel", "TestSupport"]),
-        .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "BundleFormat", "BundleWriter", "FeedSQLite", "FeedModel", "TestSupport"]),
+        .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter", "FeedSQLite", "FeedModel", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["FeedModel"], path: "Tests/TestSupport"),
     ]
 )

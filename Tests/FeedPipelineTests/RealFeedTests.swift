@@ -3,6 +3,7 @@ import FeedModel
 import FeedPipeline
 import FeedSources
 import FeedSQLite
+import FeedValidation
 import Foundation
 import Testing
 import TestSupport
@@ -48,7 +49,7 @@ struct RealFeedTests {
     private func checkQueries(_ dump: URL, bundle: URL) throws {
         let sink = NoticeSink()
         let raw = try #require(GTFSReader(url: dump).read(into: sink))
-        let feed = FeedValidationShim.validate(raw, sink)
+        let feed = Validator().validate(raw, sink: sink)
         let oracle = TimetableOracle(feed)
         let (database, cleanup) = try BundleFile.open(bundle)
         defer { cleanup() }
@@ -62,10 +63,10 @@ struct RealFeedTests {
         let expected = oracle.departures(at: stop, on: date)
         #expect(departures.count == expected.count, "\(dump.lastPathComponent): departures at \(stop) on \(date)")
         #expect(departures.compactMap { $0[3].int } == expected, "\(dump.lastPathComponent): departure times")
-        let near = try AppQueries.run("stops_near", on: database, [
-            "lat": .real(oracle.position(of: stop).0), "lon": .real(oracle.position(of: stop).1), "dlat": .real(0.005), "dlon": .real(0.005),
-        ])
-        #expect(near.first?[0].string == stop || near.first.map { oracle.position(of: $0[0].string ?? "") == oracle.position(of: stop) } == true)
+        let (lat, lon) = oracle.position(of: stop)
+        let near = try AppQueries.run("stops_near", on: database, ["lat": .real(lat), "lon": .real(lon), "dlat": .real(0.005), "dlon": .real(0.005)])
+        let nearest = try #require(near.first)
+        #expect(nearest[2].double == lat && nearest[3].double == lon, "\(dump.lastPathComponent): nearest stop to \(stop)")
     }
 }
 

@@ -1,0 +1,109 @@
+import FeedModel
+import Foundation
+
+/// Answers to the app queries computed straight from a feed's tables, without the bundle:
+/// what the documented SQL must return.
+struct TimetableOracle {
+    let feed: Feed
+    private let tripRoute: [String: String]
+    private let tripService: [String: String]
+
+    init(_ feed: Feed) {
+        self.feed = feed
+        var route: [String: String] = [:]
+        var service: [String: String] = [:]
+        let trips = feed.trips
+        for (i, id) in trips.texts("trip_id").enumerated() {
+            guard let id else { continue }
+            route[id] = trips.texts("route_id")[i]
+            service[id] = trips.texts("service_id")[i]
+        }
+        tripRoute = route
+        tripService = service
+    }
+
+    /// The stop with the most stop times.
+    var busiestStop: String? {
+        var counts: [String: Int] = [:]
+        for case let stop? in feed.stopTimes.texts("stop_id") { counts[stop, default: 0] += 1 }
+        return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+    }
+
+    func routes(at stop: String) -> Set<String> {
+        let stops = feed.stopTimes.texts("stop_id")
+        let trips = feed.stopTimes.texts("trip_id")
+        var out: Set<String> = []
+        for i in stops.indices where stops[i] == stop {
+            if let trip = trips[i], let route = tripRoute[trip] { out.insert(route) }
+        }
+        return out
+    }
+
+    func position(of stop: String) -> (Double, Double) {
+        let stops = feed.stops
+        guard let i = stops.texts("stop_id").firstIndex(of: stop) else { return (.nan, .nan) }
+        return (stops.reals("stop_lat")[i], stops.reals("stop_lon")[i])
+    }
+
+    /// Services running on `date` (YYYYMMDD).
+    func services(on date: Int) -> Set<String> {
+        var active: Set<String> = []
+        let calendar = feed.calendar
+        let weekday = Self.weekday(date)  // 0 = Sunday
+        let column = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"][weekday]
+        let runs = calendar.integers(column)
+        for (i, id) in calendar.texts("service_id").enumerated() {
+            guard let id, runs[i] == 1, calendar.integers("start_date")[i] <= date, date <= calendar.integers("end_date")[i] else { continue }
+            active.insert(id)
+        }
+        let dates = feed.calendarDates
+        for (i, id) in dates.texts("service_id").enumerated() where dates.integers("date")[i] == date {
+            guard let id else { continue }
+            if dates.integers("exception_type")[i] == 1 { active.insert(id) } else { active.remove(id) }
+        }
+        return active
+    }
+
+    /// Departure times at `stop` on `date`, sorted, where the vehicle picks up.
+    func departures(at stop: String, on date: Int) -> [Int] {
+        let active = services(on: date)
+        let st = feed.stopTimes
+        let stops = st.texts("stop_id"), trips = st.texts("trip_id")
+        let departures = st.integers("departure_time"), pickups = st.integers("pickup_type")
+        var out: [Int] = []
+        for i in stops.indices where stops[i] == stop {
+            guard let trip = trips[i], let service = tripService[trip], active.contains(service),
+                  departures[i] != Column.nullInteger, pickups[i] != 1 else { continue }
+            out.append(departures[i])
+        }
+        return out.sorted()
+    }
+
+    /// Among the first week of each calendar row and every added date, the date with the most
+    /// departures at `stop`.
+    func busiestDate(at stop: String) -> Int? {
+        var candidates: Set<Int> = Set(feed.calendarDates.integers("date"))
+        for start in feed.calendar.integers("start_date") {
+            for offset in 0..<7 { candidates.insert(Self.adding(offset, to: start)) }
+        }
+        return candidates.sorted().max { departures(at: stop, on: $0).count < departures(at: stop, on: $1).count }
+    }
+
+    private static let gregorian: Calendar = {
+        var c = Calendar(identifier: .gregorian)
+        c.timeZone = TimeZone(identifier: "UTC")!
+        return c
+    }()
+
+    private static func date(_ value: Int) -> Date {
+        gregorian.date(from: DateComponents(year: value / 10000, month: value / 100 % 100, day: value % 100))!
+    }
+
+    static func weekday(_ value: Int) -> Int { gregorian.component(.weekday, from: date(value)) - 1 }
+
+    static func adding(_ days: Int, to value: Int) -> Int {
+        let d = gregorian.date(byAdding: .day, value: days, to: date(value))!
+        let c = gregorian.dateComponents([.year, .month, .day], from: d)
+        return c.year! * 10000 + c.month! * 100 + c.day!
+    }
+}
