@@ -88,7 +88,7 @@ public enum BundleSchema {
     public static let patternStops = BundleTable("pattern_stops", primaryKey: ["pattern_id", "stop_index"], doc: "The stops of each pattern, in order.", [
         BundleColumn("pattern_id", "TEXT", notNull: true),
         BundleColumn("stop_index", "INTEGER", notNull: true, doc: "0-based position in the pattern."),
-        .gtfs(GTFSSchema.stopTimes, "stop_id"),
+        BundleColumn("stop_id", "TEXT", notNull: true, doc: "GTFS `stop_times.txt` `stop_id`"),
         .gtfs(GTFSSchema.stopTimes, "pickup_type"),
         .gtfs(GTFSSchema.stopTimes, "drop_off_type"),
         .gtfs(GTFSSchema.stopTimes, "stop_headsign", as: "headsign"),

@@ -9,6 +9,7 @@ public struct Validator: Sendable {
     public static let standardRules: [any ValidationRule] = [
         RequiredFilesRule(),
         StopLocationRule(),
+        FlexStopTimesRule(),
         DuplicateKeyRule(),
         ParentStationRule(),
         ForeignKeyRule(),

@@ -21,10 +21,10 @@ import Testing
     }
 
     @Test func missingRequiredColumnMakesRequiredFileUnusable() {
-        let (table, sink) = load(GTFSSchema.stopTimes, "trip_id,arrival_time,departure_time,stop_sequence\nT1,08:00:00,08:00:00,1\n")
+        let (table, sink) = load(GTFSSchema.stopTimes, "trip_id,arrival_time,departure_time,stop_id\nT1,08:00:00,08:00:00,S1\n")
         #expect(table == nil)
         let notice = sink.samples.first { $0.code == "missing_required_column" }
-        #expect(notice?.field == "stop_id")
+        #expect(notice?.field == "stop_sequence")
         #expect(notice?.line == 1)
         #expect(notice?.blocksPublication == true)
     }
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func missingOrInvalidRequiredValueDropsTheRow() throws {
-        let (table, sink) = load(GTFSSchema.stopTimes, "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,,1\nT1,08:00:00,08:00:00,S2,two\nT1,08:00:00,08:00:00,S3,3\n")
+        let (table, sink) = load(GTFSSchema.stopTimes, "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n,08:00:00,08:00:00,S1,1\nT1,08:00:00,08:00:00,S2,two\nT1,08:00:00,08:00:00,S3,3\n")
         #expect(try #require(table).texts("stop_id") == ["S3"])
         #expect(sink.samples.first { $0.code == "missing_required_field" }?.line == 2)
         #expect(sink.samples.first { $0.code == "invalid_integer" }?.line == 3)

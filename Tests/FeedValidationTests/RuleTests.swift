@@ -109,4 +109,32 @@ import TestSupport
         #expect(feed.trips.texts("trip_id") == ["T2"])
         #expect(sink.samples.first { $0.code == "unusable_trip" }?.severity == .warning)
     }
+
+    @Test func flexStopTimesAreLeftOutNotBlocking() throws {
+        let (feed, sink) = try validate(TinyFeed.with(["stop_times.txt": """
+            trip_id,arrival_time,departure_time,stop_id,location_group_id,stop_sequence
+            T1,08:00:00,08:00:00,S1,,1
+            T1,08:05:00,08:05:00,S2,,2
+            T1,08:07:00,08:07:00,,,3
+            T2,,,,LG1,1
+            T2,,,,LG1,2
+
+            """]))
+        #expect(feed.trips.texts("trip_id") == ["T1"])
+        #expect(sink.count(of: "flex_stop_time_not_compiled") == 1)
+        #expect(sink.count(of: "flex_trip_not_compiled") == 1)
+        #expect(sink.count(of: "unusable_trip") == 0)
+        // A row with neither a stop nor a Flex location is an error, and dropped.
+        #expect(sink.samples.first { $0.code == "missing_required_field" }?.line == 4)
+        #expect(feed.stopTimes.count == 2)
+        #expect(!sink.hasBlocking)
+    }
+
+    @Test func flexOnlyFeedPublishesWithoutTimetableButEmptyStopTimesBlock() throws {
+        let (_, flex) = try validate(TinyFeed.with(["stop_times.txt": "trip_id,location_group_id,stop_sequence\nT1,LG1,1\nT1,LG1,2\n"]))
+        #expect(!flex.hasBlocking)
+        #expect(flex.count(of: "no_fixed_route_service") == 2)
+        let (_, empty) = try validate(TinyFeed.with(["stop_times.txt": "trip_id,stop_id,stop_sequence\n"]))
+        #expect(empty.hasBlocking)
+    }
 }

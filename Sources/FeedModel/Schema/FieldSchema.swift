@@ -2,8 +2,12 @@
 public enum Presence: Sendable, Equatable {
     /// Required: a row without a value is unusable.
     case required
-    /// Optional, or required only under conditions that rules check separately.
+    /// Optional.
     case optional
+    /// Required under conditions a rule checks (`stop_id` unless the row is GTFS-Flex): may be
+    /// empty when loaded, but a value that is there is essential, so a dangling reference drops
+    /// the row rather than clearing the value.
+    case conditionallyRequired
 }
 
 /// A foreign key: the values of a field must exist among the values of a field of another table.

@@ -95,7 +95,10 @@ public enum GTFSSchema {
         FieldSchema("trip_id", .id, .required, references: Reference(("trips", "trip_id"))),
         FieldSchema("arrival_time", .time),
         FieldSchema("departure_time", .time),
-        FieldSchema("stop_id", .id, .required, references: Reference(("stops", "stop_id"))),
+        // Required unless the row is a GTFS-Flex stop time (location_group_id or location_id).
+        FieldSchema("stop_id", .id, .conditionallyRequired, references: Reference(("stops", "stop_id"))),
+        FieldSchema("location_group_id", .id, doc: "GTFS-Flex; such rows are reported and not compiled."),
+        FieldSchema("location_id", .id, doc: "GTFS-Flex; such rows are reported and not compiled."),
         FieldSchema("stop_sequence", .integer, .required, min: 0),
         FieldSchema("stop_headsign", .text),
         FieldSchema("pickup_type", .enumeration([0, 1, 2, 3])),
@@ -104,6 +107,10 @@ public enum GTFSSchema {
         FieldSchema("continuous_drop_off", .enumeration([0, 1, 2, 3])),
         FieldSchema("shape_dist_traveled", .float, min: 0),
         FieldSchema("timepoint", .enumeration([0, 1])),
+        FieldSchema("start_pickup_drop_off_window", .time),
+        FieldSchema("end_pickup_drop_off_window", .time),
+        FieldSchema("pickup_booking_rule_id", .id),
+        FieldSchema("drop_off_booking_rule_id", .id),
     ])
 
     public static let frequencies = TableSchema("frequencies", .optional, primaryKey: ["trip_id", "start_time"], fields: [

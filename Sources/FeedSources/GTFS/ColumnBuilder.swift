@@ -16,6 +16,8 @@ struct ColumnBuilder {
     private let present: [Bool]
     /// Storage slots of the columns the file has; absent columns store nothing.
     private let presentTexts: [Int], presentIntegers: [Int], presentReals: [Int]
+    /// Schema indices of the required fields.
+    private let requiredFields: [Int]
     private var lines: [Int32] = []
     /// Previous row's raw bytes and decoded value, per text column.
     private var lastText: [(start: Int, end: Int, value: String?)]
@@ -44,6 +46,7 @@ struct ColumnBuilder {
         presentTexts = schema.fields.indices.filter { present[$0] && kinds[$0] == .text }.map { storageIndex[$0] }
         presentIntegers = schema.fields.indices.filter { present[$0] && kinds[$0] == .integer }.map { storageIndex[$0] }
         presentReals = schema.fields.indices.filter { present[$0] && kinds[$0] == .real }.map { storageIndex[$0] }
+        requiredFields = schema.fields.indices.filter { schema.fields[$0].presence == .required }
         texts = Array(repeating: [], count: counts.text)
         integers = Array(repeating: [], count: counts.integer)
         reals = Array(repeating: [], count: counts.real)
@@ -55,9 +58,9 @@ struct ColumnBuilder {
 
     /// Converts one record; returns false when the row was dropped.
     mutating func append(_ fields: [CSVField], line: Int, _ bytes: UnsafeBufferPointer<UInt8>, loader: TableLoader) -> Bool {
-        for i in rowTexts.indices { rowTexts[i] = nil }
-        for i in rowIntegers.indices { rowIntegers[i] = Column.nullInteger }
-        for i in rowReals.indices { rowReals[i] = .nan }
+        for i in presentTexts { rowTexts[i] = nil }
+        for i in presentIntegers { rowIntegers[i] = Column.nullInteger }
+        for i in presentReals { rowReals[i] = .nan }
         var usable = true
         for (column, slot) in slots.enumerated() {
             guard let index = slot else { continue }
@@ -80,7 +83,8 @@ struct ColumnBuilder {
             }
         }
         // Required fields left empty.
-        for (index, field) in schema.fields.enumerated() where field.presence == .required {
+        for index in requiredFields {
+            let field = schema.fields[index]
             let slotIndex = storageIndex[index]
             let empty: Bool
             switch field.kind.storage {

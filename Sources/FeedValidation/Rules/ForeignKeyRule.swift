@@ -32,7 +32,7 @@ public struct ForeignKeyRule: ValidationRule {
                         lastValid = value
                         continue
                     }
-                    if field.presence == .required {
+                    if field.presence != .optional {
                         keep[row] = false
                         if parentDropped.contains(value) {
                             cascaded += 1
@@ -46,7 +46,7 @@ public struct ForeignKeyRule: ValidationRule {
                         Notice(code: "foreign_key_violation", severity: .error, file: schema.fileName,
                                line: Int(table.lines[row]), field: field.name, value: value,
                                message: "No \(target.isEmpty ? reference.targets[0].table : target) has this id.",
-                               repair: field.presence == .required ? "row dropped" : "value cleared")
+                               repair: field.presence != .optional ? "row dropped" : "value cleared")
                     }
                 }
                 table.clear(field.name, rows: cleared)

@@ -7,9 +7,17 @@ public struct UsableContentRule: ValidationRule {
     public init() {}
 
     public func apply(to feed: inout Feed, sink: NoticeSink) {
+        // A GTFS-Flex-only feed has no fixed-route timetable: its stops and lines still make a
+        // usable bundle, so empty trips and stop_times are reported, not blocking.
+        let flexOnly = sink.count(of: FlexStopTimesRule.code) > 0
         for name in ["agency", "stops", "routes", "trips", "stop_times"] {
             let table = feed[name]
             guard table.isPresent, table.isEmpty else { continue }
+            if flexOnly && (name == "trips" || name == "stop_times") {
+                sink.add(Notice(code: "no_fixed_route_service", severity: .warning, file: table.schema.fileName,
+                                message: "Every trip is GTFS-Flex: the bundle has stops and lines but no timetable."))
+                continue
+            }
             sink.add(Notice(code: "empty_file", severity: .error, file: table.schema.fileName,
                             message: "The file has no usable rows: the bundle would have no \(name.replacingUnderscores).",
                             blocksPublication: true))

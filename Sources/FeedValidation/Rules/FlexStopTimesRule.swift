@@ -1,0 +1,56 @@
+import FeedModel
+
+/// GTFS-Flex stop times (a `location_group_id` or `location_id` instead of a `stop_id`) describe
+/// demand-responsive service that bundles do not hold. They are valid GTFS, so they are reported
+/// as info (`flex_stop_time_not_compiled`) and left out, with the trips made only of them
+/// (`flex_trip_not_compiled`). A stop time with none of the three is `missing_required_field`
+/// (error) and dropped.
+public struct FlexStopTimesRule: ValidationRule {
+    public static let code = "flex_stop_time_not_compiled"
+
+    public init() {}
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        let stopTimes = feed.stopTimes
+        guard stopTimes.isPresent, !stopTimes.isEmpty else { return }
+        let stops = stopTimes.texts("stop_id")
+        let groups = stopTimes.texts("location_group_id")
+        let locations = stopTimes.texts("location_id")
+        let trips = stopTimes.texts("trip_id")
+        var keep = Array(repeating: true, count: stopTimes.count)
+        var flexTrips: Set<String> = []
+        var fixedTrips: Set<String> = []
+        var flexRows = 0
+        for row in 0..<stopTimes.count {
+            if stops[row] != nil {
+                if let trip = trips[row] { fixedTrips.insert(trip) }
+                continue
+            }
+            keep[row] = false
+            if groups[row] != nil || locations[row] != nil {
+                flexRows += 1
+                if let trip = trips[row] { flexTrips.insert(trip) }
+            } else {
+                sink.add(code: "missing_required_field") {
+                    Notice(code: "missing_required_field", severity: .error, file: "stop_times.txt", line: Int(stopTimes.lines[row]),
+                           field: "stop_id", message: "A required field is empty.", repair: "row dropped")
+                }
+            }
+        }
+        if flexRows > 0 {
+            sink.add(Notice(code: Self.code, severity: .info, file: "stop_times.txt", value: String(flexRows),
+                            message: "\(flexRows) GTFS-Flex stop times (location groups or zones) are not compiled into bundles.",
+                            repair: "rows left out"))
+        }
+        let removed = keep.lazy.filter { !$0 }.count
+        guard removed > 0 else { return }
+        sink.dropped(removed, from: stopTimes)
+        feed["stop_times"] = stopTimes.keeping(keep)
+        let flexOnly = flexTrips.subtracting(fixedTrips)
+        if !flexOnly.isEmpty {
+            sink.add(Notice(code: "flex_trip_not_compiled", severity: .info, file: "trips.txt", value: String(flexOnly.count),
+                            message: "\(flexOnly.count) trips are GTFS-Flex only and are not compiled.", repair: "trips left out"))
+            feed.dropTrips(flexOnly, sink: sink)
+        }
+    }
+}

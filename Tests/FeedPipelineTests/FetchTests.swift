@@ -1,0 +1,78 @@
+import FeedPipeline
+import Foundation
+import Testing
+import TestSupport
+
+/// http(s) sources: conditional GET with a remembered ETag; an unchanged dump costs one 304 and is
+/// not parsed again; a failed download changes nothing. Uses a local server on 127.0.0.1.
+@Suite(.serialized) struct FetchTests {
+    /// Starts Fixtures/etag_server.py serving `folder`; returns its port and the process.
+    private func server(_ folder: URL, log: URL) throws -> (Int, Process) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let script = SharedData.projectRoot.appendingPathComponent("Tests/FeedPipelineTests/Fixtures/etag_server.py")
+        process.arguments = ["python3", script.path, folder.path, "30", log.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line.append(byte)
+        }
+        let port = try #require(Int(String(decoding: line, as: UTF8.self)))
+        return (port, process)
+    }
+
+    private func zipFolder(_ folder: URL, into zip: URL) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import shutil,sys; shutil.make_archive(sys.argv[1], 'zip', sys.argv[2])", zip.deletingPathExtension().path, folder.path]
+        try process.run()
+        process.waitUntilExit()
+    }
+
+    private func remoteConfig(_ workspace: Workspace, url: String) throws -> PipelineConfig {
+        let yaml = "output: out\nbundles:\n  - name: b\n    sources:\n      - id: remote\n        url: \(url)\n"
+        let file = workspace.folder.url.appendingPathComponent("pipeline.yaml")
+        try yaml.write(to: file, atomically: true, encoding: .utf8)
+        return try PipelineConfigParser().parse(contentsOf: file)
+    }
+
+    @Test func conditionalGetSkipsAnUnchangedDump() throws {
+        let workspace = Workspace()
+        let served = workspace.folder.url.appendingPathComponent("www")
+        try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
+        try zipFolder(workspace.folder.feed("tiny", TinyFeed.files), into: served.appendingPathComponent("feed.zip"))
+        let logFile = workspace.folder.url.appendingPathComponent("server.log")
+        let (port, process) = try server(served, log: logFile)
+        defer { if process.isRunning { process.terminate() } }
+        let config = try remoteConfig(workspace, url: "http://127.0.0.1:\(port)/feed.zip")
+
+        let first = try workspace.build(config)
+        #expect(first.status == .published)
+        let before = workspace.snapshot()
+        let second = try workspace.build(config)
+        #expect(second.status == .unchanged)
+        #expect(second.reason?.contains("nothing parsed") == true)
+        #expect(second.sources.isEmpty)
+        #expect(workspace.snapshot() == before)
+
+        // The server fails: the build fails as a tool error, and nothing published changes.
+        let broken = try remoteConfig(workspace, url: "http://127.0.0.1:\(port)/status/500")
+        #expect(throws: FetchError.self) { try workspace.build(broken) }
+        #expect(workspace.snapshot() == before)
+
+        let log = try String(contentsOf: logFile, encoding: .utf8)
+        #expect(log.components(separatedBy: "\n").filter { !$0.isEmpty } == ["GET /feed.zip 200", "GET /feed.zip 304", "GET /status/500 500"])
+    }
+
+    @Test func unreachableServerChangesNothing() throws {
+        let workspace = Workspace()
+        _ = try workspace.build(workspace.config(sources: [("remote", workspace.folder.feed("tiny", TinyFeed.files))]))
+        let before = workspace.snapshot()
+        // Port 9 (discard) on loopback: nothing listens there.
+        let config = try remoteConfig(workspace, url: "http://127.0.0.1:9/feed.zip")
+        #expect(throws: FetchError.self) { try workspace.build(config) }
+        #expect(workspace.snapshot() == before)
+    }
+}

@@ -1,0 +1,37 @@
+"""A tiny HTTP server for fetch tests, on 127.0.0.1 only.
+
+Serves the files of a folder with an ETag (SHA-256 of the bytes) and answers 304 to a matching
+If-None-Match. /status/500 answers 500. Prints its port on the first line, appends each request
+as `METHOD PATH STATUS` to the log file, and stops by itself after `seconds`.
+
+    python3 etag_server.py FOLDER SECONDS LOGFILE
+"""
+import hashlib, http.server, os, sys, threading
+
+root, seconds, logfile = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path.startswith("/status/"):
+            self.send_response(int(self.path.split("/")[2])); self.end_headers(); self.log("GET", int(self.path.split("/")[2])); return
+        path = os.path.join(root, self.path.lstrip("/"))
+        if not os.path.isfile(path):
+            self.send_response(404); self.end_headers(); self.log("GET", 404); return
+        data = open(path, "rb").read()
+        etag = '"%s"' % hashlib.sha256(data).hexdigest()[:16]
+        if self.headers.get("If-None-Match") == etag:
+            self.send_response(304); self.send_header("ETag", etag); self.end_headers(); self.log("GET", 304); return
+        self.send_response(200); self.send_header("ETag", etag); self.send_header("Content-Length", str(len(data))); self.end_headers()
+        self.wfile.write(data); self.log("GET", 200)
+
+    def log(self, method, status):
+        with open(logfile, "a") as f:
+            f.write("%s %s %d\n" % (method, self.path, status))
+
+    def log_message(self, *args):
+        pass
+
+server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+threading.Timer(seconds, server.shutdown).start()
+server.serve_forever()

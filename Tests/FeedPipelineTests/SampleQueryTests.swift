@@ -1,0 +1,60 @@
+import BundleFormat
+import FeedSQLite
+import Foundation
+import Testing
+import TestSupport
+
+/// The documented queries on the sample bundle, with answers known from Samples/README.md; and
+/// the documentation's table reference is exactly what the schema generates.
+@Suite struct SampleQueryTests {
+    private func sampleBundle() throws -> (Database, () -> Void, Workspace) {
+        let workspace = Workspace()
+        _ = try workspace.build(workspace.config(sources: [("metro", SharedData.sample("metro"))]))
+        let (database, cleanup) = try BundleFile.open(try workspace.latestBundle())
+        return (database, cleanup, workspace)
+    }
+
+    @Test func docsTableReferenceIsGenerated() throws {
+        let docs = try String(contentsOf: SharedData.projectRoot.appendingPathComponent("docs/bundle-format.md"), encoding: .utf8)
+        #expect(docs.contains(BundleDocs.markdown), "docs/bundle-format.md is stale: regenerate with `feedc schema --markdown`")
+        #expect(Set(AppQueries.all.keys) == ["stops_near", "stops_named", "lines_at_stop", "line_stops", "next_departures"])
+    }
+
+    @Test func linesAtAStop() throws {
+        let (database, cleanup, _) = try sampleBundle()
+        defer { cleanup() }
+        let rows = try AppQueries.run("lines_at_stop", on: database, ["stop_id": .text("s101")])
+        #expect(rows.compactMap { $0[0].string } == ["51"])
+        let transit = try AppQueries.run("lines_at_stop", on: database, ["stop_id": .text("s201")])
+        #expect(transit.compactMap { $0[0].string } == ["8"])
+    }
+
+    @Test func stopsNearAPointAndByName() throws {
+        let (database, cleanup, _) = try sampleBundle()
+        defer { cleanup() }
+        let near = try AppQueries.run("stops_near", on: database, ["lat": .real(37.800099), "lon": .real(-122.242684), "dlat": .real(0.001), "dlon": .real(0.001)])
+        #expect(near.first?[0].string == "s101")
+        #expect(near.compactMap { $0[0].string }.contains("s102"))
+        #expect(near.allSatisfy { abs($0[2].double! - 37.8) < 0.001 })
+        let named = try AppQueries.run("stops_named", on: database, ["text": .text("college broadway")])
+        #expect(Set(named.compactMap { $0[0].string }) == ["s103", "s104"])
+    }
+
+    @Test func aLoopLinesStopsInOrder() throws {
+        let (database, cleanup, _) = try sampleBundle()
+        defer { cleanup() }
+        let rows = try AppQueries.run("line_stops", on: database, ["route_id": .text("8")])
+        #expect(rows.compactMap { $0[2].string } == ["s201", "s202", "s203", "s204", "s205", "s206", "s207", "s208", "s201"])
+    }
+
+    @Test func nextDeparturesOnAWeekdayAndAHoliday() throws {
+        let (database, cleanup, _) = try sampleBundle()
+        defer { cleanup() }
+        // Wednesday 2026-03-04, from 06:00: route 51 leaves Rockridge every 15 minutes.
+        let rows = try AppQueries.run("next_departures", on: database, ["stop_id": .text("s101"), "date": .integer(20260304), "after": .integer(6 * 3600), "limit": .integer(3)])
+        #expect(rows.compactMap { $0[3].int } == [6 * 3600, 6 * 3600 + 900, 6 * 3600 + 1800])
+        // Memorial Day 2026-05-25 removes the weekday service and adds nothing: no departures.
+        let holiday = try AppQueries.run("next_departures", on: database, ["stop_id": .text("s101"), "date": .integer(20260525), "after": .integer(0), "limit": .integer(10)])
+        #expect(holiday.isEmpty)
+    }
+}
