@@ -31,16 +31,18 @@ let package = Package(
         ]),
         // Rules, one per file, and the repair policy.
         .target(name: "FeedValidation", dependencies: ["FeedModel"]),
+        // Enhancements: take a frozen feed, return new tables (directions, then opposite stops).
+        .target(name: "FeedEnhancement", dependencies: ["FeedModel"]),
         // What writer and client share: bundle DDL, digest, gzip, manifest.
         .target(name: "BundleFormat", dependencies: [
             "FeedSQLite", "CFeedZlib",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Feed → bundle rows → SQLite file; publication into the output folder.
-        .target(name: "BundleWriter", dependencies: ["FeedModel", "BundleFormat", "FeedSQLite"]),
+        .target(name: "BundleWriter", dependencies: ["FeedModel", "FeedEnhancement", "BundleFormat", "FeedSQLite"]),
         // pipeline.yaml, fetching, the stages in order, the build report.
         .target(name: "FeedPipeline", dependencies: [
-            "FeedModel", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter",
+            "FeedModel", "FeedSources", "FeedValidation", "FeedEnhancement", "BundleFormat", "BundleWriter",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -53,6 +55,7 @@ let package = Package(
         .testTarget(name: "FeedSourcesTests", dependencies: ["FeedSources", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedValidationTests", dependencies: ["FeedValidation", "FeedSources", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter", "FeedSQLite", "FeedModel", "TestSupport"]),
+        .testTarget(name: "FeedEnhancementTests", dependencies: ["FeedEnhancement", "FeedSources", "FeedValidation", "FeedModel", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["FeedModel"], path: "Tests/TestSupport"),
     ]
 )

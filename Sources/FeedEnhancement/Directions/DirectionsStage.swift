@@ -1,0 +1,93 @@
+import FeedModel
+
+/// The directions enhancement: for every route, one or two user-facing directions with names,
+/// terminals and one merged stop list; every trip mapped to one; and, for every stop, the
+/// (line, direction, headsigns) that serve it. Reads the frozen feed; returns new tables.
+public struct DirectionsStage: Sendable {
+    /// False to ignore the feed's `direction_id` (to measure inference against it).
+    public var useDirectionId = true
+
+    public init(useDirectionId: Bool = true) {
+        self.useDirectionId = useDirectionId
+    }
+
+    public func run(_ feed: Feed, sink: NoticeSink) -> FeedDirections {
+        let names = StopNames(feed)
+        let patternsByRoute = RoutePatterns.extract(from: feed, useDirectionId: useDirectionId)
+        var routes: [String: RouteDirections] = [:]
+        var tripDirection: [String: Int] = [:]
+        var atStop: [StopDirectionKey: [String: Int]] = [:]
+        for route in patternsByRoute.keys.sorted() {
+            let patterns = patternsByRoute[route]!
+            let assignment = DirectionAssigner().assign(patterns)
+            var directions: [LineDirection] = []
+            for index in assignment.lists.keys.sorted() {
+                let list = assignment.lists[index]!
+                let members = assignment.members[index]!
+                let isLoop = assignment.lists.count == 1 && members[0].isLoopLike
+                let naming = DirectionNaming(members: members, names: names, isLoop: isLoop)
+                directions.append(LineDirection(
+                    index: index, name: naming.name, headsign: naming.headsign, terminals: naming.terminals,
+                    stops: list.stops, trips: members.flatMap(\.trips).sorted(), patternCount: members.count, isLoop: isLoop))
+                for pattern in members {
+                    for trip in pattern.trips { tripDirection[trip] = index }
+                    for stop in Set(pattern.stops) {
+                        let key = StopDirectionKey(stop: stop, route: route, direction: index)
+                        for (headsign, count) in pattern.headsigns { atStop[key, default: [:]][headsign, default: 0] += count }
+                        if pattern.headsigns.isEmpty { atStop[key, default: [:]][naming.headsign, default: 0] += pattern.weight }
+                    }
+                }
+            }
+            let result = RouteDirections(
+                route: route, source: assignment.inferred ? .inferred : .feed, directions: directions,
+                patternsMerged: patterns.count, ambiguousPatterns: assignment.ambiguous,
+                contradictingPatterns: assignment.contradicting,
+                orderConflicts: assignment.lists.values.reduce(0) { $0 + $1.orderConflicts })
+            routes[route] = result
+            report(result, sink)
+        }
+        let stopDirections = atStop.map { key, headsigns in
+            StopDirection(stop: key.stop, route: key.route, direction: key.direction,
+                          headsigns: headsigns.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key))
+        }.sorted { ($0.stop, $0.route, $0.direction) < ($1.stop, $1.route, $1.direction) }
+        return FeedDirections(routes: routes, tripDirection: tripDirection, stopDirections: stopDirections)
+    }
+
+    private func report(_ result: RouteDirections, _ sink: NoticeSink) {
+        if result.contradictingPatterns > 0 {
+            sink.add(Notice(code: "direction_id_contradicts_geometry", severity: .warning, file: "trips.txt", field: "direction_id",
+                            value: result.route,
+                            message: "Route \(result.route): \(result.contradictingPatterns) stop patterns run against the other trips of their direction_id.",
+                            repair: "the feed's direction_id kept"))
+        }
+        if result.ambiguousPatterns > 0 {
+            sink.add(Notice(code: "ambiguous_direction", severity: .info, file: "trips.txt", value: result.route,
+                            message: "Route \(result.route): \(result.ambiguousPatterns) stop patterns share no stops with the rest; put with direction \(result.directions.first?.index ?? 0).",
+                            repair: "assigned to the main direction"))
+        }
+    }
+}
+
+private struct StopDirectionKey: Hashable {
+    var stop: String
+    var route: String
+    var direction: Int
+}
+
+/// Stop names for people: a platform is named by its station.
+struct StopNames {
+    private var names: [String: String] = [:]
+
+    init(_ feed: Feed) {
+        let stops = feed.stops
+        let ids = stops.texts("stop_id"), stopNames = stops.texts("stop_name"), parents = stops.texts("parent_station")
+        var own: [String: String] = [:]
+        for row in 0..<stops.count { if let id = ids[row], let name = stopNames[row] { own[id] = name } }
+        for row in 0..<stops.count {
+            guard let id = ids[row] else { continue }
+            names[id] = parents[row].flatMap { own[$0] } ?? own[id] ?? id
+        }
+    }
+
+    subscript(_ stop: String) -> String { names[stop] ?? stop }
+}

@@ -1,0 +1,81 @@
+import FeedModel
+
+/// A distinct ordered stop list of a route's trips, with the trips that run it.
+public struct RoutePattern: Sendable {
+    public var route: String
+    /// Stop ids in order.
+    public var stops: [String]
+    /// The place of each stop: its parent station when it has one, else the stop itself, so the
+    /// opposite platforms of a station count as one place.
+    public var places: [String]
+    public var points: [Point]
+    /// GTFS `direction_id` of its trips when they all have the same one.
+    public var directionId: Int?
+    public var trips: [String]
+    /// The most common trip headsign.
+    public var headsigns: [String: Int]
+
+    public var weight: Int { trips.count }
+    public var first: Point { points.first ?? Point(lat: .nan, lon: .nan) }
+    public var last: Point { points.last ?? Point(lat: .nan, lon: .nan) }
+
+    /// Starts and ends at (nearly) the same place: a loop, or an out-and-back lollipop.
+    public var isLoopLike: Bool {
+        guard let a = places.first, let b = places.last, stops.count > 2 else { return false }
+        return a == b || first.distance(to: last) < 300
+    }
+
+    /// A stable text identity for sorting and reports.
+    public var signature: String { stops.joined(separator: ">") }
+}
+
+/// The patterns of every route of a feed, from its trips and stop_times.
+public enum RoutePatterns {
+    /// Patterns per route id, busiest first (ties broken by stop sequence, so the order is stable).
+    /// With `useDirectionId` false, `direction_id` is ignored (for inference and its tests).
+    public static func extract(from feed: Feed, useDirectionId: Bool = true) -> [String: [RoutePattern]] {
+        let stops = feed.stops
+        var point: [String: Point] = [:]
+        var parent: [String: String] = [:]
+        let ids = stops.texts("stop_id"), parents = stops.texts("parent_station")
+        let lats = stops.reals("stop_lat"), lons = stops.reals("stop_lon")
+        for row in 0..<stops.count {
+            guard let id = ids[row] else { continue }
+            point[id] = Point(lat: lats[row], lon: lons[row])
+            if let p = parents[row] { parent[id] = p }
+        }
+        let trips = feed.trips
+        var tripRow: [String: Int] = [:]
+        for (row, id) in trips.texts("trip_id").enumerated() { if let id { tripRow[id] = row } }
+        let routeIds = trips.texts("route_id")
+        let directions = trips.integers("direction_id")
+        let headsigns = trips.texts("trip_headsign")
+        let stopTimes = feed.stopTimes
+        let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
+        let stopIds = stopTimes.texts("stop_id")
+
+        struct Key: Hashable { var route: String; var direction: Int; var stops: [String] }
+        var patterns: [Key: RoutePattern] = [:]
+        for (g, rows) in groups.rows.enumerated() {
+            let trip = groups.keys[g]
+            guard let row = tripRow[trip], let route = routeIds[row] else { continue }
+            let sequence = rows.compactMap { stopIds[$0] }
+            let direction = useDirectionId ? directions[row] : Column.nullInteger
+            let key = Key(route: route, direction: direction, stops: sequence)
+            if patterns[key] == nil {
+                patterns[key] = RoutePattern(
+                    route: route, stops: sequence, places: sequence.map { parent[$0] ?? $0 },
+                    points: sequence.map { point[$0] ?? Point(lat: .nan, lon: .nan) },
+                    directionId: direction == Column.nullInteger ? nil : direction, trips: [], headsigns: [:])
+            }
+            patterns[key]!.trips.append(trip)
+            if let headsign = headsigns[row] { patterns[key]!.headsigns[headsign, default: 0] += 1 }
+        }
+        var byRoute: [String: [RoutePattern]] = [:]
+        for pattern in patterns.values { byRoute[pattern.route, default: []].append(pattern) }
+        for route in byRoute.keys {
+            byRoute[route]!.sort { ($0.weight, $1.signature) > ($1.weight, $0.signature) }
+        }
+        return byRoute
+    }
+}
