@@ -79,6 +79,7 @@ public enum BundleSchema {
         BundleColumn("pattern_id", "TEXT", notNull: true, doc: "Derived from the pattern's content, so unchanged patterns keep their id across versions."),
         BundleColumn("route_id", "TEXT", notNull: true),
         BundleColumn("direction_id", "INTEGER", doc: "GTFS `direction_id` of its trips, when they agree."),
+        BundleColumn("direction_index", "INTEGER", notNull: true, doc: "The user-facing direction (`directions`) its trips belong to."),
         BundleColumn("shape_id", "TEXT"),
         BundleColumn("headsign", "TEXT", doc: "The most common trip headsign."),
         BundleColumn("stop_count", "INTEGER", notNull: true),
@@ -94,6 +95,32 @@ public enum BundleSchema {
         .gtfs(GTFSSchema.stopTimes, "stop_headsign", as: "headsign"),
         .gtfs(GTFSSchema.stopTimes, "shape_dist_traveled"),
         .gtfs(GTFSSchema.stopTimes, "timepoint"),
+    ])
+
+    public static let directions = BundleTable("directions", primaryKey: ["route_id", "direction_index"], doc: "User-facing directions: at most two per line (one for a loop), each merging all its branch patterns.", [
+        BundleColumn("route_id", "TEXT", notNull: true),
+        BundleColumn("direction_index", "INTEGER", notNull: true, doc: "The feed's `direction_id` where every trip has one; else inferred (0 heads further north)."),
+        BundleColumn("name", "TEXT", notNull: true, doc: "\"to <main terminal>\", or \"loop from <stop>\"."),
+        BundleColumn("headsign", "TEXT", notNull: true, doc: "Names the branch terminals: \"to Marina / University Ave & 3rd St\"."),
+        BundleColumn("terminal_stop_ids", "TEXT", notNull: true, doc: "JSON array of the end points a map-based picker shows, most trips first."),
+        BundleColumn("is_loop", "INTEGER", notNull: true),
+        BundleColumn("source", "TEXT", notNull: true, doc: "`feed` (direction_id kept) or `inferred` (from geometry)."),
+        BundleColumn("pattern_count", "INTEGER", notNull: true),
+        BundleColumn("trip_count", "INTEGER", notNull: true),
+    ])
+
+    public static let directionStops = BundleTable("direction_stops", primaryKey: ["route_id", "direction_index", "position"], doc: "Each direction's one ordered stop list, merged from its patterns.", [
+        BundleColumn("route_id", "TEXT", notNull: true),
+        BundleColumn("direction_index", "INTEGER", notNull: true),
+        BundleColumn("position", "INTEGER", notNull: true, doc: "0-based; a stop appears twice only when the line passes it twice."),
+        BundleColumn("stop_id", "TEXT", notNull: true),
+    ])
+
+    public static let stopDirections = BundleTable("stop_directions", primaryKey: ["stop_id", "route_id", "direction_index"], doc: "Which lines, in which direction, with which headsigns, serve each stop.", [
+        BundleColumn("stop_id", "TEXT", notNull: true),
+        BundleColumn("route_id", "TEXT", notNull: true),
+        BundleColumn("direction_index", "INTEGER", notNull: true),
+        BundleColumn("headsigns", "TEXT", notNull: true, doc: "JSON array of the trip headsigns seen at the stop, most trips first."),
     ])
 
     public static let timingStops = BundleTable("timing_stops", primaryKey: ["timing_id", "stop_index"], doc: "Time offsets shared by trips that run alike: seconds after the trip's start.", [
@@ -135,7 +162,7 @@ public enum BundleSchema {
     /// Every content table, in the order the writer fills them and the digest reads them.
     public static let tables: [BundleTable] = [
         meta, feeds, agencies, routes, stops, stopRoutes, shapes, patterns, patternStops, timingStops,
-        trips, frequencies, calendar, calendarDates,
+        trips, frequencies, calendar, calendarDates, directions, directionStops, stopDirections,
     ]
 
     public static func table(named name: String) -> BundleTable? { tables.first { $0.name == name } }
@@ -147,6 +174,7 @@ public enum BundleSchema {
         "CREATE INDEX patterns_by_route ON patterns (route_id)",
         "CREATE INDEX stop_routes_by_route ON stop_routes (route_id)",
         "CREATE INDEX stops_by_parent ON stops (parent_station)",
+        "CREATE INDEX direction_stops_by_stop ON direction_stops (stop_id)",
         "CREATE VIRTUAL TABLE stop_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon)",
         "CREATE VIRTUAL TABLE stop_search USING fts5(name, code, content='stops', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')",
         """

@@ -12,6 +12,7 @@ public struct BundleCompiler: Sendable {
         for source in sources {
             StaticTablesCompiler(source: source).compile(into: &content)
             TimetableCompiler(source: source).compile(into: &content)
+            DirectionsCompiler(source: source).compile(into: &content)
         }
         let range = ServiceRange(sources.map(\.feed))
         var meta: [(String, String)] = [("bundle", name), ("format", String(BundleSchema.formatVersion)), ("version", String(version))]

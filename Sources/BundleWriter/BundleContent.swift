@@ -1,4 +1,5 @@
 import BundleFormat
+import FeedEnhancement
 import FeedModel
 import FeedSQLite
 
@@ -23,11 +24,14 @@ public struct SourceFeed: Sendable {
     /// empty for a single-source bundle.
     public var prefix: String
     public var feed: Feed
+    /// The directions stage's result for this feed.
+    public var directions: FeedDirections
 
-    public init(id: String, prefix: String, feed: Feed) {
+    public init(id: String, prefix: String, feed: Feed, directions: FeedDirections) {
         self.id = id
         self.prefix = prefix
         self.feed = feed
+        self.directions = directions
     }
 
     func ns(_ id: String?) -> SQLValue {

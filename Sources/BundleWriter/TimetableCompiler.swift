@@ -1,4 +1,5 @@
 import BundleFormat
+import FeedEnhancement
 import FeedModel
 import FeedSQLite
 
@@ -15,6 +16,8 @@ struct TimetableCompiler {
         var shape: String?
         var firstTripRows: [Int]
         var tripCount = 0
+        /// The user-facing direction of its trips.
+        var directionIndex: Int
         var headsigns: [String: Int] = [:]
     }
 
@@ -74,7 +77,8 @@ struct TimetableCompiler {
                                            stopIds, pickups, dropOffs, stopHeadsigns, distances, timepoints)
                 let id = source.prefix + StableID.make(from: description)
                 precondition(patternIds.insert(id).inserted, "pattern id collision: \(id)")
-                pattern = Pattern(id: id, route: route, direction: directions[row], shape: shapeIds[row], firstTripRows: rows)
+                pattern = Pattern(id: id, route: route, direction: directions[row], shape: shapeIds[row], firstTripRows: rows,
+                                  directionIndex: source.directions.tripDirection[groups.keys[g]] ?? 0)
             }
             pattern.tripCount += 1
             if let headsign = headsigns[row] { pattern.headsigns[headsign, default: 0] += 1 }
@@ -106,7 +110,8 @@ struct TimetableCompiler {
         for pattern in patterns.values {
             let headsign = pattern.headsigns.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
             content.append(BundleSchema.patterns, [
-                .text(pattern.id), source.ns(pattern.route), SQLValue(integer: pattern.direction), source.ns(pattern.shape),
+                .text(pattern.id), source.ns(pattern.route), SQLValue(integer: pattern.direction),
+                .integer(Int64(pattern.directionIndex)), source.ns(pattern.shape),
                 SQLValue(headsign), .integer(Int64(pattern.firstTripRows.count)), .integer(Int64(pattern.tripCount)),
             ])
             var seen: Set<String> = []

@@ -17,7 +17,7 @@ import TestSupport
     @Test func docsTableReferenceIsGenerated() throws {
         let docs = try String(contentsOf: SharedData.projectRoot.appendingPathComponent("docs/bundle-format.md"), encoding: .utf8)
         #expect(docs.contains(BundleDocs.markdown), "docs/bundle-format.md is stale: regenerate with `feedc schema --markdown`")
-        #expect(Set(AppQueries.all.keys) == ["stops_near", "stops_named", "lines_at_stop", "line_stops", "next_departures"])
+        #expect(Set(AppQueries.all.keys) == ["stops_near", "stops_named", "lines_at_stop", "line_directions", "direction_stops", "stop_lines", "next_departures"])
     }
 
     @Test func linesAtAStop() throws {
@@ -43,8 +43,28 @@ import TestSupport
     @Test func aLoopLinesStopsInOrder() throws {
         let (database, cleanup, _) = try sampleBundle()
         defer { cleanup() }
-        let rows = try AppQueries.run("line_stops", on: database, ["route_id": .text("8")])
-        #expect(rows.compactMap { $0[2].string } == ["s201", "s202", "s203", "s204", "s205", "s206", "s207", "s208", "s201"])
+        let directions = try AppQueries.run("line_directions", on: database, ["route_id": .text("8")])
+        #expect(directions.count == 1)
+        #expect(directions[0][4].int == 1)
+        let rows = try AppQueries.run("direction_stops", on: database, ["route_id": .text("8"), "direction_index": .integer(0)])
+        #expect(rows.compactMap { $0[1].string } == ["s201", "s202", "s203", "s204", "s205", "s206", "s207", "s208", "s201"])
+    }
+
+    @Test func threeScreensOfABranchingLine() throws {
+        let (database, cleanup, _) = try sampleBundle()
+        defer { cleanup() }
+        let directions = try AppQueries.run("line_directions", on: database, ["route_id": .text("51")])
+        #expect(directions.compactMap { $0[1].string } == ["to Marina", "to Rockridge Station"])
+        #expect(directions[0][2].string == "to Marina / University Ave & 3rd St")
+        #expect(directions[0][3].string == "[\"s130\",\"s147\"]")
+        let stops = try AppQueries.run("direction_stops", on: database, ["route_id": .text("51"), "direction_index": .integer(0)])
+        #expect(stops.compactMap { $0[1].string } == ["s101", "s103", "s105", "s107", "s109", "s111", "s113", "s121", "s123", "s125", "s130", "s141", "s143", "s145", "s147"])
+        // The stop screen at a trunk stop: route 51 outbound with both branches' headsigns.
+        let lines = try AppQueries.run("stop_lines", on: database, ["stop_id": .text("s105")])
+        #expect(lines.count == 1)
+        #expect(lines[0][3].string == "to Marina")
+        let headsigns = try JSONDecoder().decode([String].self, from: Data(lines[0][4].string!.utf8))
+        #expect(Set(headsigns).isSuperset(of: ["Marina", "University Ave & 3rd St"]))
     }
 
     @Test func nextDeparturesOnAWeekdayAndAHoliday() throws {

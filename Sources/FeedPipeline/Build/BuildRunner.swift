@@ -1,5 +1,6 @@
 import BundleFormat
 import BundleWriter
+import FeedEnhancement
 import FeedModel
 import FeedSQLite
 import Foundation
@@ -54,7 +55,16 @@ public struct BuildRunner {
         }
 
         let version = (previous?.latest.version ?? 0) + 1
-        let sources = zip(fetched, checks).map { SourceFeed(id: $0.config.id, prefix: $0.config.prefix, feed: $1.feed!) }
+        var sources: [SourceFeed] = []
+        var enhancements: [EnhancementReport] = []
+        for (source, check) in zip(fetched, checks) {
+            progress("\(bundle.name): directions of \(source.config.id)")
+            let sink = NoticeSink()
+            let directions = DirectionsStage().run(check.feed!, sink: sink)
+            sources.append(SourceFeed(id: source.config.id, prefix: source.config.prefix, feed: check.feed!, directions: directions))
+            enhancements.append(EnhancementReport(source: source.config.id, directions: directions, sink: sink))
+        }
+        clock.lap("enhance")
         progress("\(bundle.name): writing the bundle")
         let content = BundleCompiler().compile(bundle: bundle.name, version: version, sources: sources)
         clock.lap("compile")
@@ -67,13 +77,13 @@ public struct BuildRunner {
         if let latest = previous?.latest, latest.digest == digest {
             return BuildReport(bundle: bundle.name, status: .unchanged, version: latest.version, digest: digest,
                                reason: "same content as version \(latest.version); nothing published",
-                               sources: checks.map(\.report), rows: rows, seconds: clock.seconds)
+                               sources: checks.map(\.report), enhancements: enhancements, rows: rows, seconds: clock.seconds)
         }
         guard let sqlite = FileManager.default.contents(atPath: temporary.path) else {
             throw PublishError.io(path: temporary.path, reason: "cannot read the written bundle back")
         }
         var report = BuildReport(bundle: bundle.name, status: .published, version: version, digest: digest,
-                                 sources: checks.map(\.report), rows: rows, seconds: clock.seconds)
+                                 sources: checks.map(\.report), enhancements: enhancements, rows: rows, seconds: clock.seconds)
         progress("\(bundle.name): publishing version \(version)")
         let candidate = Publisher.Candidate(sqlite: [UInt8](sqlite), digest: digest, report: report.json(), inputs: inputs,
                                             serviceRange: ServiceRange(sources.map(\.feed)), rows: rows)

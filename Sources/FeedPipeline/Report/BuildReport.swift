@@ -21,19 +21,23 @@ public struct BuildReport: Codable, Sendable {
     /// A sentence for people: why it was unchanged or refused.
     public var reason: String?
     public var sources: [FeedCheckReport]
+    /// What the enhancement stages decided, per source.
+    public var enhancements: [EnhancementReport]
     /// Row counts per bundle table (plus `stop_times`, the rows the view reconstructs).
     public var rows: [String: Int]?
     /// Seconds per stage.
     public var seconds: [String: Double]
 
     public init(bundle: String, status: Status, version: Int? = nil, digest: String? = nil, reason: String? = nil,
-                sources: [FeedCheckReport] = [], rows: [String: Int]? = nil, seconds: [String: Double] = [:]) {
+                sources: [FeedCheckReport] = [], enhancements: [EnhancementReport] = [], rows: [String: Int]? = nil,
+                seconds: [String: Double] = [:]) {
         self.bundle = bundle
         self.status = status
         self.version = version
         self.digest = digest
         self.reason = reason
         self.sources = sources
+        self.enhancements = enhancements
         self.rows = rows
         self.seconds = seconds
     }

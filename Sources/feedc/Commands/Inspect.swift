@@ -13,7 +13,14 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Print as JSON.")
     var json = false
 
+    @Flag(help: "Print each route's directions: name, headsign, terminals, ordered stops and trips.")
+    var routes = false
+
     func run() throws {
+        if routes {
+            try printRoutes()
+            return
+        }
         let inspection: BundleInspection
         do {
             inspection = try BundleInspection(file: URL(fileURLWithPath: bundle))
@@ -30,6 +37,26 @@ struct Inspect: ParsableCommand {
         print("rows")
         for (table, count) in inspection.rows.sorted(by: { $0.key < $1.key }) {
             print("  \(table.padding(toLength: 16, withPad: " ", startingAt: 0)) \(count)")
+        }
+    }
+
+    private func printRoutes() throws {
+        let inspection: RouteInspection
+        do {
+            inspection = try RouteInspection(file: URL(fileURLWithPath: bundle))
+        } catch {
+            Terminal.fail("\(error)")
+        }
+        if json {
+            Terminal.printJSON(inspection.routes)
+            return
+        }
+        for (route, directions) in inspection.routes.sorted(by: { $0.key < $1.key }) {
+            print("route \(route)")
+            for d in directions {
+                print("  [\(d.index)] \(d.name) — \(d.headsign)\(d.isLoop ? " (loop)" : "") [\(d.source)]: \(d.stopIds.count) stops, \(d.tripIds.count) trips")
+                print("      stops: \(d.stopIds.joined(separator: " "))")
+            }
         }
     }
 }

@@ -1,0 +1,36 @@
+import BundleFormat
+import FeedEnhancement
+import FeedSQLite
+import Foundation
+
+/// Writes the directions stage's result: `directions`, `direction_stops`, `stop_directions`.
+struct DirectionsCompiler {
+    let source: SourceFeed
+
+    func compile(into content: inout BundleContent) {
+        for route in source.directions.routes.values {
+            for direction in route.directions {
+                content.append(BundleSchema.directions, [
+                    source.ns(route.route), .integer(Int64(direction.index)), .text(direction.name), .text(direction.headsign),
+                    .text(json(direction.terminals.map { source.prefix + $0 })), .integer(direction.isLoop ? 1 : 0),
+                    .text(route.source.rawValue), .integer(Int64(direction.patternCount)), .integer(Int64(direction.trips.count)),
+                ])
+                for (position, stop) in direction.stops.enumerated() {
+                    content.append(BundleSchema.directionStops, [
+                        source.ns(route.route), .integer(Int64(direction.index)), .integer(Int64(position)), source.ns(stop),
+                    ])
+                }
+            }
+        }
+        for row in source.directions.stopDirections {
+            content.append(BundleSchema.stopDirections, [
+                source.ns(row.stop), source.ns(row.route), .integer(Int64(row.direction)), .text(json(row.headsigns)),
+            ])
+        }
+    }
+
+    private func json(_ values: [String]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
