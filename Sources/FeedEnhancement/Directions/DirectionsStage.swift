@@ -17,6 +17,7 @@ public struct DirectionsStage: Sendable {
         var routes: [String: RouteDirections] = [:]
         var tripDirection: [String: Int] = [:]
         var atStop: [StopDirectionKey: [String: Int]] = [:]
+        var members: [String: [Int: [RoutePattern]]] = [:]
         for route in patternsByRoute.keys.sorted() {
             let patterns = patternsByRoute[route]!
             let assignment = DirectionAssigner().assign(patterns)
@@ -38,6 +39,7 @@ public struct DirectionsStage: Sendable {
                     }
                 }
             }
+            members[route] = assignment.members
             let result = RouteDirections(
                 route: route, source: assignment.inferred ? .inferred : .feed, directions: directions,
                 patternsMerged: patterns.count, ambiguousPatterns: assignment.ambiguous,
@@ -50,7 +52,7 @@ public struct DirectionsStage: Sendable {
             StopDirection(stop: key.stop, route: key.route, direction: key.direction,
                           headsigns: headsigns.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key))
         }.sorted { ($0.stop, $0.route, $0.direction) < ($1.stop, $1.route, $1.direction) }
-        return FeedDirections(routes: routes, tripDirection: tripDirection, stopDirections: stopDirections)
+        return FeedDirections(routes: routes, patterns: members, tripDirection: tripDirection, stopDirections: stopDirections)
     }
 
     private func report(_ result: RouteDirections, _ sink: NoticeSink) {

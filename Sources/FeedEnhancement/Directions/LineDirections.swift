@@ -50,6 +50,8 @@ public struct StopDirection: Sendable, Equatable, Hashable {
 /// The result of the directions stage for a whole feed.
 public struct FeedDirections: Sendable {
     public var routes: [String: RouteDirections]
+    /// The patterns of each route's directions, busiest first: route → direction index → patterns.
+    public var patterns: [String: [Int: [RoutePattern]]]
     /// Direction index of every trip.
     public var tripDirection: [String: Int]
     public var stopDirections: [StopDirection]
