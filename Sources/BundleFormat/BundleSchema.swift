@@ -123,6 +123,15 @@ public enum BundleSchema {
         BundleColumn("headsigns", "TEXT", notNull: true, doc: "JSON array of the trip headsigns seen at the stop, most trips first."),
     ])
 
+    public static let stopOpposites = BundleTable("stop_opposites", primaryKey: ["stop_id", "opposite_stop_id"], doc: "The stop across the street: served by the same lines in the other direction. Both ways: a link appears as (a, b) and (b, a).", [
+        BundleColumn("stop_id", "TEXT", notNull: true),
+        BundleColumn("opposite_stop_id", "TEXT", notNull: true),
+        BundleColumn("route_ids", "TEXT", notNull: true, doc: "JSON array of the lines the link holds for."),
+        BundleColumn("distance_m", "REAL", notNull: true),
+        BundleColumn("confidence", "REAL", notNull: true, doc: "0–1, from distance, facing and name likeness."),
+        BundleColumn("mutual", "INTEGER", notNull: true, doc: "1 when each stop is the other's best match."),
+    ])
+
     public static let timingStops = BundleTable("timing_stops", primaryKey: ["timing_id", "stop_index"], doc: "Time offsets shared by trips that run alike: seconds after the trip's start.", [
         BundleColumn("timing_id", "TEXT", notNull: true, doc: "Derived from the offsets, stable across versions."),
         BundleColumn("stop_index", "INTEGER", notNull: true),
@@ -162,7 +171,7 @@ public enum BundleSchema {
     /// Every content table, in the order the writer fills them and the digest reads them.
     public static let tables: [BundleTable] = [
         meta, feeds, agencies, routes, stops, stopRoutes, shapes, patterns, patternStops, timingStops,
-        trips, frequencies, calendar, calendarDates, directions, directionStops, stopDirections,
+        trips, frequencies, calendar, calendarDates, directions, directionStops, stopDirections, stopOpposites,
     ]
 
     public static func table(named name: String) -> BundleTable? { tables.first { $0.name == name } }

@@ -26,12 +26,15 @@ public struct SourceFeed: Sendable {
     public var feed: Feed
     /// The directions stage's result for this feed.
     public var directions: FeedDirections
+    /// The opposite-stops stage's result for this feed.
+    public var opposites: FeedOpposites
 
-    public init(id: String, prefix: String, feed: Feed, directions: FeedDirections) {
+    public init(id: String, prefix: String, feed: Feed, directions: FeedDirections, opposites: FeedOpposites) {
         self.id = id
         self.prefix = prefix
         self.feed = feed
         self.directions = directions
+        self.opposites = opposites
     }
 
     func ns(_ id: String?) -> SQLValue {

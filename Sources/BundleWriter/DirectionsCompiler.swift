@@ -3,7 +3,8 @@ import FeedEnhancement
 import FeedSQLite
 import Foundation
 
-/// Writes the directions stage's result: `directions`, `direction_stops`, `stop_directions`.
+/// Writes the enhancement stages' results: `directions`, `direction_stops`, `stop_directions`
+/// and `stop_opposites`.
 struct DirectionsCompiler {
     let source: SourceFeed
 
@@ -21,6 +22,12 @@ struct DirectionsCompiler {
                     ])
                 }
             }
+        }
+        for link in source.opposites.links {
+            content.append(BundleSchema.stopOpposites, [
+                source.ns(link.stop), source.ns(link.opposite), .text(json(link.routes.map { source.prefix + $0 })),
+                .real(link.distance), .real(link.confidence), .integer(link.mutual ? 1 : 0),
+            ])
         }
         for row in source.directions.stopDirections {
             content.append(BundleSchema.stopDirections, [

@@ -17,7 +17,7 @@ import TestSupport
     @Test func docsTableReferenceIsGenerated() throws {
         let docs = try String(contentsOf: SharedData.projectRoot.appendingPathComponent("docs/bundle-format.md"), encoding: .utf8)
         #expect(docs.contains(BundleDocs.markdown), "docs/bundle-format.md is stale: regenerate with `feedc schema --markdown`")
-        #expect(Set(AppQueries.all.keys) == ["stops_near", "stops_named", "lines_at_stop", "line_directions", "direction_stops", "stop_lines", "next_departures"])
+        #expect(Set(AppQueries.all.keys) == ["stops_near", "stops_named", "lines_at_stop", "line_directions", "direction_stops", "stop_lines", "opposite_stop", "next_departures"])
     }
 
     @Test func linesAtAStop() throws {
@@ -76,5 +76,14 @@ import TestSupport
         // Memorial Day 2026-05-25 removes the weekday service and adds nothing: no departures.
         let holiday = try AppQueries.run("next_departures", on: database, ["stop_id": .text("s101"), "date": .integer(20260525), "after": .integer(0), "limit": .integer(10)])
         #expect(holiday.isEmpty)
+    }
+
+    @Test func switchDirection() throws {
+        let (database, cleanup, _) = try sampleBundle()
+        defer { cleanup() }
+        let rows = try AppQueries.run("opposite_stop", on: database, ["stop_id": .text("s105")])
+        #expect(rows.compactMap { $0[0].string } == ["s106"])
+        #expect(rows[0][4].string == "[\"51\"]")
+        #expect(try AppQueries.run("opposite_stop", on: database, ["stop_id": .text("s130")]).isEmpty)
     }
 }

@@ -61,8 +61,10 @@ public struct BuildRunner {
             progress("\(bundle.name): directions of \(source.config.id)")
             let sink = NoticeSink()
             let directions = DirectionsStage().run(check.feed!, sink: sink)
-            sources.append(SourceFeed(id: source.config.id, prefix: source.config.prefix, feed: check.feed!, directions: directions))
-            enhancements.append(EnhancementReport(source: source.config.id, directions: directions, sink: sink))
+            let opposites = OppositeStopsStage(settings: bundle.opposites).run(check.feed!, directions: directions, sink: sink)
+            sources.append(SourceFeed(id: source.config.id, prefix: source.config.prefix, feed: check.feed!,
+                                      directions: directions, opposites: opposites))
+            enhancements.append(EnhancementReport(source: source.config.id, directions: directions, opposites: opposites, sink: sink))
         }
         clock.lap("enhance")
         progress("\(bundle.name): writing the bundle")
@@ -96,6 +98,7 @@ public struct BuildRunner {
     /// What decides whether a rebuild is needed: the dumps' bytes and the bundle's settings.
     private func fingerprint(_ bundle: BundleConfig, _ fetched: [FetchedSource]) -> String {
         var text = "feedc bundle format \(BundleSchema.formatVersion)\nfail_on_error \(bundle.strictness.failOnError)\n"
+        text += "opposites \(bundle.opposites.maxDistance) \(bundle.opposites.railMaxDistance) \(bundle.opposites.minConfidence)\n"
         text += "max_dropped_share \(bundle.strictness.maxDroppedShare.map { String($0) } ?? "-")\n"
         for source in fetched {
             text += "\(source.config.id)\t\(source.config.format.rawValue)\t\(source.config.prefix)\t\(source.fingerprint)\n"

@@ -1,3 +1,4 @@
+import FeedEnhancement
 import Foundation
 
 /// pipeline.yaml, parsed and checked. Every key is documented in README.md.
@@ -23,11 +24,15 @@ public struct BundleConfig: Sendable, Equatable {
     public var name: String
     public var sources: [SourceConfig]
     public var strictness: Strictness
+    /// Thresholds of the opposite-stops matcher (`opposites:`).
+    public var opposites: OppositeStopsSettings
 
-    public init(name: String, sources: [SourceConfig], strictness: Strictness = Strictness()) {
+    public init(name: String, sources: [SourceConfig], strictness: Strictness = Strictness(),
+                opposites: OppositeStopsSettings = OppositeStopsSettings()) {
         self.name = name
         self.sources = sources
         self.strictness = strictness
+        self.opposites = opposites
     }
 }
 

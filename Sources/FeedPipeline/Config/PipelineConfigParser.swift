@@ -1,3 +1,4 @@
+import FeedEnhancement
 import Foundation
 import Yams
 
@@ -48,7 +49,7 @@ public struct PipelineConfigParser {
     }
 
     private func parseBundle(_ node: Node, doc: YAMLReader, base: URL) throws(ConfigError) -> BundleConfig {
-        let map = try doc.mapping(node, allowed: ["name", "sources", "fail_on_error", "max_dropped_share"], context: "a bundle")
+        let map = try doc.mapping(node, allowed: ["name", "sources", "fail_on_error", "max_dropped_share", "opposites"], context: "a bundle")
         guard let nameNode = map["name"] else { throw doc.error(node, "a bundle needs a `name`") }
         let name = try doc.string(nameNode, "name")
         guard name.range(of: "^[A-Za-z0-9][A-Za-z0-9_.-]*$", options: .regularExpression) != nil else {
@@ -72,7 +73,23 @@ public struct PipelineConfigParser {
             guard (0...1).contains(share) else { throw doc.error(n, "`max_dropped_share` must be between 0 and 1 (0.05 is 5%)") }
             strictness.maxDroppedShare = share
         }
-        return BundleConfig(name: name, sources: sources, strictness: strictness)
+        var opposites = OppositeStopsSettings()
+        if let n = map["opposites"] {
+            let o = try doc.mapping(n, allowed: ["max_distance", "rail_max_distance", "min_confidence"], context: "`opposites`")
+            if let v = o["max_distance"] { opposites.maxDistance = try positive(doc, v, "max_distance") }
+            if let v = o["rail_max_distance"] { opposites.railMaxDistance = try positive(doc, v, "rail_max_distance") }
+            if let v = o["min_confidence"] {
+                opposites.minConfidence = try doc.double(v, "min_confidence")
+                guard (0...1).contains(opposites.minConfidence) else { throw doc.error(v, "`min_confidence` must be between 0 and 1") }
+            }
+        }
+        return BundleConfig(name: name, sources: sources, strictness: strictness, opposites: opposites)
+    }
+
+    private func positive(_ doc: YAMLReader, _ node: Node, _ key: String) throws(ConfigError) -> Double {
+        let value = try doc.double(node, key)
+        guard value > 0 else { throw doc.error(node, "`\(key)` must be a distance in metres, above 0") }
+        return value
     }
 
     private func parseSource(_ node: Node, doc: YAMLReader, base: URL, several: Bool) throws(ConfigError) -> SourceConfig {

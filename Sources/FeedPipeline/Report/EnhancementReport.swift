@@ -2,7 +2,8 @@ import FeedEnhancement
 import FeedModel
 
 /// What the enhancement stages decided for one source: per route, the directions made, the
-/// patterns merged into them, and the ones that were ambiguous or contradicted the feed.
+/// patterns merged into them, the ones that were ambiguous or contradicted the feed, and the
+/// stops linked to an opposite.
 public struct EnhancementReport: Codable, Sendable {
     public struct Direction: Codable, Sendable {
         public var index: Int
@@ -21,6 +22,10 @@ public struct EnhancementReport: Codable, Sendable {
         public var contradictingPatterns: Int
         public var orderConflicts: Int
         public var directions: [Direction]
+        /// Stops given an opposite, left without, or linked to several.
+        public var oppositesLinked: Int
+        public var oppositesUnlinked: Int
+        public var oppositesAmbiguous: Int
     }
 
     public var source: String
@@ -28,16 +33,18 @@ public struct EnhancementReport: Codable, Sendable {
     public var notices: [NoticeSummary]
     public var samples: [Notice]
 
-    public init(source: String, directions: FeedDirections, sink: NoticeSink) {
+    public init(source: String, directions: FeedDirections, opposites: FeedOpposites, sink: NoticeSink) {
         self.source = source
         routes = directions.routes.keys.sorted().map { id in
             let r = directions.routes[id]!
+            let o = opposites.routes[id]
             return Route(route: id, source: r.source, patternsMerged: r.patternsMerged, ambiguousPatterns: r.ambiguousPatterns,
                          contradictingPatterns: r.contradictingPatterns, orderConflicts: r.orderConflicts,
                          directions: r.directions.map {
                              Direction(index: $0.index, name: $0.name, headsign: $0.headsign, patterns: $0.patternCount,
                                        trips: $0.trips.count, stops: $0.stops.count)
-                         })
+                         },
+                         oppositesLinked: o?.linked ?? 0, oppositesUnlinked: o?.unlinked ?? 0, oppositesAmbiguous: o?.ambiguous ?? 0)
         }
         notices = sink.summary
         samples = sink.samples

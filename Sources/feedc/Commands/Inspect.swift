@@ -16,7 +16,14 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Print each route's directions: name, headsign, terminals, ordered stops and trips.")
     var routes = false
 
+    @Flag(help: "Print every opposite-stop link: stop, opposite stop, lines, distance in metres, confidence.")
+    var opposites = false
+
     func run() throws {
+        if opposites {
+            try printOpposites()
+            return
+        }
         if routes {
             try printRoutes()
             return
@@ -56,7 +63,24 @@ struct Inspect: ParsableCommand {
             for d in directions {
                 print("  [\(d.index)] \(d.name) — \(d.headsign)\(d.isLoop ? " (loop)" : "") [\(d.source)]: \(d.stopIds.count) stops, \(d.tripIds.count) trips")
                 print("      stops: \(d.stopIds.joined(separator: " "))")
+                print("      trips: \(d.tripIds.prefix(20).joined(separator: " "))\(d.tripIds.count > 20 ? " … and \(d.tripIds.count - 20) more" : "")")
             }
+        }
+    }
+
+    private func printOpposites() throws {
+        let inspection: OppositeInspection
+        do {
+            inspection = try OppositeInspection(file: URL(fileURLWithPath: bundle))
+        } catch {
+            Terminal.fail("\(error)")
+        }
+        if json {
+            Terminal.printJSON(inspection.links)
+            return
+        }
+        for link in inspection.links {
+            print("\(link.stopId) ↔ \(link.oppositeStopId)  \(Int(link.distanceM.rounded())) m  confidence \(link.confidence)\(link.mutual ? "" : " (not mutual)")  lines \(link.routeIds.joined(separator: ","))")
         }
     }
 }
