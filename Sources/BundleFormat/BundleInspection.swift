@@ -35,7 +35,9 @@ public struct BundleInspection: Codable, Sendable {
         serviceEnd = meta["service_end"]
         digest = try ContentDigest.compute(database)
         var rows: [String: Int] = [:]
-        for table in BundleSchema.tables {
+        let present = Set(try database.rows("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").compactMap { $0[0].string })
+        // A bundle written by an older feedc may lack newer tables: count what it has.
+        for table in BundleSchema.tables where present.contains(table.name) {
             rows[table.name] = try database.scalar("SELECT count(*) FROM \(table.name)")?.int ?? 0
         }
         rows["stop_times"] = try database.scalar("SELECT count(*) FROM stop_times")?.int ?? 0

@@ -9,6 +9,13 @@ public enum BundleSchema {
     /// Bumped when a change to the tables would break existing readers.
     public static let formatVersion = 1
 
+    /// Identifies the compiler and schema that write bundles: part of every build's input
+    /// fingerprint, so a new feedc rebuilds bundles even when the dumps did not change.
+    public static let compilerIdentity: String = {
+        let text = "feedc 0.1.0\n" + ddl.joined(separator: ";\n")
+        return StableID.make(from: text)
+    }()
+
     public static let meta = BundleTable("meta", primaryKey: ["key"], doc: "Facts about the bundle: `bundle`, `format`, `version`, `service_start`, `service_end`.", [
         BundleColumn("key", "TEXT", notNull: true),
         BundleColumn("value", "TEXT", notNull: true),

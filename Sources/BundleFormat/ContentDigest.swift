@@ -12,7 +12,20 @@ public enum ContentDigest {
         var hasher = SHA256()
         var buffer: [UInt8] = []
         buffer.reserveCapacity(4096)
-        for table in BundleSchema.tables {
+        // The schema the file holds (tables, indexes, views), so a change of schema is a change
+        // of content even when the rows are the same.
+        let schema = try database.prepare("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name")
+        try schema.bind([])
+        var present: Set<String> = []
+        while try schema.step() {
+            let row = schema.row()
+            if row[0].string == "table", let name = row[1].string { present.insert(name) }
+            buffer.removeAll(keepingCapacity: true)
+            buffer.append(0x53)
+            for value in row { encode(value, to: &buffer) }
+            hasher.update(data: buffer)
+        }
+        for table in BundleSchema.tables where present.contains(table.name) {
             buffer.removeAll(keepingCapacity: true)
             append(table.name, tag: 0x54, to: &buffer)
             hasher.update(data: buffer)

@@ -50,6 +50,12 @@ public func writeAtomically(_ data: Data, to url: URL) throws(PublishError) {
         guard rename(temporary.path, url.path) == 0 else {
             throw PublishError.io(path: url.path, reason: String(cString: strerror(errno)))
         }
+        // Make the rename itself durable before anything that depends on it (the manifest).
+        let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
     } catch let error as PublishError {
         try? FileManager.default.removeItem(at: temporary)
         throw error

@@ -13,7 +13,8 @@ struct StaticTablesCompiler {
 
         let agency = feed.agency
         let agencyIds = agency.texts("agency_id")
-        let onlyAgency = agency.count == 1 ? agencyIds[0] : nil
+        // A route without agency_id belongs to the only agency (or, reported, to the first).
+        let firstAgency = agency.count > 0 ? agencyIds[0] : nil
         copy(agency, to: BundleSchema.agencies, into: &content) { row, t in
             [source.ns(agencyIds[row] ?? "")] + ["agency_name", "agency_url", "agency_timezone", "agency_lang", "agency_phone",
                                                  "agency_fare_url", "agency_email"].map { t.text($0, row) }
@@ -21,7 +22,7 @@ struct StaticTablesCompiler {
 
         let routeAgencies = feed.routes.texts("agency_id")
         copy(feed.routes, to: BundleSchema.routes, into: &content) { row, t in
-            [t.id("route_id", row), source.ns(routeAgencies[row] ?? onlyAgency ?? ""),
+            [t.id("route_id", row), source.ns(routeAgencies[row] ?? firstAgency ?? ""),
              t.text("route_short_name", row), t.text("route_long_name", row), t.text("route_desc", row),
              t.int("route_type", row), t.text("route_url", row), t.text("route_color", row),
              t.text("route_text_color", row), t.int("route_sort_order", row)]

@@ -51,6 +51,7 @@ struct TimetableCompiler {
         var patterns: [[Int]: Pattern] = [:]
         var patternIds: Set<String> = []
         var timings: [[Int]: String] = [:]
+        var timingIds: Set<String> = []
         var timingRows: [(id: String, offsets: [Int])] = []
         var key: [Int] = []
         var timing: [Int] = []
@@ -75,8 +76,11 @@ struct TimetableCompiler {
             } else {
                 let description = describe(route: route, direction: directions[row], shape: shapeIds[row], rows: rows,
                                            stopIds, pickups, dropOffs, stopHeadsigns, distances, timepoints)
-                let id = source.prefix + StableID.make(from: description)
-                precondition(patternIds.insert(id).inserted, "pattern id collision: \(id)")
+                var id = source.prefix + StableID.make(from: description)
+                // Two different patterns with one 48-bit id are astronomically rare; should it
+                // happen, the later one (in trip order) takes a suffix rather than failing.
+                var n = 1
+                while !patternIds.insert(id).inserted { n += 1; id = source.prefix + StableID.make(from: description) + "~\(n)" }
                 pattern = Pattern(id: id, route: route, direction: directions[row], shape: shapeIds[row], firstTripRows: rows,
                                   directionIndex: source.directions.tripDirection[groups.keys[g]] ?? 0)
             }
@@ -94,7 +98,11 @@ struct TimetableCompiler {
             if let existing = timings[timing] {
                 timingId = existing
             } else {
-                timingId = source.prefix + StableID.make(from: timing.map { $0 == null ? "-" : String($0) }.joined(separator: ","))
+                let text = timing.map { $0 == null ? "-" : String($0) }.joined(separator: ",")
+                var id = source.prefix + StableID.make(from: text)
+                var n = 1
+                while !timingIds.insert(id).inserted { n += 1; id = source.prefix + StableID.make(from: text) + "~\(n)" }
+                timingId = id
                 timings[timing] = timingId
                 timingRows.append((timingId, timing))
             }

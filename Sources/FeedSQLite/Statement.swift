@@ -39,10 +39,21 @@ public final class Statement {
             case .null: sqlite3_bind_null(handle, index)
             case .integer(let v): sqlite3_bind_int64(handle, index, v)
             case .real(let v): sqlite3_bind_double(handle, index, v)
-            case .text(let v): sqlite3_bind_text(handle, index, v, -1, Self.transient)
+            case .text(let v): bindText(v, at: index)
             case .blob(let v): v.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
             }
             guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: database.lastError, sql: sql) }
+        }
+    }
+
+    /// Binds text with its explicit byte length: a value holding NUL is stored whole, not cut there.
+    private func bindText(_ value: String, at index: Int32) -> Int32 {
+        var copy = value
+        return copy.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, Self.transient) }
+            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                sqlite3_bind_text(handle, index, $0, Int32(buffer.count), Self.transient)
+            }
         }
     }
 
@@ -80,7 +91,10 @@ public final class Statement {
         switch sqlite3_column_type(handle, i) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, i))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, i))
-        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(handle, i)))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(handle, i))
+            guard count > 0, let pointer = sqlite3_column_text(handle, i) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(handle, i))
             guard count > 0, let pointer = sqlite3_column_blob(handle, i) else { return .blob([]) }

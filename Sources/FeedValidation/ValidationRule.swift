@@ -20,7 +20,7 @@ extension Feed {
     /// Drops the trips whose ids are in `trips`, with their stop_times and frequencies.
     /// Returns the number of trip rows removed.
     @discardableResult
-    mutating func dropTrips(_ trips: Set<String>, sink: NoticeSink) -> Int {
+    mutating func dropTrips(_ trips: Set<String>, sink: NoticeSink, leftOut: Bool = false) -> Int {
         guard !trips.isEmpty else { return 0 }
         for name in ["trips", "stop_times", "frequencies"] {
             let table = self[name]
@@ -28,7 +28,7 @@ extension Feed {
             let ids = table.texts("trip_id")
             let keep = ids.map { $0.map { !trips.contains($0) } ?? true }
             let removed = keep.lazy.filter { !$0 }.count
-            sink.dropped(removed, from: table)
+            if leftOut { sink.recordLeftOut(removed, from: table.schema.fileName) } else { sink.dropped(removed, from: table) }
             self[name] = table.keeping(keep)
         }
         return trips.count

@@ -8,6 +8,7 @@ public struct Validator: Sendable {
     /// then keys, then the checks that rely on clean keys.
     public static let standardRules: [any ValidationRule] = [
         RequiredFilesRule(),
+        AgencyIdRule(),
         StopLocationRule(),
         FlexStopTimesRule(),
         DuplicateKeyRule(),

@@ -1,3 +1,4 @@
+import BundleFormat
 import FeedPipeline
 import Foundation
 import Testing
@@ -79,12 +80,51 @@ import TestSupport
     @Test func nonUTF8AndInvalidTimeAreNamedByFileLineField() throws {
         let workspace = Workspace()
         var stops = Array("stop_id,stop_name,stop_lat,stop_lon\nS1,Caf".utf8) + [0xE9] + Array(",53.1,18.0\nS2,Two,53.2,18.1\nS3,Three,53.3,18.2\n".utf8)
-        let dir = workspace.folder.feed("latin1", TinyFeed.files)
+        let dir = workspace.folder.feed("latin1", TinyFeed.with(["stop_times.txt": TinyFeed.files["stop_times.txt"]! + "T2,9:75:00,09:20:00,S1,4\n"]))
         try Data(stops).write(to: dir.appendingPathComponent("stops.txt"))
         stops.removeAll()
         let report = try workspace.build(workspace.config(sources: [("tiny", dir)]))
         #expect(report.status == .published)
         let notice = try #require(report.sources[0].samples.first { $0.code == "invalid_utf8" })
         #expect(notice.file == "stops.txt" && notice.line == 2)
+        let time = try #require(report.sources[0].samples.first { $0.code == "invalid_time" })
+        #expect(time.file == "stop_times.txt" && time.line == 8 && time.field == "arrival_time" && time.value == "9:75:00")
+    }
+
+    @Test func twoAgenciesWithoutIdsDoNotCrash() throws {
+        let workspace = Workspace()
+        let dump = workspace.folder.feed("agencies", TinyFeed.with([
+            "agency.txt": "agency_name,agency_url,agency_timezone\nOne,https://a.example,Europe/Warsaw\nTwo,https://b.example,Europe/Warsaw\n",
+            "routes.txt": "route_id,route_short_name,route_type\nR1,1,3\n",
+        ]))
+        let report = try workspace.build(workspace.config(sources: [("tiny", dump)]))
+        #expect(report.status == .published)
+        #expect(report.sources[0].notices.contains { $0.code == "missing_required_field" })
+        #expect(report.rows?["agencies"] == 1)
+    }
+
+    @Test func nulBytesAreKeptWholeNotCut() throws {
+        let workspace = Workspace()
+        let dump = workspace.folder.feed("nul", TinyFeed.with(["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One\u{0}Extra,53.1,18.0\nS2,Two,53.2,18.1\nS3,Three,53.3,18.2\n"]))
+        let report = try workspace.build(workspace.config(sources: [("tiny", dump)]))
+        #expect(report.status == .published)
+        let (database, cleanup) = try BundleFile.open(try workspace.latestBundle())
+        defer { cleanup() }
+        #expect(try database.scalar("SELECT name FROM stops WHERE stop_id = 'S1'")?.string == "One\u{0}Extra")
+    }
+
+    @Test func mixedFlexFeedWhoseFixedTripsAreAllLostIsRefused() throws {
+        let (report, workspace, before) = try afterGoodVersion {
+            $0.feed("mixed", TinyFeed.with(["stop_times.txt": """
+                trip_id,arrival_time,departure_time,stop_id,location_group_id,stop_sequence
+                T1,08:00:00,08:00:00,X1,,1
+                T1,08:05:00,08:05:00,X2,,2
+                T2,,,,LG1,1
+                T2,,,,LG1,2
+
+                """]))
+        }
+        #expect(report.status == .refused)
+        #expect(workspace.snapshot() == before)
     }
 }

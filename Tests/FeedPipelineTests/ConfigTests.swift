@@ -62,6 +62,27 @@ import TestSupport
         #expect(config.bundles[0].sources.map(\.prefix) == ["metro:", "br-"])
     }
 
+    @Test func clashingPrefixesAreRefused() throws {
+        let e = try #require(error("bundles:\n  - name: bay\n    sources:\n      - id: a\n        path: Samples/metro\n        prefix: 'x:'\n      - id: b\n        path: Samples/rail\n        prefix: 'x:'\n"))
+        #expect(e.line == 7)
+        #expect(e.message.contains("clashes"))
+        // A single source may say explicitly that it wants no prefix.
+        let config = try parse("bundles:\n  - name: s\n    sources:\n      - id: a\n        path: Samples/metro\n        prefix: ''\n")
+        #expect(config.bundles[0].sources[0].prefix == "")
+    }
+
+    @Test func oppositesThresholds() throws {
+        let config = try parse("bundles:\n  - name: s\n    opposites:\n      max_distance: 180\n    sources:\n      - id: a\n        path: Samples/metro\n")
+        #expect(config.bundles[0].opposites.maxDistance == 180)
+        #expect(config.bundles[0].opposites.railMaxDistance == 600)
+        #expect(error("bundles:\n  - name: s\n    opposites:\n      max_distanse: 180\n    sources:\n      - id: a\n        path: Samples/metro\n")?.line == 4)
+    }
+
+    @Test func relativeFileURLIsRelativeToTheConfig() throws {
+        let config = try parse("bundles:\n  - name: s\n    sources:\n      - id: a\n        url: file:Samples/metro\n")
+        #expect(config.bundles[0].sources[0].location == .path(SharedData.sample("metro")))
+    }
+
     @Test func strictnessKeys() throws {
         let config = try parse("bundles:\n  - name: s\n    fail_on_error: true\n    max_dropped_share: 0.05\n    sources:\n      - id: a\n        path: Samples/metro\n")
         #expect(config.bundles[0].strictness == Strictness(failOnError: true, maxDroppedShare: 0.05))

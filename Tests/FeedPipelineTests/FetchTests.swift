@@ -57,9 +57,11 @@ import TestSupport
         #expect(second.sources.isEmpty)
         #expect(workspace.snapshot() == before)
 
-        // The server fails: the build fails as a tool error, and nothing published changes.
+        // The server fails: the bundle fails as a tool error, and nothing published changes.
         let broken = try remoteConfig(workspace, url: "http://127.0.0.1:\(port)/status/500")
-        #expect(throws: FetchError.self) { try workspace.build(broken) }
+        let failed = try workspace.build(broken)
+        #expect(failed.status == .failed)
+        #expect(failed.reason?.contains("HTTP 500") == true)
         #expect(workspace.snapshot() == before)
 
         let log = try String(contentsOf: logFile, encoding: .utf8)
@@ -72,7 +74,9 @@ import TestSupport
         let before = workspace.snapshot()
         // Port 9 (discard) on loopback: nothing listens there.
         let config = try remoteConfig(workspace, url: "http://127.0.0.1:9/feed.zip")
-        #expect(throws: FetchError.self) { try workspace.build(config) }
+        let report = try workspace.build(config)
+        #expect(report.status == .failed)
+        #expect(report.reason?.contains("download failed") == true)
         #expect(workspace.snapshot() == before)
     }
 }

@@ -91,6 +91,29 @@ import TestSupport
         #expect(manifest.versions.map(\.version) == [4, 3])
         let files = try FileManager.default.contentsOfDirectory(atPath: workspace.output.appendingPathComponent("b/bundles").path)
         #expect(files.sorted().map { $0.split(separator: "-")[0] } == ["3", "4"])
+        let reports = try FileManager.default.contentsOfDirectory(atPath: workspace.output.appendingPathComponent("b/reports").path)
+        #expect(reports.sorted() == ["3.json", "4.json"])
+    }
+
+    @Test func aFailingBundleDoesNotStopTheOthers() throws {
+        let workspace = Workspace()
+        let yaml = """
+            output: out
+            bundles:
+              - name: broken
+                sources:
+                  - id: remote
+                    url: http://127.0.0.1:9/feed.zip
+              - name: b
+                sources:
+                  - id: metro
+                    path: \(SharedData.sample("metro").path)
+
+            """
+        let file = workspace.folder.url.appendingPathComponent("pipeline.yaml")
+        try yaml.write(to: file, atomically: true, encoding: .utf8)
+        let reports = try BuildRunner(config: PipelineConfigParser().parse(contentsOf: file)).run()
+        #expect(reports.map(\.status) == [.failed, .published])
     }
 
     @Test func lockStopsASecondBuild() throws {
@@ -98,7 +121,12 @@ import TestSupport
         let config = try workspace.config(sources: [("metro", SharedData.sample("metro"))])
         let held = try BundleWriterLock.hold(config.output)
         defer { withExtendedLifetime(held) {} }
-        #expect(throws: (any Error).self) { try BuildRunner(config: config).run() }
+        do {
+            _ = try BuildRunner(config: config).run()
+            Issue.record("a second build ran while the lock was held")
+        } catch let error as PublishError {
+            guard case .locked = error else { Issue.record("expected .locked, got \(error)"); return }
+        }
     }
 }
 

@@ -52,6 +52,17 @@ import ZIPFoundation
         #expect(!sink.hasBlocking)
     }
 
+    @Test func aStrayReadmeDoesNotHideTheSubfolder() throws {
+        let folder = TemporaryFolder()
+        var entries = Dictionary(uniqueKeysWithValues: TinyFeed.files.map { ("feed/\($0.key)", $0.value) })
+        entries["readme.txt"] = "hello"
+        let url = try zip(folder, entries)
+        let sink = NoticeSink()
+        let feed = try #require(GTFSReader(url: url).read(into: sink))
+        #expect(feed.trips.count == 2)
+        #expect(!sink.hasBlocking)
+    }
+
     @Test func truncatedZipIsUnreadable() throws {
         let folder = TemporaryFolder()
         let url = try zip(folder, TinyFeed.files)

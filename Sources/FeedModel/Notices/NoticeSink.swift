@@ -11,6 +11,9 @@ public final class NoticeSink: @unchecked Sendable {
     private var blockingCodes: Set<String> = []
     /// Rows dropped by repairs, per file.
     public private(set) var droppedRows: [String: Int] = [:]
+    /// Valid rows left out because bundles do not hold what they describe (GTFS-Flex), per file.
+    public private(set) var leftOutRows: [String: Int] = [:]
+    private var severityCounts: [Severity: Int] = [:]
 
     public init(samplesPerCode: Int = 50) {
         self.samplesPerCode = samplesPerCode
@@ -19,6 +22,7 @@ public final class NoticeSink: @unchecked Sendable {
     public func add(_ notice: Notice) {
         let n = counts[notice.code, default: 0]
         counts[notice.code] = n + 1
+        severityCounts[notice.severity, default: 0] += 1
         severities[notice.code] = max(severities[notice.code] ?? notice.severity, notice.severity)
         if notice.blocksPublication { blockingCodes.insert(notice.code) }
         if n < samplesPerCode { samples.append(notice) }
@@ -31,6 +35,7 @@ public final class NoticeSink: @unchecked Sendable {
             add(make())
         } else {
             counts[code, default: 0] += 1
+            severityCounts[severities[code] ?? .info, default: 0] += 1
         }
     }
 
@@ -42,8 +47,15 @@ public final class NoticeSink: @unchecked Sendable {
 
     public func count(of code: String) -> Int { counts[code, default: 0] }
 
+    /// Notices of a severity, counted as they arrived (a code may come at several severities).
     public func count(severity: Severity) -> Int {
-        counts.reduce(0) { $0 + (severities[$1.key] == severity ? $1.value : 0) }
+        severityCounts[severity, default: 0]
+    }
+
+    /// Records valid rows that bundles do not hold (GTFS-Flex stop times), apart from repairs.
+    public func recordLeftOut(_ count: Int, from file: String) {
+        guard count > 0 else { return }
+        leftOutRows[file, default: 0] += count
     }
 
     public var hasBlocking: Bool { !blockingCodes.isEmpty }

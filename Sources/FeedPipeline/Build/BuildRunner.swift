@@ -18,12 +18,19 @@ public struct BuildRunner {
         self.config = config
     }
 
-    /// Builds every bundle; a tool failure (lock held, disk error) is thrown, a feed problem is
-    /// reported as a refused bundle.
+    /// Builds every bundle. A feed problem is reported as a refused bundle; a tool failure in one
+    /// bundle (download, disk, manifest) is reported as failed and the others still build. Only a
+    /// failure to take the output folder's lock is thrown.
     public func run() throws -> [BuildReport] {
         let lock = try OutputLock(folder: config.output)
         defer { withExtendedLifetime(lock) {} }
-        return try config.bundles.map { try build($0) }
+        return config.bundles.map { bundle in
+            do {
+                return try build(bundle)
+            } catch {
+                return BuildReport(bundle: bundle.name, status: .failed, reason: "\(error); nothing was published")
+            }
+        }
     }
 
     private func build(_ bundle: BundleConfig) throws -> BuildReport {
@@ -97,7 +104,8 @@ public struct BuildRunner {
 
     /// What decides whether a rebuild is needed: the dumps' bytes and the bundle's settings.
     private func fingerprint(_ bundle: BundleConfig, _ fetched: [FetchedSource]) -> String {
-        var text = "feedc bundle format \(BundleSchema.formatVersion)\nfail_on_error \(bundle.strictness.failOnError)\n"
+        var text = "feedc bundle format \(BundleSchema.formatVersion) compiler \(BundleSchema.compilerIdentity)\n"
+        text += "fail_on_error \(bundle.strictness.failOnError)\n"
         text += "opposites \(bundle.opposites.maxDistance) \(bundle.opposites.railMaxDistance) \(bundle.opposites.minConfidence)\n"
         text += "max_dropped_share \(bundle.strictness.maxDroppedShare.map { String($0) } ?? "-")\n"
         for source in fetched {

@@ -28,7 +28,7 @@ public struct FeedCheck: Sendable {
         self.feed = feed
         self.report = FeedCheckReport(
             source: source, path: url.path, fingerprint: fingerprint, rowsRead: rowsRead, rowsDropped: sink.droppedRows,
-            rowsKept: kept, errors: sink.count(severity: .error), warnings: sink.count(severity: .warning),
+            rowsLeftOut: sink.leftOutRows, rowsKept: kept, errors: sink.count(severity: .error), warnings: sink.count(severity: .warning),
             blocking: sink.hasBlocking || feed == nil, notices: sink.summary, samples: sink.samples, seconds: clock.seconds)
     }
 

@@ -64,6 +64,10 @@ public struct PipelineConfigParser {
             if sources.contains(where: { $0.id == source.id }) {
                 throw doc.error(item, "source id `\(source.id)` is used twice in bundle `\(name)`")
             }
+            // Ids from two sources must never collide: no prefix may begin another.
+            if let clash = sources.first(where: { $0.prefix.hasPrefix(source.prefix) || source.prefix.hasPrefix($0.prefix) }) {
+                throw doc.error(item, "source `\(source.id)`'s prefix `\(source.prefix)` clashes with source `\(clash.id)`'s `\(clash.prefix)`: give each source a distinct prefix")
+            }
             sources.append(source)
         }
         var strictness = Strictness()
@@ -120,14 +124,16 @@ public struct PipelineConfigParser {
             switch scheme {
             case "http", "https": location = .remote(url)
             case "file":
-                guard FileManager.default.fileExists(atPath: url.path) else { throw doc.error(u, "no file at `\(url.path)`") }
-                location = .path(url)
+                // file:relative/path is relative to this file's folder, like `path:`.
+                let local = url.path.hasPrefix("/") ? url : URL(fileURLWithPath: String(text.dropFirst("file:".count)), relativeTo: base).standardizedFileURL
+                guard FileManager.default.fileExists(atPath: local.path) else { throw doc.error(u, "no file at `\(local.path)`") }
+                location = .path(local)
             default: throw doc.error(u, "unsupported URL scheme `\(scheme)`; use http, https or file")
             }
         case (nil, nil): throw doc.error(node, "source `\(id)` needs a `path` or a `url`")
         case (_?, _?): throw doc.error(node, "source `\(id)` has both `path` and `url`; give one")
         }
-        let prefix = try map["prefix"].map { n throws(ConfigError) in try doc.string(n, "prefix") } ?? (several ? "\(id):" : "")
+        let prefix = try map["prefix"].map { n throws(ConfigError) in try doc.string(n, "prefix", allowEmpty: !several) } ?? (several ? "\(id):" : "")
         return SourceConfig(id: id, format: format, location: location, prefix: prefix)
     }
 

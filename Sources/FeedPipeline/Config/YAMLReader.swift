@@ -31,8 +31,10 @@ struct YAMLReader {
         return Array(sequence)
     }
 
-    func string(_ node: Node, _ key: String) throws(ConfigError) -> String {
-        guard case .scalar(let scalar) = node, !scalar.string.isEmpty else { throw error(node, "`\(key)` must be a non-empty text value") }
+    func string(_ node: Node, _ key: String, allowEmpty: Bool = false) throws(ConfigError) -> String {
+        guard case .scalar(let scalar) = node, allowEmpty || !scalar.string.isEmpty else {
+            throw error(node, "`\(key)` must be a non-empty text value")
+        }
         return scalar.string
     }
 

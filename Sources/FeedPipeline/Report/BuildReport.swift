@@ -11,6 +11,8 @@ public struct BuildReport: Codable, Sendable {
         case unchanged
         /// The feed was refused; the latest published version stays as it was.
         case refused
+        /// A tool failure (download, disk, manifest) stopped this bundle; nothing was published.
+        case failed
     }
 
     public var bundle: String
@@ -58,6 +60,8 @@ public struct FeedCheckReport: Codable, Sendable {
     public var rowsRead: [String: Int]
     /// Rows each file lost to repairs.
     public var rowsDropped: [String: Int]
+    /// Valid rows left out because bundles do not hold them (GTFS-Flex), per file.
+    public var rowsLeftOut: [String: Int]
     /// Rows each file kept.
     public var rowsKept: [String: Int]
     public var errors: Int

@@ -37,6 +37,7 @@ public enum ReportText {
         case .published: out = "\(report.bundle): published version \(report.version ?? 0) (\(report.digest ?? ""))\n"
         case .unchanged: out = "\(report.bundle): unchanged — \(report.reason ?? "")\n"
         case .refused: out = "\(report.bundle): REFUSED — \(report.reason ?? "")\n"
+        case .failed: out = "\(report.bundle): FAILED — \(report.reason ?? "")\n"
         }
         for source in report.sources {
             out += render(source).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")

@@ -73,12 +73,15 @@ public final class DumpArchive {
             usable.append(member)
         }
         let topLevel = usable.filter { !$0.contains("/") }
-        if topLevel.contains(where: { $0.hasSuffix(".txt") }) {
+        // Decided by the GTFS files themselves: a stray readme.txt at the top does not hide a
+        // feed in a subfolder.
+        let gtfsNames = Set(GTFSSchema.tables.map(\.fileName))
+        if topLevel.contains(where: { gtfsNames.contains($0) }) {
             for member in topLevel { files[member] = member }
             return
         }
         let folders = Set(usable.compactMap { m -> String? in
-            guard m.hasSuffix(".txt"), let slash = m.lastIndex(of: "/") else { return nil }
+            guard let slash = m.lastIndex(of: "/"), gtfsNames.contains(String(m[m.index(after: slash)...])) else { return nil }
             return String(m[..<slash])
         })
         guard folders.count == 1, let only = folders.first else { return }

@@ -52,9 +52,12 @@ public struct TableLoader {
         while let line = scanner.next(into: &fields) {
             if fields.count == 1 && fields[0].start == fields[0].end { continue } // blank line
             if fields.count != slots.count {
-                notice("invalid_row_length", .error, line: line, value: String(fields.count),
-                       "The row has \(fields.count) fields; the header has \(slots.count).",
-                       repair: fields.count < slots.count ? "missing trailing fields read as empty" : "extra fields ignored")
+                let count = fields.count, expected = slots.count
+                sink.add(code: "invalid_row_length") {
+                    Notice(code: "invalid_row_length", severity: .error, file: file, line: line, value: String(count),
+                           message: "The row has \(count) fields; the header has \(expected).",
+                           repair: count < expected ? "missing trailing fields read as empty" : "extra fields ignored")
+                }
             }
             if !builder.append(fields, line: line, bytes, loader: self) { dropped += 1 }
         }
@@ -134,9 +137,11 @@ public struct TableLoader {
                "The value is not one this field allows.", repair: dropsRow ? "row dropped" : "value cleared")
     }
 
-    func whitespace(_ field: FieldSchema, _ value: String, line: Int) {
-        notice("leading_or_trailing_whitespaces", .warning, line: line, field: field.name, value: value,
-               "The value has leading or trailing spaces.", repair: "spaces trimmed")
+    func whitespace(_ field: FieldSchema, _ value: @autoclosure () -> String, line: Int) {
+        sink.add(code: "leading_or_trailing_whitespaces") {
+            Notice(code: "leading_or_trailing_whitespaces", severity: .warning, file: file, line: line, field: field.name,
+                   value: value(), message: "The value has leading or trailing spaces.", repair: "spaces trimmed")
+        }
     }
 
     private func describe(_ kind: FieldKind) -> String {

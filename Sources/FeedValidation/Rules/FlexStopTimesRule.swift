@@ -7,6 +7,8 @@ import FeedModel
 /// (error) and dropped.
 public struct FlexStopTimesRule: ValidationRule {
     public static let code = "flex_stop_time_not_compiled"
+    /// Raised when the feed has Flex stop times and no fixed-route stop time at all.
+    public static let flexOnlyCode = "flex_only_feed"
 
     public init() {}
 
@@ -42,15 +44,21 @@ public struct FlexStopTimesRule: ValidationRule {
                             message: "\(flexRows) GTFS-Flex stop times (location groups or zones) are not compiled into bundles.",
                             repair: "rows left out"))
         }
+        if flexRows > 0 && fixedTrips.isEmpty {
+            sink.add(Notice(code: Self.flexOnlyCode, severity: .info, file: "stop_times.txt",
+                            message: "Every stop time is GTFS-Flex: the bundle will have stops and lines but no timetable."))
+        }
         let removed = keep.lazy.filter { !$0 }.count
         guard removed > 0 else { return }
-        sink.dropped(removed, from: stopTimes)
+        // Flex rows are left out, not repaired away: they do not count against max_dropped_share.
+        sink.dropped(removed - flexRows, from: stopTimes)
+        sink.recordLeftOut(flexRows, from: "stop_times.txt")
         feed["stop_times"] = stopTimes.keeping(keep)
         let flexOnly = flexTrips.subtracting(fixedTrips)
         if !flexOnly.isEmpty {
             sink.add(Notice(code: "flex_trip_not_compiled", severity: .info, file: "trips.txt", value: String(flexOnly.count),
                             message: "\(flexOnly.count) trips are GTFS-Flex only and are not compiled.", repair: "trips left out"))
-            feed.dropTrips(flexOnly, sink: sink)
+            feed.dropTrips(flexOnly, sink: sink, leftOut: true)
         }
     }
 }

@@ -9,7 +9,7 @@ public struct UsableContentRule: ValidationRule {
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         // A GTFS-Flex-only feed has no fixed-route timetable: its stops and lines still make a
         // usable bundle, so empty trips and stop_times are reported, not blocking.
-        let flexOnly = sink.count(of: FlexStopTimesRule.code) > 0
+        let flexOnly = sink.count(of: FlexStopTimesRule.flexOnlyCode) > 0
         for name in ["agency", "stops", "routes", "trips", "stop_times"] {
             let table = feed[name]
             guard table.isPresent, table.isEmpty else { continue }

@@ -11,7 +11,7 @@ struct Build: ParsableCommand {
         changed. A feed that cannot give a correct bundle is refused and the published version stays.
 
         Exit status: 0 every bundle published or unchanged; 1 a bundle was refused; 2 a \
-        configuration or tool error.
+        configuration or tool error (a bundle that failed does not stop the others).
         """)
 
     @Option(name: .shortAndLong, help: "The pipeline file; paths inside it are relative to it.")
@@ -44,6 +44,7 @@ struct Build: ParsableCommand {
         } else {
             for report in reports { print(ReportText.render(report), terminator: "") }
         }
+        if reports.contains(where: { $0.status == .failed }) { throw ExitCode(2) }
         if reports.contains(where: { $0.status == .refused }) { throw ExitCode(1) }
     }
 }
