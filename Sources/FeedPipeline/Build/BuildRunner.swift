@@ -68,12 +68,13 @@ public struct BuildRunner {
             progress("\(bundle.name): directions of \(source.config.id)")
             let sink = NoticeSink()
             let directions = DirectionsStage().run(check.feed!, sink: sink)
+            clock.lap("directions")
             let opposites = OppositeStopsStage(settings: bundle.opposites).run(check.feed!, directions: directions, sink: sink)
+            clock.lap("opposites")
             sources.append(SourceFeed(id: source.config.id, prefix: source.config.prefix, feed: check.feed!,
                                       directions: directions, opposites: opposites))
             enhancements.append(EnhancementReport(source: source.config.id, directions: directions, opposites: opposites, sink: sink))
         }
-        clock.lap("enhance")
         progress("\(bundle.name): writing the bundle")
         let content = BundleCompiler().compile(bundle: bundle.name, version: version, sources: sources)
         clock.lap("compile")
