@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "feedc", targets: ["feedc"]),
         .library(name: "FeedCompiler", targets: ["FeedPipeline"]),
         .library(name: "BundleFormat", targets: ["BundleFormat"]),
+        // What apps embed: Foundation, SQLite, zlib and swift-crypto only; none of the parsers.
+        .library(name: "FeedClient", targets: ["FeedClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,6 +40,8 @@ let package = Package(
             "FeedSQLite", "CFeedZlib",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // The client apps embed: manifest → delta or full → verify → apply.
+        .target(name: "FeedClient", dependencies: ["BundleFormat", "FeedSQLite"]),
         // Feed → bundle rows → SQLite file; publication into the output folder.
         .target(name: "BundleWriter", dependencies: ["FeedModel", "FeedEnhancement", "BundleFormat", "FeedSQLite"]),
         // pipeline.yaml, fetching, the stages in order, the build report.
@@ -48,7 +52,7 @@ let package = Package(
         ]),
         // The command line: thin commands over FeedPipeline.
         .executableTarget(name: "feedc", dependencies: [
-            "FeedPipeline", "BundleFormat",
+            "FeedPipeline", "BundleFormat", "FeedClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -56,6 +60,7 @@ let package = Package(
         .testTarget(name: "FeedValidationTests", dependencies: ["FeedValidation", "FeedSources", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter", "FeedSQLite", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedEnhancementTests", dependencies: ["FeedEnhancement", "FeedSources", "FeedValidation", "FeedModel", "TestSupport"]),
+        .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FeedPipeline", "BundleFormat", "FeedSQLite", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["FeedModel"], path: "Tests/TestSupport"),
     ]
 )

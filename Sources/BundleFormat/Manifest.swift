@@ -76,11 +76,22 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     }
 }
 
-/// A delta from one version to another (written by the delta issue's work).
+/// A delta from an older version to the latest: gzipped SQL (docs/bundle-format.md, "Deltas").
 public struct DeltaFile: Codable, Sendable, Equatable {
     public var from: Int
     public var to: Int
+    /// Path relative to the manifest.
     public var file: String
+    /// Size of the gzipped file.
     public var bytes: Int
+    /// SHA-256 of the gzipped file, hex.
     public var sha256: String
+
+    public init(from: Int, to: Int, file: String, bytes: Int, sha256: String) {
+        self.from = from
+        self.to = to
+        self.file = file
+        self.bytes = bytes
+        self.sha256 = sha256
+    }
 }

@@ -34,8 +34,12 @@ public struct Publisher {
         public var inputs: String
         public var serviceRange: ServiceRange?
         public var rows: [String: Int]
+        /// The written SQLite file, for computing deltas.
+        public var sqlitePath: URL?
 
-        public init(sqlite: [UInt8], digest: String, report: Data, inputs: String, serviceRange: ServiceRange?, rows: [String: Int]) {
+        public init(sqlite: [UInt8], digest: String, report: Data, inputs: String, serviceRange: ServiceRange?, rows: [String: Int],
+                    sqlitePath: URL? = nil) {
+            self.sqlitePath = sqlitePath
             self.sqlite = sqlite
             self.digest = digest
             self.report = report
@@ -45,8 +49,16 @@ public struct Publisher {
         }
     }
 
-    /// Publishes `candidate` as version `version` and returns the new manifest.
-    public func publish(_ candidate: Candidate, version: Int, previous: Manifest?, keep: Int) throws -> Manifest {
+    /// What a publication wrote.
+    public struct Published {
+        public var manifest: Manifest
+        /// What changed since the previous version, when a delta was computed from it.
+        public var changes: DeltaStatistics?
+    }
+
+    /// Publishes `candidate` as version `version`: bundle, report, deltas from the retained
+    /// versions (each at most `maxDeltaShare` of the bundle's size), then the manifest.
+    public func publish(_ candidate: Candidate, version: Int, previous: Manifest?, keep: Int, maxDeltaShare: Double = 0.5) throws -> Published {
         let gzipped = try Gzip.compress(candidate.sqlite)
         let digestHex = candidate.digest.split(separator: ":").last.map(String.init) ?? candidate.digest
         let file = "bundles/\(version)-\(digestHex.prefix(12)).sqlite.gz"
@@ -60,14 +72,27 @@ public struct Publisher {
         let all = [entry] + (previous?.versions ?? [])
         let retained = Array(all.prefix(max(1, keep)))
         let pruned = all.dropFirst(retained.count)
-        let manifest = Manifest(bundle: bundle, latest: entry, versions: retained,
-                                deltas: (previous?.deltas ?? []).filter { d in retained.contains { $0.version == d.from } && d.to == entry.version })
+        var deltas: [DeltaFile] = []
+        var changes: DeltaStatistics?
+        if let sqlitePath = candidate.sqlitePath {
+            let written = try DeltaWriter(folder: folder, maxShare: maxDeltaShare)
+                .write(to: entry, newSQLite: sqlitePath, olderVersions: Array(retained.dropFirst()))
+            deltas = written.files
+            changes = written.fromPrevious
+        }
+        let manifest = Manifest(bundle: bundle, latest: entry, versions: retained, deltas: deltas)
         try writeAtomically(try manifest.encoded(), to: manifestURL)
+        // After the manifest: files no version or delta it lists refers to any more.
         for old in pruned {
             for path in [old.file, old.report].compactMap({ $0 }) {
                 try? FileManager.default.removeItem(at: folder.appendingPathComponent(path))
             }
         }
-        return manifest
+        let listed = Set(deltas.map { ($0.file as NSString).lastPathComponent })
+        let deltaFolder = folder.appendingPathComponent("deltas")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: deltaFolder.path)) ?? [] where !listed.contains(name) {
+            try? FileManager.default.removeItem(at: deltaFolder.appendingPathComponent(name))
+        }
+        return Published(manifest: manifest, changes: changes)
     }
 }

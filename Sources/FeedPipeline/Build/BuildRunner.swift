@@ -96,10 +96,16 @@ public struct BuildRunner {
                                  sources: checks.map(\.report), enhancements: enhancements, rows: rows, seconds: clock.seconds)
         progress("\(bundle.name): publishing version \(version)")
         let candidate = Publisher.Candidate(sqlite: [UInt8](sqlite), digest: digest, report: report.json(), inputs: inputs,
-                                            serviceRange: ServiceRange(sources.map(\.feed)), rows: rows)
-        _ = try publisher.publish(candidate, version: version, previous: previous, keep: config.keep)
+                                            serviceRange: ServiceRange(sources.map(\.feed)), rows: rows, sqlitePath: temporary)
+        let published = try publisher.publish(candidate, version: version, previous: previous, keep: config.keep,
+                                              maxDeltaShare: bundle.maxDeltaShare)
         clock.lap("publish")
         report.seconds = clock.seconds
+        report.deltas = published.manifest.deltas
+        report.changes = published.changes
+        if let renumbered = published.changes?.renumbered, !renumbered.isEmpty {
+            report.reason = "ids renumbered wholesale since version \(version - 1) in: \(renumbered.joined(separator: ", ")) (the delta is large; most clients will take the full bundle)"
+        }
         return report
     }
 
@@ -107,6 +113,7 @@ public struct BuildRunner {
     private func fingerprint(_ bundle: BundleConfig, _ fetched: [FetchedSource]) -> String {
         var text = "feedc bundle format \(BundleSchema.formatVersion) compiler \(BundleSchema.compilerIdentity)\n"
         text += "fail_on_error \(bundle.strictness.failOnError)\n"
+        text += "max_delta_share \(bundle.maxDeltaShare)\n"
         text += "opposites \(bundle.opposites.maxDistance) \(bundle.opposites.railMaxDistance) \(bundle.opposites.minConfidence)\n"
         text += "max_dropped_share \(bundle.strictness.maxDroppedShare.map { String($0) } ?? "-")\n"
         for source in fetched {

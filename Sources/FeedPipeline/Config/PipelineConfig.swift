@@ -26,6 +26,8 @@ public struct BundleConfig: Sendable, Equatable {
     public var strictness: Strictness
     /// Thresholds of the opposite-stops matcher (`opposites:`).
     public var opposites: OppositeStopsSettings
+    /// A delta larger than this share of the full bundle is not published (`max_delta_share`).
+    public var maxDeltaShare: Double = 0.5
 
     public init(name: String, sources: [SourceConfig], strictness: Strictness = Strictness(),
                 opposites: OppositeStopsSettings = OppositeStopsSettings()) {

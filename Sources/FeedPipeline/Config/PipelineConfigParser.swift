@@ -49,7 +49,7 @@ public struct PipelineConfigParser {
     }
 
     private func parseBundle(_ node: Node, doc: YAMLReader, base: URL) throws(ConfigError) -> BundleConfig {
-        let map = try doc.mapping(node, allowed: ["name", "sources", "fail_on_error", "max_dropped_share", "opposites"], context: "a bundle")
+        let map = try doc.mapping(node, allowed: ["name", "sources", "fail_on_error", "max_dropped_share", "opposites", "max_delta_share"], context: "a bundle")
         guard let nameNode = map["name"] else { throw doc.error(node, "a bundle needs a `name`") }
         let name = try doc.string(nameNode, "name")
         guard name.range(of: "^[A-Za-z0-9][A-Za-z0-9_.-]*$", options: .regularExpression) != nil else {
@@ -87,7 +87,12 @@ public struct PipelineConfigParser {
                 guard (0...1).contains(opposites.minConfidence) else { throw doc.error(v, "`min_confidence` must be between 0 and 1") }
             }
         }
-        return BundleConfig(name: name, sources: sources, strictness: strictness, opposites: opposites)
+        var config = BundleConfig(name: name, sources: sources, strictness: strictness, opposites: opposites)
+        if let n = map["max_delta_share"] {
+            config.maxDeltaShare = try doc.double(n, "max_delta_share")
+            guard (0...1).contains(config.maxDeltaShare) else { throw doc.error(n, "`max_delta_share` must be between 0 and 1 (0.5 is half the bundle)") }
+        }
+        return config
     }
 
     private func positive(_ doc: YAMLReader, _ node: Node, _ key: String) throws(ConfigError) -> Double {

@@ -1,3 +1,4 @@
+import BundleFormat
 import FeedModel
 import Foundation
 
@@ -29,6 +30,10 @@ public struct BuildReport: Codable, Sendable {
     public var rows: [String: Int]?
     /// Seconds per stage.
     public var seconds: [String: Double]
+    /// Deltas published with this version.
+    public var deltas: [DeltaFile]?
+    /// Rows inserted, updated and deleted per table since the previous version.
+    public var changes: DeltaStatistics?
 
     public init(bundle: String, status: Status, version: Int? = nil, digest: String? = nil, reason: String? = nil,
                 sources: [FeedCheckReport] = [], enhancements: [EnhancementReport] = [], rows: [String: Int]? = nil,

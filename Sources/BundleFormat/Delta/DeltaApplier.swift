@@ -1,0 +1,48 @@
+import FeedSQLite
+
+/// Why a delta could not be applied. The database is left exactly as it was.
+public enum DeltaError: Error, Sendable, CustomStringConvertible {
+    case notADelta
+    case sql(SQLiteError)
+    case digestMismatch(expected: String, found: String)
+
+    public var description: String {
+        switch self {
+        case .notADelta: "not a feedc delta"
+        case .sql(let error): "the delta did not apply: \(error)"
+        case .digestMismatch(let expected, let found): "after applying, the content digest is \(found), not \(expected): the local database was not the delta's base"
+        }
+    }
+}
+
+/// Applies a delta with plain SQL, in one transaction: its statements, then the derived indexes
+/// (R-tree, full-text) brought up to date, then the content digest checked. Only a database whose
+/// digest then equals `expectedDigest` is committed; anything else is rolled back.
+public enum DeltaApplier {
+    public static func apply(_ sql: String, to database: Database, expectedDigest: String) throws(DeltaError) {
+        guard sql.hasPrefix("-- feedc delta format 1\n") else { throw .notADelta }
+        do {
+            try database.execute("BEGIN IMMEDIATE")
+        } catch {
+            throw .sql(error)
+        }
+        do {
+            try database.execute(sql)
+            for statement in BundleSchema.rebuildDerived { try database.execute(statement) }
+            let digest = try ContentDigest.compute(database)
+            guard digest == expectedDigest else {
+                try? database.execute("ROLLBACK")
+                throw DeltaError.digestMismatch(expected: expectedDigest, found: digest)
+            }
+            try database.execute("COMMIT")
+        } catch let error as DeltaError {
+            throw error
+        } catch let error as SQLiteError {
+            try? database.execute("ROLLBACK")
+            throw .sql(error)
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw .sql(SQLiteError(code: -1, message: "\(error)"))
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import FeedSQLite
+
+/// Computes the delta between two bundles as plain SQL: for each table, the rows deleted, the
+/// columns changed in changed rows, and the rows inserted, matched by primary key.
+///
+/// Both bundles are read in key order and merged, so the cost is one pass over each. (SQLite's
+/// session extension, through `sqlite3session_diff`, yields the same row-level changes; this
+/// pass needs no extension, writes only the changed columns of a changed row, and produces SQL
+/// that any client's SQLite applies.)
+public enum DeltaEncoder {
+    /// Rows per multi-row INSERT or DELETE statement.
+    static let chunk = 400
+
+    /// The delta turning `old` into `new`, or nil when their schemas differ (clients then take the
+    /// full bundle).
+    public static func encode(from old: Database, to new: Database, header: String) throws -> (sql: String, statistics: DeltaStatistics)? {
+        let schemaSQL = "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name"
+        guard try old.rows(schemaSQL) == new.rows(schemaSQL) else { return nil }
+        var out = "-- feedc delta format 1\n-- " + header.split(separator: "\n").joined(separator: "\n-- ") + "\n"
+        var statistics = DeltaStatistics()
+        for table in BundleSchema.tables {
+            statistics.tables[table.name] = try encode(table, old, new, into: &out)
+        }
+        return (out, statistics)
+    }
+
+    private static func encode(_ table: BundleTable, _ old: Database, _ new: Database, into out: inout String) throws -> DeltaStatistics.Table {
+        let keys = table.primaryKey.map { key in table.columns.firstIndex { $0.name == key }! }
+        let a = try old.prepare(table.selectInKeyOrderSQL), b = try new.prepare(table.selectInKeyOrderSQL)
+        try a.bind([]); try b.bind([])
+        var rowA = try a.step() ? a.row() : nil
+        var rowB = try b.step() ? b.row() : nil
+        var stats = DeltaStatistics.Table()
+        var deletes: [[SQLValue]] = [], inserts: [[SQLValue]] = [], updates = ""
+        while rowA != nil || rowB != nil {
+            let order: Int
+            if let x = rowA, let y = rowB { order = compare(keys.map { x[$0] }, keys.map { y[$0] }) } else { order = rowA == nil ? 1 : -1 }
+            if order < 0 {
+                deletes.append(keys.map { rowA![$0] })
+                stats.deleted += 1; stats.before += 1
+                rowA = try a.step() ? a.row() : nil
+            } else if order > 0 {
+                inserts.append(rowB!)
+                stats.inserted += 1; stats.after += 1
+                rowB = try b.step() ? b.row() : nil
+            } else {
+                let x = rowA!, y = rowB!
+                let changed = x.indices.filter { !same(x[$0], y[$0]) }
+                if !changed.isEmpty {
+                    stats.updated += 1
+                    updates += "UPDATE \(table.name) SET "
+                    for (n, i) in changed.enumerated() {
+                        if n > 0 { updates += ", " }
+                        updates += table.columns[i].name + " = "
+                        SQLLiteral.write(y[i], to: &updates)
+                    }
+                    updates += " WHERE "
+                    for (n, k) in keys.enumerated() {
+                        if n > 0 { updates += " AND " }
+                        updates += table.columns[k].name + " = "
+                        SQLLiteral.write(y[k], to: &updates)
+                    }
+                    updates += ";\n"
+                }
+                stats.before += 1; stats.after += 1
+                rowA = try a.step() ? a.row() : nil
+                rowB = try b.step() ? b.row() : nil
+            }
+        }
+        let keyList = table.primaryKey.joined(separator: ", ")
+        for start in stride(from: 0, to: deletes.count, by: chunk) {
+            out += keys.count == 1 ? "DELETE FROM \(table.name) WHERE \(keyList) IN (" : "DELETE FROM \(table.name) WHERE (\(keyList)) IN (VALUES "
+            for (n, key) in deletes[start..<min(start + chunk, deletes.count)].enumerated() {
+                if n > 0 { out += "," }
+                tuple(key, parenthesised: keys.count > 1, into: &out)
+            }
+            out += ");\n"
+        }
+        out += updates
+        for start in stride(from: 0, to: inserts.count, by: chunk) {
+            out += "INSERT INTO \(table.name) (\(table.columnNames.joined(separator: ", "))) VALUES "
+            for (n, row) in inserts[start..<min(start + chunk, inserts.count)].enumerated() {
+                if n > 0 { out += ",\n" }
+                tuple(row, parenthesised: true, into: &out)
+            }
+            out += ";\n"
+        }
+        return stats
+    }
+
+    private static func tuple(_ values: [SQLValue], parenthesised: Bool, into out: inout String) {
+        if parenthesised { out += "(" }
+        for (n, value) in values.enumerated() {
+            if n > 0 { out += "," }
+            SQLLiteral.write(value, to: &out)
+        }
+        if parenthesised { out += ")" }
+    }
+
+    /// Values equal as stored (a REAL 1.0 differs from an INTEGER 1).
+    private static func same(_ a: SQLValue, _ b: SQLValue) -> Bool {
+        if case .real(let x) = a, case .real(let y) = b { return x.bitPattern == y.bitPattern }
+        return a == b
+    }
+
+    /// SQLite's ORDER BY order for key tuples: NULL, numbers, text by bytes, blobs.
+    static func compare(_ a: [SQLValue], _ b: [SQLValue]) -> Int {
+        for (x, y) in zip(a, b) {
+            let c = compare(x, y)
+            if c != 0 { return c }
+        }
+        return 0
+    }
+
+    private static func compare(_ x: SQLValue, _ y: SQLValue) -> Int {
+        func rank(_ v: SQLValue) -> Int {
+            switch v {
+            case .null: 0
+            case .integer, .real: 1
+            case .text: 2
+            case .blob: 3
+            }
+        }
+        if rank(x) != rank(y) { return rank(x) < rank(y) ? -1 : 1 }
+        switch (x, y) {
+        case (.text(let p), .text(let q)):
+            if p == q { return 0 }
+            return p.utf8.lexicographicallyPrecedes(q.utf8) ? -1 : 1
+        case (.blob(let p), .blob(let q)):
+            if p == q { return 0 }
+            return p.lexicographicallyPrecedes(q) ? -1 : 1
+        case (.integer(let p), .integer(let q)): return p == q ? 0 : (p < q ? -1 : 1)
+        default:
+            let p = x.double ?? 0, q = y.double ?? 0
+            return p == q ? 0 : (p < q ? -1 : 1)
+        }
+    }
+}

@@ -1,0 +1,26 @@
+/// What a delta changes, per table.
+public struct DeltaStatistics: Codable, Sendable, Equatable {
+    public struct Table: Codable, Sendable, Equatable {
+        public var inserted = 0
+        public var updated = 0
+        public var deleted = 0
+        /// Rows in the older version and the newer one.
+        public var before = 0
+        public var after = 0
+    }
+
+    public var tables: [String: Table] = [:]
+
+    public init() {}
+
+    /// Tables whose ids were mostly replaced: most old rows deleted and most new rows inserted.
+    /// An agency renumbering its trips or stops wholesale shows here.
+    public var renumbered: [String] {
+        // Only tables keyed by the agency's ids: churn in content-derived keys (patterns,
+        // timings) or dated keys (calendar_dates) is change of content, not renumbering.
+        tables.filter { name, t in
+            ["agencies", "routes", "stops", "trips"].contains(name) &&
+            t.before >= 20 && t.after >= 20 && Double(t.deleted) > 0.5 * Double(t.before) && Double(t.inserted) > 0.5 * Double(t.after)
+        }.keys.sorted()
+    }
+}

@@ -1,0 +1,35 @@
+import BundleFormat
+import FeedSQLite
+import Foundation
+
+/// Writes the deltas of a new version: from each retained older version, gzipped SQL, skipped
+/// when larger than a share of the full bundle (clients then take the full bundle).
+struct DeltaWriter {
+    let folder: URL
+    let maxShare: Double
+
+    struct Written {
+        var files: [DeltaFile]
+        /// Statistics of the delta from the previous version, when there is one.
+        var fromPrevious: DeltaStatistics?
+    }
+
+    func write(to newVersion: BundleVersion, newSQLite: URL, olderVersions: [BundleVersion]) throws -> Written {
+        let new = try Database(path: newSQLite.path, mode: .readOnly)
+        var files: [DeltaFile] = []
+        var fromPrevious: DeltaStatistics?
+        for old in olderVersions {
+            let (oldDatabase, cleanup) = try BundleFile.open(folder.appendingPathComponent(old.file))
+            defer { cleanup() }
+            let header = "from version \(old.version) \(old.digest)\nto version \(newVersion.version) \(newVersion.digest)"
+            guard let (sql, statistics) = try DeltaEncoder.encode(from: oldDatabase, to: new, header: header) else { continue }
+            if old.version == olderVersions.first?.version { fromPrevious = statistics }
+            let gzipped = try Gzip.compress(Array(sql.utf8))
+            guard Double(gzipped.count) <= maxShare * Double(newVersion.bytes) else { continue }
+            let file = "deltas/\(old.version)-\(newVersion.version).sql.gz"
+            try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file))
+            files.append(DeltaFile(from: old.version, to: newVersion.version, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped)))
+        }
+        return Written(files: files, fromPrevious: fromPrevious)
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import FeedClient
+import Foundation
+
+struct Pull: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Bring a local bundle database to the latest published version, as an app would.",
+        discussion: """
+        Fetches the manifest (with the last ETag), then the delta from the local version when one \
+        is listed, else the full bundle; verifies SHA-256 and the content digest; never leaves a \
+        half-written database. Prints what it did.
+
+        Exit status: 0 updated or up to date; 2 the update failed (the database is as it was).
+        """)
+
+    @Argument(help: "URL of the bundle's manifest.json (http, https or file).")
+    var manifest: String
+
+    @Option(help: "The local database file (created on first pull).")
+    var db: String
+
+    @Option(help: "Seconds before a request gives up.")
+    var timeout: Double = 60
+
+    func run() throws {
+        guard let url = URL(string: manifest), url.scheme != nil else { Terminal.fail("\(manifest) is not a URL") }
+        let client = FeedClient(manifest: url, database: URL(fileURLWithPath: db), timeout: timeout)
+        do {
+            print(try client.update())
+        } catch {
+            Terminal.fail("\(error); \(db) is unchanged")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import TestSupport
+
+/// A real nginx on 127.0.0.1 serving an output folder the way a CDN would (ETag, 304, Range),
+/// plus `/broken/` answering 500. Stopped when released.
+final class Nginx {
+    let port: Int
+    let folder = TemporaryFolder()
+    private let process = Process()
+
+    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") }
+
+    init(serving root: URL) throws {
+        var lastError: Error?
+        for _ in 0..<5 {
+            let port = Int.random(in: 20_000..<60_000)
+            let prefix = folder.url.path
+            let conf = """
+                daemon off; worker_processes 1; pid \(prefix)/nginx.pid; error_log \(prefix)/error.log;
+                events { worker_connections 64; }
+                http {
+                  access_log \(prefix)/access.log;
+                  client_body_temp_path \(prefix)/body; proxy_temp_path \(prefix)/proxy;
+                  fastcgi_temp_path \(prefix)/fastcgi; uwsgi_temp_path \(prefix)/uwsgi; scgi_temp_path \(prefix)/scgi;
+                  types { application/json json; application/gzip gz; }
+                  server { listen 127.0.0.1:\(port); root \(root.path); location /broken/ { return 500; } }
+                }
+                """
+            let file = folder.url.appendingPathComponent("nginx.conf")
+            try conf.write(to: file, atomically: true, encoding: .utf8)
+            let candidate = Process()
+            candidate.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+            candidate.arguments = ["-c", file.path, "-p", prefix]
+            try candidate.run()
+            for _ in 0..<50 {
+                Thread.sleep(forTimeInterval: 0.05)
+                if !candidate.isRunning { break }
+                if (try? String(contentsOf: folder.url.appendingPathComponent("nginx.pid"), encoding: .utf8)) != nil {
+                    self.port = port
+                    process.executableURL = candidate.executableURL
+                    running = candidate
+                    return
+                }
+            }
+            candidate.terminate()
+            lastError = NginxError(log: (try? String(contentsOf: folder.url.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")
+        }
+        throw lastError ?? NginxError(log: "nginx did not start")
+    }
+
+    private var running: Process?
+
+    deinit {
+        running?.terminate()
+        running?.waitUntilExit()
+    }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(path)")! }
+
+    /// Access-log lines as "METHOD PATH STATUS".
+    var requests: [String] {
+        let log = (try? String(contentsOf: folder.url.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: "\"")
+            guard parts.count > 2 else { return nil }
+            let request = parts[1].split(separator: " ")
+            let status = parts[2].split(separator: " ").first ?? ""
+            guard request.count >= 2 else { return nil }
+            return "\(request[0]) \(request[1]) \(status)"
+        }
+    }
+}
+
+struct NginxError: Error { let log: String }
