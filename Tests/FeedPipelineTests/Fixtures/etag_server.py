@@ -12,6 +12,13 @@ root, seconds, logfile = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
+        if self.path.startswith("/cut/"):
+            # The file under /cut/, announced whole but cut off after half its bytes.
+            path = os.path.join(root, self.path[len("/cut/"):])
+            data = open(path, "rb").read()
+            self.send_response(200); self.send_header("Content-Length", str(len(data))); self.end_headers()
+            self.wfile.write(data if path.endswith(".json") else data[: len(data) // 2]); self.wfile.flush()
+            self.log("GET", 200); self.close_connection = True; return
         if self.path.startswith("/status/"):
             self.send_response(int(self.path.split("/")[2])); self.end_headers(); self.log("GET", int(self.path.split("/")[2])); return
         path = os.path.join(root, self.path.lstrip("/"))

@@ -1,0 +1,155 @@
+import BundleFormat
+import FeedClient
+import FeedPipeline
+import FeedSQLite
+import Foundation
+import Testing
+import TestSupport
+
+/// Faults on the way, each leaving the local database as it was and usable, then recovering on
+/// the next pull: corrupted delta, wrong SHA-256 in the manifest, HTTP 500, a cut download
+/// (resumed with Range), a delta whose base the client does not really have, a bundle that is
+/// not gzip.
+@Suite(.serialized, .enabled(if: Nginx.isInstalled, "needs nginx (.ci/run installs it)"))
+struct PullFaultTests {
+    /// Two versions of the metro sample (v2 renames a stop) published into `out/m/`.
+    final class Fixture {
+        let folder = TemporaryFolder()
+        var output: URL { folder.url.appendingPathComponent("out") }
+        var bundleFolder: URL { output.appendingPathComponent("m") }
+        let nginx: Nginx
+
+        init() throws {
+            let copy = folder.url.appendingPathComponent("metro")
+            try FileManager.default.copyItem(at: SharedData.sample("metro"), to: copy)
+            let yaml = folder.url.appendingPathComponent("pipeline.yaml")
+            try "output: out\nbundles:\n  - name: m\n    sources:\n      - id: m\n        path: metro\n".write(to: yaml, atomically: true, encoding: .utf8)
+            _ = try BuildRunner(config: PipelineConfigParser().parse(contentsOf: yaml)).run()
+            let stops = copy.appendingPathComponent("stops.txt")
+            let text = try String(contentsOf: stops, encoding: .utf8).replacingOccurrences(of: "Rockridge Station", with: "Rockridge BART")
+            try text.write(to: stops, atomically: true, encoding: .utf8)
+            _ = try BuildRunner(config: PipelineConfigParser().parse(contentsOf: yaml)).run()
+            nginx = try Nginx(serving: folder.url.appendingPathComponent("out"))
+        }
+
+        var manifest: Manifest { get throws { try Manifest.decode(Data(contentsOf: bundleFolder.appendingPathComponent("manifest.json"))) } }
+
+        /// A client database holding version 1.
+        func clientAtVersion1(_ name: String = "client") throws -> URL {
+            let db = folder.url.appendingPathComponent("\(name).sqlite")
+            let v1 = try manifest.versions.first { $0.version == 1 }!
+            try Data(Gzip.decompress([UInt8](Data(contentsOf: bundleFolder.appendingPathComponent(v1.file))))).write(to: db)
+            return db
+        }
+
+        func client(_ db: URL, manifest path: String = "m/manifest.json") -> FeedClient {
+            FeedClient(manifest: nginx.url(path), database: db, timeout: 10)
+        }
+
+        func editManifest(_ change: (inout Manifest) -> Void) throws {
+            var m = try manifest
+            change(&m)
+            try m.encoded().write(to: bundleFolder.appendingPathComponent("manifest.json"))
+        }
+    }
+
+    private func digest(_ db: URL) throws -> String { try ContentDigest.compute(Database(path: db.path)) }
+
+    @Test func corruptedDeltaFallsBackToTheFullBundle() throws {
+        let f = try Fixture()
+        let delta = try #require(try f.manifest.deltas.first)
+        let path = f.bundleFolder.appendingPathComponent(delta.file)
+        var bytes = try [UInt8](Data(contentsOf: path))
+        for i in 20..<min(60, bytes.count) { bytes[i] ^= 0x5A }
+        try Data(bytes).write(to: path)
+        let db = try f.clientAtVersion1()
+        let result = try f.client(db).update()
+        #expect(result == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try digest(db) == f.manifest.latest.digest)
+    }
+
+    @Test func wrongChecksumInTheManifestLeavesTheDatabaseThenRecovers() throws {
+        let f = try Fixture()
+        let good = try f.manifest
+        try f.editManifest { $0.latest.sha256 = String(repeating: "0", count: 64); $0.deltas = [] }
+        let db = try f.clientAtVersion1()
+        let before = try digest(db)
+        #expect(throws: ClientError.self) { try f.client(db).update() }
+        #expect(try digest(db) == before)
+        #expect(f.client(db).localVersion == 1)
+        try good.encoded().write(to: f.bundleFolder.appendingPathComponent("manifest.json"))
+        #expect(try f.client(db).update() == .appliedDelta(from: 1, to: 2, bytes: good.deltas[0].bytes))
+        #expect(try digest(db) == good.latest.digest)
+    }
+
+    @Test func serverErrorLeavesTheDatabase() throws {
+        let f = try Fixture()
+        let db = try f.clientAtVersion1()
+        let before = try digest(db)
+        do {
+            _ = try f.client(db, manifest: "broken/manifest.json").update()
+            Issue.record("a 500 was taken for success")
+        } catch let error as ClientError {
+            guard case .http(_, 500) = error else { Issue.record("expected HTTP 500, got \(error)"); return }
+        }
+        #expect(try digest(db) == before)
+        #expect(try f.client(db).update() == .appliedDelta(from: 1, to: 2, bytes: try f.manifest.deltas[0].bytes))
+    }
+
+    @Test func deltaForABaseTheClientDoesNotHaveFallsBackToFull() throws {
+        let f = try Fixture()
+        let db = try f.clientAtVersion1()
+        // Same version number, different content: the delta cannot produce the latest digest.
+        try Database(path: db.path, mode: .readWrite).execute("UPDATE stops SET name = 'tampered' WHERE stop_id = 's201'")
+        #expect(try f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try digest(db) == f.manifest.latest.digest)
+        // A version the manifest has no delta from: the full bundle.
+        let old = try f.clientAtVersion1("old")
+        try Database(path: old.path, mode: .readWrite).execute("UPDATE meta SET value = '0' WHERE key = 'version'")
+        #expect(try f.client(old).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+    }
+
+    @Test func bundleThatIsNotGzipIsRefused() throws {
+        let f = try Fixture()
+        let garbage = Data("this is not a gzip file".utf8)
+        let latest = try f.manifest.latest
+        try garbage.write(to: f.bundleFolder.appendingPathComponent(latest.file))
+        try f.editManifest { $0.latest.sha256 = sha256Hex(garbage); $0.latest.bytes = garbage.count; $0.deltas = [] }
+        let db = try f.clientAtVersion1()
+        let before = try digest(db)
+        do {
+            _ = try f.client(db).update()
+            Issue.record("garbage accepted")
+        } catch let error as ClientError {
+            guard case .corruptDownload = error else { Issue.record("expected corruptDownload, got \(error)"); return }
+        }
+        #expect(try digest(db) == before)
+        #expect(try Database(path: db.path).scalar("SELECT count(*) FROM trips")?.int == 359)
+    }
+
+    @Test func cutDownloadResumesWithRange() throws {
+        let f = try Fixture()
+        // A server that cuts every bundle off halfway, serving the same folder.
+        let log = f.folder.url.appendingPathComponent("cut.log")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let script = SharedData.projectRoot.appendingPathComponent("Tests/FeedPipelineTests/Fixtures/etag_server.py")
+        process.arguments = ["python3", script.path, f.output.path, "30", log.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        defer { process.terminate() }
+        var line = Data()
+        while let byte = try pipe.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
+        let port = try #require(Int(String(decoding: line, as: UTF8.self)))
+
+        let db = f.folder.url.appendingPathComponent("new.sqlite")
+        let cut = FeedClient(manifest: URL(string: "http://127.0.0.1:\(port)/cut/m/manifest.json")!, database: db, timeout: 10)
+        #expect(throws: ClientError.self) { try cut.update() }
+        #expect(!FileManager.default.fileExists(atPath: db.path), "no half-written database")
+        // The next pull, from the real server, resumes the download where it stopped.
+        #expect(try f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(f.nginx.requests.contains { $0.hasPrefix("GET /m/bundles/") && $0.hasSuffix(" 206") })
+        #expect(try digest(db) == f.manifest.latest.digest)
+    }
+}
