@@ -60,6 +60,7 @@ let package = Package(
         .testTarget(name: "FeedValidationTests", dependencies: ["FeedValidation", "FeedSources", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter", "FeedSQLite", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedEnhancementTests", dependencies: ["FeedEnhancement", "FeedSources", "FeedValidation", "FeedModel", "TestSupport"]),
+        .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat", "FeedSQLite"]),
         .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FeedPipeline", "BundleFormat", "FeedSQLite", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["FeedModel"], path: "Tests/TestSupport"),
     ]

@@ -2,6 +2,7 @@ import BundleFormat
 import FeedPipeline
 import FeedSources
 import FeedModel
+import FeedSQLite
 import Foundation
 import Testing
 import TestSupport
@@ -46,6 +47,7 @@ struct VersionSeriesTests {
                 #expect(report.status == .published, "\(name): \(report.reason ?? "")")
                 published += 1
                 #expect(report.version == published, "\(name)")
+                try checkDeltaFromPrevious(workspace, name)
             }
             previousContent = content
         }
@@ -57,6 +59,25 @@ struct VersionSeriesTests {
             let data = try Data(contentsOf: workspace.output.appendingPathComponent("wichita").appendingPathComponent(version.file))
             #expect(sha256Hex(data) == version.sha256)
         }
+    }
+
+    /// The delta from the previous version, applied to that version's bundle, gives exactly the
+    /// new version's content digest.
+    private func checkDeltaFromPrevious(_ workspace: Workspace, _ name: String) throws {
+        let manifest = try requireManifestValue(workspace.manifest("wichita"))
+        guard manifest.versions.count > 1 else { return }
+        let previous = manifest.versions[1]
+        guard let delta = manifest.deltas.first(where: { $0.from == previous.version }) else {
+            Issue.record("\(name): no delta from version \(previous.version)")
+            return
+        }
+        let folder = workspace.output.appendingPathComponent("wichita")
+        let base = workspace.folder.url.appendingPathComponent("base-\(previous.version).sqlite")
+        try Data(Gzip.decompress([UInt8](Data(contentsOf: folder.appendingPathComponent(previous.file))))).write(to: base)
+        let sql = try Gzip.decompress([UInt8](Data(contentsOf: folder.appendingPathComponent(delta.file))))
+        try DeltaApplier.apply(String(decoding: sql, as: UTF8.self), to: Database(path: base.path, mode: .readWrite),
+                               expectedDigest: manifest.latest.digest)
+        try? FileManager.default.removeItem(at: base)
     }
 
     /// The bytes of the files feedc compiles, by name: equal maps mean equal input content.

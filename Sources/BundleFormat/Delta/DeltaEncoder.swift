@@ -18,13 +18,15 @@ public enum DeltaEncoder {
         guard try old.rows(schemaSQL) == new.rows(schemaSQL) else { return nil }
         var out = "-- feedc delta format 1\n-- " + header.split(separator: "\n").joined(separator: "\n-- ") + "\n"
         var statistics = DeltaStatistics()
+        let literal = SQLLiteral(checkingWith: new)
         for table in BundleSchema.tables {
-            statistics.tables[table.name] = try encode(table, old, new, into: &out)
+            statistics.tables[table.name] = try encode(table, old, new, literal, into: &out)
         }
         return (out, statistics)
     }
 
-    private static func encode(_ table: BundleTable, _ old: Database, _ new: Database, into out: inout String) throws -> DeltaStatistics.Table {
+    private static func encode(_ table: BundleTable, _ old: Database, _ new: Database, _ literal: SQLLiteral,
+                               into out: inout String) throws -> DeltaStatistics.Table {
         let keys = table.primaryKey.map { key in table.columns.firstIndex { $0.name == key }! }
         let a = try old.prepare(table.selectInKeyOrderSQL), b = try new.prepare(table.selectInKeyOrderSQL)
         try a.bind([]); try b.bind([])
@@ -52,13 +54,13 @@ public enum DeltaEncoder {
                     for (n, i) in changed.enumerated() {
                         if n > 0 { updates += ", " }
                         updates += table.columns[i].name + " = "
-                        SQLLiteral.write(y[i], to: &updates)
+                        literal.write(y[i], to: &updates)
                     }
                     updates += " WHERE "
                     for (n, k) in keys.enumerated() {
                         if n > 0 { updates += " AND " }
                         updates += table.columns[k].name + " = "
-                        SQLLiteral.write(y[k], to: &updates)
+                        literal.write(y[k], to: &updates)
                     }
                     updates += ";\n"
                 }
@@ -72,7 +74,7 @@ public enum DeltaEncoder {
             out += keys.count == 1 ? "DELETE FROM \(table.name) WHERE \(keyList) IN (" : "DELETE FROM \(table.name) WHERE (\(keyList)) IN (VALUES "
             for (n, key) in deletes[start..<min(start + chunk, deletes.count)].enumerated() {
                 if n > 0 { out += "," }
-                tuple(key, parenthesised: keys.count > 1, into: &out)
+                tuple(key, parenthesised: keys.count > 1, literal, into: &out)
             }
             out += ");\n"
         }
@@ -81,18 +83,18 @@ public enum DeltaEncoder {
             out += "INSERT INTO \(table.name) (\(table.columnNames.joined(separator: ", "))) VALUES "
             for (n, row) in inserts[start..<min(start + chunk, inserts.count)].enumerated() {
                 if n > 0 { out += ",\n" }
-                tuple(row, parenthesised: true, into: &out)
+                tuple(row, parenthesised: true, literal, into: &out)
             }
             out += ";\n"
         }
         return stats
     }
 
-    private static func tuple(_ values: [SQLValue], parenthesised: Bool, into out: inout String) {
+    private static func tuple(_ values: [SQLValue], parenthesised: Bool, _ literal: SQLLiteral, into out: inout String) {
         if parenthesised { out += "(" }
         for (n, value) in values.enumerated() {
             if n > 0 { out += "," }
-            SQLLiteral.write(value, to: &out)
+            literal.write(value, to: &out)
         }
         if parenthesised { out += ")" }
     }

@@ -1,0 +1,69 @@
+@testable import BundleFormat
+import FeedSQLite
+import Foundation
+import Testing
+
+/// Deltas on small databases written for the purpose: every kind of change, values that SQLite
+/// reads back inexactly from short decimals, text with quotes and NUL.
+@Suite struct DeltaTests {
+    private func database(_ statements: String) throws -> Database {
+        let db = try Database(path: ":memory:", mode: .create)
+        for ddl in BundleSchema.ddl { try db.execute(ddl) }
+        try db.execute(statements)
+        return db
+    }
+
+    @Test func realsReadBackExactly() throws {
+        let db = try Database(path: ":memory:", mode: .create)
+        let literal = SQLLiteral(checkingWith: db)
+        let values: [Double] = [47048.965193000004, -97.226464, 37.749491, 1e-7, -3.5e-12, 0.1, 123456789.123456789, 5.0, -0.0, 1.7976931348623157e308]
+        for value in values {
+            var text = ""
+            literal.write(.real(value), to: &text)
+            let back = try db.scalar("SELECT \(text)")
+            #expect(back == .real(value), "\(value) written as \(text)")
+        }
+    }
+
+    @Test func textWithQuotesAndNul() throws {
+        let db = try Database(path: ":memory:", mode: .create)
+        let literal = SQLLiteral(checkingWith: db)
+        for value in ["O'Hare", "a\u{0}b", "zażółć", ""] {
+            var text = ""
+            literal.write(.text(value), to: &text)
+            #expect(try db.scalar("SELECT \(text)") == .text(value), "\(text)")
+        }
+    }
+
+    @Test func insertsUpdatesAndDeletesReproduceTheNewDigest() throws {
+        let rows = "INSERT INTO stops (stop_id, name, lat, lon) VALUES ('a', 'A', 1.5, 2.5), ('b', 'B', 47048.965193000004, -97.226464), ('c', 'O''Hare', 3, 4);"
+        let old = try database(rows + "INSERT INTO meta VALUES ('version', '1');")
+        let new = try database(rows + """
+            INSERT INTO meta VALUES ('version', '2');
+            DELETE FROM stops WHERE stop_id = 'a';
+            UPDATE stops SET name = 'Bee' WHERE stop_id = 'b';
+            INSERT INTO stops (stop_id, name, lat, lon) VALUES ('d', 'D', 0.30000000000000004, -0.1);
+            """)
+        for statement in BundleSchema.rebuildDerived { try old.execute(statement); try new.execute(statement) }
+        let (sql, statistics) = try #require(try DeltaEncoder.encode(from: old, to: new, header: "test"))
+        #expect(statistics.tables["stops"] == DeltaStatistics.Table(inserted: 1, updated: 1, deleted: 1, before: 3, after: 3))
+        #expect(statistics.tables["meta"]?.updated == 1)
+        // Only the changed column of a changed row is written.
+        #expect(sql.contains("UPDATE stops SET name = 'Bee' WHERE stop_id = 'b';"))
+        try DeltaApplier.apply(sql, to: old, expectedDigest: try ContentDigest.compute(new))
+        #expect(try ContentDigest.compute(old) == ContentDigest.compute(new))
+        // The derived index was brought up to date.
+        #expect(try old.scalar("SELECT count(*) FROM stop_rtree")?.int == 3)
+    }
+
+    @Test func aWrongBaseIsRolledBack() throws {
+        let old = try database("INSERT INTO stops (stop_id, name) VALUES ('a', 'A');")
+        let new = try database("INSERT INTO stops (stop_id, name) VALUES ('a', 'Ay');")
+        let (sql, _) = try #require(try DeltaEncoder.encode(from: old, to: new, header: "test"))
+        let other = try database("INSERT INTO stops (stop_id, name) VALUES ('a', 'A'), ('z', 'Z');")
+        let before = try ContentDigest.compute(other)
+        #expect(throws: DeltaError.self) { try DeltaApplier.apply(sql, to: other, expectedDigest: try ContentDigest.compute(new)) }
+        #expect(try ContentDigest.compute(other) == before)
+        #expect(throws: DeltaError.self) { try DeltaApplier.apply("DROP TABLE stops;", to: other, expectedDigest: before) }
+    }
+}
