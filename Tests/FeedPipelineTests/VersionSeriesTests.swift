@@ -31,7 +31,8 @@ struct VersionSeriesTests {
             try? FileManager.default.removeItem(at: current)
             try FileManager.default.copyItem(at: dump, to: current)
             let before = workspace.snapshot("wichita")
-            let report = try workspace.build(workspace.config(bundle: "wichita", sources: [("wichita", current)], keep: 30))
+            let report = try workspace.build(workspace.config(bundle: "wichita", sources: [("wichita", current)],
+                                                              extra: "    max_delta_share: 1.0\n", keep: 30))
             let name = dump.lastPathComponent
             if dump == broken {
                 #expect(report.status == .refused, "\(name)")
