@@ -19,6 +19,7 @@ let package = Package(
         // C libraries, each wrapped once by a Swift module.
         .systemLibrary(name: "CFeedSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFeedZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CFeedXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         // Core: notices, schema, columnar tables. Depends on nothing.
         .target(name: "FeedModel"),
@@ -29,6 +30,10 @@ let package = Package(
             "FeedModel", "CFeedZlib",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
+        // libxml2, wrapped once: a hardened streaming reader and XSD validation, typed errors.
+        .target(name: "FeedXML", dependencies: ["CFeedXML2"]),
+        // Legacy XML dumps (Kalkati.net, NextBus) read into the same GTFS-shaped Feed.
+        .target(name: "FeedLegacySources", dependencies: ["FeedModel", "FeedXML"]),
         // Rules, one per file, and the repair policy.
         .target(name: "FeedValidation", dependencies: ["FeedModel"]),
         // What writer and client share: bundle DDL, digest, gzip, manifest.
@@ -40,7 +45,7 @@ let package = Package(
         .target(name: "BundleWriter", dependencies: ["FeedModel", "BundleFormat", "FeedSQLite"]),
         // pipeline.yaml, fetching, the stages in order, the build report.
         .target(name: "FeedPipeline", dependencies: [
-            "FeedModel", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter",
+            "FeedModel", "FeedSources", "FeedLegacySources", "FeedValidation", "BundleFormat", "BundleWriter",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -53,6 +58,8 @@ let package = Package(
         .testTarget(name: "FeedSourcesTests", dependencies: ["FeedSources", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedValidationTests", dependencies: ["FeedValidation", "FeedSources", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter", "FeedSQLite", "FeedModel", "TestSupport"]),
+        .testTarget(name: "FeedXMLTests", dependencies: ["FeedXML", "TestSupport"]),
+        .testTarget(name: "FeedLegacySourcesTests", dependencies: ["FeedLegacySources", "FeedXML", "FeedPipeline", "FeedValidation", "BundleFormat", "FeedSQLite", "FeedModel", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["FeedModel"], path: "Tests/TestSupport"),
     ]
 )
