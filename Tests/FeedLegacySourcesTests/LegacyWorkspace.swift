@@ -64,7 +64,7 @@ final class BundleDatabase {
     deinit { cleanup() }
 
     func strings(_ sql: String) throws -> [String] {
-        try database.rows(sql).map { $0[0].string ?? "NULL" }
+        try database.rows(sql).map { $0[0].string ?? $0[0].int.map(String.init) ?? $0[0].double.map { String($0) } ?? "NULL" }
     }
 
     func int(_ sql: String) throws -> Int? {

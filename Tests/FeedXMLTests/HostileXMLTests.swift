@@ -36,8 +36,9 @@ import TestSupport
     }
 
     @Test func externalEntityIsRefusedAndTheFileNeverRead() throws {
-        let secret = TemporaryFolder().feed("secret", ["passwd": "root:x:0:0:TOP-SECRET-CONTENT\n"])
-            .appendingPathComponent("passwd")
+        let folder = TemporaryFolder()
+        let secret = folder.feed("secret", ["passwd": "root:x:0:0:TOP-SECRET-CONTENT\n"]).appendingPathComponent("passwd")
+        #expect(FileManager.default.fileExists(atPath: secret.path))
         for target in ["file:///etc/passwd", secret.absoluteString, secret.path] {
             let doc = "<?xml version=\"1.0\"?>\n<!DOCTYPE x [<!ENTITY e SYSTEM \"\(target)\">]>\n<x>&e;</x>\n"
             let result = Self.read(doc)
