@@ -233,6 +233,7 @@ public final class XMLStreamReader {
         switch Int(error.code) {
         case 9, 31, 32, 81: kind = .invalidEncoding
         case 77, 4: kind = .truncated
+        case 5: kind = .malformed // content after the root element
         case 26, 27, 88, 89, 104: kind = .entityRefused
         default:
             if lower.contains("premature end") || lower.contains("end of data") { kind = .truncated }
