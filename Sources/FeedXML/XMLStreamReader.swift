@@ -28,6 +28,8 @@ public final class XMLStreamReader {
     private var names: [UnsafePointer<xmlChar>: String] = [:]
     private var pendingEnd: XMLNode?
     private var finished = false
+    /// The root element's end has been read: anything after it is not truncation.
+    private var rootClosed = false
     /// Keeps a schema alive while the reader validates against it.
     private let schema: XMLSchema?
     /// Where the bytes come from, to tell a cut-off document from a malformed one.
@@ -108,6 +110,7 @@ public final class XMLStreamReader {
     public func next() throws(XMLError) -> XMLNode? {
         if let end = pendingEnd {
             pendingEnd = nil
+            if end.depth == 0 { rootClosed = true }
             return end
         }
         while !finished {
@@ -122,10 +125,8 @@ public final class XMLStreamReader {
                 throw classify(box.fatal ?? RecordedError(code: -1, line: parserLine, column: 0,
                                                           message: "the document is not well-formed"))
             }
-            if let error = box.fatal {
-                finished = true
-                throw classify(error)
-            }
+            // After a fatal error libxml2 still hands out the nodes it built before it; the
+            // error is thrown when reading stops (status -1), so the place is known.
             switch xmlTextReaderNodeType(reader) {
             case 1: // element
                 let node = try element()
@@ -135,6 +136,7 @@ public final class XMLStreamReader {
                 }
                 return node
             case 15: // end of element
+                if xmlTextReaderDepth(reader) == 0 { rootClosed = true }
                 return XMLNode(kind: .end, name: name(xmlTextReaderConstName(reader)), depth: Int(xmlTextReaderDepth(reader)),
                                line: nodeLine, attributes: [], text: "")
             case 3, 4: // text, CDATA
@@ -226,26 +228,31 @@ public final class XMLStreamReader {
     private func classify(_ error: RecordedError) -> XMLError {
         let kind: XMLError.Kind
         let lower = error.message.lowercased()
-        let (lastLine, isEmpty) = inputShape()
+        let (lastLine, lastColumn, isEmpty) = inputShape()
         if isEmpty {
             return XMLError(.truncated, file: file, line: 1, column: 1, "the document is empty")
         }
         switch Int(error.code) {
         case 9, 31, 32, 81: kind = .invalidEncoding
         case 77, 4: kind = .truncated
-        case 5: kind = .malformed // content after the root element
+        case 5:
+            // "Extra content at the end of the document": libxml2's reader also says this when
+            // the input stops early. Truncated when nothing but white space follows the error.
+            kind = !rootClosed && (error.line, error.column) > (lastLine, lastColumn) ? .truncated : .malformed
         case 26, 27, 88, 89, 104: kind = .entityRefused
         default:
             if lower.contains("premature end") || lower.contains("end of data") { kind = .truncated }
             else if lower.contains("entit") { kind = .entityRefused }
-            // A syntax error on the input's last line: the document was cut off there.
-            else if error.line >= lastLine { kind = .truncated }
+            // A syntax error on the input's last line, root still open: the document was cut off there.
+            else if error.line >= lastLine && !rootClosed { kind = .truncated }
             else if lower.contains("utf-8") || lower.contains("encoding") { kind = .invalidEncoding }
             else { kind = .malformed }
         }
         var message = error.message
         switch kind {
-        case .truncated: message = "the document ends early (truncated?): " + message
+        case .truncated:
+            message = error.code == 5 ? "the document ends before its root element is closed (truncated?)"
+                : "the document ends early (truncated?): " + message
         case .entityRefused: message = "entity refused: " + message
         case .invalidEncoding: message = "invalid encoding: " + message
         default: break
@@ -255,17 +262,23 @@ public final class XMLStreamReader {
 }
 
 extension XMLStreamReader {
-    /// The input's last line holding anything but whitespace, and whether it is empty. Read
-    /// only when a document fails, to tell truncation from other syntax errors.
-    fileprivate func inputShape() -> (lastLine: Int, isEmpty: Bool) {
-        var line = 1, lastContent = 0
+    /// Line and column of the input's last byte that is not white space, and whether there is
+    /// none. Read only when a document fails, to tell truncation from other syntax errors.
+    fileprivate func inputShape() -> (lastLine: Int, lastColumn: Int, isEmpty: Bool) {
+        var line = 1, column = 0, lastContent = 0, lastColumn = 0
         func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
             for byte in bytes {
-                if byte == 0x0A { line += 1 } else if byte != 0x20 && byte != 0x09 && byte != 0x0D { lastContent = line }
+                if byte == 0x0A {
+                    line += 1
+                    column = 0
+                } else {
+                    column += 1
+                    if byte != 0x20 && byte != 0x09 && byte != 0x0D { lastContent = line; lastColumn = column }
+                }
             }
         }
         if let path {
-            guard let handle = FileHandle(forReadingAtPath: path) else { return (Int.max, false) }
+            guard let handle = FileHandle(forReadingAtPath: path) else { return (Int.max, Int.max, false) }
             defer { try? handle.close() }
             while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 chunk.withUnsafeBytes { scan($0.bindMemory(to: UInt8.self)) }
@@ -275,7 +288,7 @@ extension XMLStreamReader {
                 scan(UnsafeBufferPointer(start: $0, count: box.memoryCount))
             }
         }
-        return (lastContent, lastContent == 0)
+        return (lastContent, lastColumn, lastContent == 0)
     }
 }
 

@@ -117,6 +117,13 @@ import TestSupport
         #expect((try? Self.read("<a v=\"short\">ok</a>", limits: limits).get())?.count == 3)
     }
 
+    @Test func contentAfterTheRootIsMalformedNotTruncated() throws {
+        #expect(Self.error(Self.read("<a>\n</a>\n<b/>\n"))?.kind == .malformed)
+        #expect(Self.error(Self.read("<a>\n</a>\n   <b x=\"1\"/>  "))?.kind == .malformed)
+        #expect(Self.error(Self.read("<a>\n<b/>\n<c x=\"1\"/>"))?.kind == .truncated)
+        #expect(Self.error(Self.read("<a>\n<b/>\n  \n"))?.kind == .truncated)
+    }
+
     @Test func malformedDocumentGivesLineAndColumn() throws {
         let error = try #require(Self.error(Self.read("<a>\n<b></c>\n</a>\n")))
         #expect(error.kind == .malformed)
