@@ -21,6 +21,7 @@ let package = Package(
         // C libraries, each wrapped once by a Swift module.
         .systemLibrary(name: "CFeedSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFeedZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CFeedXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         // Core: notices, schema, columnar tables. Depends on nothing.
         .target(name: "FeedModel"),
@@ -31,6 +32,10 @@ let package = Package(
             "FeedModel", "CFeedZlib",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
+        // libxml2, wrapped once: a hardened streaming reader and XSD validation, typed errors.
+        .target(name: "FeedXML", dependencies: ["CFeedXML2"]),
+        // Legacy XML dumps (Kalkati.net, NextBus) read into the same GTFS-shaped Feed.
+        .target(name: "FeedLegacySources", dependencies: ["FeedModel", "FeedXML"]),
         // Rules, one per file, and the repair policy.
         .target(name: "FeedValidation", dependencies: ["FeedModel"]),
         // Enhancements: take a frozen feed, return new tables (directions, then opposite stops).
@@ -46,7 +51,7 @@ let package = Package(
         .target(name: "BundleWriter", dependencies: ["FeedModel", "FeedEnhancement", "BundleFormat", "FeedSQLite"]),
         // pipeline.yaml, fetching, the stages in order, the build report.
         .target(name: "FeedPipeline", dependencies: [
-            "FeedModel", "FeedSources", "FeedValidation", "FeedEnhancement", "BundleFormat", "BundleWriter",
+            "FeedModel", "FeedSources", "FeedLegacySources", "FeedValidation", "FeedEnhancement", "BundleFormat", "BundleWriter",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -62,6 +67,8 @@ let package = Package(
         .testTarget(name: "FeedEnhancementTests", dependencies: ["FeedEnhancement", "FeedSources", "FeedValidation", "FeedModel", "TestSupport"]),
         .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat", "FeedSQLite"]),
         .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FeedPipeline", "BundleFormat", "FeedSQLite", "TestSupport"]),
+        .testTarget(name: "FeedXMLTests", dependencies: ["FeedXML", "TestSupport"]),
+        .testTarget(name: "FeedLegacySourcesTests", dependencies: ["FeedLegacySources", "FeedXML", "FeedPipeline", "FeedSources", "FeedValidation", "BundleFormat", "FeedSQLite", "FeedModel", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["FeedModel"], path: "Tests/TestSupport"),
     ]
 )

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generate the hand-made GTFS sample feeds used by feedc tests.
 
-    python3 Samples/generate.py            # (re)write Samples/metro, Samples/rail, Samples/expected.json
+    python3 Samples/generate.py            # (re)write Samples/metro, Samples/rail, Samples/expected.json,
+                                           # and Samples/kalkati (the metro as a Kalkati dump)
     python3 Samples/generate.py --check    # write, then validate the written feeds
 
 Fully deterministic: no randomness, no network, no third-party modules.
@@ -794,11 +795,16 @@ def main():
         folder = os.path.join(HERE, name)
         report[name] = feed.write(folder, **meta)
         out[name] = expected
+        if name == "metro":
+            sys.dont_write_bytecode = True  # no __pycache__ in Samples/
+            import kalkati_sample
+            kalkati = kalkati_sample.write(feed, meta, Frame, write_csv, os.path.join(HERE, "kalkati"))
     with open(os.path.join(HERE, "expected.json"), "w", encoding="utf-8", newline="\n") as f:
         json.dump(out, f, indent=2, ensure_ascii=False)
         f.write("\n")
     for name, counts in report.items():
         print("%s: %s" % (name, ", ".join("%s=%d" % kv for kv in counts.items())))
+    print("kalkati: %s" % ", ".join("%s=%d" % kv for kv in kalkati.items()))
     if "--check" in sys.argv[1:]:
         bad = 0
         for name in ("metro", "rail"):

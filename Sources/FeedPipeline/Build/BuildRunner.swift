@@ -1,6 +1,7 @@
 import BundleFormat
 import BundleWriter
 import FeedEnhancement
+import FeedLegacySources
 import FeedModel
 import FeedSQLite
 import Foundation
@@ -52,7 +53,9 @@ public struct BuildRunner {
         var checks: [FeedCheck] = []
         for source in fetched {
             progress("\(bundle.name): reading and validating \(source.config.id)")
-            checks.append(FeedCheck(url: source.local, source: source.config.id, fingerprint: source.fingerprint))
+            checks.append(FeedCheck(url: source.local, source: source.config.id, fingerprint: source.fingerprint,
+                                    format: source.config.format,
+                                    options: LegacyReadOptions(schema: source.config.schema, timezone: source.config.timezone)))
         }
         clock.lap("read+validate")
         if let refusal = zip(fetched, checks).compactMap({ f, c in c.refusal(under: bundle.strictness).map { "\(f.config.id): \($0)" } }).first {
@@ -118,6 +121,11 @@ public struct BuildRunner {
         text += "max_dropped_share \(bundle.strictness.maxDroppedShare.map { String($0) } ?? "-")\n"
         for source in fetched {
             text += "\(source.config.id)\t\(source.config.format.rawValue)\t\(source.config.prefix)\t\(source.fingerprint)\n"
+            // Legacy settings change the content (time zone) or the report (schema); GTFS lines stay as they were.
+            if source.config.format != .gtfs {
+                let schema = source.config.schema.flatMap { try? SourceFetcher.fingerprint(of: $0) } ?? "-"
+                text += "  timezone \(source.config.timezone ?? "-")\tschema \(schema)\n"
+            }
         }
         return "sha256:" + sha256Hex(Data(text.utf8))
     }

@@ -1,19 +1,31 @@
+import FeedLegacySources
 import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
 
-/// Reads and validates one GTFS dump: the read and validate stages, shared by `feedc validate`
-/// and `feedc build`.
+/// Reads and validates one dump: the read and validate stages, shared by `feedc validate`
+/// and `feedc build`. The dump's format picks the reader; every reader gives the same GTFS-shaped
+/// ``Feed``, so validation and everything after it is the same for all formats.
 public struct FeedCheck: Sendable {
     /// The repaired, frozen feed; nil when the dump could not be read at all.
     public let feed: Feed?
     public let report: FeedCheckReport
 
-    public init(url: URL, source: String, fingerprint: String? = nil) {
+    /// - Parameters:
+    ///   - format: the dump's format; nil detects it from the content (``LegacyFormat/detect(_:)``,
+    ///     else GTFS), as `feedc validate` does.
+    ///   - options: a legacy source's `schema:` and `timezone:`.
+    public init(url: URL, source: String, fingerprint: String? = nil, format: SourceFormat? = .gtfs,
+                options: LegacyReadOptions = LegacyReadOptions()) {
         let sink = NoticeSink()
         var clock = StageClock()
-        let read = GTFSReader(url: url).read(into: sink)
+        let format = format ?? LegacyFormat.detect(url).flatMap { SourceFormat(rawValue: $0.rawValue) } ?? .gtfs
+        let read: Feed? = switch format {
+        case .gtfs: GTFSReader(url: url).read(into: sink)
+        case .kalkati: KalkatiReader(url: url, options: options).read(into: sink)
+        case .nextbus: NextBusReader(url: url, options: options).read(into: sink)
+        }
         clock.lap("read")
         var rowsRead: [String: Int] = [:]
         if let read {

@@ -59,8 +59,14 @@ public enum SourceLocation: Sendable, Equatable {
     case remote(URL)
 }
 
+/// The format of a source's dump (`format:`).
 public enum SourceFormat: String, Sendable, Equatable, CaseIterable {
+    /// A GTFS zip or folder.
     case gtfs
+    /// A Kalkati.net `jp_database` XML dump (one file).
+    case kalkati
+    /// A folder of saved NextBus XML feed responses (or one response file).
+    case nextbus
 }
 
 /// One source of a bundle.
@@ -70,11 +76,18 @@ public struct SourceConfig: Sendable, Equatable {
     public var location: SourceLocation
     /// Put before every id from this source; default `<id>:` in a bundle of several sources.
     public var prefix: String
+    /// The XSD a Kalkati dump is validated against (`schema:`, Kalkati sources only).
+    public var schema: URL?
+    /// The agency time zone of a legacy source (`timezone:`, Kalkati and NextBus sources only).
+    public var timezone: String?
 
-    public init(id: String, format: SourceFormat, location: SourceLocation, prefix: String) {
+    public init(id: String, format: SourceFormat, location: SourceLocation, prefix: String,
+                schema: URL? = nil, timezone: String? = nil) {
         self.id = id
         self.format = format
         self.location = location
         self.prefix = prefix
+        self.schema = schema
+        self.timezone = timezone
     }
 }

@@ -102,7 +102,7 @@ public struct PipelineConfigParser {
     }
 
     private func parseSource(_ node: Node, doc: YAMLReader, base: URL, several: Bool) throws(ConfigError) -> SourceConfig {
-        let map = try doc.mapping(node, allowed: ["id", "format", "path", "url", "prefix"], context: "a source")
+        let map = try doc.mapping(node, allowed: ["id", "format", "path", "url", "prefix", "schema", "timezone"], context: "a source")
         guard let idNode = map["id"] else { throw doc.error(node, "a source needs an `id`") }
         let id = try doc.string(idNode, "id")
         guard id.range(of: "^[A-Za-z0-9][A-Za-z0-9_.-]*$", options: .regularExpression) != nil else {
@@ -139,7 +139,28 @@ public struct PipelineConfigParser {
         case (_?, _?): throw doc.error(node, "source `\(id)` has both `path` and `url`; give one")
         }
         let prefix = try map["prefix"].map { n throws(ConfigError) in try doc.string(n, "prefix", allowEmpty: !several) } ?? (several ? "\(id):" : "")
-        return SourceConfig(id: id, format: format, location: location, prefix: prefix)
+        var schema: URL?
+        if let n = map["schema"] {
+            guard format == .kalkati else {
+                throw doc.error(n, "`schema` applies to `format: kalkati` sources only (NextBus responses are checked against a built-in schema)")
+            }
+            let path = try doc.string(n, "schema")
+            let url = URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw doc.error(n, "no schema file at `\(path)` (looked for \(url.path))")
+            }
+            schema = url
+        }
+        var timezone: String?
+        if let n = map["timezone"] {
+            guard format != .gtfs else { throw doc.error(n, "`timezone` applies to kalkati and nextbus sources only (GTFS names its own)") }
+            let zone = try doc.string(n, "timezone")
+            guard TimeZone(identifier: zone) != nil, zone.contains("/") else {
+                throw doc.error(n, "`\(zone)` is not an IANA time zone such as Europe/Helsinki or America/New_York")
+            }
+            timezone = zone
+        }
+        return SourceConfig(id: id, format: format, location: location, prefix: prefix, schema: schema, timezone: timezone)
     }
 
     static func describe(_ error: YamlError, file: String) -> ConfigError {

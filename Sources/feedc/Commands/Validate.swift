@@ -4,15 +4,20 @@ import Foundation
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Validate one GTFS dump (zip or folder) and report its problems.",
+        abstract: "Validate one dump (GTFS zip or folder, Kalkati XML, NextBus responses) and report its problems.",
         discussion: """
         Notices carry MobilityData gtfs-validator's codes and severities, with file, line, field \
         and value, and the repair a build would make.
 
+        The format is detected from the content: an XML file whose root is jp_database is a \
+        Kalkati.net dump; a folder of XML files whose root is body holds NextBus responses; \
+        anything else is read as GTFS. Kalkati dumps are not schema-checked here (no schema \
+        path); `feedc build` checks them against a source's `schema:`.
+
         Exit status: 0 no errors; 1 error-level notices; 2 the dump could not be opened.
         """)
 
-    @Argument(help: "A GTFS zip file or folder.")
+    @Argument(help: "A GTFS zip file or folder, a Kalkati XML file, or a folder of NextBus responses.")
     var dump: String
 
     @Flag(help: "Print the report as JSON.")
@@ -26,7 +31,7 @@ struct Validate: ParsableCommand {
         guard FileManager.default.fileExists(atPath: url.path) else {
             Terminal.fail("\(dump): no such file or folder")
         }
-        let check = FeedCheck(url: url, source: url.lastPathComponent)
+        let check = FeedCheck(url: url, source: url.lastPathComponent, format: nil)
         if json {
             Terminal.printJSON(check.report)
         } else {

@@ -1,0 +1,78 @@
+/// Why an XML document was refused. Every case carries the place (file, line, column) and a
+/// sentence; ``code`` is the notice code readers report it under.
+///
+/// Errors end the reading of a document: a malformed, truncated, hostile or wrongly encoded
+/// file is never half-trusted. Schema violations are not errors (see ``XMLIssue``): they are
+/// reported and reading goes on.
+public struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Equatable {
+        /// Not well-formed XML.
+        case malformed
+        /// The document ends before its root element is closed (a cut-off download).
+        case truncated
+        /// Not valid UTF-8 (or the declared encoding), or a character XML forbids.
+        case invalidEncoding
+        /// A DTD with entity declarations, an entity reference, or an entity expansion libxml2
+        /// stopped (billion laughs): refused, nothing outside the document is ever read.
+        case entityRefused
+        /// A single text or attribute value longer than the limit.
+        case valueTooLarge
+        /// The root element is not the one the reader expects.
+        case wrongRoot
+        /// The file could not be opened.
+        case unreadable
+        /// The schema itself could not be read or compiled.
+        case invalidSchema
+    }
+
+    public var kind: Kind
+    public var file: String
+    /// 1-based; 0 when unknown.
+    public var line: Int
+    /// 1-based; 0 when unknown.
+    public var column: Int
+    public var message: String
+
+    public init(_ kind: Kind, file: String, line: Int = 0, column: Int = 0, _ message: String) {
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// The notice code a reader reports this error under.
+    public var code: String {
+        switch kind {
+        case .malformed: "xml_malformed"
+        case .truncated: "xml_truncated"
+        case .invalidEncoding: "xml_invalid_encoding"
+        case .entityRefused: "xml_entity_refused"
+        case .valueTooLarge: "xml_value_too_large"
+        case .wrongRoot: "xml_wrong_root"
+        case .unreadable: "unreadable_archive"
+        case .invalidSchema: "xml_invalid_schema"
+        }
+    }
+
+    /// `file:line:column: message`.
+    public var description: String {
+        var out = file
+        if line > 0 { out += ":\(line)" }
+        if column > 0 { out += ":\(column)" }
+        return out + ": " + message
+    }
+}
+
+/// A schema violation: the document is well-formed but breaks its XSD. Reading goes on.
+public struct XMLIssue: Sendable, Equatable {
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public init(line: Int, column: Int, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+}
