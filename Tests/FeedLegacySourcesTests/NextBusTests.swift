@@ -68,6 +68,16 @@ struct NextBusTests {
         #expect(try database.strings("SELECT monday + tuesday + wednesday + thursday + friday + saturday + sunday FROM calendar") == ["0"])
         #expect(try database.strings("SELECT timezone FROM agencies") == ["America/New_York"])
         #expect(try database.strings("SELECT name FROM agencies") == ["MBTA"])
+        // The directions stage collapses each route's six directions into the two user-facing
+        // ones: every branch pattern joins one of them.
+        for route in ["71", "73"] {
+            #expect(try database.int("SELECT count(*) FROM directions WHERE route_id = '\(route)'") == 2, "\(route)")
+            let perDirection = try database.strings("SELECT count(*) FROM trips t JOIN patterns p ON p.pattern_id = t.pattern_id WHERE t.route_id = '\(route)' GROUP BY p.direction_index ORDER BY p.direction_index")
+            #expect(perDirection.count == 2 && perDirection.allSatisfy { $0 != "0" }, "\(route): \(perDirection)")
+            // The user-facing directions keep their own index.
+            let uiIndex = try database.strings("SELECT p.direction_index FROM trips t JOIN patterns p ON p.pattern_id = t.pattern_id WHERE t.trip_id LIKE '\(route)/ui/%' ORDER BY t.direction_id")
+            #expect(uiIndex == ["0", "1"], "\(route)")
+        }
     }
 
     @Test func acTransit22StopsThatChangedFrom2015To2016() throws {
