@@ -58,7 +58,8 @@ public struct Publisher {
 
     /// Publishes `candidate` as version `version`: bundle, report, deltas from the retained
     /// versions (each at most `maxDeltaShare` of the bundle's size), then the manifest.
-    public func publish(_ candidate: Candidate, version: Int, previous: Manifest?, keep: Int, maxDeltaShare: Double = 0.5) throws -> Published {
+    public func publish(_ candidate: Candidate, version: Int, previous: Manifest?, keep: Int, maxDeltaShare: Double = 0.5,
+                        signingKey: String? = nil) throws -> Published {
         let gzipped = try Gzip.compress(candidate.sqlite)
         let digestHex = candidate.digest.split(separator: ":").last.map(String.init) ?? candidate.digest
         let file = "bundles/\(version)-\(digestHex.prefix(12)).sqlite.gz"
@@ -81,7 +82,13 @@ public struct Publisher {
             changes = written.fromPrevious
         }
         let manifest = Manifest(bundle: bundle, latest: entry, versions: retained, deltas: deltas)
-        try writeAtomically(try manifest.encoded(), to: manifestURL)
+        let manifestData = try manifest.encoded()
+        // The signature is computed before anything is replaced: a bad key changes nothing.
+        let signature = try signingKey.map { try ManifestSignature.sign(manifestData, privateKey: $0) }
+        try writeAtomically(manifestData, to: manifestURL)
+        if let signature {
+            try writeAtomically(Data((signature + "\n").utf8), to: folder.appendingPathComponent("manifest.json.sig"))
+        }
         // After the manifest: files no version or delta it lists refers to any more.
         for old in pruned {
             for path in [old.file, old.report].compactMap({ $0 }) {

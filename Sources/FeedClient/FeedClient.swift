@@ -14,11 +14,14 @@ import Foundation
 public struct FeedClient: Sendable {
     public let manifestURL: URL
     public let database: URL
+    /// Ed25519 public key (base64): when set, a manifest without a valid `manifest.json.sig` is refused.
+    public let publicKey: String?
     var transport = HTTPTransport()
 
-    public init(manifest: URL, database: URL, timeout: TimeInterval = 60) {
+    public init(manifest: URL, database: URL, publicKey: String? = nil, timeout: TimeInterval = 60) {
         self.manifestURL = manifest
         self.database = database
+        self.publicKey = publicKey
         transport.timeout = timeout
     }
 
@@ -39,6 +42,14 @@ public struct FeedClient: Sendable {
         let response = try transport.get(manifestURL, headers: headers)
         if response.status == 304, let local { return .upToDate(version: local) }
         guard response.status == 200 else { throw .http(url: manifestURL.absoluteString, status: response.status) }
+        if let publicKey {
+            let signatureURL = manifestURL.appendingPathExtension("sig")
+            let signature = try transport.get(signatureURL)
+            guard signature.status == 200 else { throw .badManifest("unsigned: \(signatureURL.lastPathComponent) answered HTTP \(signature.status)") }
+            guard ManifestSignature.verify(response.body, signature: String(decoding: signature.body, as: UTF8.self), publicKey: publicKey) else {
+                throw .badManifest("the signature does not verify with the configured public key")
+            }
+        }
         let manifest: Manifest
         do {
             manifest = try Manifest.decode(response.body)

@@ -10,6 +10,6 @@ struct Feedc: ParsableCommand {
         configuration or tool error.
         """,
         version: "0.1.0",
-        subcommands: [Build.self, Validate.self, Inspect.self, Pull.self, Apply.self, Schema.self],
+        subcommands: [Build.self, Validate.self, Inspect.self, Pull.self, Apply.self, Keygen.self, Schema.self],
         defaultSubcommand: Build.self)
 }

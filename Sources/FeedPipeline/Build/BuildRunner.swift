@@ -100,8 +100,9 @@ public struct BuildRunner {
         progress("\(bundle.name): publishing version \(version)")
         let candidate = Publisher.Candidate(sqlite: [UInt8](sqlite), digest: digest, report: report.json(), inputs: inputs,
                                             serviceRange: ServiceRange(sources.map(\.feed)), rows: rows, sqlitePath: temporary)
+        let signingKey = try bundle.signingKey.map { try String(contentsOf: $0, encoding: .utf8) }
         let published = try publisher.publish(candidate, version: version, previous: previous, keep: config.keep,
-                                              maxDeltaShare: bundle.maxDeltaShare)
+                                              maxDeltaShare: bundle.maxDeltaShare, signingKey: signingKey)
         clock.lap("publish")
         report.seconds = clock.seconds
         report.deltas = published.manifest.deltas

@@ -28,6 +28,8 @@ public struct BundleConfig: Sendable, Equatable {
     public var opposites: OppositeStopsSettings
     /// A delta larger than this share of the full bundle is not published (`max_delta_share`).
     public var maxDeltaShare: Double = 0.5
+    /// File holding the Ed25519 private key (base64) that signs the manifest (`signing_key`).
+    public var signingKey: URL?
 
     public init(name: String, sources: [SourceConfig], strictness: Strictness = Strictness(),
                 opposites: OppositeStopsSettings = OppositeStopsSettings()) {

@@ -22,9 +22,12 @@ struct Pull: ParsableCommand {
     @Option(help: "Seconds before a request gives up.")
     var timeout: Double = 60
 
+    @Option(help: "Ed25519 public key (base64): refuse a manifest without a valid signature.")
+    var publicKey: String?
+
     func run() throws {
         guard let url = URL(string: manifest), url.scheme != nil else { Terminal.fail("\(manifest) is not a URL") }
-        let client = FeedClient(manifest: url, database: URL(fileURLWithPath: db), timeout: timeout)
+        let client = FeedClient(manifest: url, database: URL(fileURLWithPath: db), publicKey: publicKey, timeout: timeout)
         do {
             print(try client.update())
         } catch {

@@ -1,0 +1,51 @@
+import BundleFormat
+import FeedClient
+import FeedPipeline
+import Foundation
+import Testing
+import TestSupport
+
+/// Ed25519-signed manifests: a client configured with the public key accepts the signed
+/// manifest and refuses an unsigned or wrongly signed one, leaving its database as it was.
+@Suite(.serialized, .enabled(if: Nginx.isInstalled, "needs nginx (.ci/run installs it)"))
+struct SignedManifestTests {
+    @Test func signedUnsignedAndWrongKey() throws {
+        let folder = TemporaryFolder()
+        let keys = ManifestSignature.generateKeyPair()
+        try keys.privateKey.write(to: folder.url.appendingPathComponent("key"), atomically: true, encoding: .utf8)
+        let yaml = folder.url.appendingPathComponent("pipeline.yaml")
+        try "output: out\nbundles:\n  - name: m\n    signing_key: key\n    sources:\n      - id: m\n        path: \(SharedData.sample("metro").path)\n"
+            .write(to: yaml, atomically: true, encoding: .utf8)
+        #expect(try BuildRunner(config: PipelineConfigParser().parse(contentsOf: yaml)).run()[0].status == .published)
+        let output = folder.url.appendingPathComponent("out")
+        let manifestData = try Data(contentsOf: output.appendingPathComponent("m/manifest.json"))
+        let signature = try String(contentsOf: output.appendingPathComponent("m/manifest.json.sig"), encoding: .utf8)
+        #expect(ManifestSignature.verify(manifestData, signature: signature, publicKey: keys.publicKey))
+        let nginx = try Nginx(serving: output)
+        let url = nginx.url("m/manifest.json")
+
+        let wrongKey = ManifestSignature.generateKeyPair().publicKey
+        let refused = folder.url.appendingPathComponent("refused.sqlite")
+        let wrong = Result { try FeedClient(manifest: url, database: refused, publicKey: wrongKey).update() }
+        #expect(Self.isBadManifest(wrong), "a manifest signed by another key: \(wrong)")
+        #expect(!FileManager.default.fileExists(atPath: refused.path))
+
+        let bytes = try Manifest.decode(manifestData).latest.bytes
+        let good = folder.url.appendingPathComponent("good.sqlite")
+        let accepted = try FeedClient(manifest: url, database: good, publicKey: keys.publicKey).update()
+        #expect(accepted == .downloadedFull(version: 1, bytes: bytes))
+
+        // The signature removed: refused by a client that expects one, accepted by one that does not.
+        try FileManager.default.removeItem(at: output.appendingPathComponent("m/manifest.json.sig"))
+        let unsigned = Result { try FeedClient(manifest: url, database: refused, publicKey: keys.publicKey).update() }
+        #expect(Self.isBadManifest(unsigned), "an unsigned manifest: \(unsigned)")
+        #expect(!FileManager.default.fileExists(atPath: refused.path))
+        let plain = try FeedClient(manifest: url, database: refused).update()
+        #expect(plain == .downloadedFull(version: 1, bytes: bytes))
+    }
+
+    static func isBadManifest(_ result: Result<UpdateResult, any Error>) -> Bool {
+        guard case .failure(let error) = result, let client = error as? ClientError, case .badManifest = client else { return false }
+        return true
+    }
+}
