@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "feedc", targets: ["feedc"]),
         .library(name: "FeedCompiler", targets: ["FeedPipeline"]),
         .library(name: "BundleFormat", targets: ["BundleFormat"]),
+        .library(name: "FeedDiff", targets: ["FeedDiff"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,15 +41,17 @@ let package = Package(
         ]),
         // Feed → bundle rows → SQLite file; publication into the output folder.
         .target(name: "BundleWriter", dependencies: ["FeedModel", "FeedEnhancement", "BundleFormat", "FeedSQLite"]),
+        // What changed between two bundles: compared through SQL, rendered as text, JSON or HTML.
+        .target(name: "FeedDiff", dependencies: ["BundleFormat", "FeedSQLite"]),
         // pipeline.yaml, fetching, the stages in order, the build report.
         .target(name: "FeedPipeline", dependencies: [
-            "FeedModel", "FeedSources", "FeedValidation", "FeedEnhancement", "BundleFormat", "BundleWriter",
+            "FeedModel", "FeedSources", "FeedValidation", "FeedEnhancement", "BundleFormat", "BundleWriter", "FeedDiff",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The command line: thin commands over FeedPipeline.
         .executableTarget(name: "feedc", dependencies: [
-            "FeedPipeline", "BundleFormat",
+            "FeedPipeline", "BundleFormat", "FeedDiff",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -56,6 +59,7 @@ let package = Package(
         .testTarget(name: "FeedValidationTests", dependencies: ["FeedValidation", "FeedSources", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter", "FeedSQLite", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedEnhancementTests", dependencies: ["FeedEnhancement", "FeedSources", "FeedValidation", "FeedModel", "TestSupport"]),
+        .testTarget(name: "FeedDiffTests", dependencies: ["FeedDiff", "FeedPipeline", "BundleFormat", "FeedSQLite", "CFeedZlib", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["FeedModel"], path: "Tests/TestSupport"),
     ]
 )
