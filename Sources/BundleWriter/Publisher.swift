@@ -34,14 +34,18 @@ public struct Publisher {
         public var inputs: String
         public var serviceRange: ServiceRange?
         public var rows: [String: Int]
+        /// The diff against the previous version, as JSON; nil for a first version.
+        public var diff: Data?
 
-        public init(sqlite: [UInt8], digest: String, report: Data, inputs: String, serviceRange: ServiceRange?, rows: [String: Int]) {
+        public init(sqlite: [UInt8], digest: String, report: Data, inputs: String, serviceRange: ServiceRange?, rows: [String: Int],
+                    diff: Data? = nil) {
             self.sqlite = sqlite
             self.digest = digest
             self.report = report
             self.inputs = inputs
             self.serviceRange = serviceRange
             self.rows = rows
+            self.diff = diff
         }
     }
 
@@ -53,10 +57,15 @@ public struct Publisher {
         let report = "reports/\(version).json"
         try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file))
         try writeAtomically(candidate.report, to: folder.appendingPathComponent(report))
+        var diff: String?
+        if let data = candidate.diff {
+            diff = "reports/\(version).diff.json"
+            try writeAtomically(data, to: folder.appendingPathComponent(diff!))
+        }
         let entry = BundleVersion(
             version: version, digest: candidate.digest, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped),
             serviceStart: candidate.serviceRange?.start, serviceEnd: candidate.serviceRange?.end,
-            inputs: candidate.inputs, report: report, rows: candidate.rows)
+            inputs: candidate.inputs, report: report, diff: diff, rows: candidate.rows)
         let all = [entry] + (previous?.versions ?? [])
         let retained = Array(all.prefix(max(1, keep)))
         let pruned = all.dropFirst(retained.count)
@@ -64,7 +73,7 @@ public struct Publisher {
                                 deltas: (previous?.deltas ?? []).filter { d in retained.contains { $0.version == d.from } && d.to == entry.version })
         try writeAtomically(try manifest.encoded(), to: manifestURL)
         for old in pruned {
-            for path in [old.file, old.report].compactMap({ $0 }) {
+            for path in [old.file, old.report, old.diff].compactMap({ $0 }) {
                 try? FileManager.default.removeItem(at: folder.appendingPathComponent(path))
             }
         }
