@@ -57,9 +57,9 @@ let package = Package(
 
         .testTarget(name: "FeedSourcesTests", dependencies: ["FeedSources", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedValidationTests", dependencies: ["FeedValidation", "FeedSources", "FeedModel", "TestSupport"]),
-        .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter", "FeedSQLite", "FeedModel", "TestSupport"]),
+        .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "FeedDiff", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter", "FeedSQLite", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedEnhancementTests", dependencies: ["FeedEnhancement", "FeedSources", "FeedValidation", "FeedModel", "TestSupport"]),
-        .testTarget(name: "FeedDiffTests", dependencies: ["FeedDiff", "FeedPipeline", "BundleFormat", "FeedSQLite", "CFeedZlib", "TestSupport"]),
+        .testTarget(name: "FeedDiffTests", dependencies: ["FeedDiff", "FeedPipeline", "FeedSources", "FeedModel", "BundleFormat", "FeedSQLite", "CFeedZlib", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["FeedModel"], path: "Tests/TestSupport"),
     ]
 )

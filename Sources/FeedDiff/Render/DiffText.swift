@@ -144,15 +144,18 @@ public struct DiffText {
         let s = diff.stops
         guard !s.isEmpty else { return [] }
         var out = ["Stops"]
-        out += capped("added", s.added) { "+ \($0.label)" }
-        out += capped("removed", s.removed) { "- \($0.label)" }
-        out += capped("renamed", s.renamed) { "\($0.stopId): \"\($0.oldName ?? "")\" → \"\($0.newName ?? "")\"" }
-        out += capped("moved", s.moved) { "\($0.name ?? "") (\($0.stopId)): \(Int($0.distanceM.rounded())) m" }
         if diff.churned("stops") {
-            if !s.renumbered.isEmpty { out.append("  renumbered (\(s.renumbered.count)): most stop ids changed; see the JSON for the list") }
+            // Said once in "Id churn"; here only the counts.
+            let counts = [("added", s.added.count), ("removed", s.removed.count), ("renumbered", s.renumbered.count)]
+                .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
+            if !counts.isEmpty { out.append("  " + counts.joined(separator: ", ") + " (most stop ids changed: not listed; the JSON lists them)") }
         } else {
+            out += capped("added", s.added) { "+ \($0.label)" }
+            out += capped("removed", s.removed) { "- \($0.label)" }
             out += capped("renumbered", s.renumbered) { "\($0.oldStopId) → \($0.newStopId) \($0.name ?? "")" }
         }
+        out += capped("renamed", s.renamed) { "\($0.stopId): \"\($0.oldName ?? "")\" → \"\($0.newName ?? "")\"" }
+        out += capped("moved", s.moved) { "\($0.name ?? "") (\($0.stopId)): \(Int($0.distanceM.rounded())) m" }
         out += capped("opposite stop changed", s.oppositeChanged) { change in
             let before = change.old.isEmpty ? "none" : change.old.joined(separator: ", ")
             let after = change.new.isEmpty ? "none" : change.new.joined(separator: ", ")
