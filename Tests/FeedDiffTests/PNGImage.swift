@@ -37,22 +37,22 @@ struct PNGImage {
             }
             offset += 12 + length
         }
-        let stride = w * channels
-        var raw = [UInt8](repeating: 0, count: h * (stride + 1))
+        let rowBytes = w * channels
+        var raw = [UInt8](repeating: 0, count: h * (rowBytes + 1))
         var rawLength = UInt(raw.count)
         let rc = raw.withUnsafeMutableBufferPointer { out in
             idat.withUnsafeBufferPointer { input in uncompress(out.baseAddress, &rawLength, input.baseAddress, UInt(input.count)) }
         }
         guard rc == Z_OK, Int(rawLength) == raw.count else { throw Invalid(description: "zlib \(rc)") }
         // Undo the per-row filters.
-        var image = [UInt8](repeating: 0, count: h * stride)
+        var image = [UInt8](repeating: 0, count: h * rowBytes)
         for y in 0..<h {
-            let filter = raw[y * (stride + 1)]
-            for x in 0..<stride {
-                let value = Int(raw[y * (stride + 1) + 1 + x])
-                let a = x >= channels ? Int(image[y * stride + x - channels]) : 0
-                let b = y > 0 ? Int(image[(y - 1) * stride + x]) : 0
-                let c = x >= channels && y > 0 ? Int(image[(y - 1) * stride + x - channels]) : 0
+            let filter = raw[y * (rowBytes + 1)]
+            for x in 0..<rowBytes {
+                let value = Int(raw[y * (rowBytes + 1) + 1 + x])
+                let a = x >= channels ? Int(image[y * rowBytes + x - channels]) : 0
+                let b = y > 0 ? Int(image[(y - 1) * rowBytes + x]) : 0
+                let c = x >= channels && y > 0 ? Int(image[(y - 1) * rowBytes + x - channels]) : 0
                 let predicted: Int
                 switch filter {
                 case 0: predicted = 0
@@ -64,7 +64,7 @@ struct PNGImage {
                     predicted = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
                 default: throw Invalid(description: "filter \(filter)")
                 }
-                image[y * stride + x] = UInt8((value + predicted) & 0xFF)
+                image[y * rowBytes + x] = UInt8((value + predicted) & 0xFF)
             }
         }
         width = w

@@ -89,7 +89,7 @@ struct RealDiffTests {
 
     /// Lines and stops added and removed are exactly the ids one raw dump has and the other
     /// lacks, less those reported as renumbered.
-    private func checkIds(_ diff: FeedDiff, _ old: RawGTFS, _ new: RawGTFS, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func checkIds(_ diff: FeedDiff, _ old: RawGTFS, _ new: RawGTFS, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let oldStops = old.ids("stops.txt", "stop_id"), newStops = new.ids("stops.txt", "stop_id")
         let renumberedOld = Set(diff.stops.renumbered.map(\.oldStopId)), renumberedNew = Set(diff.stops.renumbered.map(\.newStopId))
         #expect(Set(diff.stops.removed.map(\.stopId)) == oldStops.subtracting(newStops).subtracting(renumberedOld), sourceLocation: sourceLocation)
@@ -104,7 +104,7 @@ struct RealDiffTests {
 
     /// Every line the diff reports: its trips per day on each day type, on each side's
     /// representative date, equal the raw count.
-    private func checkLineFigures(_ diff: FeedDiff, _ old: RawGTFS, _ new: RawGTFS, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func checkLineFigures(_ diff: FeedDiff, _ old: RawGTFS, _ new: RawGTFS, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         func raw(_ side: RawGTFS, _ dates: [String: String], _ route: String) -> DayCounts {
             var counts = DayCounts()
             for type in DayType.allCases {
@@ -125,7 +125,7 @@ struct RealDiffTests {
     }
 
     /// Each side's window (first and last dates with trips) computed from the raw dump.
-    private func checkWindows(_ diff: FeedDiff, _ old: RawGTFS, _ new: RawGTFS, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func checkWindows(_ diff: FeedDiff, _ old: RawGTFS, _ new: RawGTFS, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         for (raw, window) in [(old, diff.calendar.oldWindow), (new, diff.calendar.newWindow)] {
             let window = try #require(window, sourceLocation: sourceLocation)
             let first = RawGTFS.date(window.first), last = RawGTFS.date(window.last)

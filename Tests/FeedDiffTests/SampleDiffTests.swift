@@ -33,7 +33,7 @@ import TestSupport
         let diff = try DiffRunner().diff(dump.path, dump.path)
         #expect(diff.identical)
         #expect(diff.old.digest == diff.new.digest)
-        #expect(diff.counts.values.allSatisfy(\.isZero))
+        #expect(diff.counts.values.allSatisfy { $0.isZero })
         #expect(diff.lines.isEmpty && diff.stops.isEmpty && diff.calendar.isEmpty)
         #expect(DiffText().render(diff).contains("No changes"))
     }

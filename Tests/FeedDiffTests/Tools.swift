@@ -34,13 +34,18 @@ enum Tools {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(timeout)
-        var data = Data()
-        let reader = Thread { data = out.fileHandleForReading.readDataToEndOfFile() }
+        let box = OutputBox()
+        let reader = Thread { box.data = out.fileHandleForReading.readDataToEndOfFile() }
         reader.start()
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
         while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        return Run(status: process.terminationStatus, output: String(decoding: box.data, as: UTF8.self))
     }
+}
+
+/// The reader thread's output, read by the test once the thread has finished.
+private final class OutputBox: @unchecked Sendable {
+    var data = Data()
 }
