@@ -77,10 +77,20 @@ struct RealDiffTests {
         try checkWindows(diff, old, new)
     }
 
-    @Test func amtrakSameIdsOtherService() throws {
+    @Test func amtrakOnlyFeedInfoChanged() throws {
         let (diff, old, new) = try Self.diff("amtrak_commit2021-09-06.zip", "amtrak_commit2021-10-05.zip")
         #expect(!diff.identical)
         #expect(diff.idChurn.isEmpty)
+        // Only feed_info.txt differs between these two dumps.
+        #expect(diff.counts.filter { !$0.value.isZero }.map(\.key) == ["feeds"])
+        #expect(diff.lines.isEmpty && diff.stops.isEmpty && diff.calendar.isEmpty)
+        try checkIds(diff, old, new)
+    }
+
+    @Test func amtrakLinesAndStations2017To2018() throws {
+        let (diff, old, new) = try Self.diff("amtrak_commit2017-05-15.zip", "amtrak_commit2018-08-28.zip")
+        #expect(diff.idChurn.map(\.kind).contains("trips"))
+        #expect(!diff.lines.added.isEmpty && !diff.lines.removed.isEmpty)
         try checkIds(diff, old, new)
         try checkLineFigures(diff, old, new)
     }

@@ -8,10 +8,10 @@ struct DiffGeometryBuilder {
 
     func build(_ lines: LineChanges) -> DiffGeometry {
         var geometry = DiffGeometry()
-        for line in lines.added { geometry.lines.append(draw(line.routeId, line.label, .added, new)) }
-        for line in lines.removed { geometry.lines.append(draw(line.routeId, line.label, .removed, old)) }
+        for line in lines.added { geometry.lines.append(draw(line.routeId, line.title, .added, new)) }
+        for line in lines.removed { geometry.lines.append(draw(line.routeId, line.title, .removed, old)) }
         for line in lines.changed where line.directions.contains(where: { !$0.stopsAdded.isEmpty || !$0.stopsRemoved.isEmpty || $0.reordered }) {
-            geometry.lines.append(draw(line.routeId, line.label, .changed, new))
+            geometry.lines.append(draw(line.routeId, line.title, .changed, new))
         }
         let positions = new.stops.keys.sorted().compactMap { new.stops[$0]?.position }
         let step = max(1, (positions.count + contextLimit - 1) / contextLimit)

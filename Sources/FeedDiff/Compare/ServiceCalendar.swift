@@ -56,11 +56,19 @@ struct ServiceCalendar {
         return first + last
     }
 
+    /// The first date of full service: the first date with at least half the trips of the
+    /// busiest date. Old calendar rows lingering before a new schedule (a few trips a day) do not
+    /// pull the representative dates into the past.
+    var fullServiceDay: Int? {
+        guard let first = firstDay, let peak = totals.max() else { return nil }
+        return first + (totals.firstIndex { 2 * $0 >= peak } ?? 0)
+    }
+
     /// The representative date of each day type: the date of that type with the most trips
-    /// within `windowDays` days from the first date of service (the earliest on a tie). A day type
-    /// without service in that window gets its first date there, with no trips.
+    /// within `windowDays` days from the first date of full service (the earliest on a tie). A
+    /// day type without service in that window gets its first date there, with no trips.
     func representativeDays(windowDays: Int) -> [DayType: Int] {
-        guard let first = firstDay else { return [:] }
+        guard let first = fullServiceDay else { return [:] }
         var best: [DayType: (day: Int, trips: Int)] = [:]
         for day in first..<(first + max(7, windowDays)) {
             let type = CivilDate.dayType(day)

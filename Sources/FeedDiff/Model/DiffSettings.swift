@@ -5,7 +5,8 @@ public struct DiffSettings: Codable, Sendable, Equatable {
     public var samePlaceMetres: Double = 25
     /// A kind's ids are "churned" when fewer than this share of the smaller side's ids are kept.
     public var churnKeptShare: Double = 0.5
-    /// Days from the first date of service searched for each day type's representative date.
+    /// Days from the first date of full service (at least half the busiest date's trips)
+    /// searched for each day type's representative date.
     public var representativeWindowDays: Int = 28
     /// Dates later than this many days after a side's first date of service are not compared
     /// (calendars running to 2099 would otherwise "gain" decades).

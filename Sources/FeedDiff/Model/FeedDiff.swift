@@ -64,7 +64,8 @@ public struct DiffSide: Codable, Sendable, Equatable {
     public var serviceStart: String?
     public var serviceEnd: String?
     /// The representative date (`YYYY-MM-DD`) of each day type (`weekday`, `saturday`, `sunday`):
-    /// the busiest date of that type within the first 28 days of service.
+    /// the busiest date of that type within the first 28 days of full service (from the first
+    /// date with at least half the trips of the busiest date).
     public var dayTypeDates: [String: String]
 
     public init(label: String, bundle: String?, version: Int?, digest: String, serviceStart: String?, serviceEnd: String?,

@@ -45,10 +45,22 @@ public struct LineRef: Codable, Sendable, Equatable {
     /// "Route 12", or the long name when the line has no short name.
     public var label: String { LineRef.label(shortName: shortName, longName: longName, routeId: routeId) }
 
+    /// The label with the long name and, when it is not the short name, the route id: tells
+    /// apart lines sharing a short name ("Route RED Newark - Harrison [Special1]").
+    public var title: String { LineRef.title(shortName: shortName, longName: longName, routeId: routeId) }
+
     static func label(shortName: String?, longName: String?, routeId: String) -> String {
         if let short = shortName?.trimmed, !short.isEmpty { return "Route \(short)" }
         if let long = longName?.trimmed, !long.isEmpty { return long }
         return "Route \(routeId)"
+    }
+
+    static func title(shortName: String?, longName: String?, routeId: String) -> String {
+        let label = label(shortName: shortName, longName: longName, routeId: routeId)
+        var out = label
+        if let long = longName?.trimmed, !long.isEmpty, long != label { out += " \(long)" }
+        if routeId != shortName?.trimmed && label != "Route \(routeId)" { out += " [\(routeId)]" }
+        return out
     }
 }
 
@@ -141,6 +153,7 @@ public struct LineChange: Codable, Sendable, Equatable {
     }
 
     public var label: String { LineRef.label(shortName: shortName, longName: longName, routeId: routeId) }
+    public var title: String { LineRef.title(shortName: shortName, longName: longName, routeId: routeId) }
 }
 
 /// One user-facing direction of a line, before and after.

@@ -56,7 +56,7 @@ public struct DiffHTML {
         var out = "<h2>Lines</h2>\n"
         let head = ["line", "id", "type", "weekday", "Saturday", "Sunday"]
         func row(_ l: LineRef) -> [String] {
-            [l.label + (l.longName.map { l.label == $0 ? "" : " " + $0 } ?? ""), l.routeId, String(l.type),
+            [l.title, l.routeId, String(l.type),
              String(l.tripsPerDay.weekday), String(l.tripsPerDay.saturday), String(l.tripsPerDay.sunday)]
         }
         if !lines.added.isEmpty { out += table(head, lines.added.map(row), caption: "Added (trips per day)") }
@@ -69,7 +69,7 @@ public struct DiffHTML {
                 if let c = l.recoloured { what.append("recoloured \(c.old) → \(c.new)") }
                 if let t = l.typeChanged { what.append("type \(t.old) → \(t.new)") }
                 if !l.otherFields.isEmpty { what.append("also " + l.otherFields.joined(separator: ", ")) }
-                return [l.label, what.joined(separator: "; ")] + DayType.allCases.map { arrow(l.tripsPerDay.old[$0], l.tripsPerDay.new[$0]) }
+                return [l.title, what.joined(separator: "; ")] + DayType.allCases.map { arrow(l.tripsPerDay.old[$0], l.tripsPerDay.new[$0]) }
             }
             out += table(["line", "changes", "weekday", "Saturday", "Sunday"], rows, caption: "Changed (trips per day, before → after)")
             let directions = lines.changed.flatMap { l in l.directions.map { (l, $0) } }
@@ -79,7 +79,7 @@ public struct DiffHTML {
                     if d.oldIndex == nil { name += " (new)" }
                     if d.index == nil { name += " (gone)" }
                     if d.reordered { name += " (stop order changed)" }
-                    return [l.label, name, d.stopsAdded.map(\.label).joined(separator: ", "), d.stopsRemoved.map(\.label).joined(separator: ", ")]
+                    return [l.title, name, d.stopsAdded.map(\.label).joined(separator: ", "), d.stopsRemoved.map(\.label).joined(separator: ", ")]
                         + DayType.allCases.map { arrow(d.tripsPerDay.old[$0], d.tripsPerDay.new[$0]) }
                 }, caption: "Directions")
             }
@@ -162,7 +162,7 @@ public struct DiffHTML {
         </style>
         </head>
         <body>
-        \(body)<footer><p>feedc diff, format \(diff.format). Trips per day: trips running on each side's representative date of the day type (the busiest one within the first \(diff.settings.representativeWindowDays) days of service).</p></footer>
+        \(body)<footer><p>feedc diff, format \(diff.format). Trips per day: trips running on each side's representative date of the day type (the busiest one within the first \(diff.settings.representativeWindowDays) days of full service: from the first date with at least half the trips of the busiest date).</p></footer>
         </body>
         </html>
 

@@ -85,8 +85,8 @@ public struct DiffText {
         let lines = diff.lines
         guard !lines.isEmpty else { return [] }
         var out = ["Lines"]
-        out += capped("added", lines.added) { "+ \($0.label)\(Self.longName($0)) (type \($0.type)): \(Self.days($0.tripsPerDay)) trips" }
-        out += capped("removed", lines.removed) { "- \($0.label)\(Self.longName($0)) (type \($0.type)): had \(Self.days($0.tripsPerDay)) trips" }
+        out += capped("added", lines.added) { "+ \($0.title) (type \($0.type)): \(Self.days($0.tripsPerDay)) trips" }
+        out += capped("removed", lines.removed) { "- \($0.title) (type \($0.type)): had \(Self.days($0.tripsPerDay)) trips" }
         if !lines.changed.isEmpty {
             out.append("  changed (\(lines.changed.count))")
             for line in limited(lines.changed) {
@@ -98,13 +98,13 @@ public struct DiffText {
     }
 
     private func lineBlock(_ line: LineChange) -> [String] {
-        var out = [line.label + (line.oldRouteId.map { " (id \($0) → \(line.routeId))" } ?? "")]
+        var out = [line.title + (line.oldRouteId.map { " (id \($0) → \(line.routeId))" } ?? "")]
         if let r = line.renamed { out.append("  renamed \"\(r.old)\" → \"\(r.new)\"") }
         if let c = line.recoloured { out.append("  recoloured \(c.old) → \(c.new)") }
         if let t = line.typeChanged { out.append("  type \(t.old) → \(t.new)") }
         if !line.otherFields.isEmpty { out.append("  also changed: " + line.otherFields.joined(separator: ", ")) }
         if line.tripsPerDay.old != line.tripsPerDay.new {
-            out.append("  " + Self.tripChanges(line.label, line.tripsPerDay).joined(separator: "; "))
+            out.append("  \(line.label) " + Self.tripChanges(nil, line.tripsPerDay).joined(separator: ", "))
         }
         for d in line.directions {
             var head = "  \(d.name)"
@@ -133,11 +133,6 @@ public struct DiffText {
 
     static func days(_ counts: DayCounts) -> String {
         "weekday \(counts.weekday), Saturday \(counts.saturday), Sunday \(counts.sunday)"
-    }
-
-    private static func longName(_ line: LineRef) -> String {
-        guard let long = line.longName?.trimmed, !long.isEmpty, line.label != long else { return "" }
-        return " \(long)"
     }
 
     private func stops(_ diff: FeedDiff) -> [String] {

@@ -12,7 +12,8 @@ struct Diff: ParsableCommand {
         raw GTFS dump (zip or folder), compiled on the fly and not published.
 
         Trips per day are counted on each side's representative date of each day type: the busiest \
-        weekday, Saturday and Sunday within the first 28 days of service.
+        weekday, Saturday and Sunday within its first 28 days of full service (from the first date \
+        with at least half the trips of the busiest date).
 
         Exit status: 0 both sides hold the same content; 1 they differ; 2 an error.
         """)
