@@ -2,7 +2,7 @@
 # Renders a diff's HTML report in headless Chromium (Debian's `chromium`) and checks that the
 # page is not blank and that the map's SVG is in the DOM; keeps the screenshot.
 #
-#   scripts/html-screenshot.sh [OLD NEW] [OUT.png]
+#   scripts/html-screenshot.sh [OLD NEW] [OUT.png]     (FEEDC=path/to/feedc uses that binary)
 #
 # Default sides: Wichita 2019-10-09 → 2020-04-17 from ../shared/data. The same check runs in the
 # test suite (HTMLScreenshotTests) whenever chromium is installed; it is not installed by
@@ -13,8 +13,11 @@ old=${1:-../shared/data/gtfs/versions/wichita/wichita_commit2019-10-09.zip}
 new=${2:-../shared/data/gtfs/versions/wichita/wichita_commit2020-04-17.zip}
 png=${3:-diff-screenshot.png}
 command -v chromium >/dev/null || { echo "chromium is not installed (apt-get install -y chromium)" >&2; exit 2; }
-swift build -c release --product feedc ${SCRATCH:+--scratch-path "$SCRATCH"} >/dev/null
-feedc="$(swift build -c release ${SCRATCH:+--scratch-path "$SCRATCH"} --show-bin-path)/feedc"
+if [ -z "${FEEDC:-}" ]; then
+  swift build -c release --product feedc >/dev/null
+  FEEDC="$(swift build -c release --show-bin-path)/feedc"
+fi
+feedc=$FEEDC
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 set +e

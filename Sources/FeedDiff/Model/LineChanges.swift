@@ -50,7 +50,7 @@ public struct LineRef: Codable, Sendable, Equatable {
     public var title: String { LineRef.title(shortName: shortName, longName: longName, routeId: routeId) }
 
     static func label(shortName: String?, longName: String?, routeId: String) -> String {
-        if let short = shortName?.trimmed, !short.isEmpty { return "Route \(short)" }
+        if let short = shortName?.trimmed, !short.isEmpty { return short.lowercased().hasPrefix("route") ? short : "Route \(short)" }
         if let long = longName?.trimmed, !long.isEmpty { return long }
         return "Route \(routeId)"
     }
