@@ -49,6 +49,26 @@ import TestSupport
         #expect(direct.lines == diff.lines && direct.counts == diff.counts)
     }
 
+    @Test func publishedVersionsAreNamedByFolderAndVersion() throws {
+        let workspace = Workspace()
+        let folder = TemporaryFolder()
+        for trips in [4, 3] {
+            _ = try workspace.build(workspace.config(sources: [("tiny", folder.feed("v\(trips)", Self.feed(trips: trips)))]))
+        }
+        let bundle = workspace.output.appendingPathComponent("b").path
+        let manifest = try requireManifestValue(workspace.manifest())
+        #expect(try DiffInput.resolve(bundle + "@1").kind == .published(version: 1))
+        #expect(try DiffInput.resolve(bundle + "@latest").kind == .published(version: 2))
+        #expect(try DiffInput.resolve(bundle).kind == .published(version: 2), "the folder alone is its latest version")
+        #expect(try DiffInput.resolve(bundle + "@2").url.path == workspace.output.appendingPathComponent("b").appendingPathComponent(manifest.latest.file).path)
+        #expect(try DiffInput.resolve(workspace.output.appendingPathComponent("b").appendingPathComponent(manifest.latest.file).path).kind == .bundleFile)
+        #expect(throws: DiffInputError.self) { try DiffInput.resolve(bundle + "@7") }
+        // A published version against the dump it was built from: the same content.
+        let same = try DiffRunner().diff(bundle + "@2", folder.url.appendingPathComponent("v3").path)
+        #expect(same.identical)
+        #expect(same.old.version == 2 && same.new.version == nil)
+    }
+
     @Test func prunedVersionsTakeTheirDiffWithThem() throws {
         let workspace = Workspace()
         let folder = TemporaryFolder()
