@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "BundleFormat", targets: ["BundleFormat"]),
         // What apps embed: Foundation, SQLite, zlib and swift-crypto only; none of the parsers.
         .library(name: "FeedClient", targets: ["FeedClient"]),
+        .library(name: "FeedDiff", targets: ["FeedDiff"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,26 +50,29 @@ let package = Package(
         .target(name: "FeedClient", dependencies: ["BundleFormat", "FeedSQLite"]),
         // Feed → bundle rows → SQLite file; publication into the output folder.
         .target(name: "BundleWriter", dependencies: ["FeedModel", "FeedEnhancement", "BundleFormat", "FeedSQLite"]),
+        // What changed between two bundles: compared through SQL, rendered as text, JSON or HTML.
+        .target(name: "FeedDiff", dependencies: ["BundleFormat", "FeedSQLite"]),
         // pipeline.yaml, fetching, the stages in order, the build report.
         .target(name: "FeedPipeline", dependencies: [
-            "FeedModel", "FeedSources", "FeedLegacySources", "FeedValidation", "FeedEnhancement", "BundleFormat", "BundleWriter",
+            "FeedModel", "FeedSources", "FeedLegacySources", "FeedValidation", "FeedEnhancement", "BundleFormat", "BundleWriter", "FeedDiff",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The command line: thin commands over FeedPipeline.
         .executableTarget(name: "feedc", dependencies: [
-            "FeedPipeline", "BundleFormat", "FeedClient",
+            "FeedPipeline", "BundleFormat", "FeedClient", "FeedDiff",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "FeedSourcesTests", dependencies: ["FeedSources", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedValidationTests", dependencies: ["FeedValidation", "FeedSources", "FeedModel", "TestSupport"]),
-        .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter", "FeedSQLite", "FeedModel", "TestSupport"]),
+        .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "FeedDiff", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter", "FeedSQLite", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedEnhancementTests", dependencies: ["FeedEnhancement", "FeedSources", "FeedValidation", "FeedModel", "TestSupport"]),
         .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat", "FeedSQLite"]),
         .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FeedPipeline", "BundleFormat", "FeedSQLite", "TestSupport"]),
         .testTarget(name: "FeedXMLTests", dependencies: ["FeedXML", "TestSupport"]),
         .testTarget(name: "FeedLegacySourcesTests", dependencies: ["FeedLegacySources", "FeedXML", "FeedPipeline", "FeedSources", "FeedValidation", "BundleFormat", "FeedSQLite", "FeedModel", "TestSupport"]),
+        .testTarget(name: "FeedDiffTests", dependencies: ["FeedDiff", "FeedPipeline", "FeedSources", "FeedModel", "BundleFormat", "FeedSQLite", "CFeedZlib", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["FeedModel"], path: "Tests/TestSupport"),
     ]
 )

@@ -51,12 +51,15 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     public var inputs: String?
     /// Path of the validation report, relative to the manifest.
     public var report: String?
+    /// Path of the diff against the previous version (`docs/diff-format.md`), relative to the
+    /// manifest; nil for a first version.
+    public var diff: String?
     /// Row counts per table.
     public var rows: [String: Int]?
 
     public init(version: Int, digest: String, file: String, bytes: Int, sha256: String,
                 serviceStart: String? = nil, serviceEnd: String? = nil, inputs: String? = nil,
-                report: String? = nil, rows: [String: Int]? = nil) {
+                report: String? = nil, diff: String? = nil, rows: [String: Int]? = nil) {
         self.version = version
         self.digest = digest
         self.file = file
@@ -66,11 +69,12 @@ public struct BundleVersion: Codable, Sendable, Equatable {
         self.serviceEnd = serviceEnd
         self.inputs = inputs
         self.report = report
+        self.diff = diff
         self.rows = rows
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, digest, file, bytes, sha256, inputs, report, rows
+        case version, digest, file, bytes, sha256, inputs, report, diff, rows
         case serviceStart = "service_start"
         case serviceEnd = "service_end"
     }

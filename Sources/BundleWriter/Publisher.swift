@@ -36,9 +36,11 @@ public struct Publisher {
         public var rows: [String: Int]
         /// The written SQLite file, for computing deltas.
         public var sqlitePath: URL?
+        /// The diff against the previous version, as JSON; nil for a first version.
+        public var diff: Data?
 
         public init(sqlite: [UInt8], digest: String, report: Data, inputs: String, serviceRange: ServiceRange?, rows: [String: Int],
-                    sqlitePath: URL? = nil) {
+                    sqlitePath: URL? = nil, diff: Data? = nil) {
             self.sqlitePath = sqlitePath
             self.sqlite = sqlite
             self.digest = digest
@@ -46,6 +48,7 @@ public struct Publisher {
             self.inputs = inputs
             self.serviceRange = serviceRange
             self.rows = rows
+            self.diff = diff
         }
     }
 
@@ -66,10 +69,15 @@ public struct Publisher {
         let report = "reports/\(version).json"
         try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file))
         try writeAtomically(candidate.report, to: folder.appendingPathComponent(report))
+        var diff: String?
+        if let data = candidate.diff {
+            diff = "reports/\(version).diff.json"
+            try writeAtomically(data, to: folder.appendingPathComponent(diff!))
+        }
         let entry = BundleVersion(
             version: version, digest: candidate.digest, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped),
             serviceStart: candidate.serviceRange?.start, serviceEnd: candidate.serviceRange?.end,
-            inputs: candidate.inputs, report: report, rows: candidate.rows)
+            inputs: candidate.inputs, report: report, diff: diff, rows: candidate.rows)
         let all = [entry] + (previous?.versions ?? [])
         let retained = Array(all.prefix(max(1, keep)))
         let pruned = all.dropFirst(retained.count)
@@ -91,7 +99,7 @@ public struct Publisher {
         }
         // After the manifest: files no version or delta it lists refers to any more.
         for old in pruned {
-            for path in [old.file, old.report].compactMap({ $0 }) {
+            for path in [old.file, old.report, old.diff].compactMap({ $0 }) {
                 try? FileManager.default.removeItem(at: folder.appendingPathComponent(path))
             }
         }

@@ -6,10 +6,10 @@ struct Feedc: ParsableCommand {
         commandName: "feedc",
         abstract: "Compile public-transit dumps into small, versioned SQLite bundles for rider apps.",
         discussion: """
-        Exit status: 0 success; 1 a feed was refused or has errors (validate); 2 a usage, \
-        configuration or tool error.
+        Exit status: 0 success; 1 a feed was refused or has errors (validate), or the two sides \
+        differ (diff); 2 a usage, configuration or tool error.
         """,
         version: "0.1.0",
-        subcommands: [Build.self, Validate.self, Inspect.self, Pull.self, Apply.self, Keygen.self, Schema.self],
+        subcommands: [Build.self, Validate.self, Inspect.self, Diff.self, Pull.self, Apply.self, Keygen.self, Schema.self],
         defaultSubcommand: Build.self)
 }

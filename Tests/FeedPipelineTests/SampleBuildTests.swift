@@ -92,7 +92,8 @@ import TestSupport
         let files = try FileManager.default.contentsOfDirectory(atPath: workspace.output.appendingPathComponent("b/bundles").path)
         #expect(files.sorted().map { $0.split(separator: "-")[0] } == ["3", "4"])
         let reports = try FileManager.default.contentsOfDirectory(atPath: workspace.output.appendingPathComponent("b/reports").path)
-        #expect(reports.sorted() == ["3.json", "4.json"])
+        // Each retained version keeps its report and its diff against the version before it.
+        #expect(reports.sorted() == ["3.diff.json", "3.json", "4.diff.json", "4.json"])
     }
 
     @Test func aFailingBundleDoesNotStopTheOthers() throws {

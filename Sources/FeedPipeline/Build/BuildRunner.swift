@@ -1,5 +1,6 @@
 import BundleFormat
 import BundleWriter
+import FeedDiff
 import FeedEnhancement
 import FeedLegacySources
 import FeedModel
@@ -97,9 +98,15 @@ public struct BuildRunner {
         }
         var report = BuildReport(bundle: bundle.name, status: .published, version: version, digest: digest,
                                  sources: checks.map(\.report), enhancements: enhancements, rows: rows, seconds: clock.seconds)
+        var diff: Data?
+        if let latest = previous?.latest {
+            progress("\(bundle.name): comparing with version \(latest.version)")
+            diff = diffAgainst(latest, in: publisher, bundle: bundle.name, new: temporary, version: version)
+            clock.lap("diff")
+        }
         progress("\(bundle.name): publishing version \(version)")
         let candidate = Publisher.Candidate(sqlite: [UInt8](sqlite), digest: digest, report: report.json(), inputs: inputs,
-                                            serviceRange: ServiceRange(sources.map(\.feed)), rows: rows, sqlitePath: temporary)
+                                            serviceRange: ServiceRange(sources.map(\.feed)), rows: rows, sqlitePath: temporary, diff: diff)
         let signingKey = try bundle.signingKey.map { try String(contentsOf: $0, encoding: .utf8) }
         let published = try publisher.publish(candidate, version: version, previous: previous, keep: config.keep,
                                               maxDeltaShare: bundle.maxDeltaShare, signingKey: signingKey)
@@ -111,6 +118,20 @@ public struct BuildRunner {
             report.reason = "ids renumbered wholesale since version \(version - 1) in: \(renumbered.joined(separator: ", ")) (the delta is large; most clients will take the full bundle)"
         }
         return report
+    }
+
+    /// The diff from the latest published version to the one about to be published, as JSON
+    /// (`reports/<version>.diff.json`). A previous bundle that cannot be read (pruned by hand,
+    /// damaged) gives no diff rather than stopping the publication.
+    private func diffAgainst(_ latest: BundleVersion, in publisher: Publisher, bundle: String, new: URL, version: Int) -> Data? {
+        let old = publisher.folder.appendingPathComponent(latest.file)
+        do {
+            let diff = try BundleDiffer().diff(old: old, new: new, oldLabel: "\(bundle)@\(latest.version)", newLabel: "\(bundle)@\(version)")
+            return try DiffJSON.encode(diff)
+        } catch {
+            progress("\(bundle): no diff against version \(latest.version): \(error)")
+            return nil
+        }
     }
 
     /// What decides whether a rebuild is needed: the dumps' bytes and the bundle's settings.

@@ -1,0 +1,142 @@
+import Foundation
+
+/// What changed between two versions of a bundle, in the terms maintainers think in: lines,
+/// stops, directions, service levels and the calendar. `feedc diff` prints it as text, JSON
+/// (`docs/diff-format.md`, format 1) or a self-contained HTML page.
+public struct FeedDiff: Codable, Sendable {
+    /// The JSON schema's version: bumped only when a field changes meaning or goes away.
+    public static let formatVersion = 1
+
+    public var format: Int = FeedDiff.formatVersion
+    /// True when every content table holds the same rows on both sides (`meta` aside): the
+    /// digests are then equal too, unless the two files were written by different schemas.
+    public var identical: Bool
+    public var old: DiffSide
+    public var new: DiffSide
+    /// Row counts per bundle table (by table name): added, removed and changed rows, matched by
+    /// the table's key. For `routes` and `stops`, rows matched as renumbered are not counted as
+    /// added or removed.
+    public var counts: [String: ChangeCounts]
+    /// Kinds whose ids were mostly replaced; said once instead of listing every row.
+    public var idChurn: [IdChurn]
+    public var lines: LineChanges
+    public var stops: StopChanges
+    public var calendar: CalendarChanges
+    public var settings: DiffSettings
+    /// What the HTML map draws; not part of the JSON.
+    public var geometry = DiffGeometry()
+
+    enum CodingKeys: String, CodingKey {
+        case format, identical, old, new, counts, lines, stops, calendar, settings
+        case idChurn = "id_churn"
+    }
+
+    public init(identical: Bool, old: DiffSide, new: DiffSide, counts: [String: ChangeCounts], idChurn: [IdChurn],
+                lines: LineChanges, stops: StopChanges, calendar: CalendarChanges, settings: DiffSettings,
+                geometry: DiffGeometry = DiffGeometry()) {
+        self.identical = identical
+        self.old = old
+        self.new = new
+        self.counts = counts
+        self.idChurn = idChurn
+        self.lines = lines
+        self.stops = stops
+        self.calendar = calendar
+        self.settings = settings
+        self.geometry = geometry
+    }
+
+    /// Whether `kind` (a table name: `routes`, `stops`, `trips`, …) had most of its ids replaced.
+    public func churned(_ kind: String) -> Bool { idChurn.contains { $0.kind == kind } }
+}
+
+/// One side of a diff: which bundle, its digest and service window, and the dates that stand for
+/// each day type.
+public struct DiffSide: Codable, Sendable, Equatable {
+    /// What the side was named on the command line (`out/wichita@12`, a file, a dump).
+    public var label: String
+    public var bundle: String?
+    /// The bundle's version; nil for a dump compiled on the fly.
+    public var version: Int?
+    /// The content digest, recomputed from the rows.
+    public var digest: String
+    /// First and last service dates (`YYYY-MM-DD`), as the bundle's meta states them.
+    public var serviceStart: String?
+    public var serviceEnd: String?
+    /// The representative date (`YYYY-MM-DD`) of each day type (`weekday`, `saturday`, `sunday`):
+    /// the busiest date of that type within the first 28 days of full service (from the first
+    /// date with at least half the trips of the busiest date).
+    public var dayTypeDates: [String: String]
+
+    public init(label: String, bundle: String?, version: Int?, digest: String, serviceStart: String?, serviceEnd: String?,
+                dayTypeDates: [String: String]) {
+        self.label = label
+        self.bundle = bundle
+        self.version = version
+        self.digest = digest
+        self.serviceStart = serviceStart
+        self.serviceEnd = serviceEnd
+        self.dayTypeDates = dayTypeDates
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case label, bundle, version, digest
+        case serviceStart = "service_start"
+        case serviceEnd = "service_end"
+        case dayTypeDates = "day_type_dates"
+    }
+}
+
+/// Rows of one table on each side, and how they differ.
+public struct ChangeCounts: Codable, Sendable, Equatable {
+    public var old: Int
+    public var new: Int
+    public var added: Int
+    public var removed: Int
+    /// Same key, different values.
+    public var changed: Int
+    /// Rows whose id changed but which are the same thing (routes and stops only).
+    public var renumbered: Int?
+
+    public init(old: Int, new: Int, added: Int, removed: Int, changed: Int, renumbered: Int? = nil) {
+        self.old = old
+        self.new = new
+        self.added = added
+        self.removed = removed
+        self.changed = changed
+        self.renumbered = renumbered
+    }
+
+    public var isZero: Bool { added == 0 && removed == 0 && changed == 0 && (renumbered ?? 0) == 0 }
+}
+
+/// Most ids of a kind replaced between the two sides.
+public struct IdChurn: Codable, Sendable, Equatable {
+    /// The table: `routes`, `stops`, `trips`, `calendar` or `shapes`.
+    public var kind: String
+    public var old: Int
+    public var new: Int
+    /// Ids present on both sides.
+    public var kept: Int
+
+    public init(kind: String, old: Int, new: Int, kept: Int) {
+        self.kind = kind
+        self.old = old
+        self.new = new
+        self.kept = kept
+    }
+
+    /// Share of the old ids no longer present, 0–1.
+    public var replacedShare: Double { old == 0 ? 0 : Double(old - kept) / Double(old) }
+}
+
+/// A value before and after.
+public struct Change<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    public var old: Value
+    public var new: Value
+
+    public init(old: Value, new: Value) {
+        self.old = old
+        self.new = new
+    }
+}

@@ -1,0 +1,171 @@
+/// The diff as one self-contained HTML page: inline CSS, the map as inline SVG, no script and
+/// nothing fetched, so it opens offline and can be attached to a CI run.
+public struct DiffHTML {
+    /// Rows shown per table; the JSON holds them all.
+    public var rowLimit: Int
+
+    public init(rowLimit: Int = 500) {
+        self.rowLimit = rowLimit
+    }
+
+    public func render(_ diff: FeedDiff) -> String {
+        var body = "<h1>\(escapeXML(title(diff.old))) → \(escapeXML(title(diff.new)))</h1>\n"
+        body += table(["", "label", "digest", "service", "weekday", "Saturday", "Sunday"], [diff.old, diff.new].enumerated().map { i, side in
+            [i == 0 ? "old" : "new", side.label, DiffText.shortDigest(side.digest),
+             "\(side.serviceStart ?? "?") … \(side.serviceEnd ?? "?")"] + DayType.allCases.map { side.dayTypeDates[$0.rawValue] ?? "" }
+        }, caption: "Sides (the day-type dates are those trips per day are counted on)")
+        if diff.identical {
+            body += "<p class=\"same\">No changes: both sides hold the same content.</p>\n"
+            return page(diff, body)
+        }
+        body += summary(diff)
+        if !diff.idChurn.isEmpty {
+            body += "<h2>Id churn</h2>\n<ul>" + diff.idChurn.map { c in
+                let label = DiffText.kinds.first { $0.table == c.kind }?.label ?? c.kind
+                return "<li>\(escapeXML(label)): \(Int((c.replacedShare * 100).rounded()))% of the old ids replaced (\(c.old) → \(c.new), \(c.kept) kept)</li>"
+            }.joined() + "</ul>\n"
+        }
+        body += "<h2>Map</h2>\n"
+        if let svg = DiffMapSVG().render(diff) {
+            body += "<figure>\(svg)<figcaption><span class=\"k added\"></span>added <span class=\"k removed\"></span>removed "
+                + "<span class=\"k moved\"></span>moved <span class=\"k renumbered\"></span>renumbered "
+                + "<span class=\"k changed\"></span>line with changed stops; grey dots: the new side's other stops</figcaption></figure>\n"
+        } else {
+            body += "<p>No changed stop or line to draw.</p>\n"
+        }
+        body += lines(diff.lines)
+        body += stops(diff.stops)
+        body += calendar(diff.calendar)
+        return page(diff, body)
+    }
+
+    private func title(_ side: DiffSide) -> String {
+        "\(side.bundle ?? "bundle") " + (side.version.map { "version \($0)" } ?? "(compiled from the dump)")
+    }
+
+    private func summary(_ diff: FeedDiff) -> String {
+        let rows = DiffText.kinds.compactMap { kind -> [String]? in
+            guard let c = diff.counts[kind.table], !c.isZero else { return nil }
+            return [kind.label] + [c.old, c.new, c.added, c.removed, c.changed].map(String.init) + [c.renumbered.map(String.init) ?? ""]
+        }
+        return "<h2>Summary</h2>\n" + table(["kind", "old", "new", "added", "removed", "changed", "renumbered"], rows)
+    }
+
+    private func lines(_ lines: LineChanges) -> String {
+        guard !lines.isEmpty else { return "" }
+        var out = "<h2>Lines</h2>\n"
+        let head = ["line", "id", "type", "weekday", "Saturday", "Sunday"]
+        func row(_ l: LineRef) -> [String] {
+            [l.title, l.routeId, String(l.type),
+             String(l.tripsPerDay.weekday), String(l.tripsPerDay.saturday), String(l.tripsPerDay.sunday)]
+        }
+        if !lines.added.isEmpty { out += table(head, lines.added.map(row), caption: "Added (trips per day)") }
+        if !lines.removed.isEmpty { out += table(head, lines.removed.map(row), caption: "Removed (trips per day before)") }
+        if !lines.changed.isEmpty {
+            let rows = lines.changed.map { l -> [String] in
+                var what: [String] = []
+                if let id = l.oldRouteId { what.append("id \(id) → \(l.routeId)") }
+                if let r = l.renamed { what.append("renamed \(r.old) → \(r.new)") }
+                if let c = l.recoloured { what.append("recoloured \(c.old) → \(c.new)") }
+                if let t = l.typeChanged { what.append("type \(t.old) → \(t.new)") }
+                if !l.otherFields.isEmpty { what.append("also " + l.otherFields.joined(separator: ", ")) }
+                return [l.title, what.joined(separator: "; ")] + DayType.allCases.map { arrow(l.tripsPerDay.old[$0], l.tripsPerDay.new[$0]) }
+            }
+            out += table(["line", "changes", "weekday", "Saturday", "Sunday"], rows, caption: "Changed (trips per day, before → after)")
+            let directions = lines.changed.flatMap { l in l.directions.map { (l, $0) } }
+            if !directions.isEmpty {
+                out += table(["line", "direction", "stops added", "stops removed", "weekday", "Saturday", "Sunday"], directions.map { l, d in
+                    var name = d.name
+                    if d.oldIndex == nil { name += " (new)" }
+                    if d.index == nil { name += " (gone)" }
+                    if d.reordered { name += " (stop order changed)" }
+                    return [l.title, name, d.stopsAdded.map(\.label).joined(separator: ", "), d.stopsRemoved.map(\.label).joined(separator: ", ")]
+                        + DayType.allCases.map { arrow(d.tripsPerDay.old[$0], d.tripsPerDay.new[$0]) }
+                }, caption: "Directions")
+            }
+        }
+        return out
+    }
+
+    private func stops(_ s: StopChanges) -> String {
+        guard !s.isEmpty else { return "" }
+        var out = "<h2>Stops</h2>\n"
+        if !s.added.isEmpty { out += table(["stop", "name", "lat", "lon"], s.added.map(stopRow), caption: "Added") }
+        if !s.removed.isEmpty { out += table(["stop", "name", "lat", "lon"], s.removed.map(stopRow), caption: "Removed") }
+        if !s.renamed.isEmpty { out += table(["stop", "old name", "new name"], s.renamed.map { [$0.stopId, $0.oldName ?? "", $0.newName ?? ""] }, caption: "Renamed") }
+        if !s.moved.isEmpty { out += table(["stop", "name", "metres"], s.moved.map { [$0.stopId, $0.name ?? "", String(Int($0.distanceM.rounded()))] }, caption: "Moved") }
+        if !s.renumbered.isEmpty {
+            out += table(["old id", "new id", "name", "metres"], s.renumbered.map { [$0.oldStopId, $0.newStopId, $0.name ?? "", String(Int($0.distanceM.rounded()))] }, caption: "Renumbered")
+        }
+        if !s.oppositeChanged.isEmpty {
+            out += table(["stop", "name", "opposite before", "opposite after"], s.oppositeChanged.map {
+                [$0.stopId, $0.name ?? "", $0.old.joined(separator: ", "), $0.new.joined(separator: ", ")]
+            }, caption: "Opposite stop changed")
+        }
+        return out
+    }
+
+    private func stopRow(_ s: StopRef) -> [String] {
+        [s.stopId, s.name ?? "", s.lat.map { String($0) } ?? "", s.lon.map { String($0) } ?? ""]
+    }
+
+    private func calendar(_ c: CalendarChanges) -> String {
+        guard !c.isEmpty else { return "" }
+        var out = "<h2>Calendar</h2>\n<p>Service window: \(escapeXML(c.oldWindow?.label ?? "none")) → \(escapeXML(c.newWindow?.label ?? "none"))</p>\n"
+        if !c.gained.isEmpty { out += table(["gained service"], c.gained.map { [$0.label] }) }
+        if !c.lost.isEmpty { out += table(["lost service"], c.lost.map { [$0.label] }) }
+        if c.changedDates > 0 { out += "<p>\(c.changedDates) dates with service on both sides run a different number of trips.</p>\n" }
+        return out
+    }
+
+    private func arrow(_ a: Int, _ b: Int) -> String { a == b ? String(a) : "\(a) → \(b)" }
+
+    private func table(_ head: [String], _ rows: [[String]], caption: String? = nil) -> String {
+        var out = "<table>"
+        if let caption { out += "<caption>\(escapeXML(caption)) (\(rows.count))</caption>" }
+        out += "<thead><tr>" + head.map { "<th>\(escapeXML($0))</th>" }.joined() + "</tr></thead><tbody>\n"
+        for row in rows.prefix(rowLimit) {
+            out += "<tr>" + row.map { "<td>\(escapeXML($0))</td>" }.joined() + "</tr>\n"
+        }
+        if rows.count > rowLimit { out += "<tr><td colspan=\"\(head.count)\">… and \(rows.count - rowLimit) more (see the JSON)</td></tr>\n" }
+        return out + "</tbody></table>\n"
+    }
+
+    private func page(_ diff: FeedDiff, _ body: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>feedc diff: \(escapeXML(title(diff.old))) → \(escapeXML(title(diff.new)))</title>
+        <style>
+        body { font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1100px; padding: 0 16px; color: #222; background: #fff; }
+        h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 28px; border-bottom: 1px solid #ddd; }
+        table { border-collapse: collapse; margin: 12px 0; width: 100%; }
+        caption { text-align: left; font-weight: 600; padding: 4px 0; }
+        th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: left; vertical-align: top; }
+        th { background: #f0f0ea; } tbody tr:nth-child(even) { background: #fafaf7; }
+        .same { font-size: 18px; color: #1a9850; }
+        figure { margin: 0; } svg { max-width: 100%; height: auto; border: 1px solid #ccc; }
+        .context circle { fill: #c8c8c8; }
+        polyline.line { fill: none; stroke-width: 3; stroke-opacity: 0.8; stroke-linejoin: round; }
+        polyline.removed { stroke-dasharray: 6 4; }
+        line.move { stroke: #f39c12; stroke-width: 2; }
+        circle.stop { stroke: #fff; stroke-width: 1; }
+        circle.added, .k.added { fill: #1a9850; background: #1a9850; }
+        circle.removed, .k.removed { fill: #d73027; background: #d73027; }
+        circle.moved, .k.moved { fill: #f39c12; background: #f39c12; }
+        circle.renumbered, .k.renumbered { fill: #8e44ad; background: #8e44ad; }
+        .k.changed { background: #4575b4; }
+        .k { display: inline-block; width: 12px; height: 12px; border-radius: 6px; margin: 0 4px 0 12px; vertical-align: middle; }
+        </style>
+        </head>
+        <body>
+        \(body)<footer><p>feedc diff, format \(diff.format). Trips per day: trips running on each side's representative date of the day type (the busiest one within the first \(diff.settings.representativeWindowDays) days of full service: from the first date with at least half the trips of the busiest date).</p></footer>
+        </body>
+        </html>
+
+        """
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// The diff as JSON: the schema of `docs/diff-format.md`, keys sorted, so the same diff always
+/// gives the same bytes.
+public enum DiffJSON {
+    public static func encode(_ diff: FeedDiff) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(diff)
+        data.append(0x0A)
+        return data
+    }
+
+    public static func decode(_ data: Data) throws -> FeedDiff {
+        try JSONDecoder().decode(FeedDiff.self, from: data)
+    }
+}

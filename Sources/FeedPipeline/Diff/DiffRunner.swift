@@ -1,0 +1,56 @@
+import BundleFormat
+import FeedDiff
+import FeedSQLite
+import Foundation
+
+/// `feedc diff`: resolves both sides, compiles a dump side into a temporary bundle (never
+/// published), and compares the two bundles.
+public struct DiffRunner {
+    public var settings: DiffSettings
+    /// Receives one line per step, for a terminal.
+    public var progress: (String) -> Void = { _ in }
+
+    public init(settings: DiffSettings = DiffSettings()) {
+        self.settings = settings
+    }
+
+    /// The diff from `old` to `new`, each a command-line argument (see `DiffInput`).
+    public func diff(_ old: String, _ new: String) throws -> FeedDiff {
+        let inputs = try [DiffInput.resolve(old), DiffInput.resolve(new)]
+        // A dump is compiled under the other side's bundle name and source id when that side is a
+        // one-source bundle, so the same content compares equal.
+        var name = "dump", source = "feed"
+        if let bundle = inputs.first(where: { $0.kind != .dump }) {
+            (name, source) = identity(of: bundle.url) ?? (name, source)
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feedc-diff-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var files: [URL] = []
+        for (i, input) in inputs.enumerated() {
+            guard input.kind == .dump else {
+                files.append(input.url)
+                continue
+            }
+            progress("compiling \(input.argument)")
+            let file = folder.appendingPathComponent("\(i).sqlite")
+            _ = try DumpBundle.compile(dump: input.url, bundle: name, source: source, to: file)
+            files.append(file)
+        }
+        progress("comparing")
+        var diff = try BundleDiffer(settings: settings).diff(old: files[0], new: files[1], oldLabel: old, newLabel: new)
+        if inputs[0].kind == .dump { diff.old.version = nil }
+        if inputs[1].kind == .dump { diff.new.version = nil }
+        return diff
+    }
+
+    /// The bundle name and only source id of a bundle file, when it has exactly one source.
+    private func identity(of url: URL) -> (String, String)? {
+        guard let (database, cleanup) = try? BundleFile.open(url) else { return nil }
+        defer { cleanup() }
+        guard let name = try? database.scalar("SELECT value FROM meta WHERE key = 'bundle'")?.string,
+              let sources = try? database.rows("SELECT source_id FROM feeds"), sources.count == 1,
+              let source = sources[0][0].string else { return nil }
+        return (name, source)
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import FeedDiff
+import FeedPipeline
+import Foundation
+
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show what changed between two versions of a bundle: lines, stops, service, calendar.",
+        discussion: """
+        Each side is a published version (out/<bundle>@<version>, out/<bundle>@latest, or the \
+        folder out/<bundle> for its latest version), a bundle file (.sqlite or .sqlite.gz), or a \
+        raw GTFS dump (zip or folder), compiled on the fly and not published.
+
+        Trips per day are counted on each side's representative date of each day type: the busiest \
+        weekday, Saturday and Sunday within its first 28 days of full service (from the first date \
+        with at least half the trips of the busiest date).
+
+        Exit status: 0 both sides hold the same content; 1 they differ; 2 an error.
+        """)
+
+    @Argument(help: "The old side.")
+    var old: String
+
+    @Argument(help: "The new side.")
+    var new: String
+
+    @Flag(help: "Print the diff as JSON (the schema of docs/diff-format.md).")
+    var json = false
+
+    @Option(help: ArgumentHelp("Also write a self-contained HTML report with a map.", valueName: "file"))
+    var html: String?
+
+    @Option(help: "Items listed per group in the text output; 0 lists all.")
+    var limit = 10
+
+    @Option(help: "Metres: a stop moved further than this is reported as moved; a renumbered stop lies within it.")
+    var samePlace = 25.0
+
+    func run() throws {
+        var runner = DiffRunner(settings: DiffSettings(samePlaceMetres: samePlace))
+        if Terminal.isInteractive { runner.progress = { Terminal.status($0) } }
+        let diff: FeedDiff
+        do {
+            diff = try runner.diff(old, new)
+        } catch {
+            Terminal.fail("\(error)")
+        }
+        if let html {
+            do {
+                try Data(DiffHTML().render(diff).utf8).write(to: URL(fileURLWithPath: html), options: .atomic)
+            } catch {
+                Terminal.fail("\(html): \(error.localizedDescription)")
+            }
+        }
+        if json {
+            guard let data = try? DiffJSON.encode(diff) else { Terminal.fail("cannot encode JSON") }
+            FileHandle.standardOutput.write(data)
+        } else {
+            print(DiffText(limit: max(0, limit)).render(diff), terminator: "")
+        }
+        if !diff.identical { throw ExitCode(1) }
+    }
+}
