@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat", "FeedSQLite"]),
         .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FeedPipeline", "BundleFormat", "FeedSQLite", "TestSupport"]),
         .testTarget(name: "FeedXMLTests", dependencies: ["FeedXML", "TestSupport"]),
-        .testTarget(name: "FeedLegacySourcesTests", dependencies: ["FeedLegacySources", "FeedXML", "FeedPipeline", "FeedSources", "FeedValidation", "BundleFormat", "FeedSQLite", "FeedModel", "TestSupport"]),
+        .testTarget(name: "FeedLegacySourcesTests", dependencies: ["FeedLegacySources", "FeedXML", "FeedPipeline", "FeedDiff", "FeedSources", "FeedValidation", "BundleFormat", "FeedSQLite", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedDiffTests", dependencies: ["FeedDiff", "FeedPipeline", "FeedSources", "FeedModel", "BundleFormat", "FeedSQLite", "CFeedZlib", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["FeedModel"], path: "Tests/TestSupport"),
     ]

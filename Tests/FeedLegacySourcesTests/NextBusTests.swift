@@ -1,6 +1,8 @@
 import FeedLegacySources
 import FeedModel
 import FeedPipeline
+import BundleFormat
+import FeedDiff
 import Foundation
 import Testing
 import TestSupport
@@ -110,6 +112,18 @@ struct NextBusTests {
         #expect(Set(after.keys).subtracting(before.keys) == added)
         #expect(Set(before.keys).subtracting(after.keys) == removed)
         #expect(Set(before.keys).intersection(after.keys).filter { before[$0] != after[$0] } == changed)
+
+        // `feedc diff` of the two bundles shows the same stops.
+        func latest(_ bundle: String) throws -> URL {
+            let folder = workspace.output.appendingPathComponent(bundle)
+            return folder.appendingPathComponent(try Manifest.decode(Data(contentsOf: folder.appendingPathComponent("manifest.json"))).latest.file)
+        }
+        let diff = try BundleDiffer().diff(old: latest("actransit2015"), new: latest("actransit2016"))
+        let renumbered = Set(diff.stops.renumbered.flatMap { [$0.oldStopId, $0.newStopId] })
+        #expect(Set(diff.stops.added.map(\.stopId)).union(renumbered.intersection(added)) == added)
+        #expect(Set(diff.stops.removed.map(\.stopId)).union(renumbered.intersection(removed)) == removed)
+        let renamedOrMoved = Set(diff.stops.renamed.map(\.stopId)).union(diff.stops.moved.map(\.stopId))
+        #expect(renamedOrMoved.isSubset(of: changed))
     }
 
     @Test func schedulesBecomeTripsOnSynthesizedServices() throws {
