@@ -51,7 +51,7 @@ let package = Package(
         // Feed → bundle rows → SQLite file; publication into the output folder.
         .target(name: "BundleWriter", dependencies: ["FeedModel", "FeedEnhancement", "BundleFormat", "FeedSQLite"]),
         // What changed between two bundles: compared through SQL, rendered as text, JSON or HTML.
-        .target(name: "FeedDiff", dependencies: ["BundleFormat", "FeedSQLite"]),
+        .target(name: "FeedDiff", dependencies: ["FeedModel", "BundleFormat", "FeedSQLite"]),
         // pipeline.yaml, fetching, the stages in order, the build report.
         .target(name: "FeedPipeline", dependencies: [
             "FeedModel", "FeedSources", "FeedLegacySources", "FeedValidation", "FeedEnhancement", "BundleFormat", "BundleWriter", "FeedDiff",

@@ -1,3 +1,4 @@
+import FeedModel
 /// Compares when service runs: each side's window (first and last dates any trip runs) and the
 /// dates that gained or lost all service, as runs of consecutive dates (dates without service on
 /// either side, a Sunday of a line that never runs on Sundays, neither extend nor break a run).

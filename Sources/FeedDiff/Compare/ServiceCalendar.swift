@@ -1,3 +1,4 @@
+import FeedModel
 import FeedSQLite
 
 /// When each service of one side runs, and how many trips run on each date.

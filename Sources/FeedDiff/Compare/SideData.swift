@@ -1,3 +1,4 @@
+import FeedModel
 import FeedSQLite
 import Foundation
 
