@@ -93,10 +93,20 @@ public struct FeedClient: Sendable {
         let partial = folder.appendingPathComponent(".\(database.lastPathComponent).download-\(latest.sha256.prefix(16))")
         let unpacked = folder.appendingPathComponent(".\(database.lastPathComponent).new-\(ProcessInfo.processInfo.processIdentifier)")
         defer { try? FileManager.default.removeItem(at: unpacked) }
-        let status = try transport.download(url(latest.file), to: partial)
-        guard status == 200 || status == 206 else {
-            try? FileManager.default.removeItem(at: partial)
-            throw .http(url: latest.file, status: status)
+        // A download kept from an earlier attempt may already be complete (the unpacking failed,
+        // say for want of disk space): then there is nothing left to fetch.
+        let kept = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0
+        if kept != latest.bytes {
+            var status = try transport.download(url(latest.file), to: partial)
+            if status == 416 {
+                // The server cannot serve the range asked for: start the download over.
+                try? FileManager.default.removeItem(at: partial)
+                status = try transport.download(url(latest.file), to: partial)
+            }
+            guard status == 200 || status == 206 else {
+                try? FileManager.default.removeItem(at: partial)
+                throw .http(url: latest.file, status: status)
+            }
         }
         guard let gzipped = FileManager.default.contents(atPath: partial.path) else { throw .local(path: partial.path, reason: "cannot read the download") }
         let found = sha256Hex(gzipped)

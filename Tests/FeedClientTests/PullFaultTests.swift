@@ -9,7 +9,7 @@ import TestSupport
 /// Faults on the way, each leaving the local database as it was and usable, then recovering on
 /// the next pull: corrupted delta, wrong SHA-256 in the manifest, HTTP 500, a cut download
 /// (resumed with Range), a delta whose base the client does not really have, a bundle that is
-/// not gzip.
+/// not gzip, a disk too small for the new bundle (a tmpfs, where the tests may mount one).
 @Suite(.serialized, .enabled(if: Nginx.isInstalled, "needs nginx (.ci/run installs it)"))
 struct PullFaultTests {
     /// Two versions of the metro sample (v2 renames a stop) published into `out/m/`.
@@ -150,6 +150,50 @@ struct PullFaultTests {
         // The next pull, from the real server, resumes the download where it stopped.
         #expect(try f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
         #expect(f.nginx.requests.contains { $0.hasPrefix("GET /m/bundles/") && $0.hasSuffix(" 206") })
+        #expect(try digest(db) == f.manifest.latest.digest)
+    }
+
+    /// Whether this process may mount a small tmpfs (root, as on CI), for the disk-full case.
+    static let canMountTmpfs: Bool = {
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("feedc-mount-probe-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: probe) }
+        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe.path]) == 0 else { return false }
+        _ = run("/bin/umount", [probe.path])
+        return true
+    }()
+
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test(.enabled(if: canMountTmpfs, "needs permission to mount a tmpfs"))
+    func diskFullLeavesTheDatabaseThenRecovers() throws {
+        let f = try Fixture()
+        let source = try f.clientAtVersion1()
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int)
+        let disk = f.folder.url.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        // Room for the database and the download, not for the unpacked new bundle beside it.
+        try #require(Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size + 96 * 1024)", "tmpfs", disk.path]) == 0)
+        defer { Self.run("/bin/umount", [disk.path]) }
+        let db = disk.appendingPathComponent("client.sqlite")
+        try FileManager.default.copyItem(at: source, to: db)
+        let before = try digest(db)
+        try f.editManifest { $0.deltas = [] }
+        #expect(throws: ClientError.self) { try f.client(db).update() }
+        #expect(try digest(db) == before)
+        #expect(try Database(path: db.path).scalar("SELECT count(*) FROM stops")?.int == 49)
+        // More room: the next pull completes.
+        try #require(Self.run("/bin/mount", ["-o", "remount,size=16m", disk.path]) == 0)
+        #expect(try f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
         #expect(try digest(db) == f.manifest.latest.digest)
     }
 }
