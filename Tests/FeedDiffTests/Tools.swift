@@ -1,16 +1,10 @@
 import Foundation
+import TestSupport
 
 /// Programs the tests run: the feedc binary built beside the tests, and headless Chromium.
 enum Tools {
-    /// The `feedc` executable of this build (the tests run from the same products folder).
-    static var feedc: URL? {
-        var folders = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-        if let first = CommandLine.arguments.first {
-            let url = URL(fileURLWithPath: first).deletingLastPathComponent()
-            folders += [url, url.deletingLastPathComponent()]
-        }
-        return folders.map { $0.appendingPathComponent("feedc") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
+    /// The `feedc` executable of this build.
+    static var feedc: URL? { FeedcBinary.url }
 
     /// Debian's `chromium`, when installed.
     static var chromium: URL? {

@@ -45,6 +45,26 @@ import TestSupport
         #expect(a.prefix(2) == Data([0x1F, 0x8B]))
     }
 
+    /// Swift seeds its hashing per process: two separate `feedc build` processes must also write
+    /// the same bytes, so no dictionary order can leak into a bundle.
+    @Test func separateProcessesWriteByteIdenticalBundles() throws {
+        let feedc = try #require(FeedcBinary.url, "the feedc binary is built beside the tests")
+        var bundles: [Data] = []
+        for _ in 0..<2 {
+            let workspace = Workspace()
+            let config = try workspace.config(sources: [("metro", SharedData.sample("metro")), ("rail", SharedData.sample("rail"))])
+            let process = Process()
+            process.executableURL = feedc
+            process.arguments = ["build", "--config", config.file.path]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            bundles.append(try Data(contentsOf: workspace.latestBundle()))
+        }
+        #expect(bundles[0] == bundles[1])
+    }
+
     @Test func unchangedRunTouchesNothing() throws {
         let workspace = Workspace()
         let config = try workspace.config(sources: [("metro", SharedData.sample("metro"))])
