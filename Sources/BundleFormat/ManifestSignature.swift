@@ -20,6 +20,13 @@ public enum ManifestSignature {
         return (key.rawRepresentation.base64EncodedString(), key.publicKey.rawRepresentation.base64EncodedString())
     }
 
+    /// The base64 public key of a base64 private key.
+    public static func publicKey(of privateKey: String) throws -> String {
+        guard let raw = Data(base64Encoded: privateKey.trimmingCharacters(in: .whitespacesAndNewlines)),
+              let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) else { throw KeyError.unreadable("not a base64 Ed25519 private key") }
+        return key.publicKey.rawRepresentation.base64EncodedString()
+    }
+
     /// The base64 signature of `manifest` with the base64 private key.
     public static func sign(_ manifest: Data, privateKey: String) throws -> String {
         guard let raw = Data(base64Encoded: privateKey.trimmingCharacters(in: .whitespacesAndNewlines)) else {

@@ -26,6 +26,22 @@ public struct Publisher {
         }
     }
 
+    /// Makes sure `manifest.json.sig` is the configured key's signature of the published
+    /// manifest, writing it when it is missing or does not verify (a key added or changed while
+    /// the content stays the same). Returns true when it wrote one.
+    @discardableResult
+    public func ensureSignature(privateKey: String, publicKey: String) throws -> Bool {
+        guard let manifest = FileManager.default.contents(atPath: manifestURL.path) else { return false }
+        let signatureURL = folder.appendingPathComponent("manifest.json.sig")
+        if let existing = FileManager.default.contents(atPath: signatureURL.path),
+           ManifestSignature.verify(manifest, signature: String(decoding: existing, as: UTF8.self), publicKey: publicKey) {
+            return false
+        }
+        let signature = try ManifestSignature.sign(manifest, privateKey: privateKey)
+        try writeAtomically(Data((signature + "\n").utf8), to: signatureURL)
+        return true
+    }
+
     /// What one publication needs.
     public struct Candidate {
         public var sqlite: [UInt8]

@@ -35,6 +35,13 @@ public struct FeedClient: Sendable {
         return Int(value)
     }
 
+    /// The bundle name the local database holds.
+    private var localBundleName: String? {
+        guard FileManager.default.fileExists(atPath: database.path),
+              let db = try? Database(path: database.path, mode: .readOnly) else { return nil }
+        return try? db.scalar("SELECT value FROM meta WHERE key = 'bundle'")?.string
+    }
+
     public func update() throws(ClientError) -> UpdateResult {
         let local = localVersion
         var headers: [String: String] = [:]
@@ -60,6 +67,14 @@ public struct FeedClient: Sendable {
             throw .badManifest("format \(manifest.format); this client reads format \(BundleSchema.formatVersion)")
         }
         let latest = manifest.latest
+        // Never step back, never take another bundle's manifest: a stale CDN copy or a replayed
+        // old (even validly signed) manifest must not replace newer content.
+        if let local, latest.version < local {
+            throw .badManifest("the manifest's latest version \(latest.version) is older than the local version \(local)")
+        }
+        if let localBundle = localBundleName, localBundle != manifest.bundle {
+            throw .badManifest("the manifest is for bundle `\(manifest.bundle)`, the database holds `\(localBundle)`")
+        }
         let result: UpdateResult
         if let local, local == latest.version {
             result = .upToDate(version: local)
@@ -85,6 +100,8 @@ public struct FeedClient: Sendable {
         guard found == delta.sha256 else { throw ClientError.checksumMismatch(file: delta.file, expected: delta.sha256, found: found) }
         let sql = try Gzip.decompress([UInt8](response.body), limit: 1 << 30)
         let db = try Database(path: database.path, mode: .readWrite)
+        // An app reading the database at the same time must not make the update fail at once.
+        db.busyTimeout(milliseconds: 5000)
         try DeltaApplier.apply(String(decoding: sql, as: UTF8.self), to: db, expectedDigest: latest.digest)
     }
 
@@ -93,6 +110,12 @@ public struct FeedClient: Sendable {
         let partial = folder.appendingPathComponent(".\(database.lastPathComponent).download-\(latest.sha256.prefix(16))")
         let unpacked = folder.appendingPathComponent(".\(database.lastPathComponent).new-\(ProcessInfo.processInfo.processIdentifier)")
         defer { try? FileManager.default.removeItem(at: unpacked) }
+        // Leftovers of earlier attempts at other versions (or of a killed process) go.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where (name.hasPrefix(".\(database.lastPathComponent).download-") && name != partial.lastPathComponent)
+            || name.hasPrefix(".\(database.lastPathComponent).new-") {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
         // A download kept from an earlier attempt may already be complete (the unpacking failed,
         // say for want of disk space): then there is nothing left to fetch.
         let kept = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0
@@ -122,7 +145,14 @@ public struct FeedClient: Sendable {
             throw .corruptDownload(file: latest.file, reason: error.description)
         }
         do {
-            try Data(sqlite).write(to: unpacked)
+            // Written and flushed to disk before it is renamed over the database.
+            guard FileManager.default.createFile(atPath: unpacked.path, contents: nil) else {
+                throw ClientError.local(path: unpacked.path, reason: "cannot create the file (disk full?)")
+            }
+            let handle = try FileHandle(forWritingTo: unpacked)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: Data(sqlite))
+            try handle.synchronize()
             let digest = try ContentDigest.compute(Database(path: unpacked.path, mode: .readOnly))
             guard digest == latest.digest else {
                 try? FileManager.default.removeItem(at: partial)
@@ -137,6 +167,11 @@ public struct FeedClient: Sendable {
         for suffix in ["-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
         guard rename(unpacked.path, database.path) == 0 else {
             throw .local(path: database.path, reason: String(cString: strerror(errno)))
+        }
+        let directory = open(folder.path, O_RDONLY | O_DIRECTORY)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
         }
         try? FileManager.default.removeItem(at: partial)
     }

@@ -37,6 +37,8 @@ struct HTTPTransport: Sendable {
 
     private func run(_ url: URL, headers: [String: String], sink: StreamSink) throws(ClientError) -> Response {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        // The bytes as stored: checksums are of the files, not of a re-encoded transfer.
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let session = URLSession(configuration: .ephemeral, delegate: sink, delegateQueue: nil)
         session.dataTask(with: request).resume()

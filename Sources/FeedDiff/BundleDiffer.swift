@@ -69,7 +69,9 @@ public struct BundleDiffer: Sendable {
                      serviceEnd: data.meta["service_end"], dayTypeDates: data.dayTypeDates)
         }
         let geometry = DiffGeometryBuilder(old: oldData, new: newData).build(lines.changes)
-        return FeedDiff(identical: identical, old: sides[0], new: sides[1], counts: counts, idChurn: churn,
+        // Same rows in every shared column is not enough: a column only one side has (a newer
+        // schema) is a difference too, and the digests tell.
+        return FeedDiff(identical: identical && sides[0].digest == sides[1].digest, old: sides[0], new: sides[1], counts: counts, idChurn: churn,
                         lines: lines.changes, stops: stops.changes, calendar: calendar, settings: settings, geometry: geometry)
     }
 }

@@ -86,6 +86,11 @@ public final class Database {
         }
     }
 
+    /// Waits up to `milliseconds` for another connection's lock instead of failing at once.
+    public func busyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
     /// Rows changed by the last statement.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 }

@@ -21,7 +21,8 @@ import Testing
             var text = ""
             literal.write(.real(value), to: &text)
             let back = try db.scalar("SELECT \(text)")
-            #expect(back == .real(value), "\(value) written as \(text)")
+            guard case .real(let read)? = back else { Issue.record("\(text) read back as \(String(describing: back))"); continue }
+            #expect(read.bitPattern == value.bitPattern, "\(value) written as \(text)")
         }
     }
 
@@ -56,6 +57,14 @@ import Testing
         #expect(try old.scalar("SELECT count(*) FROM stop_rtree")?.int == 3)
     }
 
+    @Test func textIsComparedByBytesNotUnicodeEquivalence() throws {
+        let old = try database("INSERT INTO stops (stop_id, name) VALUES ('a', 'Cafe\u{301}');")
+        let new = try database("INSERT INTO stops (stop_id, name) VALUES ('a', 'Caf\u{E9}');")
+        let (sql, statistics) = try #require(try DeltaEncoder.encode(from: old, to: new, header: "test"))
+        #expect(statistics.tables["stops"]?.updated == 1)
+        try DeltaApplier.apply(sql, to: old, expectedDigest: try ContentDigest.compute(new))
+    }
+
     @Test func aWrongBaseIsRolledBack() throws {
         let old = try database("INSERT INTO stops (stop_id, name) VALUES ('a', 'A');")
         let new = try database("INSERT INTO stops (stop_id, name) VALUES ('a', 'Ay');")
@@ -64,6 +73,15 @@ import Testing
         let before = try ContentDigest.compute(other)
         #expect(throws: DeltaError.self) { try DeltaApplier.apply(sql, to: other, expectedDigest: try ContentDigest.compute(new)) }
         #expect(try ContentDigest.compute(other) == before)
-        #expect(throws: DeltaError.self) { try DeltaApplier.apply("DROP TABLE stops;", to: other, expectedDigest: before) }
+        // A destructive statement inside a delta is rolled back with the rest.
+        #expect(throws: DeltaError.self) { try DeltaApplier.apply("-- feedc delta format 1\nDELETE FROM stops;", to: other, expectedDigest: before + "x") }
+        #expect(try other.scalar("SELECT count(*) FROM stops")?.int == 2)
+        #expect(try ContentDigest.compute(other) == before)
+        // A delta that tries to end the transaction itself, attach a file or drop a table is refused.
+        for hostile in ["COMMIT; DELETE FROM stops;", "ATTACH '/tmp/x.db' AS x;", "DROP TABLE stops;", "PRAGMA writable_schema = 1;"] {
+            #expect(throws: DeltaError.self) { try DeltaApplier.apply("-- feedc delta format 1\n" + hostile, to: other, expectedDigest: before) }
+            #expect(try other.scalar("SELECT count(*) FROM stops")?.int == 2, "\(hostile)")
+        }
+        #expect(try ContentDigest.compute(other) == before)
     }
 }

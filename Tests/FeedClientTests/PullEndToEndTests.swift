@@ -42,6 +42,7 @@ struct PullEndToEndTests {
                 #expect(!manifest.deltas.contains { $0.from == version.version }, "a listed delta was not used")
             }
             #expect(try ContentDigest.compute(Database(path: db.path)) == manifest.latest.digest)
+            #expect(FeedClient(manifest: manifestURL, database: db).localVersion == manifest.latest.version)
         }
         #expect(deltasUsed == manifest.deltas.count)
 

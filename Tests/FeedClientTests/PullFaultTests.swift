@@ -80,6 +80,19 @@ struct PullFaultTests {
         try good.encoded().write(to: f.bundleFolder.appendingPathComponent("manifest.json"))
         #expect(try f.client(db).update() == .appliedDelta(from: 1, to: 2, bytes: good.deltas[0].bytes))
         #expect(try digest(db) == good.latest.digest)
+        #expect(f.client(db).localVersion == 2)
+    }
+
+    @Test func anOlderManifestNeverReplacesNewerContent() throws {
+        let f = try Fixture()
+        let db = f.folder.url.appendingPathComponent("new.sqlite")
+        #expect(try f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        let current = try digest(db)
+        // A stale copy of the manifest (a lagging CDN edge, or a replay) names version 1.
+        try f.editManifest { m in m.latest = m.versions.first { $0.version == 1 }!; m.deltas = [] }
+        #expect(throws: ClientError.self) { try f.client(db).update() }
+        #expect(try digest(db) == current)
+        #expect(f.client(db).localVersion == 2)
     }
 
     @Test func serverErrorLeavesTheDatabase() throws {

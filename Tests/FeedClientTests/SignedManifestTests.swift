@@ -44,6 +44,22 @@ struct SignedManifestTests {
         #expect(plain == .downloadedFull(version: 1, bytes: bytes))
     }
 
+    @Test func aKeyAddedLaterSignsTheUnchangedManifest() throws {
+        let folder = TemporaryFolder()
+        let yaml = folder.url.appendingPathComponent("pipeline.yaml")
+        let base = "output: out\nbundles:\n  - name: m\n    sources:\n      - id: m\n        path: \(SharedData.sample("metro").path)\n"
+        try base.write(to: yaml, atomically: true, encoding: .utf8)
+        #expect(try BuildRunner(config: PipelineConfigParser().parse(contentsOf: yaml)).run()[0].status == .published)
+        let keys = ManifestSignature.generateKeyPair()
+        try keys.privateKey.write(to: folder.url.appendingPathComponent("key"), atomically: true, encoding: .utf8)
+        try base.replacingOccurrences(of: "  - name: m\n", with: "  - name: m\n    signing_key: key\n").write(to: yaml, atomically: true, encoding: .utf8)
+        let report = try BuildRunner(config: PipelineConfigParser().parse(contentsOf: yaml)).run()[0]
+        #expect(report.status == .unchanged)
+        let bundle = folder.url.appendingPathComponent("out/m")
+        let signature = try String(contentsOf: bundle.appendingPathComponent("manifest.json.sig"), encoding: .utf8)
+        #expect(ManifestSignature.verify(try Data(contentsOf: bundle.appendingPathComponent("manifest.json")), signature: signature, publicKey: keys.publicKey))
+    }
+
     static func isBadManifest(_ result: Result<UpdateResult, any Error>) -> Bool {
         guard case .failure(let error) = result, let client = error as? ClientError, case .badManifest = client else { return false }
         return true

@@ -16,7 +16,8 @@ public enum DeltaError: Error, Sendable, CustomStringConvertible {
 }
 
 /// Applies a delta with plain SQL, in one transaction: its statements, then the derived indexes
-/// (R-tree, full-text) brought up to date, then the content digest checked. Only a database whose
+/// (R-tree, full-text) brought up to date, then the content digest checked. The delta's own
+/// statements may only insert, update or delete rows of the bundle's tables. Only a database whose
 /// digest then equals `expectedDigest` is committed; anything else is rolled back.
 public enum DeltaApplier {
     public static func apply(_ sql: String, to database: Database, expectedDigest: String) throws(DeltaError) {
@@ -27,7 +28,9 @@ public enum DeltaApplier {
             throw .sql(error)
         }
         do {
-            try database.execute(sql)
+            // The delta may only change rows of the bundle's own tables: a COMMIT, ATTACH or
+            // PRAGMA in it is refused, so the transaction stays whole.
+            try database.restrictingWrites(to: Set(BundleSchema.tables.map(\.name))) { try database.execute(sql) }
             for statement in BundleSchema.rebuildDerived { try database.execute(statement) }
             let digest = try ContentDigest.compute(database)
             guard digest == expectedDigest else {

@@ -99,10 +99,14 @@ public enum DeltaEncoder {
         if parenthesised { out += ")" }
     }
 
-    /// Values equal as stored (a REAL 1.0 differs from an INTEGER 1).
+    /// Values equal as stored: text byte for byte (Swift's `==` would call NFC and NFD spellings
+    /// of "Café" equal), reals bit for bit, and a REAL 1.0 unlike an INTEGER 1.
     private static func same(_ a: SQLValue, _ b: SQLValue) -> Bool {
-        if case .real(let x) = a, case .real(let y) = b { return x.bitPattern == y.bitPattern }
-        return a == b
+        switch (a, b) {
+        case (.real(let x), .real(let y)): return x.bitPattern == y.bitPattern
+        case (.text(let x), .text(let y)): return x.utf8.elementsEqual(y.utf8)
+        default: return a == b
+        }
     }
 
     /// SQLite's ORDER BY order for key tuples: NULL, numbers, text by bytes, blobs.
@@ -126,7 +130,7 @@ public enum DeltaEncoder {
         if rank(x) != rank(y) { return rank(x) < rank(y) ? -1 : 1 }
         switch (x, y) {
         case (.text(let p), .text(let q)):
-            if p == q { return 0 }
+            if p.utf8.elementsEqual(q.utf8) { return 0 }
             return p.utf8.lexicographicallyPrecedes(q.utf8) ? -1 : 1
         case (.blob(let p), .blob(let q)):
             if p == q { return 0 }

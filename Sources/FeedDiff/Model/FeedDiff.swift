@@ -8,8 +8,8 @@ public struct FeedDiff: Codable, Sendable {
     public static let formatVersion = 1
 
     public var format: Int = FeedDiff.formatVersion
-    /// True when every content table holds the same rows on both sides (`meta` aside): the
-    /// digests are then equal too, unless the two files were written by different schemas.
+    /// True when every content table holds the same rows on both sides (`meta` aside) and the
+    /// content digests are equal (so two schemas never count as the same content).
     public var identical: Bool
     public var old: DiffSide
     public var new: DiffSide

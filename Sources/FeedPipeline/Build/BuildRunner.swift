@@ -47,6 +47,7 @@ public struct BuildRunner {
         clock.lap("fetch")
         let inputs = fingerprint(bundle, fetched)
         if let latest = previous?.latest, latest.inputs == inputs, !force {
+            try ensureSignature(bundle, publisher)
             return BuildReport(bundle: bundle.name, status: .unchanged, version: latest.version, digest: latest.digest,
                                reason: "inputs unchanged since version \(latest.version); nothing parsed", seconds: clock.seconds)
         }
@@ -89,6 +90,7 @@ public struct BuildRunner {
         rows["stop_times"] = sources.reduce(0) { $0 + $1.feed.stopTimes.count }
         clock.lap("write+digest")
         if let latest = previous?.latest, latest.digest == digest {
+            try ensureSignature(bundle, publisher)
             return BuildReport(bundle: bundle.name, status: .unchanged, version: latest.version, digest: digest,
                                reason: "same content as version \(latest.version); nothing published",
                                sources: checks.map(\.report), enhancements: enhancements, rows: rows, seconds: clock.seconds)
@@ -131,6 +133,16 @@ public struct BuildRunner {
         } catch {
             progress("\(bundle): no diff against version \(latest.version): \(error)")
             return nil
+        }
+    }
+
+    /// With a signing key, an unchanged manifest still gets (or keeps) a valid signature: adding
+    /// or changing the key must not wait for the next content change.
+    private func ensureSignature(_ bundle: BundleConfig, _ publisher: Publisher) throws {
+        guard let keyFile = bundle.signingKey else { return }
+        let privateKey = try String(contentsOf: keyFile, encoding: .utf8)
+        if try publisher.ensureSignature(privateKey: privateKey, publicKey: ManifestSignature.publicKey(of: privateKey)) {
+            progress("\(bundle.name): signed the unchanged manifest")
         }
     }
 

@@ -15,11 +15,15 @@ struct Keygen: ParsableCommand {
     var out: String
 
     func run() throws {
-        guard !FileManager.default.fileExists(atPath: out) else { Terminal.fail("\(out) exists; not overwriting a key") }
         let pair = ManifestSignature.generateKeyPair()
-        guard FileManager.default.createFile(atPath: out, contents: Data((pair.privateKey + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
-            Terminal.fail("cannot write \(out)")
-        }
+        // Created exclusively with owner-only permissions: never readable by others, never
+        // overwriting a key that exists.
+        let fd = open(out, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        guard fd >= 0 else { Terminal.fail("\(out): \(String(cString: strerror(errno))) (an existing key is never overwritten)") }
+        let bytes = Array((pair.privateKey + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == bytes.count else { Terminal.fail("cannot write \(out)") }
         print(pair.publicKey)
     }
 }

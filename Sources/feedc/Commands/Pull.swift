@@ -13,7 +13,7 @@ struct Pull: ParsableCommand {
         Exit status: 0 updated or up to date; 2 the update failed (the database is as it was).
         """)
 
-    @Argument(help: "URL of the bundle's manifest.json (http, https or file).")
+    @Argument(help: "URL of the bundle's manifest.json (http or https).")
     var manifest: String
 
     @Option(help: "The local database file (created on first pull).")
