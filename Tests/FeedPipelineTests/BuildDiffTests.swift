@@ -89,4 +89,15 @@ import TestSupport
         #expect(try forced.run()[0].status == .unchanged)
         #expect(!FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent("b/reports/2.diff.json").path))
     }
+
+    /// A dump side of any format is compiled as a build would: a Kalkati dump, detected from its
+    /// content, against itself is the same content; against its GTFS twin, the same stops.
+    @Test func kalkatiDumpAsADiffSide() throws {
+        let kalkati = SharedData.projectRoot.appendingPathComponent("Samples/kalkati/metro.xml").path
+        let same = try DiffRunner().diff(kalkati, kalkati)
+        #expect(same.identical)
+        let twin = try DiffRunner().diff(kalkati, SharedData.projectRoot.appendingPathComponent("Samples/kalkati/metro-gtfs").path)
+        #expect(twin.stops.added.isEmpty && twin.stops.removed.isEmpty)
+        #expect(twin.counts["trips"]?.added == 0 && twin.counts["trips"]?.removed == 0)
+    }
 }

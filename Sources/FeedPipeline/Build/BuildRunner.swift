@@ -70,15 +70,11 @@ public struct BuildRunner {
         var sources: [SourceFeed] = []
         var enhancements: [EnhancementReport] = []
         for (source, check) in zip(fetched, checks) {
-            progress("\(bundle.name): directions of \(source.config.id)")
-            let sink = NoticeSink()
-            let directions = DirectionsStage().run(check.feed!, sink: sink)
-            clock.lap("directions")
-            let opposites = OppositeStopsStage(settings: bundle.opposites).run(check.feed!, directions: directions, sink: sink)
-            clock.lap("opposites")
-            sources.append(SourceFeed(id: source.config.id, prefix: source.config.prefix, feed: check.feed!,
-                                      directions: directions, opposites: opposites))
-            enhancements.append(EnhancementReport(source: source.config.id, directions: directions, opposites: opposites, sink: sink))
+            progress("\(bundle.name): directions and opposite stops of \(source.config.id)")
+            let enhanced = EnhanceStages.run(check.feed!, source: source.config.id, prefix: source.config.prefix,
+                                             opposites: bundle.opposites) { clock.lap($0) }
+            sources.append(enhanced.source)
+            enhancements.append(enhanced.report)
         }
         progress("\(bundle.name): writing the bundle")
         let content = BundleCompiler().compile(bundle: bundle.name, version: version, sources: sources)

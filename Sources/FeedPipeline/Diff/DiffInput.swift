@@ -1,5 +1,6 @@
 import BundleFormat
 import FeedSQLite
+import FeedLegacySources
 import Foundation
 
 /// One side of `feedc diff`, as named on the command line: a published version
@@ -35,10 +36,10 @@ public struct DiffInput: Sendable, Equatable {
             if head.starts(with: [0x1F, 0x8B]) || head.starts(with: Array("SQLite format 3".utf8)) {
                 return DiffInput(argument: argument, kind: .bundleFile, url: url)
             }
-            if head.starts(with: [0x50, 0x4B]) || url.pathExtension.lowercased() == "zip" {
+            if head.starts(with: [0x50, 0x4B]) || url.pathExtension.lowercased() == "zip" || LegacyFormat.detect(url) != nil {
                 return DiffInput(argument: argument, kind: .dump, url: url)
             }
-            throw .unknown(argument: argument, reason: "neither a bundle (.sqlite, .sqlite.gz) nor a GTFS zip or folder")
+            throw .unknown(argument: argument, reason: "neither a bundle (.sqlite, .sqlite.gz) nor a dump (GTFS zip or folder, Kalkati XML)")
         }
         if let at = argument.lastIndex(of: "@") {
             let folder = URL(fileURLWithPath: String(argument[..<at]))

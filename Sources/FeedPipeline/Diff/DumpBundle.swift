@@ -21,20 +21,17 @@ public enum DumpBundle {
         }
     }
 
-    /// Compiles `dump` (a zip or a folder) as the only source (`source`) of bundle `name` into a
+    /// Compiles `dump` (GTFS zip or folder, Kalkati XML, or a folder of NextBus responses: the
+    /// format is detected from the content) as the only source (`source`) of bundle `name` into a
     /// new SQLite file at `file`, and returns its content digest. A single source keeps the
     /// feed's ids, as a one-source pipeline bundle does.
     public static func compile(dump: URL, bundle name: String, source sourceId: String = "feed", to file: URL,
                                opposites: OppositeStopsSettings = OppositeStopsSettings()) throws(Failure) -> String {
-        let check = FeedCheck(url: dump, source: dump.lastPathComponent)
+        let check = FeedCheck(url: dump, source: dump.lastPathComponent, format: nil)
         if let refusal = check.refusal(under: Strictness()) {
             throw .refused(path: dump.path, reason: refusal)
         }
-        let feed = check.feed!
-        let sink = NoticeSink()
-        let directions = DirectionsStage().run(feed, sink: sink)
-        let links = OppositeStopsStage(settings: opposites).run(feed, directions: directions, sink: sink)
-        let source = SourceFeed(id: sourceId, prefix: "", feed: feed, directions: directions, opposites: links)
+        let source = EnhanceStages.run(check.feed!, source: sourceId, prefix: "", opposites: opposites).source
         let content = BundleCompiler().compile(bundle: name, version: 0, sources: [source])
         do {
             return try BundleFileWriter.write(content, to: file.path)

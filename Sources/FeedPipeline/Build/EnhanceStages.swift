@@ -1,0 +1,20 @@
+import BundleWriter
+import FeedEnhancement
+import FeedModel
+
+/// The enhance stages, in order, on one frozen feed: directions, then opposite stops (which use
+/// the directions). Shared by `feedc build` and by `feedc diff` when a side is a dump.
+enum EnhanceStages {
+    /// The feed ready for the bundle compiler, and what the stages decided, for the report.
+    /// `lap` is called after each stage with its name, for timing.
+    static func run(_ feed: Feed, source id: String, prefix: String, opposites settings: OppositeStopsSettings,
+                    lap: (String) -> Void = { _ in }) -> (source: SourceFeed, report: EnhancementReport) {
+        let sink = NoticeSink()
+        let directions = DirectionsStage().run(feed, sink: sink)
+        lap("directions")
+        let opposites = OppositeStopsStage(settings: settings).run(feed, directions: directions, sink: sink)
+        lap("opposites")
+        return (SourceFeed(id: id, prefix: prefix, feed: feed, directions: directions, opposites: opposites),
+                EnhancementReport(source: id, directions: directions, opposites: opposites, sink: sink))
+    }
+}
