@@ -19,8 +19,7 @@ public enum BundleFileWriter {
             let insert = try database.prepare(table.insertSQL)
             let keyColumns = table.primaryKey.map { key in table.columns.firstIndex { $0.name == key }! }
             let rows = (content.rows[table.name] ?? []).sorted { a, b in
-                for k in keyColumns where a[k] != b[k] { return a[k].precedes(b[k]) }
-                return false
+                SQLValue.sqliteOrder(a, b, at: keyColumns) < 0
             }
             for row in rows { try insert.run(row) }
         }
@@ -30,26 +29,5 @@ public enum BundleFileWriter {
         try database.execute("COMMIT")
         let digest = try ContentDigest.compute(database)
         return digest
-    }
-}
-
-extension SQLValue {
-    /// SQLite's order: NULL, numbers, text (byte order), blobs.
-    func precedes(_ other: SQLValue) -> Bool {
-        func rank(_ v: SQLValue) -> Int {
-            switch v {
-            case .null: 0
-            case .integer, .real: 1
-            case .text: 2
-            case .blob: 3
-            }
-        }
-        let (ra, rb) = (rank(self), rank(other))
-        if ra != rb { return ra < rb }
-        switch (self, other) {
-        case (.text(let a), .text(let b)): return a.utf8.lexicographicallyPrecedes(b.utf8)
-        case (.blob(let a), .blob(let b)): return a.lexicographicallyPrecedes(b)
-        default: return (double ?? 0) < (other.double ?? 0)
-        }
     }
 }

@@ -25,28 +25,4 @@ enum Polyline {
         }
         out.append(UInt8(value + 63))
     }
-
-    static func decode(_ text: String, precision: Double = 1e5) -> [(lat: Double, lon: Double)] {
-        var points: [(Double, Double)] = []
-        var lat = 0
-        var lon = 0
-        var iterator = text.utf8.makeIterator()
-        func next() -> Int? {
-            var result = 0
-            var shift = 0
-            while let byte = iterator.next() {
-                let chunk = Int(byte) - 63
-                result |= (chunk & 0x1F) << shift
-                shift += 5
-                if chunk < 0x20 { return (result & 1) != 0 ? ~(result >> 1) : result >> 1 }
-            }
-            return nil
-        }
-        while let dLat = next(), let dLon = next() {
-            lat += dLat
-            lon += dLon
-            points.append((Double(lat) / precision, Double(lon) / precision))
-        }
-        return points
-    }
 }

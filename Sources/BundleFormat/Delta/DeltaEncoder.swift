@@ -36,7 +36,7 @@ public enum DeltaEncoder {
         var deletes: [[SQLValue]] = [], inserts: [[SQLValue]] = [], updates = ""
         while rowA != nil || rowB != nil {
             let order: Int
-            if let x = rowA, let y = rowB { order = compare(keys.map { x[$0] }, keys.map { y[$0] }) } else { order = rowA == nil ? 1 : -1 }
+            if let x = rowA, let y = rowB { order = SQLValue.sqliteOrder(x, y, at: keys) } else { order = rowA == nil ? 1 : -1 }
             if order < 0 {
                 deletes.append(keys.map { rowA![$0] })
                 stats.deleted += 1; stats.before += 1
@@ -106,39 +106,6 @@ public enum DeltaEncoder {
         case (.real(let x), .real(let y)): return x.bitPattern == y.bitPattern
         case (.text(let x), .text(let y)): return x.utf8.elementsEqual(y.utf8)
         default: return a == b
-        }
-    }
-
-    /// SQLite's ORDER BY order for key tuples: NULL, numbers, text by bytes, blobs.
-    static func compare(_ a: [SQLValue], _ b: [SQLValue]) -> Int {
-        for (x, y) in zip(a, b) {
-            let c = compare(x, y)
-            if c != 0 { return c }
-        }
-        return 0
-    }
-
-    private static func compare(_ x: SQLValue, _ y: SQLValue) -> Int {
-        func rank(_ v: SQLValue) -> Int {
-            switch v {
-            case .null: 0
-            case .integer, .real: 1
-            case .text: 2
-            case .blob: 3
-            }
-        }
-        if rank(x) != rank(y) { return rank(x) < rank(y) ? -1 : 1 }
-        switch (x, y) {
-        case (.text(let p), .text(let q)):
-            if p.utf8.elementsEqual(q.utf8) { return 0 }
-            return p.utf8.lexicographicallyPrecedes(q.utf8) ? -1 : 1
-        case (.blob(let p), .blob(let q)):
-            if p == q { return 0 }
-            return p.lexicographicallyPrecedes(q) ? -1 : 1
-        case (.integer(let p), .integer(let q)): return p == q ? 0 : (p < q ? -1 : 1)
-        default:
-            let p = x.double ?? 0, q = y.double ?? 0
-            return p == q ? 0 : (p < q ? -1 : 1)
         }
     }
 }
