@@ -67,12 +67,13 @@ let package = Package(
         .testTarget(name: "FeedSourcesTests", dependencies: ["FeedSources", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedValidationTests", dependencies: ["FeedValidation", "FeedSources", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "FeedDiff", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter", "FeedSQLite", "FeedModel", "TestSupport"]),
-        .testTarget(name: "FeedEnhancementTests", dependencies: ["FeedEnhancement", "FeedSources", "FeedValidation", "FeedModel", "TestSupport"]),
+        .testTarget(name: "FeedEnhancementTests", dependencies: ["FeedEnhancement", "FeedSources", "FeedValidation", "FeedModel", "TestSupport"],
+                    exclude: ["Golden"]),
         .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat", "FeedSQLite"]),
         .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FeedPipeline", "BundleFormat", "FeedSQLite", "TestSupport"]),
         .testTarget(name: "FeedXMLTests", dependencies: ["FeedXML", "TestSupport"]),
         .testTarget(name: "FeedLegacySourcesTests", dependencies: ["FeedLegacySources", "FeedXML", "FeedPipeline", "FeedDiff", "FeedSources", "FeedValidation", "BundleFormat", "FeedSQLite", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedDiffTests", dependencies: ["FeedDiff", "FeedPipeline", "FeedSources", "FeedModel", "BundleFormat", "FeedSQLite", "CFeedZlib", "TestSupport"]),
-        .target(name: "TestSupport", dependencies: ["FeedModel"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["FeedModel"], path: "Tests/TestSupport", exclude: ["Fixtures"]),
     ]
 )

@@ -143,21 +143,10 @@ struct PullFaultTests {
     @Test func cutDownloadResumesWithRange() throws {
         let f = try Fixture()
         // A server that cuts every bundle off halfway, serving the same folder.
-        let log = f.folder.url.appendingPathComponent("cut.log")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = SharedData.projectRoot.appendingPathComponent("Tests/FeedPipelineTests/Fixtures/etag_server.py")
-        process.arguments = ["python3", script.path, f.output.path, "30", log.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        defer { process.terminate() }
-        var line = Data()
-        while let byte = try pipe.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
-        let port = try #require(Int(String(decoding: line, as: UTF8.self)))
+        let server = try EtagServer(serving: f.output, log: f.folder.url.appendingPathComponent("cut.log"))
 
         let db = f.folder.url.appendingPathComponent("new.sqlite")
-        let cut = FeedClient(manifest: URL(string: "http://127.0.0.1:\(port)/cut/m/manifest.json")!, database: db, timeout: 10)
+        let cut = FeedClient(manifest: server.url("cut/m/manifest.json"), database: db, timeout: 10)
         #expect(throws: ClientError.self) { try cut.update() }
         #expect(!FileManager.default.fileExists(atPath: db.path), "no half-written database")
         // The next pull, from the real server, resumes the download where it stopped.

@@ -6,23 +6,6 @@ import TestSupport
 /// http(s) sources: conditional GET with a remembered ETag; an unchanged dump costs one 304 and is
 /// not parsed again; a failed download changes nothing. Uses a local server on 127.0.0.1.
 @Suite(.serialized) struct FetchTests {
-    /// Starts Fixtures/etag_server.py serving `folder`; returns its port and the process.
-    private func server(_ folder: URL, log: URL) throws -> (Int, Process) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = SharedData.projectRoot.appendingPathComponent("Tests/FeedPipelineTests/Fixtures/etag_server.py")
-        process.arguments = ["python3", script.path, folder.path, "30", log.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-        }
-        let port = try #require(Int(String(decoding: line, as: UTF8.self)))
-        return (port, process)
-    }
-
     private func zipFolder(_ folder: URL, into zip: URL) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -43,10 +26,8 @@ import TestSupport
         let served = workspace.folder.url.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
         try zipFolder(workspace.folder.feed("tiny", TinyFeed.files), into: served.appendingPathComponent("feed.zip"))
-        let logFile = workspace.folder.url.appendingPathComponent("server.log")
-        let (port, process) = try server(served, log: logFile)
-        defer { if process.isRunning { process.terminate() } }
-        let config = try remoteConfig(workspace, url: "http://127.0.0.1:\(port)/feed.zip")
+        let server = try EtagServer(serving: served, log: workspace.folder.url.appendingPathComponent("server.log"))
+        let config = try remoteConfig(workspace, url: server.url("feed.zip").absoluteString)
 
         let first = try workspace.build(config)
         #expect(first.status == .published)
@@ -58,14 +39,13 @@ import TestSupport
         #expect(workspace.snapshot() == before)
 
         // The server fails: the bundle fails as a tool error, and nothing published changes.
-        let broken = try remoteConfig(workspace, url: "http://127.0.0.1:\(port)/status/500")
+        let broken = try remoteConfig(workspace, url: server.url("status/500").absoluteString)
         let failed = try workspace.build(broken)
         #expect(failed.status == .failed)
         #expect(failed.reason?.contains("HTTP 500") == true)
         #expect(workspace.snapshot() == before)
 
-        let log = try String(contentsOf: logFile, encoding: .utf8)
-        #expect(log.components(separatedBy: "\n").filter { !$0.isEmpty } == ["GET /feed.zip 200", "GET /feed.zip 304", "GET /status/500 500"])
+        #expect(server.requests == ["GET /feed.zip 200", "GET /feed.zip 304", "GET /status/500 500"])
     }
 
     @Test func unreachableServerChangesNothing() throws {

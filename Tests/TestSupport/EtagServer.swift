@@ -1,0 +1,44 @@
+import Foundation
+
+/// Tests/TestSupport/Fixtures/etag_server.py on 127.0.0.1: serves a folder with ETags and 304s,
+/// `/status/N` answers N, `/cut/…` cuts files off halfway. Requests are logged to `log`. Stopped
+/// when released (and by itself after 30 s).
+public final class EtagServer {
+    public let port: Int
+    public let log: URL
+    private let process = Process()
+
+    public init(serving folder: URL, log: URL) throws {
+        self.log = log
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let script = SharedData.projectRoot.appendingPathComponent("Tests/TestSupport/Fixtures/etag_server.py")
+        process.arguments = ["python3", script.path, folder.path, "30", log.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line.append(byte)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+            process.terminate()
+            throw EtagServerError(output: String(decoding: line, as: UTF8.self))
+        }
+        self.port = port
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(path)")! }
+
+    /// Logged requests, "METHOD PATH STATUS".
+    public var requests: [String] {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+}
+
+public struct EtagServerError: Error {
+    public let output: String
+}
