@@ -20,16 +20,17 @@ struct DeltaWriter {
         var fromPrevious: DeltaStatistics?
         for old in olderVersions {
             // A retained bundle that is missing or damaged costs its own delta, not the publication.
-            guard let (oldDatabase, cleanup) = try? BundleFile.open(folder.appendingPathComponent(old.file)) else { continue }
-            defer { cleanup() }
+            guard let copy = try? unpackedCopy(of: old) else { continue }
+            defer { try? FileManager.default.removeItem(at: copy) }
             let header = "from version \(old.version) \(old.digest)\nto version \(newVersion.version) \(newVersion.digest)"
-            guard let (sql, statistics) = try DeltaEncoder.encode(from: oldDatabase, to: new, header: header) else { continue }
+            guard let oldDatabase = try? Database(path: copy.path, mode: .readWrite),
+                  let (sql, statistics) = try DeltaEncoder.encode(from: oldDatabase, to: new, header: header) else { continue }
             if old.version == olderVersions.first?.version { fromPrevious = statistics }
             let gzipped = try Gzip.compress(Array(sql.utf8))
             guard Double(gzipped.count) <= maxShare * Double(newVersion.bytes) else { continue }
-            // Published only once it is known to work: applied to a copy of the old bundle, it
-            // must give the new version's digest exactly.
-            guard (try? verify(sql, on: old, expecting: newVersion.digest)) == true else { continue }
+            // Published only once it is known to work: applied to the (throwaway) copy of the old
+            // bundle it was computed from, it must give the new version's digest exactly.
+            guard (try? DeltaApplier.apply(sql, to: oldDatabase, expectedDigest: newVersion.digest)) != nil else { continue }
             let file = "deltas/\(old.version)-\(newVersion.version).sql.gz"
             try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file))
             files.append(DeltaFile(from: old.version, to: newVersion.version, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped)))
@@ -37,12 +38,12 @@ struct DeltaWriter {
         return Written(files: files, fromPrevious: fromPrevious)
     }
 
-    private func verify(_ sql: String, on old: BundleVersion, expecting digest: String) throws -> Bool {
+    /// The old version's bundle, unpacked to a temporary file: read to compute the delta, then
+    /// changed by applying it, to check it.
+    private func unpackedCopy(of old: BundleVersion) throws -> URL {
         let packed = try Data(contentsOf: folder.appendingPathComponent(old.file))
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("feedc-verify-\(UUID().uuidString).sqlite")
-        defer { try? FileManager.default.removeItem(at: copy) }
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("feedc-delta-base-\(UUID().uuidString).sqlite")
         try Data(Gzip.decompress([UInt8](packed))).write(to: copy)
-        try DeltaApplier.apply(sql, to: Database(path: copy.path, mode: .readWrite), expectedDigest: digest)
-        return true
+        return copy
     }
 }

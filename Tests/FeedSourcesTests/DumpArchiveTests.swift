@@ -38,7 +38,12 @@ import ZIPFoundation
         let archive = try DumpArchive(url: url, sink: sink)
         #expect(sink.samples.first { $0.code == "unsafe_path" }?.file == "../x.txt")
         #expect(!archive.files.values.contains("../x.txt"))
-        #expect(!FileManager.default.fileExists(atPath: folder.url.deletingLastPathComponent().appendingPathComponent("x.txt").path))
+        #expect(try archive.read("x.txt") == nil)
+        // The rest of the feed reads as usual, and the entry is not mistaken for a feed file.
+        let readSink = NoticeSink()
+        let feed = try #require(GTFSReader(url: url).read(into: readSink))
+        #expect(feed.stopTimes.count == 6)
+        #expect(!readSink.samples.contains { $0.code == "unknown_file" })
     }
 
     @Test func singleSubfolderIsReadAndReported() throws {
