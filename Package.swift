@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "FeedEnhancement", dependencies: ["FeedModel"]),
         // What writer and client share: bundle DDL, digest, gzip, manifest.
         .target(name: "BundleFormat", dependencies: [
-            "FeedSQLite", "CFeedZlib",
+            "FeedModel", "FeedSQLite", "CFeedZlib",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The client apps embed: manifest → delta or full → verify → apply.
@@ -54,13 +54,13 @@ let package = Package(
         .target(name: "FeedDiff", dependencies: ["FeedModel", "BundleFormat", "FeedSQLite"]),
         // pipeline.yaml, fetching, the stages in order, the build report.
         .target(name: "FeedPipeline", dependencies: [
-            "FeedModel", "FeedSources", "FeedLegacySources", "FeedValidation", "FeedEnhancement", "BundleFormat", "BundleWriter", "FeedDiff",
+            "FeedModel", "FeedSources", "FeedLegacySources", "FeedValidation", "FeedEnhancement", "BundleFormat", "BundleWriter", "FeedDiff", "FeedSQLite",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The command line: thin commands over FeedPipeline.
         .executableTarget(name: "feedc", dependencies: [
-            "FeedPipeline", "BundleFormat", "FeedClient", "FeedDiff",
+            "FeedPipeline", "BundleFormat", "FeedClient", "FeedDiff", "FeedSQLite",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

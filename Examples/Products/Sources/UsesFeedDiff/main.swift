@@ -1,0 +1,4 @@
+import FeedDiff
+
+// The diff library on its own: its default settings.
+print(DiffSettings())

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Runs a program to its end, as the tests run feedc, nginx's clients, swift build or python3.
+public enum Subprocess {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var output: String
+        public var error: String
+    }
+
+    /// Runs `program` with `arguments` (killed after `timeout` seconds) and returns its exit
+    /// status, standard output and standard error. `environment` entries are added to this
+    /// process's environment.
+    public static func run(_ program: URL, _ arguments: [String], environment: [String: String] = [:],
+                           directory: URL? = nil, timeout: TimeInterval = 120) throws -> Result {
+        let process = Process()
+        process.executableURL = program
+        process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let box = OutputBox()
+        let readers = [
+            Thread { box.output = out.fileHandleForReading.readDataToEndOfFile() },
+            Thread { box.error = err.fileHandleForReading.readDataToEndOfFile() },
+        ]
+        readers.forEach { $0.start() }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        while readers.contains(where: { !$0.isFinished }) { Thread.sleep(forTimeInterval: 0.01) }
+        return Result(status: process.terminationStatus, output: String(decoding: box.output, as: UTF8.self),
+                      error: String(decoding: box.error, as: UTF8.self))
+    }
+
+    /// A program found on `PATH` (or at an absolute path), nil when absent.
+    public static func which(_ name: String) -> URL? {
+        if name.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: name) ? URL(fileURLWithPath: name) : nil }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+}
+
+/// The reader threads' output, read once the threads have finished.
+private final class OutputBox: @unchecked Sendable {
+    var output = Data()
+    var error = Data()
+}
