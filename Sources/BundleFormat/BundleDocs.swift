@@ -13,8 +13,10 @@ public enum BundleDocs {
                 out += "| `\(column.name)` | \(column.sqlType)\(column.notNull ? " NOT NULL" : "") | \(column.doc) |\n"
             }
         }
-        out += "\n### Derived (rebuilt from the tables above; not part of the digest)\n\n```sql\n"
-        out += BundleSchema.derivedDDL.joined(separator: ";\n") + ";\n```\n\n" + endMarker + "\n"
+        out += "\n### Derived (indexes and a view over the tables above; their rows are not part of the digest)\n\n```sql\n"
+        out += BundleSchema.derivedDDL.joined(separator: ";\n") + ";\n```\n\n"
+        out += "### Optional virtual tables (`sqlite_modules:`; rebuilt after a delta; not part of the digest's rows)\n\n```sql\n"
+        out += (SQLiteModules.all.ddl + SQLiteModules.all.rebuild).joined(separator: ";\n") + ";\n```\n\n" + endMarker + "\n"
         return out
     }
 }

@@ -6,13 +6,15 @@ import FeedModel
 /// integers `YYYYMMDD`. The timetable is stored by pattern: a trip names its stop pattern (the
 /// ordered stops) and its timing (offsets from its start), shared by every trip that runs alike.
 public enum BundleSchema {
-    /// Bumped when a change to the tables would break existing readers.
-    public static let formatVersion = 1
+    /// Bumped when a change to the tables would break existing readers. Format 2: no virtual
+    /// tables by default (`stop_grid`, `stop_tokens`, `stop_opposite_routes` instead), a content
+    /// digest that names its tables from the file itself.
+    public static let formatVersion = 2
 
     /// Identifies the compiler and schema that write bundles: part of every build's input
     /// fingerprint, so a new feedc rebuilds bundles even when the dumps did not change.
     public static let compilerIdentity: String = {
-        let text = "feedc 0.1.0\n" + ddl.joined(separator: ";\n")
+        let text = "feedc 0.2.0\n" + ddl(modules: .all).joined(separator: ";\n")
         return StableID.make(from: text)
     }()
 
@@ -55,7 +57,7 @@ public enum BundleSchema {
         .gtfs(GTFSSchema.routes, "route_sort_order", as: "sort_order"),
     ])
 
-    public static let stops = BundleTable("stops", primaryKey: ["stop_id"], doc: "Stops, stations, entrances. `rowid` links the derived `stop_rtree` and `stop_search`.", [
+    public static let stops = BundleTable("stops", primaryKey: ["stop_id"], doc: "Stops, stations, entrances. `rowid` links the optional `stop_rtree` and `stop_search`.", [
         .gtfs(GTFSSchema.stops, "stop_id"),
         .gtfs(GTFSSchema.stops, "stop_code", as: "code"),
         .gtfs(GTFSSchema.stops, "stop_name", as: "name"),
@@ -139,6 +141,23 @@ public enum BundleSchema {
         BundleColumn("mutual", "INTEGER", notNull: true, doc: "1 when each stop is the other's best match."),
     ])
 
+    public static let stopOppositeRoutes = BundleTable("stop_opposite_routes", primaryKey: ["stop_id", "opposite_stop_id", "route_id"], doc: "The lines each opposite-stop link holds for, one row per line: `stop_opposites.route_ids` as rows, for SQL filters without JSON functions.", [
+        BundleColumn("stop_id", "TEXT", notNull: true),
+        BundleColumn("opposite_stop_id", "TEXT", notNull: true),
+        BundleColumn("route_id", "TEXT", notNull: true),
+    ])
+
+    public static let stopGrid = BundleTable("stop_grid", primaryKey: ["strip", "lon", "stop_id"], doc: "The nearby-stops index on plain SQLite: every stop with a position, by strip of 0.01° latitude, then longitude. The key is the index `stops_near` reads.", [
+        BundleColumn("strip", "INTEGER", notNull: true, doc: "`floor((lat + 90) * 100)`."),
+        BundleColumn("lon", "REAL", notNull: true, doc: "The stop's longitude."),
+        BundleColumn("stop_id", "TEXT", notNull: true),
+    ])
+
+    public static let stopTokens = BundleTable("stop_tokens", primaryKey: ["token", "stop_id"], doc: "The name-search index on plain SQLite: the folded words of each stop's name and code, with street-word aliases (\"st\" and \"street\"). `stops_named` matches each query word as a prefix through the key.", [
+        BundleColumn("token", "TEXT", notNull: true, doc: "A folded word (see Name search)."),
+        BundleColumn("stop_id", "TEXT", notNull: true),
+    ])
+
     public static let timingStops = BundleTable("timing_stops", primaryKey: ["timing_id", "stop_index"], doc: "Time offsets shared by trips that run alike: seconds after the trip's start.", [
         BundleColumn("timing_id", "TEXT", notNull: true, doc: "Derived from the offsets, stable across versions."),
         BundleColumn("stop_index", "INTEGER", notNull: true),
@@ -179,11 +198,13 @@ public enum BundleSchema {
     public static let tables: [BundleTable] = [
         meta, feeds, agencies, routes, stops, stopRoutes, shapes, patterns, patternStops, timingStops,
         trips, frequencies, calendar, calendarDates, directions, directionStops, stopDirections, stopOpposites,
+        stopOppositeRoutes, stopGrid, stopTokens,
     ]
 
     public static func table(named name: String) -> BundleTable? { tables.first { $0.name == name } }
 
-    /// Indexes, virtual tables and views derived from the content tables; not part of the digest.
+    /// Indexes and views derived from the content tables: plain SQL every SQLite has. Their
+    /// definitions are part of the digest (the schema is), their contents are not.
     public static let derivedDDL: [String] = [
         "CREATE INDEX trips_by_pattern ON trips (pattern_id, start_time)",
         "CREATE INDEX pattern_stops_by_stop ON pattern_stops (stop_id)",
@@ -191,8 +212,6 @@ public enum BundleSchema {
         "CREATE INDEX stop_routes_by_route ON stop_routes (route_id)",
         "CREATE INDEX stops_by_parent ON stops (parent_station)",
         "CREATE INDEX direction_stops_by_stop ON direction_stops (stop_id)",
-        "CREATE VIRTUAL TABLE stop_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon)",
-        "CREATE VIRTUAL TABLE stop_search USING fts5(name, code, content='stops', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')",
         """
         CREATE VIEW stop_times AS
           SELECT t.trip_id, ps.stop_index AS stop_sequence, ps.stop_id,
@@ -205,16 +224,11 @@ public enum BundleSchema {
         """,
     ]
 
-    /// Brings the derived R-tree and full-text index up to date with `stops`; run after writing
-    /// a bundle and after applying a delta.
-    public static let rebuildDerived: [String] = [
-        "DELETE FROM stop_rtree",
-        "INSERT INTO stop_rtree SELECT rowid, lat, lat, lon, lon FROM stops WHERE lat IS NOT NULL AND lon IS NOT NULL",
-        "INSERT INTO stop_search(stop_search) VALUES ('rebuild')",
-    ]
-
-    /// The whole schema, content tables then derived objects.
-    public static var ddl: [String] { tables.map(\.ddl) + derivedDDL }
+    /// The whole schema of a bundle with `modules`: content tables, derived objects, then the
+    /// optional virtual tables.
+    public static func ddl(modules: SQLiteModules = []) -> [String] {
+        tables.map(\.ddl) + derivedDDL + modules.ddl
+    }
 
     /// Meta keys that describe one published copy rather than the content; left out of the digest.
     public static let metaKeysOutsideDigest: Set<String> = ["version"]

@@ -1,11 +1,15 @@
 import Crypto
 import FeedSQLite
 
-/// The content digest: SHA-256 over a bundle's canonical rows.
+/// The content digest: SHA-256 over a bundle's schema and canonical rows.
 ///
-/// Every content table is read in declaration order, its rows in key order, each value encoded
-/// with a type tag and a length. Two bundles with the same digest hold the same content, whatever
-/// their bytes on disk; a client checks it after applying a delta.
+/// It names its tables from the file itself, so a client on any platform recomputes it without
+/// a list of tables (docs/update-protocol.md): first every schema object (type, name, SQL) in
+/// order of type and name; then every content table — a table that is neither virtual nor the
+/// shadow table of a virtual one — in order of name, its columns in declaration order and its
+/// rows in primary-key order, each value encoded with a type tag and a length. `meta.version` is
+/// left out, so the digest names the content, not the copy. Two bundles with the same digest
+/// hold the same content, whatever their bytes on disk; a client checks it after applying a delta.
 public enum ContentDigest {
     /// `sha256:` and 64 hex digits.
     public static func compute(_ database: Database) throws(SQLiteError) -> String {
@@ -14,18 +18,14 @@ public enum ContentDigest {
         buffer.reserveCapacity(4096)
         // The schema the file holds (tables, indexes, views), so a change of schema is a change
         // of content even when the rows are the same.
-        let schema = try database.prepare("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name")
-        try schema.bind([])
-        var present: Set<String> = []
-        while try schema.step() {
-            let row = schema.row()
-            if row[0].string == "table", let name = row[1].string { present.insert(name) }
+        let schema = try database.rows("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name")
+        for row in schema {
             buffer.removeAll(keepingCapacity: true)
             buffer.append(0x53)
             for value in row { encode(value, to: &buffer) }
             hasher.update(data: buffer)
         }
-        for table in BundleSchema.tables where present.contains(table.name) {
+        for table in try contentTables(database) {
             buffer.removeAll(keepingCapacity: true)
             append(table.name, tag: 0x54, to: &buffer)
             hasher.update(data: buffer)
@@ -42,6 +42,39 @@ public enum ContentDigest {
             }
         }
         return "sha256:" + hasher.finalize().map { hexDigits[Int($0 >> 4)] + hexDigits[Int($0 & 0xF)] }.joined()
+    }
+
+    /// A content table as the file declares it: columns in order, primary key in key order.
+    struct FileTable {
+        var name: String
+        var columns: [String]
+        var key: [String]
+
+        var selectInKeyOrderSQL: String {
+            let order = key.isEmpty ? "rowid" : key.map(quoted).joined(separator: ", ")
+            return "SELECT \(columns.map(quoted).joined(separator: ", ")) FROM \(quoted(name)) ORDER BY \(order)"
+        }
+
+        private func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    }
+
+    /// The content tables of the file, in order of name: tables that are not virtual and not the
+    /// shadow tables (`<virtual table>_…`) of one.
+    static func contentTables(_ database: Database) throws(SQLiteError) -> [FileTable] {
+        let tables = try database.rows("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        let virtual = tables.compactMap { row in
+            row[1].string.map { $0.uppercased().hasPrefix("CREATE VIRTUAL TABLE") } == true ? row[0].string : nil
+        }
+        var out: [FileTable] = []
+        for row in tables {
+            guard let name = row[0].string, !virtual.contains(name),
+                  !virtual.contains(where: { name.hasPrefix($0 + "_") }) else { continue }
+            let info = try database.rows("SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", [.text(name)])
+            let columns = info.compactMap { $0[0].string }
+            let key = info.filter { ($0[1].int ?? 0) > 0 }.sorted { ($0[1].int ?? 0) < ($1[1].int ?? 0) }.compactMap { $0[0].string }
+            out.append(FileTable(name: name, columns: columns, key: key))
+        }
+        return out
     }
 
     private static let hexDigits = (0..<16).map { String($0, radix: 16) }

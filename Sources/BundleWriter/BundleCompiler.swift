@@ -14,6 +14,7 @@ public struct BundleCompiler: Sendable {
             TimetableCompiler(source: source).compile(into: &content)
             DirectionsCompiler(source: source).compile(into: &content)
         }
+        StopIndexCompiler().compile(into: &content)
         let range = ServiceRange(sources.map(\.feed))
         var meta: [(String, String)] = [("bundle", name), ("format", String(BundleSchema.formatVersion)), ("version", String(version))]
         if let range {

@@ -5,8 +5,9 @@ import Foundation
 /// Writes bundle content to a SQLite file, deterministically: the same content gives the same
 /// bytes (fixed page size, rows inserted in key order, no timestamps).
 public enum BundleFileWriter {
-    /// Writes `content` to a new SQLite file at `path` and returns its content digest.
-    public static func write(_ content: BundleContent, to path: String) throws(SQLiteError) -> String {
+    /// Writes `content` to a new SQLite file at `path`, with the optional virtual tables of
+    /// `modules`, and returns its content digest.
+    public static func write(_ content: BundleContent, to path: String, modules: SQLiteModules = []) throws(SQLiteError) -> String {
         try? FileManager.default.removeItem(atPath: path)
         let database = try Database(path: path, mode: .create)
         try database.execute("""
@@ -23,7 +24,7 @@ public enum BundleFileWriter {
             }
             for row in rows { try insert.run(row) }
         }
-        for statement in BundleSchema.derivedDDL + BundleSchema.rebuildDerived {
+        for statement in BundleSchema.derivedDDL + modules.ddl + modules.rebuild {
             try database.execute(statement)
         }
         try database.execute("COMMIT")

@@ -4,7 +4,7 @@ import FeedSQLite
 import Foundation
 
 /// Writes the enhancement stages' results: `directions`, `direction_stops`, `stop_directions`
-/// and `stop_opposites`.
+/// and `stop_opposites` with `stop_opposite_routes`.
 struct DirectionsCompiler {
     let source: SourceFeed
 
@@ -28,6 +28,9 @@ struct DirectionsCompiler {
                 source.ns(link.stop), source.ns(link.opposite), .text(json(link.routes.map { source.prefix + $0 })),
                 .real(link.distance), .real(link.confidence), .integer(link.mutual ? 1 : 0),
             ])
+            for route in Set(link.routes) {
+                content.append(BundleSchema.stopOppositeRoutes, [source.ns(link.stop), source.ns(link.opposite), source.ns(route)])
+            }
         }
         for row in source.directions.stopDirections {
             content.append(BundleSchema.stopDirections, [

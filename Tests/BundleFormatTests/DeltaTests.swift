@@ -6,9 +6,9 @@ import Testing
 /// Deltas on small databases written for the purpose: every kind of change, values that SQLite
 /// reads back inexactly from short decimals, text with quotes and NUL.
 @Suite struct DeltaTests {
-    private func database(_ statements: String) throws -> Database {
+    private func database(_ statements: String, modules: SQLiteModules = .all) throws -> Database {
         let db = try Database(path: ":memory:", mode: .create)
-        for ddl in BundleSchema.ddl { try db.execute(ddl) }
+        for ddl in BundleSchema.ddl(modules: modules) { try db.execute(ddl) }
         try db.execute(statements)
         return db
     }
@@ -45,7 +45,7 @@ import Testing
             UPDATE stops SET name = 'Bee' WHERE stop_id = 'b';
             INSERT INTO stops (stop_id, name, lat, lon) VALUES ('d', 'D', 0.30000000000000004, -0.1);
             """)
-        for statement in BundleSchema.rebuildDerived { try old.execute(statement); try new.execute(statement) }
+        for statement in SQLiteModules.all.rebuild { try old.execute(statement); try new.execute(statement) }
         let (sql, statistics) = try #require(try DeltaEncoder.encode(from: old, to: new, header: "test"))
         #expect(statistics.tables["stops"] == DeltaStatistics.Table(inserted: 1, updated: 1, deleted: 1, before: 3, after: 3))
         #expect(statistics.tables["meta"]?.updated == 1)
@@ -53,8 +53,43 @@ import Testing
         #expect(sql.contains("UPDATE stops SET name = 'Bee' WHERE stop_id = 'b';"))
         try DeltaApplier.apply(sql, to: old, expectedDigest: try ContentDigest.compute(new))
         #expect(try ContentDigest.compute(old) == ContentDigest.compute(new))
-        // The derived index was brought up to date.
+        // The optional R-tree and FTS5 index, present here, were brought up to date.
         #expect(try old.scalar("SELECT count(*) FROM stop_rtree")?.int == 3)
+        #expect(try old.scalar("SELECT count(*) FROM stop_search WHERE stop_search MATCH 'bee'")?.int == 1)
+    }
+
+    @Test func aPortableBundleAppliesWithoutVirtualTables() throws {
+        let rows = "INSERT INTO stops (stop_id, name, lat, lon) VALUES ('a', 'A', 1.5, 2.5);INSERT INTO stop_grid VALUES (9150, 2.5, 'a');"
+        let old = try database(rows + "INSERT INTO meta VALUES ('version', '1');", modules: [])
+        let new = try database(rows + """
+            INSERT INTO meta VALUES ('version', '2');
+            INSERT INTO stops (stop_id, name, lat, lon) VALUES ('b', 'B', 3, 4);
+            INSERT INTO stop_grid VALUES (9300, 4.0, 'b');
+            INSERT INTO stop_tokens VALUES ('b', 'b');
+            """, modules: [])
+        #expect(try SQLiteModules.present(in: old) == [])
+        let (sql, _) = try #require(try DeltaEncoder.encode(from: old, to: new, header: "test"))
+        #expect(!sql.contains("stop_rtree") && !sql.contains("stop_search"))
+        try DeltaApplier.apply(sql, to: old, expectedDigest: try ContentDigest.compute(new))
+        #expect(try old.scalar("SELECT count(*) FROM stop_grid")?.int == 2)
+        #expect(try old.scalar("SELECT count(*) FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL%'")?.int == 0)
+    }
+
+    /// The digest reads its tables from the file: a table the schema does not know counts, the
+    /// optional virtual tables' rows and shadow tables do not.
+    @Test func theDigestNamesItsTablesFromTheFile() throws {
+        let plain = try database("INSERT INTO stops (stop_id, name, lat, lon) VALUES ('a', 'A', 1.5, 2.5);", modules: [])
+        let before = try ContentDigest.compute(plain)
+        #expect(try ContentDigest.contentTables(plain).map(\.name) == BundleSchema.tables.map(\.name).sorted())
+        #expect(try ContentDigest.contentTables(plain).first { $0.name == "stop_grid" }?.key == ["strip", "lon", "stop_id"])
+        try plain.execute("CREATE TABLE extra (k TEXT PRIMARY KEY, v TEXT) WITHOUT ROWID; INSERT INTO extra VALUES ('x', 'y')")
+        let withExtra = try ContentDigest.compute(plain)
+        #expect(withExtra != before)
+        try plain.execute("UPDATE extra SET v = 'z'")
+        #expect(try ContentDigest.compute(plain) != withExtra)
+        let indexed = try database("INSERT INTO stops (stop_id, name, lat, lon) VALUES ('a', 'A', 1.5, 2.5);")
+        for statement in SQLiteModules.all.rebuild { try indexed.execute(statement) }
+        #expect(try ContentDigest.contentTables(indexed).map(\.name) == BundleSchema.tables.map(\.name).sorted())
     }
 
     @Test func textIsComparedByBytesNotUnicodeEquivalence() throws {

@@ -1,3 +1,4 @@
+import BundleFormat
 import FeedSQLite
 import Foundation
 import TestSupport
@@ -29,4 +30,17 @@ enum AppQueries {
     }
 
     struct MissingQuery: Error { let name: String }
+
+    /// The parameters of `stops_near` (and `stops_near_rtree`): a square box of `delta` degrees
+    /// of latitude, as wide on the ground in longitude.
+    static func near(lat: Double, lon: Double, delta: Double, limit: Int = 20) -> [String: SQLValue] {
+        let scale = cos(lat * .pi / 180)
+        return ["lat": .real(lat), "lon": .real(lon), "dlat": .real(delta), "dlon": .real(min(180, delta / max(scale, 1e-9))),
+                "lon_scale": .real(scale), "limit": .integer(Int64(limit))]
+    }
+
+    /// The parameters of `stops_named`: the rider's text folded as the docs say.
+    static func named(_ text: String, limit: Int = 20) -> [String: SQLValue] {
+        ["query": .text(SearchText.query(text)), "limit": .integer(Int64(limit))]
+    }
 }

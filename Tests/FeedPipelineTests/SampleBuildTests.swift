@@ -13,7 +13,7 @@ import TestSupport
         #expect(report.status == .published)
         #expect(report.version == 1)
         let manifest = try requireManifestValue(workspace.manifest())
-        #expect(manifest.format == 1)
+        #expect(manifest.format == 2, "format 2: portable bundles")
         #expect(manifest.bundle == "b")
         #expect(manifest.latest.file.hasPrefix("bundles/1-"))
         #expect(manifest.latest.serviceStart == "2026-01-01")

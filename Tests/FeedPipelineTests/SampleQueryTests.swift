@@ -17,7 +17,7 @@ import TestSupport
     @Test func docsTableReferenceIsGenerated() throws {
         let docs = try String(contentsOf: SharedData.projectRoot.appendingPathComponent("docs/bundle-format.md"), encoding: .utf8)
         #expect(docs.contains(BundleDocs.markdown), "docs/bundle-format.md is stale: regenerate with `feedc schema --markdown`")
-        #expect(Set(AppQueries.all.keys) == ["stops_near", "stops_named", "lines_at_stop", "line_directions", "direction_stops", "stop_lines", "opposite_stop", "next_departures"])
+        #expect(Set(AppQueries.all.keys) == ["stops_near", "stops_named", "lines_at_stop", "line_directions", "direction_stops", "stop_lines", "opposite_stop", "next_departures", "stops_near_rtree", "stops_named_fts5"])
     }
 
     @Test func linesAtAStop() throws {
@@ -32,12 +32,18 @@ import TestSupport
     @Test func stopsNearAPointAndByName() throws {
         let (database, cleanup, _) = try sampleBundle()
         defer { cleanup() }
-        let near = try AppQueries.run("stops_near", on: database, ["lat": .real(37.800099), "lon": .real(-122.242684), "dlat": .real(0.001), "dlon": .real(0.001)])
-        #expect(near.first?[0].string == "s101")
-        #expect(near.compactMap { $0[0].string }.contains("s102"))
+        let near = try AppQueries.run("stops_near", on: database, AppQueries.near(lat: 37.800099, lon: -122.242684, delta: 0.001))
+        #expect(near.compactMap { $0[0].string } == ["s101", "s102"])
         #expect(near.allSatisfy { abs($0[2].double! - 37.8) < 0.001 })
-        let named = try AppQueries.run("stops_named", on: database, ["text": .text("college broadway")])
+        let wider = try AppQueries.run("stops_near", on: database, AppQueries.near(lat: 37.800099, lon: -122.242684, delta: 0.005))
+        #expect(wider.prefix(4).compactMap { $0[0].string } == ["s101", "s102", "s104", "s103"])
+        let named = try AppQueries.run("stops_named", on: database, AppQueries.named("College & Broadway"))
         #expect(Set(named.compactMap { $0[0].string }) == ["s103", "s104"])
+        // A partial last word, an abbreviation the name spells out (or the other way round).
+        let market = try AppQueries.run("stops_named", on: database, AppQueries.named("41st market stre"))
+        #expect(market.compactMap { $0[0].string } == ["s110"])
+        let rock = try AppQueries.run("stops_named", on: database, AppQueries.named("rockr"))
+        #expect(rock.compactMap { $0[0].string } == ["s101", "s102"])
     }
 
     @Test func aLoopLinesStopsInOrder() throws {
@@ -84,6 +90,7 @@ import TestSupport
         let rows = try AppQueries.run("opposite_stop", on: database, ["stop_id": .text("s105")])
         #expect(rows.compactMap { $0[0].string } == ["s106"])
         #expect(rows[0][4].string == "[\"51\"]")
+        #expect(try database.rows("SELECT route_id FROM stop_opposite_routes WHERE stop_id = 's105' AND opposite_stop_id = 's106'") == [[.text("51")]])
         #expect(try AppQueries.run("opposite_stop", on: database, ["stop_id": .text("s130")]).isEmpty)
     }
 }

@@ -15,8 +15,9 @@ public enum DeltaError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Applies a delta with plain SQL, in one transaction: its statements, then the derived indexes
-/// (R-tree, full-text) brought up to date, then the content digest checked. The delta's own
+/// Applies a delta with plain SQL, in one transaction: its statements, then the optional virtual
+/// tables (R-tree, FTS5) brought up to date where the bundle has them, then the content digest
+/// checked. A default bundle has none, so any SQLite applies its deltas. The delta's own
 /// statements may only insert, update or delete rows of the bundle's tables. Only a database whose
 /// digest then equals `expectedDigest` is committed; anything else is rolled back.
 public enum DeltaApplier {
@@ -31,7 +32,8 @@ public enum DeltaApplier {
             // The delta may only change rows of the bundle's own tables: a COMMIT, ATTACH or
             // PRAGMA in it is refused, so the transaction stays whole.
             try database.restrictingWrites(to: Set(BundleSchema.tables.map(\.name))) { try database.execute(sql) }
-            for statement in BundleSchema.rebuildDerived { try database.execute(statement) }
+            // The optional virtual tables (R-tree, FTS5), where the bundle has them, follow `stops`.
+            for statement in try SQLiteModules.present(in: database).rebuild { try database.execute(statement) }
             let digest = try ContentDigest.compute(database)
             guard digest == expectedDigest else {
                 try? database.execute("ROLLBACK")

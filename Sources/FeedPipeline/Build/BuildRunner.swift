@@ -81,7 +81,7 @@ public struct BuildRunner {
         clock.lap("compile")
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("feedc-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let digest = try BundleFileWriter.write(content, to: temporary.path)
+        let digest = try BundleFileWriter.write(content, to: temporary.path, modules: bundle.sqliteModules)
         var rows = Dictionary(uniqueKeysWithValues: BundleSchema.tables.map { ($0.name, content.count($0)) })
         rows["stop_times"] = sources.reduce(0) { $0 + $1.feed.stopTimes.count }
         clock.lap("write+digest")
@@ -149,6 +149,7 @@ public struct BuildRunner {
         text += "max_delta_share \(bundle.maxDeltaShare)\n"
         text += "opposites \(bundle.opposites.maxDistance) \(bundle.opposites.railMaxDistance) \(bundle.opposites.minConfidence)\n"
         text += "max_dropped_share \(bundle.strictness.maxDroppedShare.map { String($0) } ?? "-")\n"
+        text += "sqlite_modules \(bundle.sqliteModules.names.joined(separator: ","))\n"
         for source in fetched {
             text += "\(source.config.id)\t\(source.config.format.rawValue)\t\(source.config.prefix)\t\(source.fingerprint)\n"
             // Legacy settings change the content (time zone) or the report (schema); GTFS lines stay as they were.

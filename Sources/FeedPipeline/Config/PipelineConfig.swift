@@ -1,3 +1,4 @@
+import BundleFormat
 import FeedEnhancement
 import Foundation
 
@@ -30,6 +31,9 @@ public struct BundleConfig: Sendable, Equatable {
     public var maxDeltaShare: Double = 0.5
     /// File holding the Ed25519 private key (base64) that signs the manifest (`signing_key`).
     public var signingKey: URL?
+    /// Optional virtual tables for apps that ship a full SQLite (`sqlite_modules: [rtree, fts5]`);
+    /// none by default, so stock Android and web SQLite read the bundle.
+    public var sqliteModules: SQLiteModules = []
 
     public init(name: String, sources: [SourceConfig], strictness: Strictness = Strictness(),
                 opposites: OppositeStopsSettings = OppositeStopsSettings()) {

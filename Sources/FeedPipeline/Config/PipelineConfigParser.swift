@@ -1,3 +1,4 @@
+import BundleFormat
 import FeedEnhancement
 import Foundation
 import Yams
@@ -49,7 +50,7 @@ public struct PipelineConfigParser {
     }
 
     private func parseBundle(_ node: Node, doc: YAMLReader, base: URL) throws(ConfigError) -> BundleConfig {
-        let map = try doc.mapping(node, allowed: ["name", "sources", "fail_on_error", "max_dropped_share", "opposites", "max_delta_share", "signing_key"], context: "a bundle")
+        let map = try doc.mapping(node, allowed: ["name", "sources", "fail_on_error", "max_dropped_share", "opposites", "max_delta_share", "signing_key", "sqlite_modules"], context: "a bundle")
         guard let nameNode = map["name"] else { throw doc.error(node, "a bundle needs a `name`") }
         let name = try doc.string(nameNode, "name")
         guard name.range(of: "^[A-Za-z0-9][A-Za-z0-9_.-]*$", options: .regularExpression) != nil else {
@@ -91,6 +92,15 @@ public struct PipelineConfigParser {
         if let n = map["max_delta_share"] {
             config.maxDeltaShare = try doc.double(n, "max_delta_share")
             guard (0...1).contains(config.maxDeltaShare) else { throw doc.error(n, "`max_delta_share` must be between 0 and 1 (0.5 is half the bundle)") }
+        }
+        if let n = map["sqlite_modules"] {
+            for item in try doc.sequence(n, "sqlite_modules") {
+                let word = try doc.string(item, "sqlite_modules")
+                guard let module = SQLiteModules.names.first(where: { $0.0 == word })?.1 else {
+                    throw doc.error(item, "unknown SQLite module `\(word)`: `sqlite_modules` takes `rtree` and `fts5`")
+                }
+                config.sqliteModules.insert(module)
+            }
         }
         if let n = map["signing_key"] {
             let path = try doc.string(n, "signing_key")
