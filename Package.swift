@@ -74,6 +74,6 @@ let package = Package(
         .testTarget(name: "FeedXMLTests", dependencies: ["FeedXML", "TestSupport"]),
         .testTarget(name: "FeedLegacySourcesTests", dependencies: ["FeedLegacySources", "FeedXML", "FeedPipeline", "FeedDiff", "FeedSources", "FeedValidation", "BundleFormat", "FeedSQLite", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedDiffTests", dependencies: ["FeedDiff", "FeedPipeline", "FeedSources", "FeedModel", "BundleFormat", "FeedSQLite", "CFeedZlib", "TestSupport"]),
-        .target(name: "TestSupport", dependencies: ["FeedModel"], path: "Tests/TestSupport", exclude: ["Fixtures"]),
+        .target(name: "TestSupport", dependencies: ["FeedModel", "FeedSources"], path: "Tests/TestSupport", exclude: ["Fixtures"]),
     ]
 )

@@ -75,7 +75,7 @@ public enum BundleSchema {
     public static let stopRoutes = BundleTable("stop_routes", primaryKey: ["stop_id", "route_id"], doc: "Which lines serve each stop, with how many trips.", [
         BundleColumn("stop_id", "TEXT", notNull: true),
         BundleColumn("route_id", "TEXT", notNull: true),
-        BundleColumn("trip_count", "INTEGER", notNull: true, doc: "Trips of the route that call at the stop, over all services."),
+        BundleColumn("trip_count", "INTEGER", notNull: true, doc: "Trips of the route that call at the stop, over all services; a frequency-based trip counts once per run."),
     ])
 
     public static let shapes = BundleTable("shapes", primaryKey: ["shape_id"], doc: "Route shapes, one row per shape.", [
@@ -92,7 +92,7 @@ public enum BundleSchema {
         BundleColumn("shape_id", "TEXT"),
         BundleColumn("headsign", "TEXT", doc: "The most common trip headsign."),
         BundleColumn("stop_count", "INTEGER", notNull: true),
-        BundleColumn("trip_count", "INTEGER", notNull: true),
+        BundleColumn("trip_count", "INTEGER", notNull: true, doc: "Runs of its trips over all services (a frequency-based trip once per run)."),
     ])
 
     public static let patternStops = BundleTable("pattern_stops", primaryKey: ["pattern_id", "stop_index"], doc: "The stops of each pattern, in order.", [
@@ -115,7 +115,7 @@ public enum BundleSchema {
         BundleColumn("is_loop", "INTEGER", notNull: true),
         BundleColumn("source", "TEXT", notNull: true, doc: "`feed` (direction_id kept) or `inferred` (from geometry)."),
         BundleColumn("pattern_count", "INTEGER", notNull: true),
-        BundleColumn("trip_count", "INTEGER", notNull: true),
+        BundleColumn("trip_count", "INTEGER", notNull: true, doc: "Runs of its trips over all services (a frequency-based trip once per run)."),
     ])
 
     public static let directionStops = BundleTable("direction_stops", primaryKey: ["route_id", "direction_index", "position"], doc: "Each direction's one ordered stop list, merged from its patterns.", [
@@ -171,7 +171,7 @@ public enum BundleSchema {
         .gtfs(GTFSSchema.trips, "service_id"),
         BundleColumn("pattern_id", "TEXT", notNull: true),
         BundleColumn("timing_id", "TEXT", notNull: true),
-        BundleColumn("start_time", "INTEGER", notNull: true, doc: "Departure from the first stop, seconds since the start of the service day."),
+        BundleColumn("start_time", "INTEGER", notNull: true, doc: "Departure from the first stop, seconds since the start of the service day; for a trip listed in `frequencies`, the template's, not a run."),
         .gtfs(GTFSSchema.trips, "trip_headsign", as: "headsign"),
         .gtfs(GTFSSchema.trips, "trip_short_name", as: "short_name"),
         .gtfs(GTFSSchema.trips, "direction_id"),
@@ -180,12 +180,12 @@ public enum BundleSchema {
         .gtfs(GTFSSchema.trips, "bikes_allowed"),
     ])
 
-    public static let frequencies = BundleTable("frequencies", primaryKey: ["trip_id", "start_time"], doc: "Headway-based service (GTFS frequencies.txt).", [
+    public static let frequencies = BundleTable("frequencies", primaryKey: ["trip_id", "start_time"], doc: "Frequency-based trips (GTFS frequencies.txt): each row a window whose runs leave the trip's first stop at `start_time`, then every `headway_secs`, before `end_time`. Windows of a trip never overlap (repaired at build).", [
         .gtfs(GTFSSchema.frequencies, "trip_id"),
         .gtfs(GTFSSchema.frequencies, "start_time"),
         .gtfs(GTFSSchema.frequencies, "end_time"),
         .gtfs(GTFSSchema.frequencies, "headway_secs"),
-        .gtfs(GTFSSchema.frequencies, "exact_times"),
+        .gtfs(GTFSSchema.frequencies, "exact_times", doc: "GTFS `frequencies.txt` `exact_times`: 1 exact times (show the time); 0 or NULL headway-based, times estimated (show \"every N min\")."),
     ])
 
     public static let calendar = BundleTable("calendar", primaryKey: ["service_id"], doc: "Weekly service patterns (GTFS calendar.txt).",

@@ -11,8 +11,9 @@ public struct BundleCompiler: Sendable {
         var content = BundleContent()
         for source in sources {
             StaticTablesCompiler(source: source).compile(into: &content)
-            TimetableCompiler(source: source).compile(into: &content)
-            DirectionsCompiler(source: source).compile(into: &content)
+            let runs = TripRuns(source.feed)
+            TimetableCompiler(source: source, runs: runs).compile(into: &content)
+            DirectionsCompiler(source: source, runs: runs).compile(into: &content)
         }
         StopIndexCompiler().compile(into: &content)
         let range = ServiceRange(sources.map(\.feed))

@@ -1,5 +1,6 @@
 import BundleFormat
 import FeedEnhancement
+import FeedModel
 import FeedSQLite
 import Foundation
 
@@ -7,6 +8,8 @@ import Foundation
 /// and `stop_opposites` with `stop_opposite_routes`.
 struct DirectionsCompiler {
     let source: SourceFeed
+    /// `directions.trip_count` counts runs.
+    let runs: TripRuns
 
     func compile(into content: inout BundleContent) {
         for route in source.directions.routes.values {
@@ -14,7 +17,8 @@ struct DirectionsCompiler {
                 content.append(BundleSchema.directions, [
                     source.ns(route.route), .integer(Int64(direction.index)), .text(direction.name), .text(direction.headsign),
                     .text(json(direction.terminals.map { source.prefix + $0 })), .integer(direction.isLoop ? 1 : 0),
-                    .text(route.source.rawValue), .integer(Int64(direction.patternCount)), .integer(Int64(direction.trips.count)),
+                    .text(route.source.rawValue), .integer(Int64(direction.patternCount)),
+                    .integer(Int64(direction.trips.reduce(0) { $0 + runs.count($1) })),
                 ])
                 for (position, stop) in direction.stops.enumerated() {
                     content.append(BundleSchema.directionStops, [

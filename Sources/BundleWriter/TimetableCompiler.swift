@@ -6,8 +6,11 @@ import FeedSQLite
 /// Turns stop_times into patterns and timings: a trip becomes one row naming its stop pattern
 /// (the ordered stops with their pickup and drop-off rules) and its timing (offsets from its
 /// start), each shared by every trip that runs alike. Also derives which lines serve each stop.
+/// Trip counts (`patterns.trip_count`, `stop_routes.trip_count`) count runs: a frequency-based
+/// trip once per run of its windows.
 struct TimetableCompiler {
     let source: SourceFeed
+    let runs: TripRuns
 
     private struct Pattern {
         var id: String
@@ -84,7 +87,7 @@ struct TimetableCompiler {
                 pattern = Pattern(id: id, route: route, direction: directions[row], shape: shapeIds[row], firstTripRows: rows,
                                   directionIndex: source.directions.tripDirection[groups.keys[g]] ?? 0)
             }
-            pattern.tripCount += 1
+            pattern.tripCount += runs.count(groups.keys[g])
             if let headsign = headsigns[row] { pattern.headsigns[headsign, default: 0] += 1 }
             patterns[key] = pattern
 

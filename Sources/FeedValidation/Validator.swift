@@ -14,6 +14,8 @@ public struct Validator: Sendable {
         DuplicateKeyRule(),
         ParentStationRule(),
         ForeignKeyRule(),
+        FrequencyWindowRule(),
+        OverlappingFrequencyRule(),
         RouteNameRule(),
         TripStopTimesRule(),
         StopTimeDistanceRule(),

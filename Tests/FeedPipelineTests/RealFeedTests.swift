@@ -63,12 +63,16 @@ struct RealFeedTests {
         let lines = try AppQueries.run("lines_at_stop", on: database, ["stop_id": .text(stop)]).compactMap { $0[0].string }
         #expect(Set(lines) == oracle.routes(at: stop), "\(dump.lastPathComponent): lines at \(stop)")
         let date = try #require(oracle.busiestDate(at: stop))
+        // From the start of the day: its departures, and the previous day's from 24:00 on.
         let departures = try AppQueries.run("next_departures", on: database, [
-            "stop_id": .text(stop), "date": .integer(Int64(date)), "after": .integer(0), "limit": .integer(1_000_000),
+            "stop_id": .text(stop), "date": .integer(Int64(date)), "after": .integer(0), "previous_after": .integer(86400),
+            "limit": .integer(1_000_000),
         ])
-        let expected = oracle.departures(at: stop, on: date)
+        let previous = TimetableOracle.adding(-1, to: date)
+        let expected = (oracle.departures(at: stop, on: date)
+            + oracle.departures(at: stop, on: previous).filter { $0 >= 86400 }.map { $0 - 86400 }).sorted()
         #expect(departures.count == expected.count, "\(dump.lastPathComponent): departures at \(stop) on \(date)")
-        #expect(departures.compactMap { $0[3].int } == expected, "\(dump.lastPathComponent): departure times")
+        #expect(departures.compactMap { $0[6].int } == expected, "\(dump.lastPathComponent): departure times (seconds from 00:00)")
         let (lat, lon) = oracle.position(of: stop)
         let near = try AppQueries.run("stops_near", on: database, AppQueries.near(lat: lat, lon: lon, delta: 0.005))
         let nearest = try #require(near.first)

@@ -76,12 +76,27 @@ import TestSupport
     @Test func nextDeparturesOnAWeekdayAndAHoliday() throws {
         let (database, cleanup, _) = try sampleBundle()
         defer { cleanup() }
+        func departures(_ date: Int, _ after: Int, limit: Int) throws -> [[SQLValue]] {
+            try AppQueries.run("next_departures", on: database, [
+                "stop_id": .text("s101"), "date": .integer(Int64(date)), "after": .integer(Int64(after)),
+                "previous_after": .integer(Int64(after + 86400)), "limit": .integer(Int64(limit)),
+            ])
+        }
         // Wednesday 2026-03-04, from 06:00: route 51 leaves Rockridge every 15 minutes.
-        let rows = try AppQueries.run("next_departures", on: database, ["stop_id": .text("s101"), "date": .integer(20260304), "after": .integer(6 * 3600), "limit": .integer(3)])
+        let rows = try departures(20260304, 6 * 3600, limit: 3)
         #expect(rows.compactMap { $0[3].int } == [6 * 3600, 6 * 3600 + 900, 6 * 3600 + 1800])
-        // Memorial Day 2026-05-25 removes the weekday service and adds nothing: no departures.
-        let holiday = try AppQueries.run("next_departures", on: database, ["stop_id": .text("s101"), "date": .integer(20260525), "after": .integer(0), "limit": .integer(10)])
-        #expect(holiday.isEmpty)
+        #expect(rows.allSatisfy { $0[5].int == 20260304 && $0[7].int == 1 && $0[8] == .null })
+        // At 00:10 the previous service day's 24:30 bus is still to come, 20 minutes away.
+        let night = try departures(20260304, 600, limit: 2)
+        #expect(night.map { $0[0].string } == ["51_WKDY_OU_2430", "51_WKDY_OM_0600"])
+        #expect(night.map { $0[5].int } == [20260303, 20260304])
+        #expect(night.map { $0[3].int } == [24 * 3600 + 1800, 6 * 3600])
+        #expect(night.map { $0[6].int } == [1200, 6 * 3600 - 600])
+        // Memorial Day 2026-05-25 removes the weekday service and adds nothing: only Sunday's
+        // last bus, at 24:00 of its service day, leaves after midnight.
+        let holiday = try departures(20260525, 0, limit: 10)
+        #expect(holiday.map { $0[0].string } == ["51_WKND_OM_2400"])
+        #expect(holiday.first?[5].int == 20260524)
     }
 
     @Test func switchDirection() throws {

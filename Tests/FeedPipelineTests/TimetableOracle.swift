@@ -64,17 +64,40 @@ struct TimetableOracle {
         return active
     }
 
-    /// Departure times at `stop` on `date`, sorted, where the vehicle picks up.
+    /// Departure times at `stop` on `date`, sorted, where the vehicle picks up. A trip listed in
+    /// frequencies departs once per run of its windows, its stop times giving the offsets from
+    /// its first stop.
     func departures(at stop: String, on date: Int) -> [Int] {
         let active = services(on: date)
         let st = feed.stopTimes
         let stops = st.texts("stop_id"), trips = st.texts("trip_id")
         let departures = st.integers("departure_time"), pickups = st.integers("pickup_type")
+        let frequencies = feed.frequencies
+        var windows: [String: [(start: Int, end: Int, headway: Int)]] = [:]
+        for (i, trip) in frequencies.texts("trip_id").enumerated() {
+            guard let trip else { continue }
+            windows[trip, default: []].append((frequencies.integers("start_time")[i], frequencies.integers("end_time")[i], frequencies.integers("headway_secs")[i]))
+        }
+        var first: [String: (sequence: Int, time: Int)] = [:]
+        if !windows.isEmpty {
+            let sequences = st.integers("stop_sequence")
+            for i in stops.indices {
+                guard let trip = trips[i], windows[trip] != nil else { continue }
+                if let known = first[trip], known.sequence <= sequences[i] { continue }
+                first[trip] = (sequences[i], departures[i])
+            }
+        }
         var out: [Int] = []
         for i in stops.indices where stops[i] == stop {
             guard let trip = trips[i], let service = tripService[trip], active.contains(service),
                   departures[i] != Column.nullInteger, pickups[i] != 1 else { continue }
-            out.append(departures[i])
+            guard let runs = windows[trip], let start = first[trip]?.time else {
+                out.append(departures[i])
+                continue
+            }
+            for window in runs {
+                out.append(contentsOf: stride(from: window.start, to: window.end, by: max(window.headway, 1)).map { $0 + departures[i] - start })
+            }
         }
         return out.sorted()
     }

@@ -117,7 +117,9 @@ public enum GTFSSchema {
         FieldSchema("trip_id", .id, .required, references: Reference(("trips", "trip_id"))),
         FieldSchema("start_time", .time, .required),
         FieldSchema("end_time", .time, .required),
-        FieldSchema("headway_secs", .integer, .required, min: 1),
+        // Zero or negative: `FrequencyWindowRule` reports it (`number_out_of_range`) and drops the
+        // window with, when it was the trip's only one, the trip.
+        FieldSchema("headway_secs", .integer, .required),
         FieldSchema("exact_times", .enumeration([0, 1])),
     ])
 

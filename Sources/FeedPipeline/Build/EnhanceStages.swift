@@ -15,6 +15,6 @@ enum EnhanceStages {
         let opposites = OppositeStopsStage(settings: settings).run(feed, directions: directions, sink: sink)
         lap("opposites")
         return (SourceFeed(id: id, prefix: prefix, feed: feed, directions: directions, opposites: opposites),
-                EnhancementReport(source: id, directions: directions, opposites: opposites, sink: sink))
+                EnhancementReport(source: id, directions: directions, opposites: opposites, runs: TripRuns(feed), sink: sink))
     }
 }

@@ -10,6 +10,7 @@ public struct EnhancementReport: Codable, Sendable {
         public var name: String
         public var headsign: String
         public var patterns: Int
+        /// Trips of the direction over all services, a frequency-based trip once per run.
         public var trips: Int
         public var stops: Int
     }
@@ -33,7 +34,7 @@ public struct EnhancementReport: Codable, Sendable {
     public var notices: [NoticeSummary]
     public var samples: [Notice]
 
-    public init(source: String, directions: FeedDirections, opposites: FeedOpposites, sink: NoticeSink) {
+    public init(source: String, directions: FeedDirections, opposites: FeedOpposites, runs: TripRuns, sink: NoticeSink) {
         self.source = source
         routes = directions.routes.keys.sorted().map { id in
             let r = directions.routes[id]!
@@ -42,7 +43,7 @@ public struct EnhancementReport: Codable, Sendable {
                          contradictingPatterns: r.contradictingPatterns, orderConflicts: r.orderConflicts,
                          directions: r.directions.map {
                              Direction(index: $0.index, name: $0.name, headsign: $0.headsign, patterns: $0.patternCount,
-                                       trips: $0.trips.count, stops: $0.stops.count)
+                                       trips: $0.trips.reduce(0) { $0 + runs.count($1) }, stops: $0.stops.count)
                          },
                          oppositesLinked: o?.linked ?? 0, oppositesUnlinked: o?.unlinked ?? 0, oppositesAmbiguous: o?.ambiguous ?? 0)
         }
