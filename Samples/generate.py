@@ -265,7 +265,8 @@ class Feed:
         return rows
 
     # output --------------------------------------------------------------
-    def write(self, folder, agency, routes, calendar, calendar_dates, feed_info):
+    def write(self, folder, agency, routes, calendar, calendar_dates, feed_info,
+              frequencies=None, translations=None):
         counts = {}
         counts["agency.txt"] = write_csv(folder, "agency.txt", list(agency[0].keys()), agency)
         counts["stops.txt"] = write_csv(folder, "stops.txt", STOP_COLS, list(self.stops.values()))
@@ -282,6 +283,10 @@ class Feed:
                 shape_rows.append([sid, "%.6f" % lat, "%.6f" % lon, k, "%.1f" % d])
         counts["shapes.txt"] = write_csv(folder, "shapes.txt", SHAPE_COLS, shape_rows)
         counts["feed_info.txt"] = write_csv(folder, "feed_info.txt", FEED_INFO_COLS, [feed_info])
+        if frequencies is not None:
+            counts["frequencies.txt"] = write_csv(folder, "frequencies.txt", FREQUENCY_COLS, frequencies)
+        if translations is not None:
+            counts["translations.txt"] = write_csv(folder, "translations.txt", TRANSLATION_COLS, translations)
         return counts
 
 
@@ -298,6 +303,9 @@ CAL_COLS = ["service_id", "monday", "tuesday", "wednesday", "thursday", "friday"
 SHAPE_COLS = ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence", "shape_dist_traveled"]
 FEED_INFO_COLS = ["feed_publisher_name", "feed_publisher_url", "feed_lang", "feed_start_date",
                   "feed_end_date", "feed_version"]
+FREQUENCY_COLS = ["trip_id", "start_time", "end_time", "headway_secs", "exact_times"]
+TRANSLATION_COLS = ["table_name", "field_name", "language", "translation", "record_id", "record_sub_id",
+                    "field_value"]
 
 WEEKDAYS = ["1", "1", "1", "1", "1", "0", "0"]
 WEEKENDS = ["0", "0", "0", "0", "0", "1", "1"]
@@ -576,6 +584,10 @@ def build_rail():
         if sid == "CE":
             F.stop("CE-E1", "Central - Main Entrance", (x - rx * 60, y - ry * 60), zone=zone,
                    location_type="2", parent="CE", wheelchair="1")
+            # The airport shuttle's bus bay, 120 m east of the station, named by it.
+            F.stop("CE-B", "Central", (x + 120, y), code="7100", zone=zone, parent="CE",
+                   wheelchair="1", desc="Bus bay, airport shuttle")
+    F.stop("AP", "Airport", (4700, -8900), code="7101", zone="2", wheelchair="1", desc="Terminal 1")
 
     ids = [s for s, _, _, _ in stations]
     L_SB = [s + "1" for s in ids]
@@ -586,6 +598,10 @@ def build_rail():
     F.pattern("L_NB", line.reversed(), L_NB, "L_NB", right_side=False)
     F.pattern("X_SB", line, X_SB, "X_SB", right_side=False)
     F.pattern("X_NB", line.reversed(), X_NB, None, right_side=False)  # no shape on purpose
+    # Airport shuttle: frequency-based, no shape. One template trip each way, run by frequencies.txt.
+    shuttle = Path([(1620, -8500), (4700, -8900)])
+    F.pattern("A_OUT", shuttle, ["CE-B", "AP"], None, right_side=False)
+    F.pattern("A_IN", shuttle.reversed(), ["AP", "CE-B"], None, right_side=False)
 
     seq_sb = {s: k + 1 for k, s in enumerate(ids)}          # stop_sequence = station index
     seq_nb = {s: k + 1 for k, s in enumerate(reversed(ids))}
@@ -613,6 +629,25 @@ def build_rail():
         for k, s in enumerate(exp_nb):
             rtrip("X_NB", svc, s, base + 202 + 2 * k, "X", "Northgate Express", "1", 21.0)
 
+    for pid, trip_id, start, head, direction in (("A_OUT", "A-OUT", t("0500"), "Airport", "0"),
+                                                 ("A_IN", "A-IN", t("0510"), "Central", "1")):
+        F.trip(pid, start, 6.5, dict(
+            route_id="A", service_id="weekday", trip_id=trip_id, trip_headsign=head, trip_short_name="",
+            direction_id=direction, block_id="", wheelchair_accessible="1", bikes_allowed="1"), with_dist=False)
+    # Outbound: exact departures 05:00, 05:20, 05:40; every 10 minutes (headway-based, times
+    # estimated) 06:00-21:50; exact again 22:00 … 24:30. Inbound: every 10 minutes 05:10-22:00.
+    frequencies = [["A-OUT", "05:00:00", "06:00:00", "1200", "1"],
+                   ["A-OUT", "06:00:00", "22:00:00", "600", "0"],
+                   ["A-OUT", "22:00:00", "25:00:00", "1800", "1"],
+                   ["A-IN", "05:10:00", "22:10:00", "600", ""]]
+    # Spanish names: one stop by record_id, every stop named "Northgate" by field_value, a line,
+    # and the shuttle's outbound headsign.
+    translations = [["stops", "stop_name", "es", "Aeropuerto", "AP", "", ""],
+                    ["stops", "stop_name", "es", "Puerta Norte", "", "", "Northgate"],
+                    ["stops", "stop_desc", "es", "Terminal 1", "AP", "", ""],
+                    ["routes", "route_long_name", "es", "Lanzadera del aeropuerto", "A", "", ""],
+                    ["trips", "trip_headsign", "es", "Aeropuerto", "", "", "Airport"]]
+
     agency = [dict(agency_id="bayrail", agency_name="Bay Rail", agency_url="https://example.org/bayrail",
                    agency_timezone="America/Los_Angeles", agency_lang="en", agency_phone="555-0199")]
     routes = [
@@ -624,6 +659,10 @@ def build_rail():
              route_desc="Northgate, Central, Southport only", route_type="2",
              route_url="https://example.org/bayrail/express", route_color="00843D",
              route_text_color="FFFFFF", route_sort_order="2"),
+        dict(route_id="A", agency_id="bayrail", route_short_name="A", route_long_name="Airport Shuttle",
+             route_desc="Central bus bay - Airport, every 10 minutes", route_type="3",
+             route_url="https://example.org/bayrail/airport", route_color="6F2DA8",
+             route_text_color="FFFFFF", route_sort_order="3"),
     ]
     calendar = [["weekday"] + WEEKDAYS + ["20260101", "20261231"],
                 ["weekend"] + WEEKENDS + ["20260101", "20261231"]]
@@ -636,7 +675,7 @@ def build_rail():
                               and F.stops[s]["location_type"] == "0") for sid in ids},
         entrances={"CE": ["CE-E1"]},
         opposite_pairs=[[s + "1", s + "2"] for s in ids] + [["CE3", "CE4"]],
-        no_opposite=[],
+        no_opposite=["CE-B", "AP"],
         express_skips=["OG", "MS", "BV"],
         routes={
             "L": dict(kind="local", directions=[
@@ -647,9 +686,16 @@ def build_rail():
                      stops=X_SB),
                 dict(direction_id=1, name="Northgate Express", origins=["SP2"], terminals=["NG2"],
                      stops=X_NB, note="trips have no shape_id")]),
-        })
+            "A": dict(kind="frequency", directions=[
+                dict(direction_id=0, name="Airport", origins=["CE-B"], terminals=["AP"], stops=["CE-B", "AP"],
+                     weekday_runs=3 + 96 + 6),
+                dict(direction_id=1, name="Central", origins=["AP"], terminals=["CE-B"], stops=["AP", "CE-B"],
+                     weekday_runs=102)]),
+        },
+        translations=dict(es={"AP": "Aeropuerto", "NG": "Puerta Norte", "NG1": "Puerta Norte",
+                              "NG2": "Puerta Norte"}))
     return F, dict(agency=agency, routes=routes, calendar=calendar, calendar_dates=None,
-                   feed_info=feed_info), expected
+                   feed_info=feed_info, frequencies=frequencies, translations=translations), expected
 
 
 # --------------------------------------------------------------------------
@@ -732,6 +778,25 @@ def check_feed(folder, expected):
     for tid in trips:
         if len(by_trip.get(tid, [])) < 2:
             errs.append("trip %s has < 2 stop_times" % tid)
+    windows = {}
+    for f in d.get("frequencies.txt", []):
+        if f["trip_id"] not in trips:
+            errs.append("frequency trip %s" % f["trip_id"])
+        if int(f["headway_secs"]) <= 0 or secs(f["end_time"]) <= secs(f["start_time"]):
+            errs.append("frequency window %s %s holds no run" % (f["trip_id"], f["start_time"]))
+        windows.setdefault(f["trip_id"], []).append((secs(f["start_time"]), secs(f["end_time"])))
+    for tid, ws in windows.items():
+        ws.sort()
+        if any(b[0] < a[1] for a, b in zip(ws, ws[1:])):
+            errs.append("frequency windows of %s overlap" % tid)
+    tables = {"stops": (stops.values(), "stop_id"), "routes": (d["routes.txt"], "route_id"),
+              "trips": (trips.values(), "trip_id")}
+    for tr in d.get("translations.txt", []):
+        rows, key = tables[tr["table_name"]]
+        if tr["record_id"] and not any(r[key] == tr["record_id"] for r in rows):
+            errs.append("translation of a missing %s %s" % (tr["table_name"], tr["record_id"]))
+        if not tr["record_id"] and not any(r.get(tr["field_name"]) == tr["field_value"] for r in rows):
+            errs.append("translation of a value no %s has: %s" % (tr["table_name"], tr["field_value"]))
 
     # ground truth sanity
     def dist(a, b):

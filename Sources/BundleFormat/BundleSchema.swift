@@ -194,11 +194,21 @@ public enum BundleSchema {
     public static let calendarDates = BundleTable("calendar_dates", primaryKey: ["service_id", "date"], doc: "Service added (1) or removed (2) on a date.",
         GTFSSchema.calendarDates.fields.map { .gtfs(GTFSSchema.calendarDates, $0.name) })
 
+    public static let translations = BundleTable("translations", primaryKey: ["table_name", "field_name", "record_id", "record_sub_id", "field_value", "language"], doc: "Names in other languages (GTFS translations.txt), by bundle table and column. A record's row names it by key; a value row (trips and pattern_stops only) translates every record with that original text. Direction names and headsign summaries, and pattern headsigns, are derived from the translated names.", [
+        BundleColumn("table_name", "TEXT", notNull: true, doc: "`agencies`, `feeds`, `stops`, `routes`, `trips`, `pattern_stops`, `patterns` or `directions`."),
+        BundleColumn("field_name", "TEXT", notNull: true, doc: "The column translated: `name`, `description`, `short_name`, `long_name`, `headsign` or `publisher_name`."),
+        BundleColumn("record_id", "TEXT", notNull: true, doc: "The record's key (its first key column); '' in a value row."),
+        BundleColumn("record_sub_id", "TEXT", notNull: true, doc: "The second key column as text (`pattern_stops.stop_index`, `directions.direction_index`); else ''."),
+        BundleColumn("field_value", "TEXT", notNull: true, doc: "In a value row, the original text translated; '' in a record's row."),
+        BundleColumn("language", "TEXT", notNull: true, doc: "BCP 47 tag, lower case (`sv`, `pt-br`); `feeds.lang` is the language of the untranslated names."),
+        BundleColumn("translation", "TEXT", notNull: true),
+    ])
+
     /// Every content table, in the order the writer fills them and the digest reads them.
     public static let tables: [BundleTable] = [
         meta, feeds, agencies, routes, stops, stopRoutes, shapes, patterns, patternStops, timingStops,
         trips, frequencies, calendar, calendarDates, directions, directionStops, stopDirections, stopOpposites,
-        stopOppositeRoutes, stopGrid, stopTokens,
+        stopOppositeRoutes, stopGrid, stopTokens, translations,
     ]
 
     public static func table(named name: String) -> BundleTable? { tables.first { $0.name == name } }

@@ -12,8 +12,9 @@ public struct BundleCompiler: Sendable {
         for source in sources {
             StaticTablesCompiler(source: source).compile(into: &content)
             let runs = TripRuns(source.feed)
-            TimetableCompiler(source: source, runs: runs).compile(into: &content)
+            let timetable = TimetableCompiler(source: source, runs: runs).compile(into: &content)
             DirectionsCompiler(source: source, runs: runs).compile(into: &content)
+            TranslationsCompiler(source: source, timetable: timetable).compile(into: &content)
         }
         StopIndexCompiler().compile(into: &content)
         let range = ServiceRange(sources.map(\.feed))

@@ -24,7 +24,11 @@ struct TimetableCompiler {
         var headsigns: [String: Int] = [:]
     }
 
-    func compile(into content: inout BundleContent) {
+    /// Writes the timetable's rows; returns each trip's pattern and each pattern's headsign,
+    /// which translations refer to.
+    @discardableResult
+    func compile(into content: inout BundleContent) -> CompiledTimetable {
+        var compiled = CompiledTimetable()
         let feed = source.feed
         let stopTimes = feed.stopTimes
         let trips = feed.trips
@@ -88,6 +92,7 @@ struct TimetableCompiler {
                                   directionIndex: source.directions.tripDirection[groups.keys[g]] ?? 0)
             }
             pattern.tripCount += runs.count(groups.keys[g])
+            compiled.tripPatterns[groups.keys[g]] = pattern.id
             if let headsign = headsigns[row] { pattern.headsigns[headsign, default: 0] += 1 }
             patterns[key] = pattern
 
@@ -120,6 +125,7 @@ struct TimetableCompiler {
         var stopRoutes: [String: Int] = [:]
         for pattern in patterns.values {
             let headsign = pattern.headsigns.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+            compiled.patternHeadsigns[pattern.id] = headsign
             content.append(BundleSchema.patterns, [
                 .text(pattern.id), source.ns(pattern.route), SQLValue(integer: pattern.direction),
                 .integer(Int64(pattern.directionIndex)), source.ns(pattern.shape),
@@ -149,6 +155,7 @@ struct TimetableCompiler {
                 ])
             }
         }
+        return compiled
     }
 
     /// The text a pattern's id is derived from: everything that makes two patterns differ.
@@ -160,6 +167,13 @@ struct TimetableCompiler {
         }
         return text
     }
+}
+
+/// What later compilers need of the timetable: the pattern of each trip (by the feed's trip id)
+/// and the headsign of each pattern (by bundle pattern id).
+struct CompiledTimetable {
+    var tripPatterns: [String: String] = [:]
+    var patternHeadsigns: [String: String?] = [:]
 }
 
 /// Numbers for texts, in order of first appearance.

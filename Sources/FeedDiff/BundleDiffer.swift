@@ -47,6 +47,7 @@ public struct BundleDiffer: Sendable {
         let stops = StopComparer(old: oldData, new: newData, settings: settings).compare()
         let lines = LineComparer(old: oldData, new: newData, renumberedStops: stops.renumbered).compare()
         let calendar = CalendarComparer(old: oldData.calendar, new: newData.calendar).compare()
+        let translations = try TranslationComparer.compare(pair)
 
         // Churn is judged on ids as they are, before any renumbering is recognised.
         let churn = ["routes", "stops", "trips", "calendar", "shapes"].compactMap { kind -> IdChurn? in
@@ -72,6 +73,7 @@ public struct BundleDiffer: Sendable {
         // Same rows in every shared column is not enough: a column only one side has (a newer
         // schema) is a difference too, and the digests tell.
         return FeedDiff(identical: identical && sides[0].digest == sides[1].digest, old: sides[0], new: sides[1], counts: counts, idChurn: churn,
-                        lines: lines.changes, stops: stops.changes, calendar: calendar, settings: settings, geometry: geometry)
+                        lines: lines.changes, stops: stops.changes, calendar: calendar, settings: settings, geometry: geometry,
+                        translations: translations)
     }
 }

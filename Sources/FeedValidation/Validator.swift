@@ -20,6 +20,7 @@ public struct Validator: Sendable {
         TripStopTimesRule(),
         StopTimeDistanceRule(),
         ShapeDistanceRule(),
+        TranslationsRule(),
         UsableContentRule(),
     ]
 

@@ -94,7 +94,7 @@ import TestSupport
         let orphans = try database.scalar("SELECT count(*) FROM trips WHERE route_id NOT IN (SELECT route_id FROM routes)")?.int
         #expect(orphans == 0)
         #expect(try database.scalar("SELECT count(*) FROM feeds")?.int == 2)
-        #expect(try database.scalar("SELECT count(*) FROM stop_times")?.int == 3771 + 1026)
+        #expect(try database.scalar("SELECT count(*) FROM stop_times")?.int == 3771 + 1030)
     }
 
     @Test func retentionPrunesOldVersions() throws {

@@ -22,18 +22,20 @@ public struct FeedDiff: Codable, Sendable {
     public var lines: LineChanges
     public var stops: StopChanges
     public var calendar: CalendarChanges
+    /// Names in other languages added, removed or changed.
+    public var translations = TranslationChanges()
     public var settings: DiffSettings
     /// What the HTML map draws; not part of the JSON.
     public var geometry = DiffGeometry()
 
     enum CodingKeys: String, CodingKey {
-        case format, identical, old, new, counts, lines, stops, calendar, settings
+        case format, identical, old, new, counts, lines, stops, calendar, translations, settings
         case idChurn = "id_churn"
     }
 
     public init(identical: Bool, old: DiffSide, new: DiffSide, counts: [String: ChangeCounts], idChurn: [IdChurn],
                 lines: LineChanges, stops: StopChanges, calendar: CalendarChanges, settings: DiffSettings,
-                geometry: DiffGeometry = DiffGeometry()) {
+                geometry: DiffGeometry = DiffGeometry(), translations: TranslationChanges = TranslationChanges()) {
         self.identical = identical
         self.old = old
         self.new = new
@@ -44,6 +46,7 @@ public struct FeedDiff: Codable, Sendable {
         self.calendar = calendar
         self.settings = settings
         self.geometry = geometry
+        self.translations = translations
     }
 
     /// Whether `kind` (a table name: `routes`, `stops`, `trips`, …) had most of its ids replaced.

@@ -36,6 +36,7 @@ public struct DiffHTML {
         body += lines(diff.lines)
         body += stops(diff.stops)
         body += calendar(diff.calendar)
+        body += translations(diff.translations)
         return page(diff, body)
     }
 
@@ -115,6 +116,19 @@ public struct DiffHTML {
         if !c.gained.isEmpty { out += table(["gained service"], c.gained.map { [$0.label] }) }
         if !c.lost.isEmpty { out += table(["lost service"], c.lost.map { [$0.label] }) }
         if c.changedDates > 0 { out += "<p>\(c.changedDates) dates with service on both sides run a different number of trips.</p>\n" }
+        return out
+    }
+
+    private func translations(_ t: TranslationChanges) -> String {
+        guard !t.isEmpty else { return "" }
+        let head = ["table", "record or value", "field", "language", "old", "new"]
+        func row(_ c: TranslationChange) -> [String] {
+            [c.table, c.recordId.map { id in c.recordSubId.map { "\(id)/\($0)" } ?? id } ?? "\"\(c.fieldValue ?? "")\"", c.field, c.language, c.old ?? "", c.new ?? ""]
+        }
+        var out = "<h2>Translations</h2>\n"
+        if !t.added.isEmpty { out += table(head, t.added.map(row), caption: "Added") }
+        if !t.removed.isEmpty { out += table(head, t.removed.map(row), caption: "Removed") }
+        if !t.changed.isEmpty { out += table(head, t.changed.map(row), caption: "Changed") }
         return out
     }
 

@@ -32,6 +32,7 @@ public struct DiffText {
         out += lines(diff)
         out += stops(diff)
         out += calendar(diff.calendar)
+        out += translations(diff.translations)
         return out.joined(separator: "\n") + "\n"
     }
 
@@ -51,6 +52,7 @@ public struct DiffText {
         ("direction_stops", "direction stops"), ("stop_directions", "stop directions"), ("stop_opposites", "opposite links"),
         ("stop_routes", "stop lines"), ("patterns", "stop patterns"), ("pattern_stops", "pattern stops"),
         ("timing_stops", "timings"), ("shapes", "shapes"), ("agencies", "agencies"), ("feeds", "feed info"),
+        ("translations", "translations"),
     ]
 
     private func summary(_ diff: FeedDiff) -> [String] {
@@ -166,6 +168,15 @@ public struct DiffText {
         out += capped("gained service", c.gained) { $0.label }
         out += capped("lost service", c.lost) { $0.label }
         if c.changedDates > 0 { out.append("  \(c.changedDates) dates with service on both sides run a different number of trips") }
+        return out + [""]
+    }
+
+    private func translations(_ t: TranslationChanges) -> [String] {
+        guard !t.isEmpty else { return [] }
+        var out = ["Translations"]
+        out += capped("added", t.added) { "+ \($0.label): \"\($0.new ?? "")\"" }
+        out += capped("removed", t.removed) { "- \($0.label): \"\($0.old ?? "")\"" }
+        out += capped("changed", t.changed) { "\($0.label): \"\($0.old ?? "")\" → \"\($0.new ?? "")\"" }
         return out + [""]
     }
 

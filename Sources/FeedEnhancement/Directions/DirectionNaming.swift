@@ -16,7 +16,7 @@ struct DirectionNaming {
         if isLoop {
             let mostCommon = members.flatMap { $0.headsigns }.reduce(into: [String: Int]()) { $0[$1.key, default: 0] += $1.value }
                 .max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-            name = "loop from \(names[start])"
+            name = DirectionWording.loop(from: names[start])
             headsign = mostCommon ?? name
             terminals = [start]
             return
@@ -33,7 +33,7 @@ struct DirectionNaming {
         terminals = candidates.sorted { ($0.value.trips, $1.key) > ($1.value.trips, $0.key) }.map(\.key)
         var seen: Set<String> = []
         let terminalNames = terminals.map { names[$0] }.filter { seen.insert($0).inserted }
-        name = "to \(terminalNames.first ?? "")"
-        headsign = "to " + terminalNames.joined(separator: " / ")
+        name = DirectionWording.name(toward: terminalNames)
+        headsign = DirectionWording.headsign(toward: terminalNames)
     }
 }

@@ -77,19 +77,26 @@ private struct StopDirectionKey: Hashable {
 }
 
 /// Stop names for people: a platform is named by its station.
-struct StopNames {
+public struct StopNames: Sendable {
     private var names: [String: String] = [:]
+    /// The stop whose name each stop shows: its parent station when that has a name, else itself.
+    private var places: [String: String] = [:]
 
-    init(_ feed: Feed) {
+    public init(_ feed: Feed) {
         let stops = feed.stops
         let ids = stops.texts("stop_id"), stopNames = stops.texts("stop_name"), parents = stops.texts("parent_station")
         var own: [String: String] = [:]
         for row in 0..<stops.count { if let id = ids[row], let name = stopNames[row] { own[id] = name } }
         for row in 0..<stops.count {
             guard let id = ids[row] else { continue }
-            names[id] = parents[row].flatMap { own[$0] } ?? own[id] ?? id
+            let place = parents[row].flatMap { own[$0] != nil ? $0 : nil } ?? id
+            places[id] = place
+            names[id] = own[place] ?? id
         }
     }
 
-    subscript(_ stop: String) -> String { names[stop] ?? stop }
+    public subscript(_ stop: String) -> String { names[stop] ?? stop }
+
+    /// The stop whose name `stop` shows (its station, or itself).
+    public func place(of stop: String) -> String { places[stop] ?? stop }
 }

@@ -135,14 +135,28 @@ public enum GTFSSchema {
         FieldSchema("feed_contact_url", .url),
     ])
 
+    /// Names in other languages, in either form of the reference: `record_id` (with
+    /// `record_sub_id` for stop_times) names one record, or `field_value` every record whose field
+    /// has that value. `TranslationsRule` checks the forms, references and language tags (a tag
+    /// is text here so that a malformed one is dropped with its row rather than kept).
+    public static let translations = TableSchema("translations", .optional, primaryKey: [], fields: [
+        FieldSchema("table_name", .text, .required),
+        FieldSchema("field_name", .text, .required),
+        FieldSchema("language", .text, .required),
+        FieldSchema("translation", .text, .required),
+        FieldSchema("record_id", .id),
+        FieldSchema("record_sub_id", .id),
+        FieldSchema("field_value", .text),
+    ])
+
     /// Every compiled table, in dependency order.
     public static let tables: [TableSchema] = [
-        agency, stops, routes, calendar, calendarDates, shapes, trips, stopTimes, frequencies, feedInfo,
+        agency, stops, routes, calendar, calendarDates, shapes, trips, stopTimes, frequencies, feedInfo, translations,
     ]
 
     /// GTFS files that are valid but not compiled into bundles; they raise no notice.
     public static let recognisedButNotCompiled: Set<String> = [
-        "transfers.txt", "pathways.txt", "levels.txt", "translations.txt", "attributions.txt",
+        "transfers.txt", "pathways.txt", "levels.txt", "attributions.txt",
         "fare_attributes.txt", "fare_rules.txt", "fare_media.txt", "fare_products.txt",
         "fare_leg_rules.txt", "fare_transfer_rules.txt", "areas.txt", "stop_areas.txt",
         "networks.txt", "route_networks.txt", "timeframes.txt", "shapes_extended.txt",

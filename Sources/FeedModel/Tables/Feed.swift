@@ -30,6 +30,7 @@ public struct Feed: Sendable {
     public var shapes: Table { self["shapes"] }
     public var frequencies: Table { self["frequencies"] }
     public var feedInfo: Table { self["feed_info"] }
+    public var translations: Table { self["translations"] }
 
     /// Row counts per table, for reports and tests.
     public var rowCounts: [String: Int] {
