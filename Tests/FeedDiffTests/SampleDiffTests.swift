@@ -92,7 +92,11 @@ import TestSupport
         #expect(decoded.lines == diff.lines && decoded.stops == diff.stops && decoded.calendar == diff.calendar)
         #expect(try DiffJSON.encode(decoded) == data, "stable bytes")
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(object.keys) == ["format", "identical", "old", "new", "counts", "id_churn", "lines", "stops", "calendar", "settings"])
+        #expect(Set(object.keys) == ["format", "identical", "old", "new", "counts", "id_churn", "lines", "stops", "calendar", "translations", "settings"])
+        // A diff written before translations were compared still reads.
+        var legacy = object
+        legacy["translations"] = nil
+        #expect(try DiffJSON.decode(JSONSerialization.data(withJSONObject: legacy)).translations.isEmpty)
         let stops = try #require(object["stops"] as? [String: Any])
         #expect(Set(stops.keys) == ["added", "removed", "renamed", "moved", "renumbered", "opposite_changed"])
     }

@@ -66,6 +66,34 @@ import TestSupport
         #expect(diff.lines.added.first { $0.routeId == "A" }?.tripsPerDay == DayCounts(weekday: 207))
     }
 
+    @Test func aHeadwayChangeTravelsAsOneRow() throws {
+        let folder = TemporaryFolder()
+        let copy = folder.url.appendingPathComponent("rail")
+        try FileManager.default.copyItem(at: SharedData.sample("rail"), to: copy)
+        let workspace = Workspace()
+        let config = try workspace.config(sources: [("rail", copy)])
+        _ = try workspace.build(config)
+        let v1 = try workspace.latestBundle()
+        let frequencies = copy.appendingPathComponent("frequencies.txt")
+        try String(contentsOf: frequencies, encoding: .utf8).replacingOccurrences(of: "A-OUT,06:00:00,22:00:00,600,0", with: "A-OUT,06:00:00,22:00:00,300,0")
+            .write(to: frequencies, atomically: true, encoding: .utf8)
+        _ = try workspace.build(config)
+        let manifest = try requireManifestValue(workspace.manifest())
+        let delta = try #require(manifest.deltas.first { $0.from == 1 })
+        let sql = String(decoding: try Gzip.decompress([UInt8](Data(contentsOf: workspace.output.appendingPathComponent("b").appendingPathComponent(delta.file)))), as: UTF8.self)
+        // The window's row and the counts of runs change; no trip row does.
+        #expect(sql.contains("UPDATE frequencies SET headway_secs = 300"))
+        #expect(!sql.contains("INTO trips") && !sql.contains("UPDATE trips"))
+        let base = folder.url.appendingPathComponent("v1.sqlite")
+        try Data(Gzip.decompress([UInt8](Data(contentsOf: v1)))).write(to: base)
+        let database = try Database(path: base.path, mode: .readWrite)
+        try DeltaApplier.apply(sql, to: database, expectedDigest: manifest.latest.digest)
+        #expect(try database.scalar("SELECT trip_count FROM stop_routes WHERE stop_id = 'CE-B' AND route_id = 'A'")?.int == 3 + 192 + 6 + 102)
+        #expect(try departures(database, "CE-B", 20260304, 0, limit: 1000).filter { $0[5].int == 20260304 }.count == 3 + 192 + 6)
+        let diff = try BundleDiffer().diff(old: v1, new: try workspace.latestBundle())
+        #expect(diff.lines.changed.first { $0.routeId == "A" }?.tripsPerDay == Change(old: DayCounts(weekday: 207), new: DayCounts(weekday: 303)))
+    }
+
     @Test func spanishNamesFallBackToTheOriginals() throws {
         let (database, cleanup, _, _) = try railBundle()
         defer { cleanup() }

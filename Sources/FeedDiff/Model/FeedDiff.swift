@@ -51,6 +51,22 @@ public struct FeedDiff: Codable, Sendable {
 
     /// Whether `kind` (a table name: `routes`, `stops`, `trips`, …) had most of its ids replaced.
     public func churned(_ kind: String) -> Bool { idChurn.contains { $0.kind == kind } }
+
+    /// Reads diffs written before translations were compared (no `translations` key) too.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        format = try c.decode(Int.self, forKey: .format)
+        identical = try c.decode(Bool.self, forKey: .identical)
+        old = try c.decode(DiffSide.self, forKey: .old)
+        new = try c.decode(DiffSide.self, forKey: .new)
+        counts = try c.decode([String: ChangeCounts].self, forKey: .counts)
+        idChurn = try c.decode([IdChurn].self, forKey: .idChurn)
+        lines = try c.decode(LineChanges.self, forKey: .lines)
+        stops = try c.decode(StopChanges.self, forKey: .stops)
+        calendar = try c.decode(CalendarChanges.self, forKey: .calendar)
+        translations = try c.decodeIfPresent(TranslationChanges.self, forKey: .translations) ?? TranslationChanges()
+        settings = try c.decode(DiffSettings.self, forKey: .settings)
+    }
 }
 
 /// One side of a diff: which bundle, its digest and service window, and the dates that stand for
