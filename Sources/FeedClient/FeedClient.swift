@@ -58,7 +58,8 @@ public struct FeedClient: Sendable {
     }
 
     /// The same as ``update(progress:)``, blocking the calling thread: for command-line tools and
-    /// scripts, never for an app's main thread.
+    /// scripts. Never call it from an app's main thread or from async code: it would hold a thread
+    /// the update itself needs (on a 2-core pool, two such calls wait on each other forever).
     public func updateBlocking(progress: (@Sendable (UpdateProgress) -> Void)? = nil) throws(ClientError) -> UpdateResult {
         let box = ResultBox()
         let done = DispatchSemaphore(value: 0)
