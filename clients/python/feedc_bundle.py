@@ -84,6 +84,13 @@ def content_digest(conn):
         conn.text_factory = saved
 
 
+def _clear_authorizer(conn):
+    try:
+        conn.set_authorizer(None)  # Python 3.11 and later
+    except TypeError:
+        conn.set_authorizer(lambda *_: sqlite3.SQLITE_OK)
+
+
 def apply_delta(conn, sql, expected_digest):
     """Applies delta SQL in one transaction; commits only when the digest is `expected_digest`.
     `conn` must be in autocommit mode (isolation_level=None). Raises UpdateError otherwise."""
@@ -110,11 +117,11 @@ def apply_delta(conn, sql, expected_digest):
     try:
         conn.executescript("BEGIN IMMEDIATE;\n" + sql)
     except sqlite3.Error as error:
-        conn.set_authorizer(None)
+        _clear_authorizer(conn)
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise UpdateError("the delta did not apply: %s" % error) from None
-    conn.set_authorizer(None)
+    _clear_authorizer(conn)
     try:
         present = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
                                               "AND name IN ('stop_rtree', 'stop_search')")}
