@@ -53,6 +53,7 @@ struct CoreSQLiteQueryTests {
             if item.mustFind { #expect(!expected.isEmpty, "\(context): no answer") }
             if !expected.isEmpty { found[request.name, default: 0] += 1 }
         }
+        print("\(label): \(requests.items.count) queries, \(found.values.reduce(0, +)) with rows, compared on SQLite \(reply.sqliteVersion) without optional modules")
         // The feed has trips: some departures are found (the equality above makes them the core's too).
         if hasTrips {
             #expect(found["next_departures", default: 0] > 0, "\(label): no departures found at the busiest stops")
