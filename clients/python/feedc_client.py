@@ -194,9 +194,12 @@ class FeedClient:
         """Brings the database up to date; an UpdateResult, or UpdateError (database unchanged)."""
         local = self.local_version
         headers = {}
-        if local is not None and os.path.exists(self.etag_file):
-            with open(self.etag_file, encoding="utf-8") as f:
-                headers["If-None-Match"] = f.read()
+        if local is not None:
+            try:
+                with open(self.etag_file, encoding="utf-8") as f:
+                    headers["If-None-Match"] = f.read()
+            except (OSError, ValueError):
+                pass  # no ETag kept: the manifest comes whole
         status, response_headers, body = self.http.get(self.manifest_url, headers)
         if status == 304 and local is not None:
             return UpdateResult("up_to_date", local)

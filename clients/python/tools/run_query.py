@@ -17,6 +17,7 @@ import json
 import os
 import sqlite3
 import sys
+import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from feedc_client import fold_query  # noqa: E402
@@ -34,6 +35,10 @@ def queries(docs):
         if sql.startswith("-- query: "):
             out[sql[len("-- query: "):].split("\n", 1)[0]] = sql
     return out
+
+
+def connect(bundle):
+    return sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(bundle)), uri=True)
 
 
 def typed(value):
@@ -70,7 +75,7 @@ def batch(path):
         with open(path, encoding="utf-8") as f:
             request = json.load(f)
     known = queries(request.get("docs") or DOCS)
-    conn = sqlite3.connect("file:%s?mode=ro" % request["bundle"], uri=True)
+    conn = connect(request["bundle"])
     results = []
     for item in request["requests"]:
         try:
@@ -106,7 +111,7 @@ def main(argv):
             target, arg = fold, next(rest, "")
         key, _, value = arg.partition("=")
         target[key] = value if target is fold else parse(value)
-    conn = sqlite3.connect("file:%s?mode=ro" % bundle, uri=True)
+    conn = connect(bundle)
     try:
         cursor = conn.execute(queries(DOCS)[name], dict(params, **{k: fold_query(v) for k, v in fold.items()}))
     except (sqlite3.Error, KeyError) as error:
