@@ -63,7 +63,7 @@ struct PullFaultTests {
         for i in 20..<min(60, bytes.count) { bytes[i] ^= 0x5A }
         try Data(bytes).write(to: path)
         let db = try f.clientAtVersion1()
-        let result = try f.client(db).update()
+        let result = try f.client(db).updateBlocking()
         #expect(result == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
         #expect(try digest(db) == f.manifest.latest.digest)
     }
@@ -74,11 +74,11 @@ struct PullFaultTests {
         try f.editManifest { $0.latest.sha256 = String(repeating: "0", count: 64); $0.deltas = [] }
         let db = try f.clientAtVersion1()
         let before = try digest(db)
-        #expect(throws: ClientError.self) { try f.client(db).update() }
+        #expect(throws: ClientError.self) { try f.client(db).updateBlocking() }
         #expect(try digest(db) == before)
         #expect(f.client(db).localVersion == 1)
         try good.encoded().write(to: f.bundleFolder.appendingPathComponent("manifest.json"))
-        #expect(try f.client(db).update() == .appliedDelta(from: 1, to: 2, bytes: good.deltas[0].bytes))
+        #expect(try f.client(db).updateBlocking() == .appliedDelta(from: 1, to: 2, bytes: good.deltas[0].bytes))
         #expect(try digest(db) == good.latest.digest)
         #expect(f.client(db).localVersion == 2)
     }
@@ -86,11 +86,11 @@ struct PullFaultTests {
     @Test func anOlderManifestNeverReplacesNewerContent() throws {
         let f = try Fixture()
         let db = f.folder.url.appendingPathComponent("new.sqlite")
-        #expect(try f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try f.client(db).updateBlocking() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
         let current = try digest(db)
         // A stale copy of the manifest (a lagging CDN edge, or a replay) names version 1.
         try f.editManifest { m in m.latest = m.versions.first { $0.version == 1 }!; m.deltas = [] }
-        #expect(throws: ClientError.self) { try f.client(db).update() }
+        #expect(throws: ClientError.self) { try f.client(db).updateBlocking() }
         #expect(try digest(db) == current)
         #expect(f.client(db).localVersion == 2)
     }
@@ -100,13 +100,13 @@ struct PullFaultTests {
         let db = try f.clientAtVersion1()
         let before = try digest(db)
         do {
-            _ = try f.client(db, manifest: "broken/manifest.json").update()
+            _ = try f.client(db, manifest: "broken/manifest.json").updateBlocking()
             Issue.record("a 500 was taken for success")
         } catch let error as ClientError {
-            guard case .http(_, 500) = error else { Issue.record("expected HTTP 500, got \(error)"); return }
+            guard case .server(_, 500) = error else { Issue.record("expected HTTP 500, got \(error)"); return }
         }
         #expect(try digest(db) == before)
-        #expect(try f.client(db).update() == .appliedDelta(from: 1, to: 2, bytes: try f.manifest.deltas[0].bytes))
+        #expect(try f.client(db).updateBlocking() == .appliedDelta(from: 1, to: 2, bytes: try f.manifest.deltas[0].bytes))
     }
 
     @Test func deltaForABaseTheClientDoesNotHaveFallsBackToFull() throws {
@@ -114,12 +114,12 @@ struct PullFaultTests {
         let db = try f.clientAtVersion1()
         // Same version number, different content: the delta cannot produce the latest digest.
         try Database(path: db.path, mode: .readWrite).execute("UPDATE stops SET name = 'tampered' WHERE stop_id = 's201'")
-        #expect(try f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try f.client(db).updateBlocking() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
         #expect(try digest(db) == f.manifest.latest.digest)
         // A version the manifest has no delta from: the full bundle.
         let old = try f.clientAtVersion1("old")
         try Database(path: old.path, mode: .readWrite).execute("UPDATE meta SET value = '0' WHERE key = 'version'")
-        #expect(try f.client(old).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try f.client(old).updateBlocking() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
     }
 
     @Test func bundleThatIsNotGzipIsRefused() throws {
@@ -131,7 +131,7 @@ struct PullFaultTests {
         let db = try f.clientAtVersion1()
         let before = try digest(db)
         do {
-            _ = try f.client(db).update()
+            _ = try f.client(db).updateBlocking()
             Issue.record("garbage accepted")
         } catch let error as ClientError {
             guard case .corruptDownload = error else { Issue.record("expected corruptDownload, got \(error)"); return }
@@ -147,10 +147,10 @@ struct PullFaultTests {
 
         let db = f.folder.url.appendingPathComponent("new.sqlite")
         let cut = FeedClient(manifest: server.url("cut/m/manifest.json"), database: db, timeout: 10)
-        #expect(throws: ClientError.self) { try cut.update() }
+        #expect(throws: ClientError.self) { try cut.updateBlocking() }
         #expect(!FileManager.default.fileExists(atPath: db.path), "no half-written database")
         // The next pull, from the real server, resumes the download where it stopped.
-        #expect(try f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try f.client(db).updateBlocking() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
         #expect(f.nginx.requests.contains { $0.hasPrefix("GET /m/bundles/") && $0.hasSuffix(" 206") })
         #expect(try digest(db) == f.manifest.latest.digest)
     }
@@ -190,12 +190,12 @@ struct PullFaultTests {
         try FileManager.default.copyItem(at: source, to: db)
         let before = try digest(db)
         try f.editManifest { $0.deltas = [] }
-        #expect(throws: ClientError.self) { try f.client(db).update() }
+        #expect(throws: ClientError.self) { try f.client(db).updateBlocking() }
         #expect(try digest(db) == before)
         #expect(try Database(path: db.path).scalar("SELECT count(*) FROM stops")?.int == 49)
         // More room: the next pull completes.
         try #require(Self.run("/bin/mount", ["-o", "remount,size=16m", disk.path]) == 0)
-        #expect(try f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try f.client(db).updateBlocking() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
         #expect(try digest(db) == f.manifest.latest.digest)
     }
 }

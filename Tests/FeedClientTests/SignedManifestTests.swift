@@ -26,21 +26,21 @@ struct SignedManifestTests {
 
         let wrongKey = ManifestSignature.generateKeyPair().publicKey
         let refused = folder.url.appendingPathComponent("refused.sqlite")
-        let wrong = Result { try FeedClient(manifest: url, database: refused, publicKey: wrongKey).update() }
+        let wrong = Result { try FeedClient(manifest: url, database: refused, publicKey: wrongKey).updateBlocking() }
         #expect(Self.isBadManifest(wrong), "a manifest signed by another key: \(wrong)")
         #expect(!FileManager.default.fileExists(atPath: refused.path))
 
         let bytes = try Manifest.decode(manifestData).latest.bytes
         let good = folder.url.appendingPathComponent("good.sqlite")
-        let accepted = try FeedClient(manifest: url, database: good, publicKey: keys.publicKey).update()
+        let accepted = try FeedClient(manifest: url, database: good, publicKey: keys.publicKey).updateBlocking()
         #expect(accepted == .downloadedFull(version: 1, bytes: bytes))
 
         // The signature removed: refused by a client that expects one, accepted by one that does not.
         try FileManager.default.removeItem(at: output.appendingPathComponent("m/manifest.json.sig"))
-        let unsigned = Result { try FeedClient(manifest: url, database: refused, publicKey: keys.publicKey).update() }
+        let unsigned = Result { try FeedClient(manifest: url, database: refused, publicKey: keys.publicKey).updateBlocking() }
         #expect(Self.isBadManifest(unsigned), "an unsigned manifest: \(unsigned)")
         #expect(!FileManager.default.fileExists(atPath: refused.path))
-        let plain = try FeedClient(manifest: url, database: refused).update()
+        let plain = try FeedClient(manifest: url, database: refused).updateBlocking()
         #expect(plain == .downloadedFull(version: 1, bytes: bytes))
     }
 
