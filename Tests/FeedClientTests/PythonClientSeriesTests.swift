@@ -42,6 +42,8 @@ struct PythonClientSeriesTests {
         let full = try client.pull()
         #expect(full.output == "downloaded full bundle (version \(manifest.latest.version)), \(manifest.latest.bytes) bytes", "\(full.error)")
         #expect(try ContentDigest.compute(Database(path: fresh.path)) == manifest.latest.digest)
+        // As the Swift client leaves it: WAL, so an app reads on while a later delta applies.
+        #expect(try Database(path: fresh.path).scalar("PRAGMA journal_mode")?.string == "wal")
         print("Python client, full bundle (\(manifest.latest.bytes) bytes): \(String(format: "%.2f", full.seconds)) s")
         let before = nginx.requests.count
         let again = try client.pull()

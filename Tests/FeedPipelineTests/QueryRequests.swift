@@ -43,6 +43,10 @@ struct QueryRequests {
             add("lines_at_stop", ["stop_id": id], mustFind: try has("SELECT count(*) FROM stop_routes WHERE stop_id = ?", id))
             add("stop_lines", ["stop_id": id], mustFind: try has("SELECT count(*) FROM stop_directions WHERE stop_id = ?", id))
             add("opposite_stop", ["stop_id": id], mustFind: try has("SELECT count(*) FROM stop_opposites WHERE stop_id = ?", id))
+            // On one line: a line the link holds for when there is one, else a line at the stop.
+            let linked = try database.scalar("SELECT route_id FROM stop_opposite_routes WHERE stop_id = ? ORDER BY route_id LIMIT 1", [id])
+            let line = try linked ?? database.scalar("SELECT route_id FROM stop_routes WHERE stop_id = ? ORDER BY route_id LIMIT 1", [id]) ?? .text("")
+            add("opposite_stop_on_line", ["stop_id": id, "route_id": line], mustFind: linked != nil)
             let words = SearchText.words(name)
             if let first = words.first {
                 add("stops_named", ["limit": .integer(100)], fold: name, mustFind: true)

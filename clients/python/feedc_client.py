@@ -204,7 +204,7 @@ class FeedClient:
         if status == 304 and local is not None:
             return UpdateResult("up_to_date", local)
         if status != 200:
-            raise UpdateError("%s: HTTP %d" % (self.manifest_url, status))
+            raise _status_error(self.manifest_url, status)
         if self.public_key is not None:
             self._verify_signature(body)
         manifest = parse_manifest(body)
@@ -269,8 +269,13 @@ class FeedClient:
             if not inflater.eof:
                 return False  # truncated, or larger than 1 GiB
             sql = sql.decode("utf-8")
+            # Readers keep reading while the delta applies (WAL); a writer elsewhere is waited for.
             conn = sqlite3.connect(self.database, isolation_level=None, timeout=5)
             try:
+                try:
+                    conn.execute("PRAGMA journal_mode = WAL")
+                except sqlite3.Error:
+                    pass
                 apply_delta(conn, sql, latest["digest"])
             finally:
                 conn.close()
@@ -295,16 +300,21 @@ class FeedClient:
             except ValueError as error:
                 _remove(partial)
                 raise UpdateError("%s: %s" % (latest["file"], error)) from None
-            conn = _read_only(unpacked)
+            conn = sqlite3.connect(unpacked, isolation_level=None)
             try:
-                digest = content_digest(conn)
+                try:
+                    digest = content_digest(conn)
+                except sqlite3.Error as error:
+                    digest = "unreadable (%s)" % error
+                if digest != latest["digest"]:
+                    _remove(partial)
+                    raise UpdateError("%s: content digest %s, the manifest says %s" % (latest["file"], digest, latest["digest"]))
+                # WAL: apps keep reading while later deltas apply. The mode is kept in the file.
+                conn.execute("PRAGMA journal_mode = WAL")
             except sqlite3.Error as error:
-                digest = "unreadable (%s)" % error
+                raise UpdateError("%s: %s" % (unpacked, error)) from None
             finally:
                 conn.close()
-            if digest != latest["digest"]:
-                _remove(partial)
-                raise UpdateError("%s: content digest %s, the manifest says %s" % (latest["file"], digest, latest["digest"]))
             # A stale journal belongs to the database being replaced.
             for suffix in ("-journal", "-wal", "-shm"):
                 _remove(self.database + suffix)
@@ -331,12 +341,19 @@ class FeedClient:
                 status = self.http.download(url, partial)
             if status not in (200, 206):
                 _remove(partial)
-                raise UpdateError("%s: HTTP %d" % (latest["file"], status))
+                raise _status_error(latest["file"], status)
         size, found = os.path.getsize(partial), _sha256_file(partial)
         if size != latest["bytes"] or found != latest["sha256"]:
             _remove(partial)
             raise UpdateError("%s: %d bytes with SHA-256 %s, the manifest says %d bytes with %s"
                               % (latest["file"], size, found, latest["bytes"], latest["sha256"]))
+
+
+def _status_error(url, status):
+    """5xx is the server failing (retry later); another status is an HTTP error."""
+    if 500 <= status < 600:
+        return UpdateError("%s: the server failed (HTTP %d)" % (url, status))
+    return UpdateError("%s: HTTP %d" % (url, status))
 
 
 def _remove(path):
@@ -362,6 +379,9 @@ def main(argv=None):
         print(FeedClient(args.manifest, args.db, args.public_key, args.timeout).update())
     except UpdateError as error:
         print("feedc_client: %s; %s is unchanged" % (error, args.db), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("feedc_client: the update was cancelled; %s is unchanged" % args.db, file=sys.stderr)
         return 2
     except Exception as error:  # noqa: BLE001 — one readable line, never a traceback
         print("feedc_client: %s: %s; %s is unchanged" % (type(error).__name__, error, args.db), file=sys.stderr)

@@ -23,7 +23,7 @@ class HTTP:
         except urllib.error.HTTPError as error:
             return error  # 304, 404, 416, 500 …: a response like any other
         except (urllib.error.URLError, OSError, http.client.HTTPException) as error:
-            raise UpdateError("%s: %s" % (url, getattr(error, "reason", None) or error)) from None
+            raise UpdateError("%s: no connection (%s)" % (url, getattr(error, "reason", None) or error)) from None
 
     def get(self, url, headers=None):
         """(status, headers with lower-case names, body)."""
@@ -32,7 +32,7 @@ class HTTP:
             with response:
                 body = response.read()
         except (OSError, http.client.HTTPException) as error:
-            raise UpdateError("%s: %s" % (url, error)) from None
+            raise UpdateError("%s: no connection (%s)" % (url, error)) from None
         return response.getcode(), {k.lower(): v for k, v in response.headers.items()}, body
 
     def download(self, url, path):
@@ -59,5 +59,5 @@ class HTTP:
                     out.write(chunk)
                     received += len(chunk)
         if expected is not None and received < int(expected):
-            raise UpdateError("%s: connection closed after %d of %s bytes" % (url, received, expected))
+            raise UpdateError("%s: no connection (connection closed after %d of %s bytes)" % (url, received, expected))
         return status
