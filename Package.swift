@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "feedc",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "feedc", targets: ["feedc"]),
         .library(name: "FeedCompiler", targets: ["FeedPipeline"]),

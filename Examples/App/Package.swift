@@ -7,7 +7,7 @@ import PackageDescription
 
 let package = Package(
     name: "FeedApp",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [.package(name: "feedc", path: "../..")],
     targets: [
         .executableTarget(name: "FeedApp", dependencies: [.product(name: "FeedClient", package: "feedc")]),

@@ -6,7 +6,7 @@ import PackageDescription
 
 let package = Package(
     name: "FeedcProducts",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [.package(name: "feedc", path: "../..")],
     targets: [
         .executableTarget(name: "UsesBundleFormat", dependencies: [.product(name: "BundleFormat", package: "feedc")]),

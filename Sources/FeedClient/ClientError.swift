@@ -1,23 +1,70 @@
-/// Why an update did not complete. In every case the local database is exactly as it was and
-/// still usable; the next update starts over (resuming a cut download where it can).
-public enum ClientError: Error, Sendable, CustomStringConvertible {
+import Foundation
+
+/// Why an update or a query did not complete. In every case the local database is exactly as it
+/// was and still usable; the next update starts over (resuming a cut download where it can).
+///
+/// The cases say what an app can do about it: `offline` (retry when the network is back),
+/// `server` (the server or CDN is failing: retry later), `badData` cases (the published files
+/// are wrong: report it; retrying will not help until they are republished), `local` (disk),
+/// `cancelled` (the task was cancelled; a partial download is kept for the next update).
+public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// No connection: the host cannot be reached, the request timed out, or the connection was
+    /// cut before the transfer ended.
+    case offline(url: String, reason: String)
+    /// The server answered 5xx.
+    case server(url: String, status: Int)
+    /// Another unexpected HTTP status (404, 403, …).
     case http(url: String, status: Int)
-    case network(url: String, reason: String)
+    /// The manifest cannot be used: not JSON, another bundle's, older than the local version,
+    /// a format this client does not read, or a signature that does not verify.
     case badManifest(String)
+    /// A downloaded file's SHA-256 is not the manifest's.
     case checksumMismatch(file: String, expected: String, found: String)
+    /// A downloaded file is not what it claims (not gzip, not SQLite, wrong content digest).
     case corruptDownload(file: String, reason: String)
+    /// A local file is not a bundle this library reads (a missing file, another database, an
+    /// older bundle format).
+    case notABundle(path: String, reason: String)
+    /// Local storage failed (disk full, permissions).
     case local(path: String, reason: String)
+    /// The task was cancelled. The database is unchanged; a partial download is kept.
+    case cancelled
+
+    /// True where trying again later can succeed without anything being republished.
+    public var isTransient: Bool {
+        switch self {
+        case .offline, .server, .cancelled: true
+        default: false
+        }
+    }
 
     public var description: String {
         switch self {
+        case .offline(let url, let reason): "\(url): no connection (\(reason))"
+        case .server(let url, let status): "\(url): the server failed (HTTP \(status))"
         case .http(let url, let status): "\(url): HTTP \(status)"
-        case .network(let url, let reason): "\(url): \(reason)"
         case .badManifest(let reason): "unusable manifest: \(reason)"
         case .checksumMismatch(let file, let expected, let found): "\(file): SHA-256 \(found), the manifest says \(expected)"
         case .corruptDownload(let file, let reason): "\(file): \(reason)"
+        case .notABundle(let path, let reason): "\(path) is not a readable bundle: \(reason)"
         case .local(let path, let reason): "\(path): \(reason)"
+        case .cancelled: "the update was cancelled"
         }
     }
+
+    /// A sentence an app can show.
+    public var errorDescription: String? {
+        switch self {
+        case .offline: "The timetable could not be updated: no connection. It will update when you are back online."
+        case .server, .http: "The timetable server is not answering right now. Your saved timetable is still shown."
+        case .badManifest, .checksumMismatch, .corruptDownload: "The published timetable update is damaged. Your saved timetable is still shown."
+        case .notABundle: "The saved timetable cannot be read. It will be downloaded again."
+        case .local(_, let reason): "The timetable could not be saved on this device (\(reason))."
+        case .cancelled: "The timetable update was cancelled."
+        }
+    }
+
+    public var failureReason: String? { description }
 }
 
 /// What an update did.
@@ -26,8 +73,14 @@ public enum UpdateResult: Sendable, Equatable, CustomStringConvertible {
     case upToDate(version: Int)
     /// A delta brought the database from one version to the next.
     case appliedDelta(from: Int, to: Int, bytes: Int)
-    /// The full bundle replaced the database.
+    /// The full bundle replaced the database (open ``FeedDatabase`` values reopen it by
+    /// themselves on their next query).
     case downloadedFull(version: Int, bytes: Int)
+
+    /// True when the database's content changed: screens showing it should reload.
+    public var changed: Bool {
+        if case .upToDate = self { false } else { true }
+    }
 
     public var description: String {
         switch self {
@@ -35,5 +88,42 @@ public enum UpdateResult: Sendable, Equatable, CustomStringConvertible {
         case .appliedDelta(let from, let to, let bytes): "applied delta \(from)→\(to), \(bytes) bytes"
         case .downloadedFull(let version, let bytes): "downloaded full bundle (version \(version)), \(bytes) bytes"
         }
+    }
+}
+
+/// Where an update is, for a progress bar: the phase, and bytes received of expected while a
+/// file downloads. Events of one update come in order; `received` never goes down within a phase.
+public struct UpdateProgress: Sendable, Equatable, CustomStringConvertible {
+    public enum Phase: String, Sendable {
+        /// Fetching manifest.json (and its signature).
+        case manifest
+        /// Downloading the delta or the full bundle.
+        case download
+        /// Checking SHA-256 and the content digest.
+        case verify
+        /// Applying the delta or replacing the database.
+        case apply
+    }
+
+    public var phase: Phase
+    /// Bytes of the current file received so far, counting bytes kept from an earlier attempt.
+    public var received: Int
+    /// The file's size from the manifest, when known.
+    public var expected: Int?
+
+    public init(phase: Phase, received: Int = 0, expected: Int? = nil) {
+        self.phase = phase
+        self.received = received
+        self.expected = expected
+    }
+
+    /// 0–1 within the download; nil outside it.
+    public var fraction: Double? {
+        guard phase == .download, let expected, expected > 0 else { return nil }
+        return min(1, Double(received) / Double(expected))
+    }
+
+    public var description: String {
+        expected.map { "\(phase.rawValue) \(received)/\($0) bytes" } ?? phase.rawValue
     }
 }

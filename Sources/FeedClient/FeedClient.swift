@@ -9,8 +9,13 @@ import Foundation
 /// bundle. Every download is checked against the manifest's SHA-256. A delta is applied in one
 /// transaction and committed only when the result has the latest version's content digest; on
 /// any failure the client falls back to the full bundle. A full bundle is unpacked beside the
-/// database, its digest checked, and renamed over it. A cut download is resumed with a Range
-/// request on the next update. Whatever fails, the local database stays as it was and usable.
+/// database, its digest checked, and renamed over it. A cut or cancelled download is resumed
+/// with a Range request on the next update. Whatever fails, the local database stays as it was
+/// and usable.
+///
+/// The database is kept in WAL mode, so apps read it (``FeedDatabase``) while a delta applies.
+/// Calls for one database in one process never run side by side: a second call joins the one
+/// under way and gets its result.
 public struct FeedClient: Sendable {
     public let manifestURL: URL
     public let database: URL
@@ -25,7 +30,7 @@ public struct FeedClient: Sendable {
         transport.timeout = timeout
     }
 
-    private var etagFile: URL { database.appendingPathExtension("etag") }
+    var etagFile: URL { database.appendingPathExtension("etag") }
 
     /// The version the local database holds, nil when there is none or it cannot be read.
     public var localVersion: Int? {
@@ -42,16 +47,41 @@ public struct FeedClient: Sendable {
         return try? db.scalar("SELECT value FROM meta WHERE key = 'bundle'")?.string
     }
 
-    public func update() throws(ClientError) -> UpdateResult {
+    /// Brings the database to the latest version. Cancelling the calling task stops the transfer
+    /// (keeping what arrived for the next update) and leaves the database as it was. `progress`
+    /// receives the phases and the bytes of each download, in order; a call that joins an update
+    /// already under way for the same database gets its result but no progress events.
+    public func update(progress: (@Sendable (UpdateProgress) -> Void)? = nil) async throws(ClientError) -> UpdateResult {
+        try await UpdateGate.shared.run(database.standardizedFileURL.path) { () async throws(ClientError) -> UpdateResult in
+            try await self.performUpdate(progress: progress ?? { _ in })
+        }
+    }
+
+    /// The same as ``update(progress:)``, blocking the calling thread: for command-line tools and
+    /// scripts. Never call it from an app's main thread or from async code: it would hold a thread
+    /// the update itself needs (on a 2-core pool, two such calls wait on each other forever).
+    public func updateBlocking(progress: (@Sendable (UpdateProgress) -> Void)? = nil) throws(ClientError) -> UpdateResult {
+        let box = ResultBox()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do throws(ClientError) { box.result = .success(try await update(progress: progress)) } catch { box.result = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return try box.result!.get()
+    }
+
+    private func performUpdate(progress: @escaping @Sendable (UpdateProgress) -> Void) async throws(ClientError) -> UpdateResult {
         let local = localVersion
+        progress(UpdateProgress(phase: .manifest))
         var headers: [String: String] = [:]
         if local != nil, let etag = try? String(contentsOf: etagFile, encoding: .utf8) { headers["If-None-Match"] = etag }
-        let response = try transport.get(manifestURL, headers: headers)
+        let response = try await transport.get(manifestURL, headers: headers)
         if response.status == 304, let local { return .upToDate(version: local) }
-        guard response.status == 200 else { throw .http(url: manifestURL.absoluteString, status: response.status) }
+        guard response.status == 200 else { throw Self.statusError(manifestURL.absoluteString, response.status) }
         if let publicKey {
             let signatureURL = manifestURL.appendingPathExtension("sig")
-            let signature = try transport.get(signatureURL)
+            let signature = try await transport.get(signatureURL)
             guard signature.status == 200 else { throw .badManifest("unsigned: \(signatureURL.lastPathComponent) answered HTTP \(signature.status)") }
             guard ManifestSignature.verify(response.body, signature: String(decoding: signature.body, as: UTF8.self), publicKey: publicKey) else {
                 throw .badManifest("the signature does not verify with the configured public key")
@@ -79,100 +109,64 @@ public struct FeedClient: Sendable {
         if let local, local == latest.version {
             result = .upToDate(version: local)
         } else if let local, let delta = manifest.deltas.first(where: { $0.from == local && $0.to == latest.version }),
-                  (try? applyDelta(delta, latest)) != nil {
+                  try await applyDelta(delta, latest, progress: progress) {
             result = .appliedDelta(from: local, to: latest.version, bytes: delta.bytes)
         } else {
-            try replaceWithFull(latest)
+            try await FullBundleInstall(client: self, latest: latest, progress: progress).run()
             result = .downloadedFull(version: latest.version, bytes: latest.bytes)
         }
         if let etag = response.headers["etag"] { try? etag.write(to: etagFile, atomically: true, encoding: .utf8) }
         return result
     }
 
-    private func url(_ file: String) -> URL {
+    func url(_ file: String) -> URL {
         URL(string: file, relativeTo: manifestURL)?.absoluteURL ?? manifestURL.deletingLastPathComponent().appendingPathComponent(file)
     }
 
-    private func applyDelta(_ delta: DeltaFile, _ latest: BundleVersion) throws {
-        let response = try transport.get(url(delta.file))
-        guard response.status == 200 else { throw ClientError.http(url: delta.file, status: response.status) }
-        let found = sha256Hex(response.body)
-        guard found == delta.sha256 else { throw ClientError.checksumMismatch(file: delta.file, expected: delta.sha256, found: found) }
-        let sql = try Gzip.decompress([UInt8](response.body), limit: 1 << 30)
-        let db = try Database(path: database.path, mode: .readWrite)
-        // An app reading the database at the same time must not make the update fail at once.
-        db.busyTimeout(milliseconds: 5000)
-        try DeltaApplier.apply(String(decoding: sql, as: UTF8.self), to: db, expectedDigest: latest.digest)
+    /// 5xx is the server failing; anything else unexpected is an HTTP error.
+    static func statusError(_ url: String, _ status: Int) -> ClientError {
+        (500..<600).contains(status) ? .server(url: url, status: status) : .http(url: url, status: status)
     }
 
-    private func replaceWithFull(_ latest: BundleVersion) throws(ClientError) {
-        let folder = database.deletingLastPathComponent()
-        let partial = folder.appendingPathComponent(".\(database.lastPathComponent).download-\(latest.sha256.prefix(16))")
-        let unpacked = folder.appendingPathComponent(".\(database.lastPathComponent).new-\(ProcessInfo.processInfo.processIdentifier)")
-        defer { try? FileManager.default.removeItem(at: unpacked) }
-        // Leftovers of earlier attempts at other versions (or of a killed process) go.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        where (name.hasPrefix(".\(database.lastPathComponent).download-") && name != partial.lastPathComponent)
-            || name.hasPrefix(".\(database.lastPathComponent).new-") {
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
-        }
-        // A download kept from an earlier attempt may already be complete (the unpacking failed,
-        // say for want of disk space): then there is nothing left to fetch.
-        let kept = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0
-        if kept != latest.bytes {
-            var status = try transport.download(url(latest.file), to: partial)
-            if status == 416 {
-                // The server cannot serve the range asked for: start the download over.
-                try? FileManager.default.removeItem(at: partial)
-                status = try transport.download(url(latest.file), to: partial)
-            }
-            guard status == 200 || status == 206 else {
-                try? FileManager.default.removeItem(at: partial)
-                throw .http(url: latest.file, status: status)
-            }
-        }
-        guard let gzipped = FileManager.default.contents(atPath: partial.path) else { throw .local(path: partial.path, reason: "cannot read the download") }
-        let found = sha256Hex(gzipped)
-        guard found == latest.sha256 else {
-            try? FileManager.default.removeItem(at: partial)
-            throw .checksumMismatch(file: latest.file, expected: latest.sha256, found: found)
-        }
-        let sqlite: [UInt8]
+    /// Applies the delta; false when it cannot be used (the caller falls back to the full
+    /// bundle). Cancellation is the one failure that does not fall back.
+    private func applyDelta(_ delta: DeltaFile, _ latest: BundleVersion,
+                            progress: @escaping @Sendable (UpdateProgress) -> Void) async throws(ClientError) -> Bool {
+        progress(UpdateProgress(phase: .download, received: 0, expected: delta.bytes))
+        let response: HTTPTransport.Response
         do {
-            sqlite = try Gzip.decompress([UInt8](gzipped), limit: 4 << 30)
+            response = try await transport.get(url(delta.file))
+        } catch .cancelled {
+            throw .cancelled
         } catch {
-            try? FileManager.default.removeItem(at: partial)
-            throw .corruptDownload(file: latest.file, reason: error.description)
+            return false
         }
+        progress(UpdateProgress(phase: .download, received: response.body.count, expected: delta.bytes))
+        guard response.status == 200 else { return false }
+        progress(UpdateProgress(phase: .verify))
+        guard sha256Hex(response.body) == delta.sha256,
+              let sql = try? Gzip.decompress([UInt8](response.body), limit: 1 << 30) else { return false }
+        if Task.isCancelled { throw .cancelled }
+        progress(UpdateProgress(phase: .apply))
+        guard let db = try? Database(path: database.path, mode: .readWrite) else { return false }
+        // Readers keep reading while the delta applies (WAL); a writer elsewhere is waited for.
+        db.busyTimeout(milliseconds: 5000)
+        _ = try? db.execute("PRAGMA journal_mode = WAL")
         do {
-            // Written and flushed to disk before it is renamed over the database.
-            guard FileManager.default.createFile(atPath: unpacked.path, contents: nil) else {
-                throw ClientError.local(path: unpacked.path, reason: "cannot create the file (disk full?)")
+            try DeltaApplier.apply(String(decoding: sql, as: UTF8.self), to: db, expectedDigest: latest.digest) { () throws(DeltaError) in
+                // The last moment to give up: nothing is committed yet.
+                if Task.isCancelled { throw .cancelled }
             }
-            let handle = try FileHandle(forWritingTo: unpacked)
-            defer { try? handle.close() }
-            try handle.write(contentsOf: Data(sqlite))
-            try handle.synchronize()
-            let digest = try ContentDigest.compute(Database(path: unpacked.path, mode: .readOnly))
-            guard digest == latest.digest else {
-                try? FileManager.default.removeItem(at: partial)
-                throw ClientError.corruptDownload(file: latest.file, reason: "content digest \(digest), the manifest says \(latest.digest)")
-            }
-        } catch let error as ClientError {
-            throw error
+            return true
+        } catch .cancelled {
+            throw .cancelled
         } catch {
-            throw .local(path: unpacked.path, reason: "\(error)")
+            return false
         }
-        // A stale journal belongs to the database being replaced.
-        for suffix in ["-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
-        guard rename(unpacked.path, database.path) == 0 else {
-            throw .local(path: database.path, reason: String(cString: strerror(errno)))
-        }
-        let directory = open(folder.path, O_RDONLY | O_DIRECTORY)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
-        }
-        try? FileManager.default.removeItem(at: partial)
     }
+}
+
+/// The blocking wrapper's result, written by the task before it signals and read after.
+private final class ResultBox: @unchecked Sendable {
+    var result: Result<UpdateResult, ClientError>?
 }

@@ -3,71 +3,96 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Blocking HTTP GETs for the client: small bodies in memory, large ones streamed to a file so a
-/// cut connection leaves what arrived, to be resumed with a Range request.
+/// HTTP GETs for the client, async and cancellable: small bodies in memory, large ones streamed
+/// to a file so a cut connection (or a cancelled task) leaves what arrived, to be resumed with a
+/// Range request.
 struct HTTPTransport: Sendable {
     var timeout: TimeInterval = 60
 
-    struct Response {
+    struct Response: Sendable {
         var status: Int
         var headers: [String: String]
         var body: Data
     }
 
-    func get(_ url: URL, headers: [String: String] = [:]) throws(ClientError) -> Response {
-        let sink = StreamSink(file: nil)
-        return try run(url, headers: headers, sink: sink)
+    func get(_ url: URL, headers: [String: String] = [:]) async throws(ClientError) -> Response {
+        try await run(url, headers: headers, sink: StreamSink(file: nil, progress: nil))
     }
 
-    /// Downloads into `file`, appending when it already holds the first bytes (Range request).
-    /// Returns the final status. A cut leaves the bytes received so far in `file`.
-    func download(_ url: URL, to file: URL) throws(ClientError) -> Int {
+    /// Downloads into `file`, appending when it already holds the first bytes (Range request),
+    /// reporting the bytes the file holds as they arrive. Returns the final status. A cut or a
+    /// cancellation leaves the bytes received so far in `file`.
+    func download(_ url: URL, to file: URL, progress: (@Sendable (Int) -> Void)? = nil) async throws(ClientError) -> Int {
         var headers: [String: String] = [:]
         let existing = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
-        if existing > 0 { headers["Range"] = "bytes=\(existing)-" } else {
-            FileManager.default.createFile(atPath: file.path, contents: nil)
+        if existing > 0 {
+            headers["Range"] = "bytes=\(existing)-"
+        } else if !FileManager.default.createFile(atPath: file.path, contents: nil) {
+            throw .local(path: file.path, reason: "cannot create the file (disk full?)")
         }
         guard let handle = try? FileHandle(forWritingTo: file) else { throw .local(path: file.path, reason: "cannot write") }
         defer { try? handle.close() }
-        let sink = StreamSink(file: handle)
+        let sink = StreamSink(file: handle, progress: progress)
         sink.resumeFrom = existing
-        let response = try run(url, headers: headers, sink: sink)
-        return response.status
+        return try await run(url, headers: headers, sink: sink).status
     }
 
-    private func run(_ url: URL, headers: [String: String], sink: StreamSink) throws(ClientError) -> Response {
+    private func run(_ url: URL, headers: [String: String], sink: StreamSink) async throws(ClientError) -> Response {
+        if Task.isCancelled { throw .cancelled }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         // The bytes as stored: checksums are of the files, not of a re-encoded transfer.
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let session = URLSession(configuration: .ephemeral, delegate: sink, delegateQueue: nil)
-        session.dataTask(with: request).resume()
-        sink.done.wait()
-        session.finishTasksAndInvalidate()
-        if let error = sink.error { throw .network(url: url.absoluteString, reason: error) }
-        guard let response = sink.response else { throw .network(url: url.absoluteString, reason: "no HTTP response") }
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let session = URLSession(configuration: .ephemeral, delegate: sink, delegateQueue: queue)
+        defer { session.finishTasksAndInvalidate() }
+        let task = session.dataTask(with: request)
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                sink.start(continuation)
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+        }
+        if Task.isCancelled || sink.cancelled { throw .cancelled }
+        if let error = sink.error { throw .offline(url: url.absoluteString, reason: error) }
+        guard let response = sink.response else { throw .offline(url: url.absoluteString, reason: "no HTTP response") }
         var fields: [String: String] = [:]
         for (key, value) in response.allHeaderFields { fields["\(key)".lowercased()] = "\(value)" }
         if sink.file != nil, let expected = fields["content-length"].flatMap(Int.init), sink.received < expected,
            (200..<300).contains(response.statusCode) {
-            throw .network(url: url.absoluteString, reason: "connection closed after \(sink.received) of \(expected) bytes")
+            throw .offline(url: url.absoluteString, reason: "connection closed after \(sink.received) of \(expected) bytes")
         }
         return Response(status: response.statusCode, headers: fields, body: sink.body)
     }
 }
 
 /// Receives a response's bytes, into memory or a file.
+///
+/// `@unchecked Sendable`: URLSession calls the delegate methods one at a time on its delegate
+/// queue (an OperationQueue of width 1, see `run`), and the awaiting task reads the fields only
+/// after `didCompleteWithError` has resumed it, so no two threads touch the state at once.
 private final class StreamSink: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let file: FileHandle?
+    let progress: (@Sendable (Int) -> Void)?
     var resumeFrom = 0
-    let done = DispatchSemaphore(value: 0)
     var response: HTTPURLResponse?
     var body = Data()
     var received = 0
     var error: String?
+    var cancelled = false
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var offset = 0
 
-    init(file: FileHandle?) {
+    init(file: FileHandle?, progress: (@Sendable (Int) -> Void)?) {
         self.file = file
+        self.progress = progress
+    }
+
+    func start(_ continuation: CheckedContinuation<Void, Never>) {
+        self.continuation = continuation
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -76,11 +101,13 @@ private final class StreamSink: NSObject, URLSessionDataDelegate, @unchecked Sen
         if let file {
             // 206: the server resumes; anything else: start the file over.
             if self.response?.statusCode == 206 {
-                try? file.seekToEnd()
+                _ = try? file.seekToEnd()
+                offset = resumeFrom
             } else {
                 try? file.truncate(atOffset: 0)
                 try? file.seek(toOffset: 0)
             }
+            progress?(offset)
         }
         completionHandler(.allow)
     }
@@ -88,14 +115,24 @@ private final class StreamSink: NSObject, URLSessionDataDelegate, @unchecked Sen
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         received += data.count
         if let file, let status = response?.statusCode, (200..<300).contains(status) {
-            try? file.write(contentsOf: data)
+            do {
+                try file.write(contentsOf: data)
+            } catch {
+                self.error = "cannot write the download: \(error.localizedDescription)"
+                dataTask.cancel()
+                return
+            }
+            progress?(offset + received)
         } else {
             body.append(data)
         }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        if let error { self.error = error.localizedDescription }
-        done.signal()
+        if let error {
+            if (error as? URLError)?.code == .cancelled, self.error == nil { cancelled = true } else if self.error == nil { self.error = error.localizedDescription }
+        }
+        continuation?.resume()
+        continuation = nil
     }
 }

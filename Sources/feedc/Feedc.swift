@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Feedc: ParsableCommand {
@@ -12,4 +13,19 @@ struct Feedc: ParsableCommand {
         version: "0.1.0",
         subcommands: [Build.self, Validate.self, Inspect.self, Diff.self, Pull.self, Apply.self, Keygen.self, Schema.self],
         defaultSubcommand: Build.self)
+
+    /// As ParsableCommand's, except that a usage error exits with 2, as the help says (the
+    /// library's default is 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error).rawValue == 64 {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

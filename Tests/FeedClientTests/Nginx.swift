@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 
 /// A real nginx on 127.0.0.1 serving an output folder the way a CDN would (ETag, 304, Range),
-/// plus `/broken/` answering 500. Stopped when released.
+/// plus `/broken/` answering 500 and `/slow/`, the same files at 4 KB/s (a phone on a train: a
+/// download long enough to watch and cancel). Stopped when released.
 final class Nginx {
     let port: Int
     let folder = TemporaryFolder()
@@ -26,7 +27,8 @@ final class Nginx {
                   client_body_temp_path \(prefix)/body; proxy_temp_path \(prefix)/proxy;
                   fastcgi_temp_path \(prefix)/fastcgi; uwsgi_temp_path \(prefix)/uwsgi; scgi_temp_path \(prefix)/scgi;
                   types { application/json json; application/gzip gz; }
-                  server { listen 127.0.0.1:\(port); root \(root.path); location /broken/ { return 500; } }
+                  server { listen 127.0.0.1:\(port); root \(root.path); location /broken/ { return 500; }
+                           location /slow/ { alias \(root.path)/; limit_rate 4k; } }
                 }
                 """
             let file = folder.url.appendingPathComponent("nginx.conf")

@@ -1,3 +1,4 @@
+import BundleFormat
 import FeedPipeline
 import Foundation
 import Testing
@@ -44,13 +45,29 @@ struct ProductBuildTests {
         _ = try BuildRunner(config: PipelineConfigParser().parse(contentsOf: yaml)).run()
         let nginx = try Nginx(serving: folder.url.appendingPathComponent("out"))
         let db = folder.url.appendingPathComponent("app.sqlite")
-        let first = try Subprocess.run(build.binary, [nginx.url("m/manifest.json").absoluteString, db.path])
+        // Through the 4 KB/s location: the first update is cancelled halfway, the second resumes.
+        let manifest = nginx.url("slow/m/manifest.json").absoluteString
+        let first = try Subprocess.run(build.binary, [manifest, db.path])
         #expect(first.status == 0, "\(first.error)")
-        #expect(first.output.contains("update: downloaded full bundle (version 1)"), "\(first.output)")
-        let second = try Subprocess.run(build.binary, [nginx.url("m/manifest.json").absoluteString, db.path])
+        let lines = first.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("first update: the update was cancelled"), "\(first.output)")
+        #expect(lines.contains("update: downloaded full bundle (version 1), \(try bundleBytes(folder))"), "\(first.output)")
+        #expect(nginx.requests.contains { $0.hasPrefix("GET /slow/m/bundles/") && $0.hasSuffix(" 206") }, "the second update resumed")
+        let downloads = lines.filter { $0.hasPrefix("progress: download ") }
+        #expect(downloads.count > 3, "\(first.output)")
+        #expect(lines.contains("version: 1"))
+        #expect(lines.contains { $0.hasPrefix("nearby: s") }, "\(first.output)")
+        #expect(lines.contains { $0.hasPrefix("directions of ") && $0.contains("to ") }, "\(first.output)")
+        #expect(lines.contains { $0.hasPrefix("across the street from ") }, "\(first.output)")
+        let second = try Subprocess.run(build.binary, [manifest, db.path])
         #expect(second.status == 0, "\(second.error)")
         #expect(second.output.contains("update: up to date (version 1)"), "\(second.output)")
     }
+}
+
+private func bundleBytes(_ folder: TemporaryFolder) throws -> String {
+    let manifest = try Manifest.decode(Data(contentsOf: folder.url.appendingPathComponent("out/m/manifest.json")))
+    return "\(manifest.latest.bytes) bytes"
 }
 
 /// `swift build --product` of an example package into a new scratch folder.

@@ -10,7 +10,7 @@ import TestSupport
 /// version pull and end with the latest content; a client at the latest makes one request (304).
 @Suite(.serialized, .enabled(if: SharedData.isAvailable && Nginx.isInstalled, "needs ../shared/data and nginx (.ci/run installs it)"))
 struct PullEndToEndTests {
-    @Test func clientsAtEveryVersionReachTheLatest() throws {
+    @Test func clientsAtEveryVersionReachTheLatest() async throws {
         let folder = TemporaryFolder()
         let output = folder.url.appendingPathComponent("out")
         let current = folder.url.appendingPathComponent("wichita.zip")
@@ -33,7 +33,7 @@ struct PullEndToEndTests {
             let db = folder.url.appendingPathComponent("client-\(version.version).sqlite")
             let bundle = try Data(contentsOf: output.appendingPathComponent("w").appendingPathComponent(version.file))
             try Data(Gzip.decompress([UInt8](bundle))).write(to: db)
-            let result = try FeedClient(manifest: manifestURL, database: db).update()
+            let result = try await FeedClient(manifest: manifestURL, database: db).update()
             if case .appliedDelta(let from, let to, _) = result {
                 #expect(from == version.version && to == manifest.latest.version)
                 deltasUsed += 1
@@ -50,10 +50,10 @@ struct PullEndToEndTests {
         // one request answered 304.
         let fresh = folder.url.appendingPathComponent("fresh.sqlite")
         let client = FeedClient(manifest: manifestURL, database: fresh)
-        #expect(try client.update() == .downloadedFull(version: manifest.latest.version, bytes: manifest.latest.bytes))
-        #expect(try client.update() == .upToDate(version: manifest.latest.version))
+        #expect(try await client.update() == .downloadedFull(version: manifest.latest.version, bytes: manifest.latest.bytes))
+        #expect(try await client.update() == .upToDate(version: manifest.latest.version))
         let before = nginx.requests.count
-        #expect(try client.update() == .upToDate(version: manifest.latest.version))
+        #expect(try await client.update() == .upToDate(version: manifest.latest.version))
         #expect(Array(nginx.requests.dropFirst(before)) == ["GET /w/manifest.json 304"])
     }
 }

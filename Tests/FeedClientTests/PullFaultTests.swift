@@ -55,7 +55,7 @@ struct PullFaultTests {
 
     private func digest(_ db: URL) throws -> String { try ContentDigest.compute(Database(path: db.path)) }
 
-    @Test func corruptedDeltaFallsBackToTheFullBundle() throws {
+    @Test func corruptedDeltaFallsBackToTheFullBundle() async throws {
         let f = try Fixture()
         let delta = try #require(try f.manifest.deltas.first)
         let path = f.bundleFolder.appendingPathComponent(delta.file)
@@ -63,66 +63,66 @@ struct PullFaultTests {
         for i in 20..<min(60, bytes.count) { bytes[i] ^= 0x5A }
         try Data(bytes).write(to: path)
         let db = try f.clientAtVersion1()
-        let result = try f.client(db).update()
+        let result = try await f.client(db).update()
         #expect(result == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
         #expect(try digest(db) == f.manifest.latest.digest)
     }
 
-    @Test func wrongChecksumInTheManifestLeavesTheDatabaseThenRecovers() throws {
+    @Test func wrongChecksumInTheManifestLeavesTheDatabaseThenRecovers() async throws {
         let f = try Fixture()
         let good = try f.manifest
         try f.editManifest { $0.latest.sha256 = String(repeating: "0", count: 64); $0.deltas = [] }
         let db = try f.clientAtVersion1()
         let before = try digest(db)
-        #expect(throws: ClientError.self) { try f.client(db).update() }
+        await #expect(throws: ClientError.self) { try await f.client(db).update() }
         #expect(try digest(db) == before)
         #expect(f.client(db).localVersion == 1)
         try good.encoded().write(to: f.bundleFolder.appendingPathComponent("manifest.json"))
-        #expect(try f.client(db).update() == .appliedDelta(from: 1, to: 2, bytes: good.deltas[0].bytes))
+        #expect(try await f.client(db).update() == .appliedDelta(from: 1, to: 2, bytes: good.deltas[0].bytes))
         #expect(try digest(db) == good.latest.digest)
         #expect(f.client(db).localVersion == 2)
     }
 
-    @Test func anOlderManifestNeverReplacesNewerContent() throws {
+    @Test func anOlderManifestNeverReplacesNewerContent() async throws {
         let f = try Fixture()
         let db = f.folder.url.appendingPathComponent("new.sqlite")
-        #expect(try f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
         let current = try digest(db)
         // A stale copy of the manifest (a lagging CDN edge, or a replay) names version 1.
         try f.editManifest { m in m.latest = m.versions.first { $0.version == 1 }!; m.deltas = [] }
-        #expect(throws: ClientError.self) { try f.client(db).update() }
+        await #expect(throws: ClientError.self) { try await f.client(db).update() }
         #expect(try digest(db) == current)
         #expect(f.client(db).localVersion == 2)
     }
 
-    @Test func serverErrorLeavesTheDatabase() throws {
+    @Test func serverErrorLeavesTheDatabase() async throws {
         let f = try Fixture()
         let db = try f.clientAtVersion1()
         let before = try digest(db)
         do {
-            _ = try f.client(db, manifest: "broken/manifest.json").update()
+            _ = try await f.client(db, manifest: "broken/manifest.json").update()
             Issue.record("a 500 was taken for success")
         } catch let error as ClientError {
-            guard case .http(_, 500) = error else { Issue.record("expected HTTP 500, got \(error)"); return }
+            guard case .server(_, 500) = error else { Issue.record("expected HTTP 500, got \(error)"); return }
         }
         #expect(try digest(db) == before)
-        #expect(try f.client(db).update() == .appliedDelta(from: 1, to: 2, bytes: try f.manifest.deltas[0].bytes))
+        #expect(try await f.client(db).update() == .appliedDelta(from: 1, to: 2, bytes: try f.manifest.deltas[0].bytes))
     }
 
-    @Test func deltaForABaseTheClientDoesNotHaveFallsBackToFull() throws {
+    @Test func deltaForABaseTheClientDoesNotHaveFallsBackToFull() async throws {
         let f = try Fixture()
         let db = try f.clientAtVersion1()
         // Same version number, different content: the delta cannot produce the latest digest.
         try Database(path: db.path, mode: .readWrite).execute("UPDATE stops SET name = 'tampered' WHERE stop_id = 's201'")
-        #expect(try f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
         #expect(try digest(db) == f.manifest.latest.digest)
         // A version the manifest has no delta from: the full bundle.
         let old = try f.clientAtVersion1("old")
         try Database(path: old.path, mode: .readWrite).execute("UPDATE meta SET value = '0' WHERE key = 'version'")
-        #expect(try f.client(old).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try await f.client(old).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
     }
 
-    @Test func bundleThatIsNotGzipIsRefused() throws {
+    @Test func bundleThatIsNotGzipIsRefused() async throws {
         let f = try Fixture()
         let garbage = Data("this is not a gzip file".utf8)
         let latest = try f.manifest.latest
@@ -131,7 +131,7 @@ struct PullFaultTests {
         let db = try f.clientAtVersion1()
         let before = try digest(db)
         do {
-            _ = try f.client(db).update()
+            _ = try await f.client(db).update()
             Issue.record("garbage accepted")
         } catch let error as ClientError {
             guard case .corruptDownload = error else { Issue.record("expected corruptDownload, got \(error)"); return }
@@ -140,17 +140,17 @@ struct PullFaultTests {
         #expect(try Database(path: db.path).scalar("SELECT count(*) FROM trips")?.int == 359)
     }
 
-    @Test func cutDownloadResumesWithRange() throws {
+    @Test func cutDownloadResumesWithRange() async throws {
         let f = try Fixture()
         // A server that cuts every bundle off halfway, serving the same folder.
         let server = try EtagServer(serving: f.output, log: f.folder.url.appendingPathComponent("cut.log"))
 
         let db = f.folder.url.appendingPathComponent("new.sqlite")
         let cut = FeedClient(manifest: server.url("cut/m/manifest.json"), database: db, timeout: 10)
-        #expect(throws: ClientError.self) { try cut.update() }
+        await #expect(throws: ClientError.self) { try await cut.update() }
         #expect(!FileManager.default.fileExists(atPath: db.path), "no half-written database")
         // The next pull, from the real server, resumes the download where it stopped.
-        #expect(try f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
         #expect(f.nginx.requests.contains { $0.hasPrefix("GET /m/bundles/") && $0.hasSuffix(" 206") })
         #expect(try digest(db) == f.manifest.latest.digest)
     }
@@ -177,7 +177,7 @@ struct PullFaultTests {
     }
 
     @Test(.enabled(if: canMountTmpfs, "needs permission to mount a tmpfs"))
-    func diskFullLeavesTheDatabaseThenRecovers() throws {
+    func diskFullLeavesTheDatabaseThenRecovers() async throws {
         let f = try Fixture()
         let source = try f.clientAtVersion1()
         let size = try #require(try FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int)
@@ -190,12 +190,12 @@ struct PullFaultTests {
         try FileManager.default.copyItem(at: source, to: db)
         let before = try digest(db)
         try f.editManifest { $0.deltas = [] }
-        #expect(throws: ClientError.self) { try f.client(db).update() }
+        await #expect(throws: ClientError.self) { try await f.client(db).update() }
         #expect(try digest(db) == before)
         #expect(try Database(path: db.path).scalar("SELECT count(*) FROM stops")?.int == 49)
         // More room: the next pull completes.
         try #require(Self.run("/bin/mount", ["-o", "remount,size=16m", disk.path]) == 0)
-        #expect(try f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
         #expect(try digest(db) == f.manifest.latest.digest)
     }
 }

@@ -9,7 +9,7 @@ import TestSupport
 /// manifest and refuses an unsigned or wrongly signed one, leaving its database as it was.
 @Suite(.serialized, .enabled(if: Nginx.isInstalled, "needs nginx (.ci/run installs it)"))
 struct SignedManifestTests {
-    @Test func signedUnsignedAndWrongKey() throws {
+    @Test func signedUnsignedAndWrongKey() async throws {
         let folder = TemporaryFolder()
         let keys = ManifestSignature.generateKeyPair()
         try keys.privateKey.write(to: folder.url.appendingPathComponent("key"), atomically: true, encoding: .utf8)
@@ -26,25 +26,25 @@ struct SignedManifestTests {
 
         let wrongKey = ManifestSignature.generateKeyPair().publicKey
         let refused = folder.url.appendingPathComponent("refused.sqlite")
-        let wrong = Result { try FeedClient(manifest: url, database: refused, publicKey: wrongKey).update() }
+        let wrong = await asyncResult { try await FeedClient(manifest: url, database: refused, publicKey: wrongKey).update() }
         #expect(Self.isBadManifest(wrong), "a manifest signed by another key: \(wrong)")
         #expect(!FileManager.default.fileExists(atPath: refused.path))
 
         let bytes = try Manifest.decode(manifestData).latest.bytes
         let good = folder.url.appendingPathComponent("good.sqlite")
-        let accepted = try FeedClient(manifest: url, database: good, publicKey: keys.publicKey).update()
+        let accepted = try await FeedClient(manifest: url, database: good, publicKey: keys.publicKey).update()
         #expect(accepted == .downloadedFull(version: 1, bytes: bytes))
 
         // The signature removed: refused by a client that expects one, accepted by one that does not.
         try FileManager.default.removeItem(at: output.appendingPathComponent("m/manifest.json.sig"))
-        let unsigned = Result { try FeedClient(manifest: url, database: refused, publicKey: keys.publicKey).update() }
+        let unsigned = await asyncResult { try await FeedClient(manifest: url, database: refused, publicKey: keys.publicKey).update() }
         #expect(Self.isBadManifest(unsigned), "an unsigned manifest: \(unsigned)")
         #expect(!FileManager.default.fileExists(atPath: refused.path))
-        let plain = try FeedClient(manifest: url, database: refused).update()
+        let plain = try await FeedClient(manifest: url, database: refused).update()
         #expect(plain == .downloadedFull(version: 1, bytes: bytes))
     }
 
-    @Test func aKeyAddedLaterSignsTheUnchangedManifest() throws {
+    @Test func aKeyAddedLaterSignsTheUnchangedManifest() async throws {
         let folder = TemporaryFolder()
         let yaml = folder.url.appendingPathComponent("pipeline.yaml")
         let base = "output: out\nbundles:\n  - name: m\n    sources:\n      - id: m\n        path: \(SharedData.sample("metro").path)\n"
@@ -64,4 +64,9 @@ struct SignedManifestTests {
         guard case .failure(let error) = result, let client = error as? ClientError, case .badManifest = client else { return false }
         return true
     }
+}
+
+/// `Result { … }` for an async body.
+func asyncResult<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+    do { return .success(try await body()) } catch { return .failure(error) }
 }

@@ -5,12 +5,15 @@ public enum DeltaError: Error, Sendable, CustomStringConvertible {
     case notADelta
     case sql(SQLiteError)
     case digestMismatch(expected: String, found: String)
+    /// `beforeCommit` gave up (the caller's task was cancelled); rolled back.
+    case cancelled
 
     public var description: String {
         switch self {
         case .notADelta: "not a feedc delta"
         case .sql(let error): "the delta did not apply: \(error)"
         case .digestMismatch(let expected, let found): "after applying, the content digest is \(found), not \(expected): the local database was not the delta's base"
+        case .cancelled: "cancelled before the commit; rolled back"
         }
     }
 }
@@ -21,7 +24,10 @@ public enum DeltaError: Error, Sendable, CustomStringConvertible {
 /// statements may only insert, update or delete rows of the bundle's tables. Only a database whose
 /// digest then equals `expectedDigest` is committed; anything else is rolled back.
 public enum DeltaApplier {
-    public static func apply(_ sql: String, to database: Database, expectedDigest: String) throws(DeltaError) {
+    /// `beforeCommit` runs last, with everything applied and checked but not committed: throwing
+    /// from it rolls the transaction back (a client whose task was cancelled).
+    public static func apply(_ sql: String, to database: Database, expectedDigest: String,
+                             beforeCommit: () throws(DeltaError) -> Void = {}) throws(DeltaError) {
         guard sql.hasPrefix("-- feedc delta format 1\n") else { throw .notADelta }
         do {
             try database.execute("BEGIN IMMEDIATE")
@@ -38,6 +44,12 @@ public enum DeltaApplier {
             guard digest == expectedDigest else {
                 try? database.execute("ROLLBACK")
                 throw DeltaError.digestMismatch(expected: expectedDigest, found: digest)
+            }
+            do {
+                try beforeCommit()
+            } catch {
+                try? database.execute("ROLLBACK")
+                throw error
             }
             try database.execute("COMMIT")
         } catch let error as DeltaError {

@@ -28,10 +28,20 @@ struct Pull: ParsableCommand {
     func run() throws {
         guard let url = URL(string: manifest), url.scheme != nil else { Terminal.fail("\(manifest) is not a URL") }
         let client = FeedClient(manifest: url, database: URL(fileURLWithPath: db), publicKey: publicKey, timeout: timeout)
+        // On a terminal, one line redrawn as the update moves on: phase, bytes of the download.
+        let show: (@Sendable (UpdateProgress) -> Void)? = Terminal.isInteractive ? Pull.showProgress : nil
         do {
-            print(try client.update())
+            let result = try client.updateBlocking(progress: show)
+            if show != nil { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            print(result)
         } catch {
+            if show != nil { FileHandle.standardError.write(Data("\n".utf8)) }
             Terminal.fail("\(error); \(db) is unchanged")
         }
+    }
+
+    @Sendable static func showProgress(_ event: UpdateProgress) {
+        let percent = event.fraction.map { " " + String(Int(($0 * 100).rounded())) + "%" } ?? ""
+        FileHandle.standardError.write(Data("\r\u{1B}[K· \(event)\(percent)".utf8))
     }
 }

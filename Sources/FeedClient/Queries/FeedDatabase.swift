@@ -1,0 +1,166 @@
+import BundleFormat
+import FeedSQLite
+import Foundation
+
+/// A bundle database, read-only, answering each screen's question of a rider app with the
+/// queries documented in docs/bundle-format.md (word for word: `DocumentedQueries`).
+///
+/// Reads go on while ``FeedClient`` applies a delta (the database is in WAL mode: each query sees
+/// the last committed version). When an update replaced the whole file, the next query reopens
+/// it, so an open `FeedDatabase` never shows a version older than the file's. No compiler
+/// module is involved: this is the app side.
+public actor FeedDatabase {
+    public nonisolated let path: URL
+    private var connection: Database
+    private var identity: FileIdentity
+
+    /// Opens the bundle at `path`. Throws ``ClientError/notABundle(path:reason:)`` for a missing
+    /// file, a file that is not SQLite, a database that is not a feedc bundle, or a bundle of
+    /// another format.
+    public init(path: URL) throws(ClientError) {
+        self.path = path
+        (connection, identity) = try Self.open(path)
+    }
+
+    /// The version the database holds now.
+    public var version: Int {
+        get throws(ClientError) {
+            try refresh()
+            return Int(try query("SELECT value FROM meta WHERE key = 'version'", [:]).first?[0].string ?? "") ?? 0
+        }
+    }
+
+    /// Stops within `radius` metres (a square box) of `point`, nearest first.
+    public func stops(near point: Coordinate, radius: Double = 500, limit: Int = 20) throws(ClientError) -> [Stop] {
+        let dlat = radius / 111_320
+        let scale = cos(point.latitude * .pi / 180)
+        let dlon = scale > 1e-9 ? min(180, dlat / scale) : 180
+        return try run("stops_near", ["lat": .real(point.latitude), "lon": .real(point.longitude), "dlat": .real(dlat),
+                                      "dlon": .real(dlon), "lon_scale": .real(scale), "limit": .integer(Int64(limit))])
+            .map { Stop(id: $0[0].string ?? "", name: $0[1].string, code: nil, coordinate: Self.coordinate($0[2], $0[3])) }
+    }
+
+    /// Stops whose name or code has words starting with every word of `text` (any case,
+    /// accents, punctuation). Empty or punctuation-only text finds nothing.
+    public func searchStops(_ text: String, limit: Int = 20) throws(ClientError) -> [Stop] {
+        let query = SearchText.query(text)
+        guard !query.isEmpty else { return [] }
+        return try run("stops_named", ["query": .text(query), "limit": .integer(Int64(limit))])
+            .map { Stop(id: $0[0].string ?? "", name: $0[1].string, code: $0[2].string, coordinate: nil) }
+    }
+
+    /// The lines calling at a stop (at a station: at any of its platforms).
+    public func lines(at stopID: String) throws(ClientError) -> [Line] {
+        try run("lines_at_stop", ["stop_id": .text(stopID)]).map {
+            Line(id: $0[0].string ?? "", shortName: $0[1].string, longName: $0[2].string, type: $0[3].int ?? 3,
+                 color: $0[4].string, textColor: $0[5].string, trips: $0[6].int ?? 0)
+        }
+    }
+
+    /// A line's user-facing directions, in index order.
+    public func directions(of routeID: String) throws(ClientError) -> [LineDirection] {
+        try run("line_directions", ["route_id": .text(routeID)]).map {
+            LineDirection(index: $0[0].int ?? 0, name: $0[1].string ?? "", headsign: $0[2].string ?? "",
+                          terminalStopIDs: Self.strings($0[3]), isLoop: $0[4].int == 1)
+        }
+    }
+
+    /// A line's stops in order, in one direction.
+    public func stops(of routeID: String, direction: Int) throws(ClientError) -> [Stop] {
+        try run("direction_stops", ["route_id": .text(routeID), "direction_index": .integer(Int64(direction))])
+            .map { Stop(id: $0[1].string ?? "", name: $0[2].string, code: nil, coordinate: Self.coordinate($0[3], $0[4])) }
+    }
+
+    /// Every (line, direction) serving a stop, with the headsigns seen there.
+    public func stopLines(at stopID: String) throws(ClientError) -> [StopLine] {
+        try run("stop_lines", ["stop_id": .text(stopID)]).map {
+            StopLine(routeID: $0[0].string ?? "", shortName: $0[1].string, directionIndex: $0[2].int ?? 0,
+                     directionName: $0[3].string ?? "", headsigns: Self.strings($0[4]))
+        }
+    }
+
+    /// The stop across the street, best first; for one line when `line` is given.
+    public func oppositeStop(of stopID: String, line: String? = nil) throws(ClientError) -> [OppositeStop] {
+        let rows = if let line {
+            try run("opposite_stop_on_line", ["stop_id": .text(stopID), "route_id": .text(line)])
+        } else {
+            try run("opposite_stop", ["stop_id": .text(stopID)])
+        }
+        return rows.map {
+            OppositeStop(stopID: $0[0].string ?? "", name: $0[1].string, distanceMetres: $0[2].double ?? 0,
+                         confidence: $0[3].double ?? 0, routeIDs: Self.strings($0[4]))
+        }
+    }
+
+    // MARK: - Running the documented SQL
+
+    func run(_ name: String, _ parameters: [String: SQLValue]) throws(ClientError) -> [[SQLValue]] {
+        try refresh()
+        return try query(DocumentedQueries.sql(name), parameters)
+    }
+
+    private func query(_ sql: String, _ parameters: [String: SQLValue]) throws(ClientError) -> [[SQLValue]] {
+        do {
+            let statement = try connection.prepare(sql)
+            try statement.bind(named: parameters)
+            var rows: [[SQLValue]] = []
+            while try statement.step() { rows.append(statement.row()) }
+            return rows
+        } catch {
+            throw .notABundle(path: path.path, reason: error.description)
+        }
+    }
+
+    /// Reopens the file when an update renamed a new one over it.
+    private func refresh() throws(ClientError) {
+        let now = FileIdentity(path.path)
+        guard now != identity else { return }
+        (connection, identity) = try Self.open(path)
+    }
+
+    private static func open(_ path: URL) throws(ClientError) -> (Database, FileIdentity) {
+        guard FileManager.default.fileExists(atPath: path.path) else { throw .notABundle(path: path.path, reason: "no such file") }
+        let identity = FileIdentity(path.path)
+        do {
+            let database = try Database(path: path.path, mode: .readOnly)
+            database.busyTimeout(milliseconds: 2000)
+            guard try database.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'")?.int == 1,
+                  let format = try database.scalar("SELECT value FROM meta WHERE key = 'format'")?.string else {
+                throw ClientError.notABundle(path: path.path, reason: "not a feedc bundle (no meta table)")
+            }
+            guard format == String(BundleSchema.formatVersion) else {
+                throw ClientError.notABundle(path: path.path, reason: "bundle format \(format); this library reads format \(BundleSchema.formatVersion)")
+            }
+            return (database, identity)
+        } catch let error as ClientError {
+            throw error
+        } catch {
+            throw .notABundle(path: path.path, reason: "\(error)")
+        }
+    }
+
+    private static func coordinate(_ lat: SQLValue, _ lon: SQLValue) -> Coordinate? {
+        guard let latitude = lat.double, let longitude = lon.double else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// A JSON array of strings (display lists such as headsigns), parsed in code.
+    private static func strings(_ value: SQLValue) -> [String] {
+        guard let text = value.string else { return [] }
+        return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+    }
+}
+
+/// Which file a path names now: device and inode, so a file renamed over it is noticed.
+struct FileIdentity: Equatable {
+    var device: UInt64 = 0
+    var inode: UInt64 = 0
+
+    init(_ path: String) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// A position, in degrees (WGS 84).
+public struct Coordinate: Sendable, Hashable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+/// A stop, station or entrance.
+public struct Stop: Sendable, Hashable, Identifiable {
+    public var id: String
+    public var name: String?
+    /// The code riders see on the pole, where the feed has one.
+    public var code: String?
+    public var coordinate: Coordinate?
+}
+
+/// A line serving a stop.
+public struct Line: Sendable, Hashable, Identifiable {
+    public var id: String
+    public var shortName: String?
+    public var longName: String?
+    /// GTFS `route_type` (3 bus, 1 subway, …).
+    public var type: Int
+    /// `RRGGBB`, where the feed gives one.
+    public var color: String?
+    public var textColor: String?
+    /// Trips of the line calling at the stop, over all services.
+    public var trips: Int
+}
+
+/// One of a line's (at most two) user-facing directions.
+public struct LineDirection: Sendable, Hashable {
+    public var index: Int
+    /// "to Marina", or "loop from …".
+    public var name: String
+    /// Names the branch terminals: "to Marina / University Ave & 3rd St".
+    public var headsign: String
+    public var terminalStopIDs: [String]
+    public var isLoop: Bool
+}
+
+/// A (line, direction) serving a stop, with the headsigns seen there.
+public struct StopLine: Sendable, Hashable {
+    public var routeID: String
+    public var shortName: String?
+    public var directionIndex: Int
+    public var directionName: String
+    public var headsigns: [String]
+}
+
+/// The stop across the street, served by the same lines the other way.
+public struct OppositeStop: Sendable, Hashable {
+    public var stopID: String
+    public var name: String?
+    public var distanceMetres: Double
+    /// 0–1.
+    public var confidence: Double
+    public var routeIDs: [String]
+}

@@ -1,0 +1,160 @@
+import BundleFormat
+@testable import FeedClient
+import FeedPipeline
+import FeedSQLite
+import Foundation
+import Testing
+import TestSupport
+
+/// The async update as an app uses it, against nginx: progress, cancellation at random points,
+/// concurrent calls, reading while a delta applies, and a database replaced under an open reader.
+@Suite(.serialized, .enabled(if: Nginx.isInstalled, "needs nginx (.ci/run installs it)"))
+struct AsyncUpdateTests {
+    typealias Fixture = PullFaultTests.Fixture
+
+    private func digest(_ db: URL) throws -> String { try ContentDigest.compute(Database(path: db.path)) }
+
+    /// Progress events come in order: manifest, download (bytes never going down, ending at the
+    /// bundle's size), verify, apply.
+    @Test func progressIsMonotonicAndEndsAtTheFullSize() async throws {
+        let f = try Fixture()
+        let db = f.folder.url.appendingPathComponent("fresh.sqlite")
+        let events = EventLog()
+        let result = try await f.client(db, manifest: "slow/m/manifest.json").update { events.append($0) }
+        let latest = try f.manifest.latest
+        #expect(result == .downloadedFull(version: latest.version, bytes: latest.bytes))
+        let all = events.all
+        #expect(all.map(\.phase).first == .manifest)
+        let phases = all.map(\.phase).reduce(into: [UpdateProgress.Phase]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(phases == [.manifest, .download, .verify, .apply])
+        let bytes = all.filter { $0.phase == .download }.map(\.received)
+        #expect(bytes == bytes.sorted(), "download progress went down: \(bytes)")
+        #expect(bytes.count > 3, "a slow download reports as it goes: \(bytes)")
+        #expect(bytes.last == latest.bytes)
+        #expect(all.filter { $0.phase == .download }.allSatisfy { $0.expected == latest.bytes })
+    }
+
+    /// Cancelling at random moments never changes the database; a later update completes,
+    /// resuming the partial download with a Range request.
+    @Test func cancellingAtRandomPointsLeavesTheDatabaseAndResumes() async throws {
+        let f = try Fixture()
+        let db = try f.clientAtVersion1()
+        let before = try digest(db)
+        let latest = try f.manifest.latest
+        // Only the full bundle: the delta would finish before any cancellation.
+        try f.editManifest { $0.deltas = [] }
+        var generator = SystemRandomNumberGenerator()
+        var cancelledDuringDownload = 0
+        var completed = false
+        let client = f.client(db, manifest: "slow/m/manifest.json")
+        // Each trial resumes what the earlier ones kept, so some trial may end the download.
+        for trial in 0..<12 where !completed {
+            let delay = UInt64.random(in: 0...1500, using: &generator)
+            let task = Task { try await client.update() }
+            try await Task.sleep(nanoseconds: delay * 1_000_000)
+            task.cancel()
+            switch await task.result {
+            case .success(let result):
+                #expect(result == .downloadedFull(version: latest.version, bytes: latest.bytes), "trial \(trial)")
+                completed = true
+            case .failure(let error):
+                #expect(error as? ClientError == .cancelled, "trial \(trial): \(error)")
+                #expect(try digest(db) == before, "trial \(trial): cancelled after \(delay) ms changed the database")
+                if FileManager.default.fileExists(atPath: f.folder.url.appendingPathComponent(".client.sqlite.download-\(latest.sha256.prefix(16))").path) {
+                    cancelledDuringDownload += 1
+                }
+            }
+        }
+        if !completed {
+            #expect(try await client.update() == .downloadedFull(version: latest.version, bytes: latest.bytes))
+        }
+        #expect(try digest(db) == latest.digest)
+        #expect(cancelledDuringDownload >= 2, "trials stop mid-download, keeping a partial file")
+        #expect(f.nginx.requests.contains { $0.hasPrefix("GET /slow/m/bundles/") && $0.hasSuffix(" 206") }, "a later update resumed: \(f.nginx.requests)")
+    }
+
+    /// Two updates of one database at once: one download, both end at the latest digest.
+    @Test func concurrentUpdatesShareOneDownload() async throws {
+        let f = try Fixture()
+        let db = f.folder.url.appendingPathComponent("shared.sqlite")
+        let client = f.client(db, manifest: "slow/m/manifest.json")
+        async let first = client.update()
+        async let second = client.update()
+        let (a, b) = try await (first, second)
+        let latest = try f.manifest.latest
+        #expect(a == b && a == .downloadedFull(version: latest.version, bytes: latest.bytes))
+        #expect(try digest(db) == latest.digest)
+        #expect(f.nginx.requests.filter { $0.hasPrefix("GET /slow/m/bundles/") }.count == 1, "\(f.nginx.requests)")
+    }
+
+    /// An app reading (an open read transaction) does not stop a delta: it applies at once, the
+    /// reader keeps its snapshot, and the next read sees the new version.
+    @Test func aDeltaAppliesWhileAnAppReads() async throws {
+        let f = try Fixture()
+        let db = f.folder.url.appendingPathComponent("reader.sqlite")
+        // Installed by the client at version 1 (WAL), as on an app's first launch.
+        let manifestFile = f.bundleFolder.appendingPathComponent("manifest.json")
+        let original = try Data(contentsOf: manifestFile)
+        let v1 = try f.manifest.versions.first { $0.version == 1 }!
+        try f.editManifest { m in m.latest = v1; m.versions = [v1]; m.deltas = [] }
+        _ = try await f.client(db).update()
+        #expect(try Database(path: db.path).scalar("PRAGMA journal_mode")?.string == "wal")
+        // Back to the real manifest (version 2, with its delta).
+        try original.write(to: manifestFile)
+        let reader = try Database(path: db.path, mode: .readOnly)
+        try reader.execute("BEGIN")
+        #expect(try reader.scalar("SELECT name FROM stops WHERE stop_id = 's101'")?.string == "Rockridge Station")
+        let app = try FeedDatabase(path: db)
+        #expect(try await app.version == 1)
+        let started = Date()
+        let result = try await f.client(db).update()
+        #expect(result == .appliedDelta(from: 1, to: 2, bytes: try f.manifest.deltas.first { $0.from == 1 }!.bytes))
+        #expect(Date().timeIntervalSince(started) < 4, "the delta waited for the reader")
+        // The open transaction still sees its snapshot; the app's next query sees version 2.
+        #expect(try reader.scalar("SELECT name FROM stops WHERE stop_id = 's101'")?.string == "Rockridge Station")
+        try reader.execute("COMMIT")
+        #expect(try await app.version == 2)
+        #expect(try await app.searchStops("rockridge bart").map(\.id).contains("s101"))
+    }
+
+    /// A full bundle renamed over the file: an open FeedDatabase reopens on its next query.
+    @Test func anOpenDatabaseFollowsAFullReplace() async throws {
+        let f = try Fixture()
+        let db = try f.clientAtVersion1()
+        let app = try FeedDatabase(path: db)
+        #expect(try await app.version == 1)
+        try f.editManifest { $0.deltas = [] }
+        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try await app.version == 2)
+    }
+
+    /// Offline and server-down are told apart, and say something a rider can read.
+    @Test func errorsAnAppCanActOn() async throws {
+        let f = try Fixture()
+        let db = f.folder.url.appendingPathComponent("e.sqlite")
+        let offline = FeedClient(manifest: URL(string: "http://127.0.0.1:9/m/manifest.json")!, database: db, timeout: 5)
+        await #expect {
+            try await offline.update()
+        } throws: { error in
+            guard case .offline = error as? ClientError else { return false }
+            return (error as? ClientError)?.isTransient == true && (error as? LocalizedError)?.errorDescription?.contains("no connection") == true
+        }
+        await #expect {
+            try await f.client(db, manifest: "broken/m/manifest.json").update()
+        } throws: { error in
+            guard case .server(_, 500) = error as? ClientError else { return false }
+            return !((error as? LocalizedError)?.errorDescription ?? "").contains("FeedClient.ClientError")
+        }
+        #expect(!FileManager.default.fileExists(atPath: db.path))
+    }
+}
+
+/// Progress events as they arrive, from the transfer's delegate queue.
+final class EventLog: @unchecked Sendable {
+    // @unchecked: every access holds the lock.
+    private let lock = NSLock()
+    private var events: [UpdateProgress] = []
+
+    func append(_ event: UpdateProgress) { lock.withLock { events.append(event) } }
+    var all: [UpdateProgress] { lock.withLock { events } }
+}

@@ -1,0 +1,78 @@
+import BundleFormat
+@testable import FeedClient
+import FeedPipeline
+import FeedSQLite
+import Foundation
+import Testing
+import TestSupport
+
+/// The typed query API: it runs the documented SQL word for word, answers the sample's known
+/// questions, and refuses what is not a bundle with a typed error.
+@Suite struct FeedDatabaseTests {
+    /// The sample metro bundle, unpacked to a file.
+    private static func sample(_ folder: TemporaryFolder) throws -> URL {
+        let yaml = folder.url.appendingPathComponent("pipeline.yaml")
+        try "output: out\nbundles:\n  - name: m\n    sources:\n      - id: m\n        path: \(SharedData.sample("metro").path)\n".write(to: yaml, atomically: true, encoding: .utf8)
+        _ = try BuildRunner(config: PipelineConfigParser().parse(contentsOf: yaml)).run()
+        let manifest = try Manifest.decode(Data(contentsOf: folder.url.appendingPathComponent("out/m/manifest.json")))
+        let db = folder.url.appendingPathComponent("m.sqlite")
+        try Data(Gzip.decompress([UInt8](Data(contentsOf: folder.url.appendingPathComponent("out/m").appendingPathComponent(manifest.latest.file))))).write(to: db)
+        return db
+    }
+
+    @Test func theCodeRunsTheDocumentedSQL() throws {
+        let docs = try String(contentsOf: SharedData.projectRoot.appendingPathComponent("docs/bundle-format.md"), encoding: .utf8)
+        var documented: [String: String] = [:]
+        for block in docs.components(separatedBy: "```sql\n").dropFirst() {
+            guard let end = block.range(of: "\n```") else { continue }
+            let sql = String(block[..<end.lowerBound])
+            guard sql.hasPrefix("-- query: ") else { continue }
+            documented[String(sql.dropFirst("-- query: ".count).prefix { $0 != "\n" })] = sql
+        }
+        #expect(documented.count >= 11)
+        #expect(DocumentedQueries.all == documented, "run scripts/sync-client-queries.py after changing a query in docs/bundle-format.md")
+    }
+
+    @Test func eachScreensQuestionOnTheSample() async throws {
+        let folder = TemporaryFolder()
+        let app = try FeedDatabase(path: Self.sample(folder))
+        #expect(try await app.version == 1)
+        let near = try await app.stops(near: Coordinate(latitude: 37.800099, longitude: -122.242684), radius: 100)
+        #expect(near.map(\.id) == ["s101", "s102"])
+        #expect(near.first?.coordinate == Coordinate(latitude: 37.800099, longitude: -122.242684))
+        #expect(try await Set(app.searchStops("College & Broadway").map(\.id)) == ["s103", "s104"])
+        #expect(try await app.searchStops(" -*- ").isEmpty)
+        #expect(try await app.lines(at: "s101").map(\.id) == ["51"])
+        let directions = try await app.directions(of: "51")
+        #expect(directions.map(\.name) == ["to Marina", "to Rockridge Station"])
+        #expect(directions[0].terminalStopIDs == ["s130", "s147"])
+        #expect(try await app.stops(of: "51", direction: 0).map(\.id) == ["s101", "s103", "s105", "s107", "s109", "s111", "s113", "s121", "s123", "s125", "s130", "s141", "s143", "s145", "s147"])
+        let stopLines = try await app.stopLines(at: "s105")
+        #expect(stopLines.count == 1 && Set(stopLines[0].headsigns).isSuperset(of: ["Marina", "University Ave & 3rd St"]))
+        #expect(try await app.oppositeStop(of: "s105").map(\.stopID) == ["s106"])
+        #expect(try await app.oppositeStop(of: "s105", line: "51").first?.routeIDs == ["51"])
+        #expect(try await app.oppositeStop(of: "s105", line: "8").isEmpty)
+    }
+
+    @Test func whatIsNotABundleIsATypedError() async throws {
+        let folder = TemporaryFolder()
+        func refused(_ url: URL, _ words: String) {
+            #expect {
+                _ = try FeedDatabase(path: url)
+            } throws: { error in
+                guard case .notABundle(_, let reason) = error as? ClientError else { return false }
+                return reason.contains(words)
+            }
+        }
+        refused(folder.url.appendingPathComponent("missing.sqlite"), "no such file")
+        let text = folder.url.appendingPathComponent("text.sqlite")
+        try Data("this is not a database, just some text long enough to be read".utf8).write(to: text)
+        refused(text, "not a database")
+        let other = folder.url.appendingPathComponent("other.sqlite")
+        try Database(path: other.path, mode: .create).execute("CREATE TABLE t (a)")
+        refused(other, "no meta table")
+        let old = try Self.sample(folder)
+        try Database(path: old.path, mode: .readWrite).execute("UPDATE meta SET value = '1' WHERE key = 'format'")
+        refused(old, "bundle format 1")
+    }
+}

@@ -1,0 +1,83 @@
+import FeedSQLite
+import Foundation
+import TestSupport
+
+/// The documented queries run by Python's sqlite3 on the core SQLite
+/// (`clients/python/tools/run_query.py --batch`): one process per bundle, values typed both ways
+/// so an integer never passes for a real and a real reads back to the same double.
+struct CoreQueryRunner {
+    struct Request {
+        var name: String
+        var parameters: [String: SQLValue]
+        /// Parameters bound to rider text folded as apps fold it (Python: `fold_query`).
+        var fold: [String: String] = [:]
+    }
+
+    /// The core's answer to one request: rows, and the folded parameters; or its error.
+    struct Answer {
+        var rows: [[SQLValue]]?
+        var folded: [String: String]
+        var error: String?
+    }
+
+    struct Reply {
+        var sqliteVersion: String
+        var compileOptions: [String]
+        var answers: [Answer]
+    }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    let bundle: URL
+
+    func run(_ requests: [Request], scratch: URL) throws -> Reply {
+        let docs = SharedData.projectRoot.appendingPathComponent("docs/bundle-format.md")
+        let body: [String: Any] = [
+            "bundle": bundle.path, "docs": docs.path,
+            "requests": requests.map { ["name": $0.name, "params": $0.parameters.mapValues(Self.encode), "fold": $0.fold] as [String: Any] },
+        ]
+        let file = scratch.appendingPathComponent("requests-\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: body).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let script = CoreSQLite.pythonClientFolder.appendingPathComponent("tools/run_query.py")
+        let result = try CoreSQLite.python([script.path, "--batch", file.path], timeout: 600)
+        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
+              let answers = object["results"] as? [[String: Any]], answers.count == requests.count else {
+            throw Failure(description: "run_query.py failed (\(result.status)): \(result.error.suffix(2000))")
+        }
+        return Reply(
+            sqliteVersion: object["sqlite_version"] as? String ?? "",
+            compileOptions: object["compile_options"] as? [String] ?? [],
+            answers: try answers.map { answer in
+                Answer(rows: try (answer["rows"] as? [[Any]])?.map { try $0.map(Self.decode) },
+                       folded: answer["folded"] as? [String: String] ?? [:], error: answer["error"] as? String)
+            })
+    }
+
+    static func encode(_ value: SQLValue) -> Any {
+        switch value {
+        case .null: NSNull()
+        case .integer(let v): ["i": String(v)]
+        case .real(let v): ["r": "\(v)"]
+        case .text(let v): ["t": v]
+        case .blob(let v): ["b": v.map { String(format: "%02x", $0) }.joined()]
+        }
+    }
+
+    static func decode(_ value: Any) throws -> SQLValue {
+        if value is NSNull { return .null }
+        guard let typed = value as? [String: String], typed.count == 1, let (kind, text) = typed.first else {
+            throw Failure(description: "not a typed value: \(value)")
+        }
+        switch kind {
+        case "i": if let v = Int64(text) { return .integer(v) }
+        case "r": if let v = Double(text) { return .real(v) }
+        case "t": return .text(text)
+        case "b":
+            let digits = Array(text.utf8)
+            return .blob(stride(from: 0, to: digits.count, by: 2).compactMap { UInt8(String(decoding: digits[$0..<min($0 + 2, digits.count)], as: UTF8.self), radix: 16) })
+        default: break
+        }
+        throw Failure(description: "not a typed value: \(value)")
+    }
+}

@@ -1,0 +1,81 @@
+import BundleFormat
+import FeedSQLite
+import Foundation
+
+/// Requests for every portable documented query (all but those on the optional R-tree and FTS5
+/// tables), with parameters drawn from one bundle: stops spread over the feed, their lines and
+/// directions, words of their names, the busiest service dates. `mustFind` marks requests whose
+/// answer cannot be empty by construction (a box centred on a stop, a word of a stop's name, a
+/// stop that has lines).
+struct QueryRequests {
+    struct Item {
+        var request: CoreQueryRunner.Request
+        var mustFind: Bool
+    }
+
+    /// Queries on the optional virtual tables: not run on a core SQLite.
+    static func isPortable(_ sql: String) -> Bool { !sql.contains("stop_rtree") && !sql.contains("stop_search") }
+
+    /// Rider text with the folding's hard cases: accents, `&`, hyphens, final sigma, dotted I,
+    /// a script without spaces, full-width and compatibility forms.
+    static let riderTexts = ["Café & Bäckerei-Nord", "ÉAST kellogg", "Main & 2nd", "ΟΔΟΣ ΣΟΦΙΑΣ", "İstanbul Straße",
+                             "甲府駅", "ＡＢＣ １２", "ﬁre ½", "o'Neil-St.", "  ", "\"\"*()"]
+
+    var items: [Item] = []
+
+    init(_ database: Database, stops stopCount: Int = 12, routes routeCount: Int = 10) throws {
+        let stops = try database.rows("SELECT stop_id, coalesce(name, ''), lat, lon FROM stops WHERE lat IS NOT NULL AND lon IS NOT NULL ORDER BY stop_id")
+        let step = max(1, stops.count / stopCount)
+        let dates = try database.rows("""
+            SELECT d FROM (
+              SELECT c.start_date AS d, count(*) AS n FROM calendar c JOIN trips t ON t.service_id = c.service_id GROUP BY c.start_date
+              UNION ALL
+              SELECT x.date, count(*) FROM calendar_dates x JOIN trips t ON t.service_id = x.service_id WHERE x.exception_type = 1 GROUP BY x.date)
+            GROUP BY d ORDER BY sum(n) DESC, d LIMIT 2
+            """).map { $0[0] }
+        let busiest = try database.rows("SELECT ps.stop_id FROM pattern_stops ps JOIN trips t ON t.pattern_id = ps.pattern_id GROUP BY ps.stop_id ORDER BY count(*) DESC, ps.stop_id LIMIT 2").map { $0[0] }
+        func has(_ sql: String, _ value: SQLValue) throws -> Bool { try database.scalar(sql, [value])?.int ?? 0 > 0 }
+        for row in stride(from: 0, to: stops.count, by: step).map({ stops[$0] }) {
+            let (id, name) = (row[0], row[1].string ?? "")
+            for delta in [0.003, 0.02] {
+                add("stops_near", AppQueries.near(lat: row[2].double!, lon: row[3].double!, delta: delta, limit: 50), mustFind: true)
+            }
+            add("lines_at_stop", ["stop_id": id], mustFind: try has("SELECT count(*) FROM stop_routes WHERE stop_id = ?", id))
+            add("stop_lines", ["stop_id": id], mustFind: try has("SELECT count(*) FROM stop_directions WHERE stop_id = ?", id))
+            add("opposite_stop", ["stop_id": id], mustFind: try has("SELECT count(*) FROM stop_opposites WHERE stop_id = ?", id))
+            // On one line: a line the link holds for when there is one, else a line at the stop.
+            let linked = try database.scalar("SELECT route_id FROM stop_opposite_routes WHERE stop_id = ? ORDER BY route_id LIMIT 1", [id])
+            let line = try linked ?? database.scalar("SELECT route_id FROM stop_routes WHERE stop_id = ? ORDER BY route_id LIMIT 1", [id]) ?? .text("")
+            add("opposite_stop_on_line", ["stop_id": id, "route_id": line], mustFind: linked != nil)
+            let words = SearchText.words(name)
+            if let first = words.first {
+                add("stops_named", ["limit": .integer(100)], fold: name, mustFind: true)
+                add("stops_named", ["limit": .integer(100)], fold: String(first.prefix(3)), mustFind: true)
+            }
+        }
+        for stop in busiest {
+            for date in dates {
+                for after in [0, 8 * 3600] {
+                    add("next_departures", ["stop_id": stop, "date": date, "after": .integer(Int64(after)), "limit": .integer(200)], mustFind: false)
+                }
+            }
+        }
+        for text in Self.riderTexts {
+            add("stops_named", ["limit": .integer(50)], fold: text, mustFind: false)
+        }
+        // Lines with directions spread over the feed, and a couple without (a line with no trips).
+        let routes = try database.rows("SELECT DISTINCT route_id FROM directions ORDER BY route_id").map { $0[0] }
+        let bare = try database.rows("SELECT route_id FROM routes WHERE route_id NOT IN (SELECT route_id FROM directions) ORDER BY route_id LIMIT 2").map { $0[0] }
+        for route in stride(from: 0, to: routes.count, by: max(1, routes.count / routeCount)).map({ routes[$0] }) + bare {
+            let directions = try database.rows("SELECT direction_index FROM directions WHERE route_id = ?", [route]).map { $0[0] }
+            add("line_directions", ["route_id": route], mustFind: !directions.isEmpty)
+            for direction in directions {
+                add("direction_stops", ["route_id": route, "direction_index": direction], mustFind: true)
+            }
+        }
+    }
+
+    private mutating func add(_ name: String, _ parameters: [String: SQLValue], fold: String? = nil, mustFind: Bool) {
+        items.append(Item(request: .init(name: name, parameters: parameters, fold: fold.map { ["query": $0] } ?? [:]), mustFind: mustFind))
+    }
+}

@@ -1,0 +1,393 @@
+#!/usr/bin/env python3
+"""Keeps a local feedc bundle database at the latest published version (bundle format 2).
+
+The reference client for ports to other platforms (Android/Kotlin, the web): standard library
+only, and it does what the Swift `FeedClient` does, step for step (docs/update-protocol.md):
+
+1. GET manifest.json with the last ETag (`<db>.etag`); 304 means up to date.
+2. With a public key: GET manifest.json.sig and verify its Ed25519 signature of the manifest bytes.
+3. Refuse a manifest of another format or bundle, or one older than the local version.
+4. The delta from the local version when listed: SHA-256 checked, applied in one transaction,
+   committed only when the content digest equals the manifest's.
+5. Else, or when the delta fails: the full bundle, streamed beside the database (a cut download is
+   resumed with a Range request), size and SHA-256 checked, unpacked, digest checked, flushed to
+   disk and renamed over the database.
+
+Whatever fails, the database stays as it was and usable.
+
+    python3 feedc_client.py pull MANIFEST_URL --db PATH [--public-key KEY] [--timeout S]
+
+Exit status 0: updated or up to date; 2: failed (one line on standard error).
+"""
+import argparse
+import base64
+import hashlib
+import json
+import os
+import sqlite3
+import sys
+import tempfile
+import unicodedata
+import urllib.parse
+import zlib
+
+import feedc_ed25519
+from feedc_bundle import UpdateError, apply_delta, content_digest
+from feedc_http import HTTP
+
+FORMAT = 2
+_WORD_CATEGORIES = {"Lu", "Ll", "Lt", "Lm", "Lo", "Mc", "Me", "Nd", "Nl", "No"}
+
+
+def fold_words(text):
+    """Rider text as search words (docs/bundle-format.md, "Stops by name"): lower case, NFKD,
+    nonspacing marks dropped, final sigma as sigma, "&" as "and", runs of letters, marks and
+    digits."""
+    words, current = [], []
+    for ch in unicodedata.normalize("NFKD", text.lower()):
+        category = unicodedata.category(ch)
+        if category == "Mn":
+            continue
+        if category in _WORD_CATEGORIES:
+            current.append("\u03c3" if ch == "\u03c2" else ch)
+            continue
+        if current:
+            words.append("".join(current))
+            current = []
+        if ch == "&":
+            words.append("and")
+    if current:
+        words.append("".join(current))
+    return words
+
+
+def fold_query(text):
+    """The `:query` of `stops_named`; empty means no results (run no query)."""
+    return " ".join(fold_words(text))
+
+
+class UpdateResult:
+    """What an update did: kind is "up_to_date", "delta" or "full"."""
+
+    def __init__(self, kind, version, from_version=None, size=0):
+        self.kind, self.version, self.from_version, self.bytes = kind, version, from_version, size
+
+    def __eq__(self, other):
+        return isinstance(other, UpdateResult) and vars(self) == vars(other)
+
+    def __str__(self):
+        if self.kind == "up_to_date":
+            return "up to date (version %d)" % self.version
+        if self.kind == "delta":
+            return "applied delta %d\u2192%d, %d bytes" % (self.from_version, self.version, self.bytes)
+        return "downloaded full bundle (version %d), %d bytes" % (self.version, self.bytes)
+
+
+def _require(manifest, fields, where):
+    types = {"i": int, "s": str}
+    for field in fields.split():
+        name, kind = field.split(":")
+        value = manifest.get(name) if isinstance(manifest, dict) else None
+        if not isinstance(value, types[kind]) or isinstance(value, bool):
+            raise UpdateError("unusable manifest: %s: `%s` missing or not a %s"
+                              % (where, name, "number" if kind == "i" else "string"))
+
+
+def parse_manifest(body):
+    """The manifest as a dict, its fields checked; UpdateError when unusable."""
+    try:
+        manifest = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise UpdateError("unusable manifest: %s" % error) from None
+    version_fields = "version:i digest:s file:s bytes:i sha256:s"
+    _require(manifest, "format:i bundle:s", "manifest")
+    _require(manifest.get("latest"), version_fields, "latest")
+    if not isinstance(manifest.get("versions"), list) or not isinstance(manifest.get("deltas"), list):
+        raise UpdateError("unusable manifest: `versions` or `deltas` missing")
+    for entry in manifest["versions"]:
+        _require(entry, version_fields, "versions")
+    for entry in manifest["deltas"]:
+        _require(entry, "from:i to:i file:s bytes:i sha256:s", "deltas")
+    return manifest
+
+
+def _read_only(path):
+    return sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(path)), uri=True)
+
+
+def _write_atomically(path, data):
+    fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix="." + os.path.basename(path) + ".")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except OSError:
+        os.unlink(temporary)
+        raise
+
+
+def _sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _gunzip_file(source, target, limit=4 << 30):
+    """Unpacks one gzip member from `source` into `target`, flushed to disk. ValueError when the
+    data is not gzip, is corrupt or truncated, or expands beyond `limit` bytes."""
+    inflater, written = zlib.decompressobj(15 + 16), 0
+    with open(source, "rb") as f, open(target, "wb") as out:
+        head = f.read(18)
+        if len(head) < 18 or head[:2] != b"\x1f\x8b":
+            raise ValueError("not gzip data")
+        chunk = head
+        while chunk and not inflater.eof:
+            try:
+                data = inflater.decompress(chunk)
+            except zlib.error as error:
+                raise ValueError("corrupt gzip data (%s)" % error) from None
+            written += len(data)
+            if written > limit:
+                raise ValueError("gzip data expands beyond %d bytes" % limit)
+            out.write(data)
+            chunk = f.read(1 << 20)
+        if not inflater.eof:
+            raise ValueError("corrupt gzip data (truncated)")
+        out.flush()
+        os.fsync(out.fileno())
+
+
+class FeedClient:
+    """Keeps the database at `database` at the latest version the manifest at `manifest_url`
+    lists. With `public_key` (base64 of a raw Ed25519 key), a manifest without a valid
+    `manifest.json.sig` is refused."""
+
+    def __init__(self, manifest_url, database, public_key=None, timeout=60):
+        self.manifest_url, self.database, self.public_key = manifest_url, database, public_key
+        self.http = HTTP(timeout)
+        self.etag_file = database + ".etag"
+
+    def _meta(self, key):
+        if not os.path.exists(self.database):
+            return None
+        try:
+            conn = _read_only(self.database)
+            try:
+                row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            return None
+        return row[0] if row else None
+
+    @property
+    def local_version(self):
+        """The version the local database holds; None when there is none or it is unreadable."""
+        try:
+            return int(self._meta("version"))
+        except (TypeError, ValueError):
+            return None
+
+    def update(self):
+        """Brings the database up to date; an UpdateResult, or UpdateError (database unchanged)."""
+        local = self.local_version
+        headers = {}
+        if local is not None:
+            try:
+                with open(self.etag_file, encoding="utf-8") as f:
+                    headers["If-None-Match"] = f.read()
+            except (OSError, ValueError):
+                pass  # no ETag kept: the manifest comes whole
+        status, response_headers, body = self.http.get(self.manifest_url, headers)
+        if status == 304 and local is not None:
+            return UpdateResult("up_to_date", local)
+        if status != 200:
+            raise _status_error(self.manifest_url, status)
+        if self.public_key is not None:
+            self._verify_signature(body)
+        manifest = parse_manifest(body)
+        if manifest["format"] != FORMAT:
+            raise UpdateError("unusable manifest: format %d; this client reads format %d" % (manifest["format"], FORMAT))
+        latest = manifest["latest"]
+        # Never step back, never take another bundle's manifest: a stale CDN copy or a replayed
+        # old (even validly signed) manifest must not replace newer content.
+        if local is not None and latest["version"] < local:
+            raise UpdateError("unusable manifest: the manifest's latest version %d is older than the local version %d"
+                              % (latest["version"], local))
+        local_bundle = self._meta("bundle")
+        if local_bundle is not None and local_bundle != manifest["bundle"]:
+            raise UpdateError("unusable manifest: the manifest is for bundle `%s`, the database holds `%s`"
+                              % (manifest["bundle"], local_bundle))
+        delta = next((d for d in manifest["deltas"] if d["from"] == local and d["to"] == latest["version"]), None)
+        if local == latest["version"]:
+            result = UpdateResult("up_to_date", local)
+        elif delta is not None and self._try_delta(delta, latest):
+            result = UpdateResult("delta", latest["version"], local, delta["bytes"])
+        else:
+            self._replace_with_full(latest)
+            result = UpdateResult("full", latest["version"], size=latest["bytes"])
+        if "etag" in response_headers:
+            try:
+                _write_atomically(self.etag_file, response_headers["etag"].encode("utf-8"))
+            except OSError:
+                pass  # the next update costs a full manifest, nothing worse
+        return result
+
+    def _url(self, file):
+        return urllib.parse.urljoin(self.manifest_url, file)
+
+    def _verify_signature(self, manifest_bytes):
+        try:
+            key = base64.b64decode(self.public_key.strip(), validate=True)
+        except ValueError:
+            key = b""
+        if len(key) != 32:
+            raise UpdateError("the public key is not the base64 of a 32-byte Ed25519 key")
+        parts = urllib.parse.urlsplit(self.manifest_url)
+        signature_url = urllib.parse.urlunsplit(parts._replace(path=parts.path + ".sig"))
+        status, _, body = self.http.get(signature_url)
+        if status != 200:
+            raise UpdateError("unusable manifest: unsigned: %s answered HTTP %d"
+                              % (os.path.basename(parts.path) + ".sig", status))
+        try:
+            signature = base64.b64decode(body.strip(), validate=True)
+        except ValueError:
+            signature = b""
+        if not feedc_ed25519.verify(key, manifest_bytes, signature):
+            raise UpdateError("unusable manifest: the signature does not verify with the configured public key")
+
+    def _try_delta(self, delta, latest):
+        """Whether the delta brought the database to the latest digest (else it is unchanged)."""
+        try:
+            status, _, body = self.http.get(self._url(delta["file"]))
+            if status != 200 or len(body) != delta["bytes"] or hashlib.sha256(body).hexdigest() != delta["sha256"]:
+                return False
+            inflater = zlib.decompressobj(15 + 16)
+            sql = inflater.decompress(body, 1 << 30)
+            if not inflater.eof:
+                return False  # truncated, or larger than 1 GiB
+            sql = sql.decode("utf-8")
+            # Readers keep reading while the delta applies (WAL); a writer elsewhere is waited for.
+            conn = sqlite3.connect(self.database, isolation_level=None, timeout=5)
+            try:
+                try:
+                    conn.execute("PRAGMA journal_mode = WAL")
+                except sqlite3.Error:
+                    pass
+                apply_delta(conn, sql, latest["digest"])
+            finally:
+                conn.close()
+            return True
+        except (UpdateError, sqlite3.Error, zlib.error, UnicodeDecodeError, OSError):
+            return False
+
+    def _replace_with_full(self, latest):
+        folder = os.path.dirname(os.path.abspath(self.database))
+        name = os.path.basename(self.database)
+        partial = os.path.join(folder, ".%s.download-%s" % (name, latest["sha256"][:16]))
+        unpacked = os.path.join(folder, ".%s.new-%d" % (name, os.getpid()))
+        # Leftovers of earlier attempts at other versions (or of a killed process) go.
+        try:
+            for entry in os.listdir(folder):
+                if (entry.startswith(".%s.download-" % name) and entry != os.path.basename(partial)) \
+                        or entry.startswith(".%s.new-" % name):
+                    _remove(os.path.join(folder, entry))
+            self._fetch_full(latest, partial)
+            try:
+                _gunzip_file(partial, unpacked)
+            except ValueError as error:
+                _remove(partial)
+                raise UpdateError("%s: %s" % (latest["file"], error)) from None
+            conn = sqlite3.connect(unpacked, isolation_level=None)
+            try:
+                try:
+                    digest = content_digest(conn)
+                except sqlite3.Error as error:
+                    digest = "unreadable (%s)" % error
+                if digest != latest["digest"]:
+                    _remove(partial)
+                    raise UpdateError("%s: content digest %s, the manifest says %s" % (latest["file"], digest, latest["digest"]))
+                # WAL: apps keep reading while later deltas apply. The mode is kept in the file.
+                conn.execute("PRAGMA journal_mode = WAL")
+            except sqlite3.Error as error:
+                raise UpdateError("%s: %s" % (unpacked, error)) from None
+            finally:
+                conn.close()
+            # A stale journal belongs to the database being replaced.
+            for suffix in ("-journal", "-wal", "-shm"):
+                _remove(self.database + suffix)
+            os.replace(unpacked, self.database)
+            directory = os.open(folder, os.O_RDONLY)
+            try:
+                os.fsync(directory)
+            finally:
+                os.close(directory)
+            _remove(partial)
+        except OSError as error:
+            raise UpdateError("%s: %s" % (error.filename or self.database, error.strerror or error)) from None
+        finally:
+            _remove(unpacked)
+
+    def _fetch_full(self, latest, partial):
+        """The gzipped bundle in `partial`, complete and checked (a kept complete one is reused)."""
+        url = self._url(latest["file"])
+        if not os.path.exists(partial) or os.path.getsize(partial) != latest["bytes"]:
+            status = self.http.download(url, partial)
+            if status == 416:
+                # The server cannot serve the range asked for: start the download over.
+                _remove(partial)
+                status = self.http.download(url, partial)
+            if status not in (200, 206):
+                _remove(partial)
+                raise _status_error(latest["file"], status)
+        size, found = os.path.getsize(partial), _sha256_file(partial)
+        if size != latest["bytes"] or found != latest["sha256"]:
+            _remove(partial)
+            raise UpdateError("%s: %d bytes with SHA-256 %s, the manifest says %d bytes with %s"
+                              % (latest["file"], size, found, latest["bytes"], latest["sha256"]))
+
+
+def _status_error(url, status):
+    """5xx is the server failing (retry later); another status is an HTTP error."""
+    if 500 <= status < 600:
+        return UpdateError("%s: the server failed (HTTP %d)" % (url, status))
+    return UpdateError("%s: HTTP %d" % (url, status))
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except FileNotFoundError:
+        pass
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="feedc_client.py", description="Keeps a local feedc bundle database up to date.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    pull = commands.add_parser("pull", help="bring the database to the latest version (exit 0), or fail leaving it unchanged (exit 2)")
+    pull.add_argument("manifest", help="URL of the bundle's manifest.json")
+    pull.add_argument("--db", required=True, help="the local database file (created on first pull)")
+    pull.add_argument("--public-key", help="Ed25519 public key (base64): refuse a manifest without a valid signature")
+    pull.add_argument("--timeout", type=float, default=60, help="seconds before a request gives up")
+    args = parser.parse_args(argv)
+    if urllib.parse.urlsplit(args.manifest).scheme not in ("http", "https"):
+        print("feedc_client: %s is not an http(s) URL" % args.manifest, file=sys.stderr)
+        return 2
+    try:
+        print(FeedClient(args.manifest, args.db, args.public_key, args.timeout).update())
+    except UpdateError as error:
+        print("feedc_client: %s; %s is unchanged" % (error, args.db), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("feedc_client: the update was cancelled; %s is unchanged" % args.db, file=sys.stderr)
+        return 2
+    except Exception as error:  # noqa: BLE001 — one readable line, never a traceback
+        print("feedc_client: %s: %s; %s is unchanged" % (type(error).__name__, error, args.db), file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Runs the documented app queries (`-- query: NAME` blocks of docs/bundle-format.md) on a bundle
+with Python's sqlite3, that is with whatever libsqlite3 it loads: run it under
+LD_LIBRARY_PATH=.build/core-sqlite/lib to check that a query needs no optional module.
+
+    run_query.py BUNDLE.sqlite NAME [PARAM=VALUE ...] [--fold PARAM=TEXT]
+        prints the rows as JSON objects; VALUE is read as an integer, else a real, else text;
+        --fold binds PARAM to the rider's TEXT folded as apps fold it (fold_query).
+    run_query.py --batch REQUESTS.json      (or - for standard input)
+        {"bundle": PATH, "docs": PATH, "requests": [{"name": N, "params": {P: V}, "fold": {P: TEXT}}]}
+        with typed values ({"i": "12"}, {"r": "0.5"}, {"t": "text"}, {"b": "hex"}, null); prints
+        {"sqlite_version", "compile_options", "results": [{"rows": [[V, …]], "folded": {P: Q}}
+        or {"error": MESSAGE}]} with values typed the same way (reals as repr, which reads back
+        to the same double).
+"""
+import json
+import os
+import sqlite3
+import sys
+import urllib.parse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from feedc_client import fold_query  # noqa: E402
+
+DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "docs", "bundle-format.md")
+
+
+def queries(docs):
+    """{name: sql} of the ```sql blocks starting `-- query: name`."""
+    with open(docs, encoding="utf-8") as f:
+        text = f.read()
+    out = {}
+    for block in text.split("```sql\n")[1:]:
+        sql = block.split("\n```", 1)[0]
+        if sql.startswith("-- query: "):
+            out[sql[len("-- query: "):].split("\n", 1)[0]] = sql
+    return out
+
+
+def connect(bundle):
+    return sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(bundle)), uri=True)
+
+
+def typed(value):
+    if value is None:
+        return None
+    if isinstance(value, int):
+        return {"i": str(value)}
+    if isinstance(value, float):
+        return {"r": repr(value)}
+    if isinstance(value, bytes):
+        return {"b": value.hex()}
+    return {"t": value}
+
+
+def untyped(value):
+    if value is None:
+        return None
+    (kind, text), = value.items()
+    return {"i": int, "r": float, "t": str, "b": bytes.fromhex}[kind](text)
+
+
+def run(conn, sql, params, fold):
+    bound = dict(params)
+    for name, text in fold.items():
+        bound[name] = fold_query(text)
+    rows = conn.execute(sql, bound).fetchall()
+    return rows, {name: bound[name] for name in fold}
+
+
+def batch(path):
+    if path == "-":
+        request = json.load(sys.stdin)
+    else:
+        with open(path, encoding="utf-8") as f:
+            request = json.load(f)
+    known = queries(request.get("docs") or DOCS)
+    conn = connect(request["bundle"])
+    results = []
+    for item in request["requests"]:
+        try:
+            params = {k: untyped(v) for k, v in item.get("params", {}).items()}
+            rows, folded = run(conn, known[item["name"]], params, item.get("fold", {}))
+            results.append({"rows": [[typed(v) for v in row] for row in rows], "folded": folded})
+        except (sqlite3.Error, KeyError) as error:
+            results.append({"error": "%s: %s" % (type(error).__name__, error)})
+    options = [row[0] for row in conn.execute("PRAGMA compile_options")]
+    json.dump({"sqlite_version": sqlite3.sqlite_version, "compile_options": options, "results": results}, sys.stdout)
+
+
+def parse(text):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def main(argv):
+    if argv[:1] == ["--batch"] and len(argv) == 2:
+        return batch(argv[1])
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    bundle, name, params, fold = argv[0], argv[1], {}, {}
+    rest = iter(argv[2:])
+    for arg in rest:
+        target = params
+        if arg == "--fold":
+            target, arg = fold, next(rest, "")
+        key, _, value = arg.partition("=")
+        target[key] = value if target is fold else parse(value)
+    conn = connect(bundle)
+    try:
+        cursor = conn.execute(queries(DOCS)[name], dict(params, **{k: fold_query(v) for k, v in fold.items()}))
+    except (sqlite3.Error, KeyError) as error:
+        print("run_query: %s: %s" % (type(error).__name__, error), file=sys.stderr)
+        return 2
+    columns = [d[0] for d in cursor.description]
+    json.dump([dict(zip(columns, row)) for row in cursor], sys.stdout, ensure_ascii=False, indent=1)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
