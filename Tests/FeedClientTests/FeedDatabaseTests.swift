@@ -54,6 +54,39 @@ import TestSupport
         #expect(try await app.oppositeStop(of: "s105", line: "8").isEmpty)
     }
 
+    /// Departures in the agency's time zone (America/Chicago; the machine runs on another): a
+    /// weekday morning, the previous service day's 24:00 trip just before and at midnight, and
+    /// the day clocks go forward, when service-day seconds still read as the local clock.
+    @Test func departuresAcrossMidnightAndAClockChange() async throws {
+        let folder = TemporaryFolder()
+        let app = try FeedDatabase(path: Self.sample(folder))
+        let chicago = TimeZone(identifier: "America/Chicago")!
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = chicago
+        func local(_ y: Int, _ m: Int, _ d: Int, _ h: Int, _ min: Int, _ s: Int = 0) -> Date {
+            calendar.date(from: DateComponents(year: y, month: m, day: d, hour: h, minute: min, second: s))!
+        }
+        #expect(TimeZone.current.identifier != "America/Chicago")
+        // Wednesday 2026-03-04 from 06:00: route 51 leaves Rockridge every 15 minutes.
+        let morning = try await app.departures(at: "s101", after: local(2026, 3, 4, 6, 0), limit: 3)
+        #expect(morning.map(\.time) == [local(2026, 3, 4, 6, 0), local(2026, 3, 4, 6, 15), local(2026, 3, 4, 6, 30)])
+        #expect(morning.allSatisfy { $0.serviceDate == 20260304 && $0.isExact && $0.headway == nil })
+        // Just before and at midnight, Wednesday's 24:00 trip is the next one, on Wednesday's service.
+        for moment in [local(2026, 3, 4, 23, 59, 30), local(2026, 3, 5, 0, 0)] {
+            let late = try #require(try await app.departures(at: "s101", after: moment, limit: 1).first)
+            #expect(late.tripID == "51_WKDY_OM_2400" && late.serviceDate == 20260304 && late.serviceSeconds == 86400)
+            #expect(late.time == local(2026, 3, 5, 0, 0))
+        }
+        // Sunday 2026-03-08, clocks go forward at 02:00: a day trip's GTFS time is the local clock.
+        let sunday = try await app.departures(at: "s101", after: local(2026, 3, 8, 7, 0), limit: 5)
+        #expect(!sunday.isEmpty)
+        for departure in sunday {
+            let parts = calendar.dateComponents([.hour, .minute, .second], from: departure.time)
+            #expect(parts.hour! * 3600 + parts.minute! * 60 + parts.second! == departure.serviceSeconds, "\(departure)")
+            #expect(departure.serviceDate == 20260308)
+        }
+    }
+
     @Test func whatIsNotABundleIsATypedError() async throws {
         let folder = TemporaryFolder()
         func refused(_ url: URL, _ words: String) {

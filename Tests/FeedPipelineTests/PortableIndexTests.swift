@@ -45,6 +45,16 @@ import TestSupport
         }
     }
 
+    /// A stop is found by its translated names too (the rail sample's Spanish names), as by its own.
+    @Test func translatedNamesAreSearchable() throws {
+        let (database, cleanup, _) = try Self.bundle([("rail", SharedData.sample("rail"))])
+        defer { cleanup() }
+        let northgate = try #require(try database.scalar("SELECT stop_id FROM stops WHERE name = 'Northgate'")?.string)
+        #expect(try AppQueries.run("stops_named", on: database, AppQueries.named("Aeropuerto")).compactMap { $0[0].string } == ["AP"])
+        #expect(try AppQueries.run("stops_named", on: database, AppQueries.named("puerta nor")).compactMap { $0[0].string }.contains(northgate))
+        #expect(try AppQueries.run("stops_named", on: database, AppQueries.named("northgate")).compactMap { $0[0].string }.contains(northgate))
+    }
+
     /// Stops on both sides of the antimeridian and around the North Pole.
     @Test func theAntimeridianAndAPole() throws {
         let folder = TemporaryFolder()

@@ -184,6 +184,14 @@ enum DocumentedQueries {
         WHERE sd.stop_id = :stop_id
         ORDER BY r.sort_order, r.short_name, sd.route_id, sd.direction_index
         """,
+        "stop_timezone": """
+        -- query: stop_timezone
+        SELECT coalesce(
+          (SELECT a.timezone FROM stop_routes sr JOIN routes r ON r.route_id = sr.route_id
+           JOIN agencies a ON a.agency_id = r.agency_id
+           WHERE sr.stop_id = :stop_id ORDER BY sr.trip_count DESC, sr.route_id LIMIT 1),
+          (SELECT timezone FROM agencies ORDER BY agency_id LIMIT 1)) AS timezone
+        """,
         "stops_named": """
         -- query: stops_named
         WITH RECURSIVE

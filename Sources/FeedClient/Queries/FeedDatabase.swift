@@ -92,6 +92,27 @@ public actor FeedDatabase {
         }
     }
 
+    /// The next departures from a stop at `moment`, soonest first: both service days that
+    /// overlap it (a rider at 00:15 sees the previous day's 24:18 trains), every run of
+    /// frequency-based trips, the service calendar and the agency's time zone handled here.
+    /// `language` (BCP 47, e.g. `sv`) picks translated headsigns where the feed has them.
+    public func departures(at stopID: String, after moment: Date = Date(), limit: Int = 20,
+                           language: String? = nil) throws(ClientError) -> [Departure] {
+        let zoneName = try run("stop_timezone", ["stop_id": .text(stopID)]).first?[0].string ?? "UTC"
+        guard let zone = TimeZone(identifier: zoneName) else { throw .notABundle(path: path.path, reason: "unknown agency time zone `\(zoneName)`") }
+        var parameters = ServiceTime(moment, timeZone: zone).parameters
+        parameters["stop_id"] = .text(stopID)
+        parameters["limit"] = .integer(Int64(limit))
+        parameters["lang"] = language.map { .text($0.lowercased()) } ?? .null
+        return try run("next_departures", parameters).map { row in
+            let serviceDate = row[5].int ?? 0, seconds = row[3].int ?? 0
+            return Departure(tripID: row[0].string ?? "", routeID: row[1].string ?? "", headsign: row[2].string,
+                             time: ServiceTime.instant(serviceDate: serviceDate, seconds: seconds, timeZone: zone),
+                             serviceDate: serviceDate, serviceSeconds: seconds, directionIndex: row[4].int ?? 0,
+                             isExact: row[7].int != 0, headway: row[8].int)
+        }
+    }
+
     // MARK: - Running the documented SQL
 
     func run(_ name: String, _ parameters: [String: SQLValue]) throws(ClientError) -> [[SQLValue]] {

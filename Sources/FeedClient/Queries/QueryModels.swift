@@ -63,3 +63,22 @@ public struct OppositeStop: Sendable, Hashable {
     public var confidence: Double
     public var routeIDs: [String]
 }
+
+/// One departure from a stop: a scheduled trip, or one run of a frequency-based trip.
+public struct Departure: Sendable, Hashable {
+    public var tripID: String
+    public var routeID: String
+    /// The headsign at the stop, in the language asked for where the feed translates it.
+    public var headsign: String?
+    /// The moment it leaves (the agency's service-day clock turned into an absolute time).
+    public var time: Date
+    /// The service date it belongs to, `YYYYMMDD`: the previous day for a trip past midnight.
+    public var serviceDate: Int
+    /// Seconds from the start of its service day (past 86400 for the previous day's late trips).
+    public var serviceSeconds: Int
+    public var directionIndex: Int
+    /// False for headway-based service: show "every `headway / 60` min", the time as an estimate.
+    public var isExact: Bool
+    /// The window's headway, seconds, for a run of a frequency-based trip.
+    public var headway: Int?
+}
