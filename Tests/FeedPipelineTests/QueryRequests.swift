@@ -35,12 +35,18 @@ struct QueryRequests {
             """).map { $0[0] }
         let busiest = try database.rows("SELECT ps.stop_id FROM pattern_stops ps JOIN trips t ON t.pattern_id = ps.pattern_id GROUP BY ps.stop_id ORDER BY count(*) DESC, ps.stop_id LIMIT 2").map { $0[0] }
         func has(_ sql: String, _ value: SQLValue) throws -> Bool { try database.scalar(sql, [value])?.int ?? 0 > 0 }
+        // The rider's language: none, the bundle's most translated one, and one it lacks.
+        let translated = try database.scalar("SELECT language FROM translations GROUP BY language ORDER BY count(*) DESC, language LIMIT 1")
+        let languages: [SQLValue] = [.null, translated ?? .text("es"), .text("zz")]
+        add("languages", [:], mustFind: translated != nil)
         for row in stride(from: 0, to: stops.count, by: step).map({ stops[$0] }) {
             let (id, name) = (row[0], row[1].string ?? "")
             for delta in [0.003, 0.02] {
                 add("stops_near", AppQueries.near(lat: row[2].double!, lon: row[3].double!, delta: delta, limit: 50), mustFind: true)
             }
             add("lines_at_stop", ["stop_id": id], mustFind: try has("SELECT count(*) FROM stop_routes WHERE stop_id = ?", id))
+            add("stop_timezone", ["stop_id": id], mustFind: true)
+            for lang in languages { add("stop_in_language", ["stop_id": id, "lang": lang], mustFind: true) }
             add("stop_lines", ["stop_id": id], mustFind: try has("SELECT count(*) FROM stop_directions WHERE stop_id = ?", id))
             add("opposite_stop", ["stop_id": id], mustFind: try has("SELECT count(*) FROM stop_opposites WHERE stop_id = ?", id))
             // On one line: a line the link holds for when there is one, else a line at the stop.
@@ -56,7 +62,10 @@ struct QueryRequests {
         for stop in busiest {
             for date in dates {
                 for after in [0, 8 * 3600] {
-                    add("next_departures", ["stop_id": stop, "date": date, "after": .integer(Int64(after)), "limit": .integer(200)], mustFind: false)
+                    for lang in languages.prefix(2) {
+                        add("next_departures", ["stop_id": stop, "date": date, "after": .integer(Int64(after)),
+                                                "previous_after": .integer(Int64(after + 86400)), "limit": .integer(200), "lang": lang], mustFind: false)
+                    }
                 }
             }
         }
@@ -69,6 +78,7 @@ struct QueryRequests {
         for route in stride(from: 0, to: routes.count, by: max(1, routes.count / routeCount)).map({ routes[$0] }) + bare {
             let directions = try database.rows("SELECT direction_index FROM directions WHERE route_id = ?", [route]).map { $0[0] }
             add("line_directions", ["route_id": route], mustFind: !directions.isEmpty)
+            for lang in languages { add("line_directions_in_language", ["route_id": route, "lang": lang], mustFind: !directions.isEmpty) }
             for direction in directions {
                 add("direction_stops", ["route_id": route, "direction_index": direction], mustFind: true)
             }
