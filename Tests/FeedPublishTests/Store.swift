@@ -6,7 +6,7 @@ import TestSupport
 
 /// An S3 store for one test: rclone with keys (the writers' endpoint) behind a recording proxy,
 /// and the same folder served anonymously and read-only (the bucket's public URL).
-final class Store {
+final class Store: @unchecked Sendable {
     let folder = TemporaryFolder()
     let bucket = "feeds"
     /// The folder rclone serves; the bucket is its subfolder.
