@@ -13,10 +13,11 @@ final class BlockingHTTP: @unchecked Sendable {
         var body: Data
     }
 
+    private let configuration: URLSessionConfiguration
     private let session: URLSession
 
     init(timeout: TimeInterval) {
-        let configuration = URLSessionConfiguration.ephemeral
+        configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
@@ -43,10 +44,16 @@ final class BlockingHTTP: @unchecked Sendable {
             }
             done.signal()
         }
-        let task = body.map { session.uploadTask(with: request, from: $0, completionHandler: handler) }
+        // A body goes on a connection of its own: on a kept-alive connection that turns out
+        // dead, URLSession (libcurl) sends the request again by itself, and on Linux without
+        // rewinding the body (seen: the second half of a part sent as the whole; Content-MD5
+        // made the store refuse it). A new connection is never resent that way.
+        let uploads = body.map { _ in URLSession(configuration: configuration) }
+        let task = body.map { uploads!.uploadTask(with: request, from: $0, completionHandler: handler) }
             ?? session.dataTask(with: request, completionHandler: handler)
         task.resume()
         done.wait()
+        uploads?.finishTasksAndInvalidate()
         return box.result ?? .failure(TransportFailure(reason: "no HTTP response"))
     }
 }

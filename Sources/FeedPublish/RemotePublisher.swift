@@ -275,18 +275,7 @@ public final class RemotePublisher {
         progress("\(bundle): uploading \(path) (\(data.count) bytes)")
         let contentType = UploadPlan.contentType(path)
         if data.count >= options.multipartThreshold {
-            let id = try client.createMultipartUpload(objectKey, contentType: contentType, cacheControl: PublishTarget.immutableCacheControl)
-            do {
-                var etags: [String] = []
-                for (index, start) in stride(from: 0, to: data.count, by: options.partSize).enumerated() {
-                    let part = Data(data[data.startIndex + start ..< data.startIndex + min(data.count, start + options.partSize)])
-                    etags.append(try client.uploadPart(objectKey, uploadID: id, number: index + 1, part))
-                }
-                try client.completeMultipartUpload(objectKey, uploadID: id, parts: etags)
-            } catch {
-                client.abortMultipartUpload(objectKey, uploadID: id)
-                throw error
-            }
+            try uploadInParts(objectKey, data, contentType: contentType)
         } else {
             _ = try client.put(objectKey, data, contentType: contentType, cacheControl: PublishTarget.immutableCacheControl)
         }
@@ -295,6 +284,30 @@ public final class RemotePublisher {
         }
         report.uploaded.append(path)
         report.bytes += data.count
+    }
+
+    /// A multipart upload: each part retried on its own; an upload the store gave up on (a
+    /// part it refused after taking it in, an expired upload) is aborted and started again,
+    /// up to three times.
+    private func uploadInParts(_ key: String, _ data: Data, contentType: String) throws(RemotePublishError) {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let id = try client.createMultipartUpload(key, contentType: contentType, cacheControl: PublishTarget.immutableCacheControl)
+            do {
+                var etags: [String] = []
+                for (index, start) in stride(from: 0, to: data.count, by: options.partSize).enumerated() {
+                    let part = Data(data[data.startIndex + start ..< data.startIndex + min(data.count, start + options.partSize)])
+                    etags.append(try client.uploadPart(key, uploadID: id, number: index + 1, part))
+                }
+                try client.completeMultipartUpload(key, uploadID: id, parts: etags)
+                return
+            } catch {
+                client.abortMultipartUpload(key, uploadID: id)
+                guard attempt < 3 else { throw error }
+                progress("\(bundle): starting the upload of \(key) again (\(error.message))")
+            }
+        }
     }
 
     /// Whether the object holds exactly these bytes: by size and ETag, or else by downloading it.

@@ -4,8 +4,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// How often and how patiently a failed request is tried again: network errors, 5xx, 429 and
-/// S3's `SlowDown`/`RequestTimeout`/`InternalError`; never other 4xx answers.
+/// How often and how patiently a failed request is tried again: network errors, 5xx, 429,
+/// S3's `SlowDown`/`RequestTimeout`/`InternalError`, and a body the store found damaged
+/// (`BadDigest`, `XAmzContentSHA256Mismatch`, `IncompleteBody`); never other 4xx answers.
 public struct RetryPolicy: Sendable {
     public var attempts: Int
     /// The first wait; each next one doubles, with ±50% jitter, up to `maxDelay`.
@@ -217,7 +218,9 @@ public final class S3Client: @unchecked Sendable {
                 let text = String(decoding: response.body, as: UTF8.self)
                 let code = XMLText.value("Code", in: text)
                 failure = "HTTP \(response.status)" + (code.map { " \($0)" } ?? "") + (XMLText.value("Message", in: text).map { ": \($0)" } ?? "")
-                let retryable = [429, 500, 502, 503, 504].contains(response.status) || ["SlowDown", "RequestTimeout", "InternalError"].contains(code ?? "")
+                // Besides the store's own troubles: a body that arrived damaged or short.
+                let retryable = [429, 500, 502, 503, 504].contains(response.status)
+                    || ["SlowDown", "RequestTimeout", "InternalError", "BadDigest", "XAmzContentSHA256Mismatch", "IncompleteBody"].contains(code ?? "")
                 if !retryable || attempt >= retry.attempts { throw RemotePublishError.request("\(what): \(failure)").redacted(redactor) }
             case .failure(let transport):
                 failure = transport.reason
