@@ -86,6 +86,7 @@ final class S3Proxy {
         var if_none_match: String?
         var cache_control: String?
         var content_type: String?
+        var range: String?
 
         /// A number, or "dropped" / "upstream-failed".
         enum StatusValue: Decodable, Equatable {

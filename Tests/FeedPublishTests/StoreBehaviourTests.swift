@@ -2,6 +2,7 @@ import BundleFormat
 import FeedClient
 import FeedPipeline
 import FeedPublish
+import FeedSQLite
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -105,6 +106,30 @@ struct StoreBehaviourTests {
         #expect(!FileManager.default.fileExists(atPath: pipeline.bundleFolder.appendingPathComponent("manifest.json.sig").path))
         // An app that requires signatures refuses the unsigned manifest and keeps its database.
         #expect(throws: ClientError.self) { try FeedClient(manifest: manifestURL, database: db, publicKey: keys.publicKey).update() }
+    }
+
+    /// A bundle download cut short is resumed from the public URL with a Range request
+    /// (answered 200 + Content-Range by rclone), and `feedc pull` works against it.
+    @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data")) func clientResumesFromThePublicURL() throws {
+        let store = try Store()
+        let pipeline = PublishingPipeline()
+        let report = try build(pipeline.write(source: SharedData.zips(in: "versions/wichita")[0], publish: "  to: s3://feeds/pub"), store: store)
+        #expect(report.upload?.status == .uploaded)
+        let latest = try Manifest.decode(pipeline.localManifest()).latest
+        // What an app left behind when its connection was cut halfway through the bundle.
+        let db = pipeline.folder.url.appendingPathComponent("app.sqlite")
+        let bytes = try Data(contentsOf: store.file("pub/w/\(latest.file)"))
+        try bytes.prefix(bytes.count / 2).write(to: pipeline.folder.url.appendingPathComponent(".app.sqlite.download-\(latest.sha256.prefix(16))"))
+        let watcher = try S3Proxy(upstream: store.reader)
+        let manifestURL = URL(string: "http://127.0.0.1:\(watcher.port)/feeds/pub/w/manifest.json")!
+        #expect(try FeedClient(manifest: manifestURL, database: db).update() == .downloadedFull(version: latest.version, bytes: latest.bytes))
+        #expect(try ContentDigest.compute(Database(path: db.path)) == latest.digest)
+        let bundleGets = watcher.entries.filter { $0.path.hasSuffix(latest.file) }
+        #expect(bundleGets.map(\.range) == ["bytes=\(bytes.count / 2)-"], "one request, for the second half")
+
+        let feedc = try #require(FeedcBinary.url)
+        let pulled = try Subprocess.run(feedc, ["pull", store.publicURL("pub/w/manifest.json").absoluteString, "--db", pipeline.folder.url.appendingPathComponent("cli.sqlite").path])
+        #expect(pulled.status == 0, "\(pulled.output)\(pulled.error)")
     }
 
     private func fetch(_ url: URL, method: String = "GET", headers: [String: String] = [:]) throws -> (status: Int, headers: [String: String], body: Data) {

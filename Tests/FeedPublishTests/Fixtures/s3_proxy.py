@@ -2,7 +2,7 @@
 
 Forwards every request unchanged (Host included, so SigV4 signatures still verify) and appends
 one JSON line per request to the log: time, method, path, query, status, body bytes and the
-conditional, cache and type headers. Prints its port on the first line; stops after `--seconds`.
+conditional, cache, type and range headers. Prints its port on the first line; stops after `--seconds`.
 
   --conditional       honour If-Match / If-None-Match on object PUTs as AWS S3 does (the upstream
                       rclone ignores them): under one lock, the object's MD5 on disk (`--root`,
@@ -58,7 +58,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         entry = {"t": time.time(), "method": self.command, "path": parsed.path, "query": parsed.query, "bytes": length,
                  "if_match": self.headers.get("If-Match"), "if_none_match": self.headers.get("If-None-Match"),
-                 "cache_control": self.headers.get("Cache-Control"), "content_type": self.headers.get("Content-Type")}
+                 "cache_control": self.headers.get("Cache-Control"), "content_type": self.headers.get("Content-Type"),
+                 "range": self.headers.get("Range")}
         drop = False
         if drop_pattern is not None and drop_pattern.search("%s %s" % (self.command, parsed.path)):
             with log_lock:
