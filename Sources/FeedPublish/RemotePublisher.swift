@@ -327,8 +327,14 @@ public final class RemotePublisher {
         }
         if try client.head(manifestKey)?.etag != live?.etag { throw try lost() }
         progress("\(bundle): writing manifest.json (\(Self.describe(local.latest)))")
-        let outcome = try client.put(manifestKey, data, contentType: UploadPlan.contentType("manifest.json"), cacheControl: target.manifestCacheControl,
+        let type = UploadPlan.contentType("manifest.json")
+        var outcome = try client.put(manifestKey, data, contentType: type, cacheControl: target.manifestCacheControl,
                                      ifMatch: live?.etag, ifNoneMatch: live == nil ? "*" : nil)
+        if outcome == .conditionsNotImplemented {
+            // A store that refuses conditional writes outright: the checks around the write remain.
+            outcome = try client.put(manifestKey, data, contentType: type, cacheControl: target.manifestCacheControl)
+        }
+        // A 412 may answer a retry of our own write whose first answer was lost.
         if outcome == .preconditionFailed, try client.get(manifestKey)?.0 != data { throw try lost() }
         if options.settle > 0 { Thread.sleep(forTimeInterval: options.settle) }
         guard try client.get(manifestKey)?.0 == data else { throw try lost() }

@@ -90,6 +90,8 @@ public final class S3Client: @unchecked Sendable {
         case written(etag: String)
         /// 412: the object is not (or no longer) the one the condition named.
         case preconditionFailed
+        /// 501: the store does not do conditional writes (nothing was written).
+        case conditionsNotImplemented
     }
 
     /// PUT with `Content-MD5` (the store refuses a body that arrived damaged). `ifMatch` /
@@ -99,8 +101,10 @@ public final class S3Client: @unchecked Sendable {
         var headers = ["content-type": contentType, "cache-control": cacheControl, "content-md5": Data(Insecure.MD5.hash(data: body)).base64EncodedString()]
         if let ifMatch { headers["if-match"] = "\"\(ifMatch)\"" }
         if let ifNoneMatch { headers["if-none-match"] = ifNoneMatch }
-        let response = try send("PUT", key, headers: headers, body: body, accept: [200, 412])
+        let conditional = ifMatch != nil || ifNoneMatch != nil
+        let response = try send("PUT", key, headers: headers, body: body, accept: conditional ? [200, 412, 501] : [200])
         if response.status == 412 { return .preconditionFailed }
+        if response.status == 501 { return .conditionsNotImplemented }
         return .written(etag: Self.unquote(response.headers["etag"] ?? ""))
     }
 

@@ -102,12 +102,13 @@ final class S3Proxy {
     let log: URL
     private let process = Process()
 
-    init(upstream: RcloneS3, conditional: Bool = false, throttle: Int? = nil, drop: String? = nil) throws {
+    init(upstream: RcloneS3, conditional: Bool = false, refuseConditional: Bool = false, throttle: Int? = nil, drop: String? = nil) throws {
         log = upstream.root.deletingLastPathComponent().appendingPathComponent("proxy-\(UUID().uuidString.prefix(8)).jsonl")
         let script = SharedData.projectRoot.appendingPathComponent("Tests/FeedPublishTests/Fixtures/s3_proxy.py")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["python3", script.path, "--upstream", String(upstream.port), "--root", upstream.root.path, "--log", log.path]
         if conditional { arguments.append("--conditional") }
+        if refuseConditional { arguments.append("--refuse-conditional") }
         if let throttle { arguments += ["--throttle", String(throttle)] }
         if let drop { arguments += ["--drop", drop] }
         process.arguments = arguments

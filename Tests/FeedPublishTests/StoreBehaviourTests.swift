@@ -37,6 +37,11 @@ struct StoreBehaviourTests {
         let current = try #require(try strict.head("c/m.json")).etag
         #expect(try strict.put("c/m.json", Data("five".utf8), contentType: "application/json", cacheControl: "max-age=60", ifMatch: current) != .preconditionFailed)
         #expect(try strict.put("c/m.json", Data("six".utf8), contentType: "application/json", cacheControl: "max-age=60", ifNoneMatch: "*") == .preconditionFailed)
+        // A store that refuses conditional writes outright (501): the publisher writes again without.
+        let refusing = try S3Proxy(upstream: store.writer, refuseConditional: true)
+        let plainOnly = S3Client(settings: try AWSSettings.fromEnvironment(store.environment(endpoint: refusing.endpoint)), bucket: store.bucket)
+        #expect(try plainOnly.put("c/m.json", Data("seven".utf8), contentType: "application/json", cacheControl: "max-age=60", ifMatch: current) == .conditionsNotImplemented)
+        #expect(try rclone.get("c/m.json")?.0 == Data("five".utf8), "nothing written by the refused request")
 
         // The public URL: anonymous reads with ETag and 304; no anonymous writes; the keyed
         // server reads nothing anonymously.
@@ -109,7 +114,8 @@ struct StoreBehaviourTests {
     }
 
     /// A bundle download cut short is resumed from the public URL with a Range request
-    /// (answered 200 + Content-Range by rclone), and `feedc pull` works against it.
+    /// (answered 200 + Content-Range by rclone); a store refusing conditional writes (501) still
+    /// gets the next version; `feedc pull` works against the public URL.
     @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data")) func clientResumesFromThePublicURL() throws {
         let store = try Store()
         let pipeline = PublishingPipeline()
@@ -128,6 +134,13 @@ struct StoreBehaviourTests {
         #expect(bundleGets.map(\.range) == ["bytes=\(bytes.count / 2)-"], "one request, for the second half")
 
         let feedc = try #require(FeedcBinary.url)
+        // Through a store that answers conditional writes 501, the next version still goes up.
+        let refusing = try S3Proxy(upstream: store.writer, refuseConditional: true)
+        let next = try build(pipeline.write(source: SharedData.zips(in: "versions/wichita")[1], publish: "  to: s3://feeds/pub"), store: store,
+                             environment: store.environment(endpoint: refusing.endpoint))
+        #expect(next.upload?.status == .uploaded, "\(next.upload?.error ?? "")")
+        #expect(refusing.entries.filter { $0.method == "PUT" && $0.path.hasSuffix("/manifest.json") }.map(\.status) == [.code(501), .code(200)])
+
         let pulled = try Subprocess.run(feedc, ["pull", store.publicURL("pub/w/manifest.json").absoluteString, "--db", pipeline.folder.url.appendingPathComponent("cli.sqlite").path])
         #expect(pulled.status == 0, "\(pulled.output)\(pulled.error)")
     }

@@ -7,6 +7,7 @@ conditional, cache, type and range headers. Prints its port on the first line; s
   --conditional       honour If-Match / If-None-Match on object PUTs as AWS S3 does (the upstream
                       rclone ignores them): under one lock, the object's MD5 on disk (`--root`,
                       the served folder) is compared first, 412 PreconditionFailed on mismatch.
+  --refuse-conditional  answer conditional object PUTs 501 NotImplemented, as some stores do.
   --throttle BPS      forward request bodies at BPS bytes a second (a slow upload).
   --drop REGEX:N      cut the first N requests whose "METHOD PATH" matches REGEX after half
                       their body, without an answer (a dropped connection).
@@ -20,6 +21,7 @@ parser.add_argument("--upstream", type=int, required=True)
 parser.add_argument("--root", required=True)
 parser.add_argument("--log", required=True)
 parser.add_argument("--conditional", action="store_true")
+parser.add_argument("--refuse-conditional", action="store_true")
 parser.add_argument("--throttle", type=int, default=0)
 parser.add_argument("--drop", default="")
 parser.add_argument("--seconds", type=float, default=900)
@@ -74,9 +76,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.connection.shutdown(socket.SHUT_RDWR)
             return
         body = self.rfile.read(length) if length else b""
-        conditional = args.conditional and self.command == "PUT" and not parsed.query and \
+        conditional = self.command == "PUT" and not parsed.query and \
             (self.headers.get("If-Match") or self.headers.get("If-None-Match"))
-        if conditional:
+        if conditional and args.refuse_conditional:
+            payload = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>NotImplemented</Code><Message>A header you provided implies functionality that is not implemented</Message></Error>"
+            self.answer(501, [("Content-Type", "application/xml")], payload, entry)
+            return
+        if conditional and args.conditional:
             with put_lock:
                 current = etag_on_disk(parsed.path)
                 wanted = (self.headers.get("If-Match") or "").strip('"')
