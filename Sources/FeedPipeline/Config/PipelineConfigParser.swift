@@ -40,12 +40,7 @@ public struct PipelineConfigParser {
         }
         var bundles: [BundleConfig] = []
         for item in try doc.sequence(bundlesNode, "bundles") {
-            var bundle = try parseBundle(item, doc: doc, base: base)
-            if case .mapping(let mapping) = item, let n = mapping.first(where: { $0.key.string == "publish" })?.value {
-                bundle.publish = try PublishConfigParser(doc: doc).parse(n)
-            } else {
-                bundle.publish = publish
-            }
+            let bundle = try parseBundle(item, doc: doc, base: base, publish: publish)
             if bundles.contains(where: { $0.name == bundle.name }) {
                 throw doc.error(item, "bundle name `\(bundle.name)` is used twice")
             }
@@ -58,7 +53,8 @@ public struct PipelineConfigParser {
         return config
     }
 
-    private func parseBundle(_ node: Node, doc: YAMLReader, base: URL) throws(ConfigError) -> BundleConfig {
+    /// `publish` is the top-level target, the bundle's unless it names its own.
+    private func parseBundle(_ node: Node, doc: YAMLReader, base: URL, publish: PublishTarget?) throws(ConfigError) -> BundleConfig {
         let map = try doc.mapping(node, allowed: ["name", "sources", "fail_on_error", "max_dropped_share", "opposites", "max_delta_share", "signing_key", "sqlite_modules", "publish"], context: "a bundle")
         guard let nameNode = map["name"] else { throw doc.error(node, "a bundle needs a `name`") }
         let name = try doc.string(nameNode, "name")
@@ -119,6 +115,7 @@ public struct PipelineConfigParser {
             }
             config.signingKey = url
         }
+        config.publish = try map["publish"].map { n throws(ConfigError) in try PublishConfigParser(doc: doc).parse(n) } ?? publish
         return config
     }
 
