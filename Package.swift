@@ -52,15 +52,20 @@ let package = Package(
         .target(name: "BundleWriter", dependencies: ["FeedModel", "FeedEnhancement", "BundleFormat", "FeedSQLite"]),
         // What changed between two bundles: compared through SQL, rendered as text, JSON or HTML.
         .target(name: "FeedDiff", dependencies: ["FeedModel", "BundleFormat", "FeedSQLite"]),
+        // Publication to object storage (S3 API): SigV4, a small S3 client, the upload order.
+        .target(name: "FeedPublish", dependencies: [
+            "BundleFormat", "BundleWriter",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // pipeline.yaml, fetching, the stages in order, the build report.
         .target(name: "FeedPipeline", dependencies: [
-            "FeedModel", "FeedSources", "FeedLegacySources", "FeedValidation", "FeedEnhancement", "BundleFormat", "BundleWriter", "FeedDiff", "FeedSQLite",
+            "FeedModel", "FeedSources", "FeedLegacySources", "FeedValidation", "FeedEnhancement", "BundleFormat", "BundleWriter", "FeedDiff", "FeedSQLite", "FeedPublish",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The command line: thin commands over FeedPipeline.
         .executableTarget(name: "feedc", dependencies: [
-            "FeedPipeline", "BundleFormat", "FeedClient", "FeedDiff", "FeedSQLite",
+            "FeedPipeline", "BundleFormat", "FeedClient", "FeedDiff", "FeedSQLite", "FeedPublish",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -74,6 +79,9 @@ let package = Package(
         .testTarget(name: "FeedXMLTests", dependencies: ["FeedXML", "TestSupport"]),
         .testTarget(name: "FeedLegacySourcesTests", dependencies: ["FeedLegacySources", "FeedXML", "FeedPipeline", "FeedDiff", "FeedSources", "FeedValidation", "BundleFormat", "FeedSQLite", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedDiffTests", dependencies: ["FeedDiff", "FeedPipeline", "FeedSources", "FeedModel", "BundleFormat", "FeedSQLite", "CFeedZlib", "TestSupport"]),
+        .testTarget(name: "FeedPublishTests", dependencies: ["FeedPublish", "FeedPipeline", "FeedClient", "BundleFormat", "FeedSQLite", "TestSupport",
+                                                            .product(name: "Crypto", package: "swift-crypto")],
+                    exclude: ["Fixtures"]),
         .target(name: "TestSupport", dependencies: ["FeedModel", "FeedSources"], path: "Tests/TestSupport", exclude: ["Fixtures"]),
     ]
 )

@@ -31,7 +31,7 @@ struct DeltaWriter {
             // Published only once it is known to work: applied to the (throwaway) copy of the old
             // bundle it was computed from, it must give the new version's digest exactly.
             guard (try? DeltaApplier.apply(sql, to: oldDatabase, expectedDigest: newVersion.digest)) != nil else { continue }
-            let file = "deltas/\(old.version)-\(newVersion.version).sql.gz"
+            let file = "deltas/\(old.version)-\(newVersion.version)-\(sha256Hex(gzipped).prefix(12)).sql.gz"
             try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file))
             files.append(DeltaFile(from: old.version, to: newVersion.version, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped)))
         }

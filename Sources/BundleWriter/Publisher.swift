@@ -82,12 +82,14 @@ public struct Publisher {
         let gzipped = try Gzip.compress(candidate.sqlite)
         let digestHex = candidate.digest.split(separator: ":").last.map(String.init) ?? candidate.digest
         let file = "bundles/\(version)-\(digestHex.prefix(12)).sqlite.gz"
-        let report = "reports/\(version).json"
+        // Every name carries its content (the digest, or the file's own SHA-256): two builds
+        // racing to one version number in a shared bucket never write one name twice.
+        let report = "reports/\(version)-\(sha256Hex(candidate.report).prefix(12)).json"
         try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file))
         try writeAtomically(candidate.report, to: folder.appendingPathComponent(report))
         var diff: String?
         if let data = candidate.diff {
-            diff = "reports/\(version).diff.json"
+            diff = "reports/\(version)-\(sha256Hex(data).prefix(12)).diff.json"
             try writeAtomically(data, to: folder.appendingPathComponent(diff!))
         }
         let entry = BundleVersion(
@@ -110,8 +112,12 @@ public struct Publisher {
         // The signature is computed before anything is replaced: a bad key changes nothing.
         let signature = try signingKey.map { try ManifestSignature.sign(manifestData, privateKey: $0) }
         try writeAtomically(manifestData, to: manifestURL)
+        let signatureURL = folder.appendingPathComponent("manifest.json.sig")
         if let signature {
-            try writeAtomically(Data((signature + "\n").utf8), to: folder.appendingPathComponent("manifest.json.sig"))
+            try writeAtomically(Data((signature + "\n").utf8), to: signatureURL)
+        } else {
+            // A signature of an earlier manifest never stays beside this one.
+            try? FileManager.default.removeItem(at: signatureURL)
         }
         // After the manifest: files no version or delta it lists refers to any more.
         for old in pruned {

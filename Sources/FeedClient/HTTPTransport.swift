@@ -99,8 +99,10 @@ private final class StreamSink: NSObject, URLSessionDataDelegate, @unchecked Sen
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         self.response = response as? HTTPURLResponse
         if let file {
-            // 206: the server resumes; anything else: start the file over.
-            if self.response?.statusCode == 206 {
+            // 206: the server resumes; anything else: start the file over. Some S3 servers
+            // (rclone's) answer a range with 200 and a Content-Range: that resumes too.
+            let range = self.response?.value(forHTTPHeaderField: "Content-Range") ?? ""
+            if self.response?.statusCode == 206 || (resumeFrom > 0 && range.hasPrefix("bytes \(resumeFrom)-")) {
                 _ = try? file.seekToEnd()
                 offset = resumeFrom
             } else {

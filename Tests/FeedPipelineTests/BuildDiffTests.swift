@@ -33,9 +33,12 @@ import TestSupport
         #expect(second.status == .published)
         let manifest = try requireManifestValue(workspace.manifest())
         #expect(manifest.latest.version == 2)
-        #expect(manifest.latest.diff == "reports/2.diff.json")
-        #expect(manifest.versions.map(\.diff) == ["reports/2.diff.json", nil])
-        let data = try Data(contentsOf: workspace.output.appendingPathComponent("b/reports/2.diff.json"))
+        let diffPath = try #require(manifest.latest.diff)
+        // Named by version and the file's own SHA-256, so a name never holds two contents.
+        let diffData = try Data(contentsOf: workspace.output.appendingPathComponent("b").appendingPathComponent(diffPath))
+        #expect(diffPath == "reports/2-\(sha256Hex(diffData).prefix(12)).diff.json")
+        #expect(manifest.versions.map(\.diff) == [diffPath, nil])
+        let data = diffData
         let diff = try DiffJSON.decode(data)
         #expect(!diff.identical)
         #expect(diff.old.label == "b@1" && diff.new.label == "b@2")
@@ -76,7 +79,7 @@ import TestSupport
             _ = try workspace.build(workspace.config(sources: [("tiny", folder.feed("v\(trips)", Self.feed(trips: trips)))], keep: 2))
         }
         let reports = try FileManager.default.contentsOfDirectory(atPath: workspace.output.appendingPathComponent("b/reports").path)
-        #expect(reports.sorted() == ["2.diff.json", "2.json", "3.diff.json", "3.json"])
+        #expect(reports.map { String($0.prefix(2)) + ($0.hasSuffix(".diff.json") ? "diff" : "report") }.sorted() == ["2-diff", "2-report", "3-diff", "3-report"])
     }
 
     @Test func unchangedRunWritesNoDiff() throws {
@@ -87,7 +90,8 @@ import TestSupport
         var forced = BuildRunner(config: config)
         forced.force = true
         #expect(try forced.run()[0].status == .unchanged)
-        #expect(!FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent("b/reports/2.diff.json").path))
+        let reports = try FileManager.default.contentsOfDirectory(atPath: workspace.output.appendingPathComponent("b/reports").path)
+        #expect(!reports.contains { $0.hasSuffix(".diff.json") })
     }
 
     /// A dump side of any format is compiled as a build would: a Kalkati dump, detected from its

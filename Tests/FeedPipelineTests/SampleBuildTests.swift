@@ -32,7 +32,9 @@ import TestSupport
         // The timetable is stored by pattern: far fewer rows than stop_times.
         #expect(inspection.rows["pattern_stops"]! + inspection.rows["timing_stops"]! < 3771 / 5)
         // The report is published beside the bundle.
-        #expect(FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent("b/reports/1.json").path))
+        let reportPath = try #require(try requireManifestValue(workspace.manifest()).latest.report)
+        #expect(reportPath.hasPrefix("reports/1-") && reportPath.hasSuffix(".json"))
+        #expect(FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent("b").appendingPathComponent(reportPath).path))
     }
 
     @Test func sameInputsGiveByteIdenticalBundles() throws {
@@ -113,7 +115,7 @@ import TestSupport
         #expect(files.sorted().map { $0.split(separator: "-")[0] } == ["3", "4"])
         let reports = try FileManager.default.contentsOfDirectory(atPath: workspace.output.appendingPathComponent("b/reports").path)
         // Each retained version keeps its report and its diff against the version before it.
-        #expect(reports.sorted() == ["3.diff.json", "3.json", "4.diff.json", "4.json"])
+        #expect(reports.map { String($0.prefix(2)) + ($0.hasSuffix(".diff.json") ? "diff" : "report") }.sorted() == ["3-diff", "3-report", "4-diff", "4-report"])
     }
 
     @Test func aFailingBundleDoesNotStopTheOthers() throws {

@@ -4,6 +4,7 @@ import FeedDiff
 import FeedEnhancement
 import FeedLegacySources
 import FeedModel
+import FeedPublish
 import FeedSQLite
 import Foundation
 
@@ -15,6 +16,10 @@ public struct BuildRunner {
     public var progress: (String) -> Void = { _ in }
     /// Rebuild even when the inputs are unchanged since the latest version.
     public var force = false
+    /// Where AWS settings are read from, for bundles with a `publish:` target.
+    public var environment = ProcessInfo.processInfo.environment
+    /// Retries, part sizes and test hooks of the upload to object storage.
+    public var remoteOptions = RemoteOptions()
 
     public init(config: PipelineConfig) {
         self.config = config
@@ -28,7 +33,11 @@ public struct BuildRunner {
         defer { withExtendedLifetime(lock) {} }
         return config.bundles.map { bundle in
             do {
-                return try build(bundle)
+                // With a publish target, the live manifest decides where versions continue.
+                let remote = try bundle.publish.map { try restoreFromRemote(bundle, $0) }
+                var report = try build(bundle)
+                if let remote { report.upload = upload(bundle, remote) }
+                return report
             } catch {
                 return BuildReport(bundle: bundle.name, status: .failed, reason: "\(error); nothing was published")
             }

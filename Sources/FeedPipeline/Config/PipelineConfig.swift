@@ -1,5 +1,6 @@
 import BundleFormat
 import FeedEnhancement
+import FeedPublish
 import Foundation
 
 /// pipeline.yaml, parsed and checked. Every key is documented in README.md.
@@ -11,6 +12,8 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Versions kept per bundle (`keep`, default 10).
     public var keep: Int
     public var bundles: [BundleConfig]
+    /// The top-level `publish:` target, the default of every bundle.
+    public var publish: PublishTarget?
 
     public init(file: URL, output: URL, keep: Int, bundles: [BundleConfig]) {
         self.file = file
@@ -34,6 +37,9 @@ public struct BundleConfig: Sendable, Equatable {
     /// Optional virtual tables for apps that ship a full SQLite (`sqlite_modules: [rtree, fts5]`);
     /// none by default, so stock Android and web SQLite read the bundle.
     public var sqliteModules: SQLiteModules = []
+    /// Where `feedc build` and `feedc publish` upload the bundle's folder (`publish:`, the
+    /// bundle's own or the top-level one); nil: local output only.
+    public var publish: PublishTarget?
 
     public init(name: String, sources: [SourceConfig], strictness: Strictness = Strictness(),
                 opposites: OppositeStopsSettings = OppositeStopsSettings()) {

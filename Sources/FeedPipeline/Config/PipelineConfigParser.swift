@@ -1,5 +1,6 @@
 import BundleFormat
 import FeedEnhancement
+import FeedPublish
 import Foundation
 import Yams
 
@@ -30,7 +31,8 @@ public struct PipelineConfigParser {
         let base = file.deletingLastPathComponent()
         let doc = YAMLReader(file: file.path)
         guard let root = node else { throw ConfigError(file: file.path, "the file is empty; it needs at least `bundles:`") }
-        let top = try doc.mapping(root, allowed: ["output", "keep", "bundles"], context: "the top level")
+        let top = try doc.mapping(root, allowed: ["output", "keep", "bundles", "publish"], context: "the top level")
+        let publish = try top["publish"].flatMap { n throws(ConfigError) in try PublishConfigParser(doc: doc).parse(n) }
         let output = try top["output"].map { n throws(ConfigError) in try doc.string(n, "output") } ?? "out"
         let keep = try top["keep"].map { n throws(ConfigError) in try doc.int(n, "keep", min: 1) } ?? 10
         guard let bundlesNode = top["bundles"] else {
@@ -38,19 +40,22 @@ public struct PipelineConfigParser {
         }
         var bundles: [BundleConfig] = []
         for item in try doc.sequence(bundlesNode, "bundles") {
-            let bundle = try parseBundle(item, doc: doc, base: base)
+            let bundle = try parseBundle(item, doc: doc, base: base, publish: publish)
             if bundles.contains(where: { $0.name == bundle.name }) {
                 throw doc.error(item, "bundle name `\(bundle.name)` is used twice")
             }
             bundles.append(bundle)
         }
         guard !bundles.isEmpty else { throw doc.error(bundlesNode, "`bundles` is empty") }
-        return PipelineConfig(file: file, output: URL(fileURLWithPath: output, relativeTo: base).standardizedFileURL,
-                              keep: keep, bundles: bundles)
+        var config = PipelineConfig(file: file, output: URL(fileURLWithPath: output, relativeTo: base).standardizedFileURL,
+                                    keep: keep, bundles: bundles)
+        config.publish = publish
+        return config
     }
 
-    private func parseBundle(_ node: Node, doc: YAMLReader, base: URL) throws(ConfigError) -> BundleConfig {
-        let map = try doc.mapping(node, allowed: ["name", "sources", "fail_on_error", "max_dropped_share", "opposites", "max_delta_share", "signing_key", "sqlite_modules"], context: "a bundle")
+    /// `publish` is the top-level target, the bundle's unless it names its own.
+    private func parseBundle(_ node: Node, doc: YAMLReader, base: URL, publish: PublishTarget?) throws(ConfigError) -> BundleConfig {
+        let map = try doc.mapping(node, allowed: ["name", "sources", "fail_on_error", "max_dropped_share", "opposites", "max_delta_share", "signing_key", "sqlite_modules", "publish"], context: "a bundle")
         guard let nameNode = map["name"] else { throw doc.error(node, "a bundle needs a `name`") }
         let name = try doc.string(nameNode, "name")
         guard name.range(of: "^[A-Za-z0-9][A-Za-z0-9_.-]*$", options: .regularExpression) != nil else {
@@ -110,6 +115,7 @@ public struct PipelineConfigParser {
             }
             config.signingKey = url
         }
+        config.publish = try map["publish"].map { n throws(ConfigError) in try PublishConfigParser(doc: doc).parse(n) } ?? publish
         return config
     }
 

@@ -1,5 +1,6 @@
 import BundleFormat
 import FeedModel
+import FeedPublish
 import Foundation
 
 /// What a build did for one bundle, and why. Written beside each published version
@@ -34,6 +35,8 @@ public struct BuildReport: Codable, Sendable {
     public var deltas: [DeltaFile]?
     /// Rows inserted, updated and deleted per table since the previous version.
     public var changes: DeltaStatistics?
+    /// The upload to the bundle's `publish:` target, when it has one.
+    public var upload: UploadReport?
 
     public init(bundle: String, status: Status, version: Int? = nil, digest: String? = nil, reason: String? = nil,
                 sources: [FeedCheckReport] = [], enhancements: [EnhancementReport] = [], rows: [String: Int]? = nil,

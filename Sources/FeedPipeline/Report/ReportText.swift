@@ -1,4 +1,5 @@
 import FeedModel
+import FeedPublish
 
 /// Readable renderings of reports, for terminals.
 public enum ReportText {
@@ -39,6 +40,7 @@ public enum ReportText {
         case .refused: out = "\(report.bundle): REFUSED — \(report.reason ?? "")\n"
         case .failed: out = "\(report.bundle): FAILED — \(report.reason ?? "")\n"
         }
+        if let upload = report.upload { out += "  " + render(upload) }
         for source in report.sources {
             out += render(source).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
         }
@@ -46,6 +48,27 @@ public enum ReportText {
             out += "  time: " + report.seconds.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format3: $0.value)) s" }.joined(separator: ", ") + "\n"
         }
         return out
+    }
+}
+
+extension ReportText {
+    /// One line (or two) on an upload to object storage.
+    public static func render(_ upload: UploadReport) -> String {
+        var line: String
+        switch upload.status {
+        case .uploaded: line = "uploaded version \(upload.version ?? 0) to \(upload.target): \(upload.uploaded.count) files, \(upload.bytes) bytes"
+        case .upToDate: line = "\(upload.target) is up to date (version \(upload.liveVersion ?? upload.version ?? 0))"
+        case .failed: line = "UPLOAD FAILED to \(upload.target): \(upload.error ?? "")"
+        }
+        if upload.status != .failed {
+            if upload.alreadyThere > 0 { line += ", \(upload.alreadyThere) already there" }
+            if !upload.deleted.isEmpty { line += ", \(upload.deleted.count) pruned" }
+            if upload.pruneDeferred > 0 { line += ", \(upload.pruneDeferred) unlisted kept for the grace period" }
+        }
+        if upload.retries > 0 { line += " (\(upload.retries) retries)" }
+        line += " in \(String(format3: upload.seconds)) s\n"
+        if let note = upload.note { line += "  \(note)\n" }
+        return line
     }
 }
 

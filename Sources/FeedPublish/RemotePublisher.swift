@@ -1,0 +1,378 @@
+import BundleFormat
+import BundleWriter
+import Foundation
+
+/// Tuning of a publication; the defaults suit AWS and a nightly job.
+public struct RemoteOptions: Sendable {
+    public var retry = RetryPolicy()
+    /// Seconds before one request gives up.
+    public var timeout: TimeInterval = 120
+    /// Files from this size up go in parts of `partSize` bytes (S3's smallest part is 5 MiB).
+    public var multipartThreshold = 16 << 20
+    public var partSize = 8 << 20
+    /// Seconds to wait before reading the written manifest back: on a store that ignores
+    /// `If-Match`, a concurrent writer's PUT landing just after ours shows up then.
+    public var settle: TimeInterval = 1
+    /// Called just before the manifest is written: lets tests line two publishers up.
+    public var beforeManifestWrite: (@Sendable () -> Void)?
+
+    public init() {}
+}
+
+/// What a publication to object storage did, for reports and `--json`.
+public struct UploadReport: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable {
+        /// A new manifest went live.
+        case uploaded
+        /// The live manifest already was this one.
+        case upToDate = "up_to_date"
+        case failed
+    }
+
+    /// `s3://bucket/prefix/bundle/` (no credentials, ever).
+    public var target: String
+    public var status: Status
+    /// The latest version of the local manifest.
+    public var version: Int?
+    /// The live manifest's latest version before this run.
+    public var liveVersion: Int?
+    /// Files written, in order (manifest and signature included).
+    public var uploaded: [String] = []
+    /// Listed files already in the store with the same size and checksum.
+    public var alreadyThere = 0
+    /// Files the manifest no longer lists, deleted after the grace period.
+    public var deleted: [String] = []
+    /// Unlisted files kept until their grace period has passed.
+    public var pruneDeferred = 0
+    public var bytes = 0
+    /// Requests sent again after a failure.
+    public var retries = 0
+    public var seconds: Double = 0
+    /// A sentence for people, when there is more to say than the status.
+    public var note: String?
+    public var error: String?
+    public var errorKind: RemotePublishError.Kind?
+
+    public init(target: String, status: Status) {
+        self.target = target
+        self.status = status
+    }
+}
+
+/// Publishes one bundle's output folder to `s3://bucket/prefix/<bundle>/`:
+///
+/// 1. reads the live manifest (and its ETag);
+/// 2. uploads each file the local manifest lists that the store lacks (immutable `Cache-Control`,
+///    `Content-MD5`, in parts when large), reading each back (size and checksum); a name that
+///    holds other content is never overwritten;
+/// 3. writes `manifest.json` only if the live one is still the one read (`If-Match`, or
+///    `If-None-Match: *` for a first one; checked again just before and read back after, for
+///    stores that ignore those headers), then its signature (or deletes a stale one);
+/// 4. deletes files neither the new nor the previous manifest lists once they have been
+///    unlisted, and in the store, for `pruneAfter` seconds.
+///
+/// Before a build, `restore()` brings the local folder up to the live manifest when that is newer,
+/// so a runner without `out/` continues the version numbers instead of starting at 1.
+public final class RemotePublisher {
+    public let target: PublishTarget
+    public let bundle: String
+    /// The local `<output>/<bundle>` folder.
+    public let folder: URL
+    public let options: RemoteOptions
+    public var progress: (String) -> Void = { _ in }
+    let client: S3Client
+    /// The live manifest as `restore()` found it: a different one at upload time is a lost race.
+    private var liveAtStart: LiveManifest??
+
+    public init(target: PublishTarget, bundle: String, folder: URL, settings: AWSSettings, options: RemoteOptions = RemoteOptions()) {
+        self.target = target
+        self.bundle = bundle
+        self.folder = folder
+        self.options = options
+        self.client = S3Client(settings: settings, bucket: target.bucket, retry: options.retry, timeout: options.timeout)
+    }
+
+    struct LiveManifest: Equatable {
+        var data: Data
+        var manifest: Manifest
+        var etag: String
+        var lastModified: Date?
+    }
+
+    private func key(_ path: String) -> String { target.key(bundle: bundle, path) }
+    private var manifestKey: String { key("manifest.json") }
+    private var signatureKey: String { key("manifest.json.sig") }
+    private var where_: String { "s3://\(target.bucket)/\(manifestKey)" }
+
+    private func fetchLive() throws(RemotePublishError) -> LiveManifest? {
+        guard let (data, info) = try client.get(manifestKey) else { return nil }
+        guard let manifest = try? Manifest.decode(data) else {
+            throw .conflict("\(where_) is not a feedc manifest; refusing to replace it")
+        }
+        guard manifest.bundle == bundle else {
+            throw .conflict("\(where_) is the manifest of bundle `\(manifest.bundle)`, not `\(bundle)`; refusing to replace it")
+        }
+        return LiveManifest(data: data, manifest: manifest, etag: info.etag, lastModified: info.lastModified)
+    }
+
+    private func localManifest() throws(RemotePublishError) -> (Data, Manifest)? {
+        let url = folder.appendingPathComponent("manifest.json")
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        guard let manifest = try? Manifest.decode(data) else { throw .local("\(url.path): unreadable manifest") }
+        return (data, manifest)
+    }
+
+    /// Whether `local` descends from `live`: newer, and listing live's latest (or having
+    /// retained nothing that old).
+    private static func isAhead(_ local: Manifest, of live: Manifest) -> Bool {
+        guard local.latest.version > live.latest.version else { return false }
+        if local.versions.contains(where: { $0.version == live.latest.version }) {
+            return local.versions.contains { $0.version == live.latest.version && $0.digest == live.latest.digest }
+        }
+        return live.latest.version < (local.versions.map(\.version).min() ?? 0)
+    }
+
+    private static func describe(_ version: BundleVersion) -> String { "version \(version.version) (\(version.digest))" }
+
+    // MARK: Restore
+
+    public enum RestoreOutcome: Sendable, Equatable {
+        /// No manifest is live yet.
+        case nothingLive
+        /// The local folder already holds the live manifest, or descends from it.
+        case localCurrent(version: Int)
+        /// The local folder now mirrors the live manifest (files downloaded and checked).
+        case restored(version: Int, files: Int)
+    }
+
+    /// Brings the local folder to the live manifest unless it already holds it or a newer
+    /// version descending from it. Listed files are downloaded and checked against the
+    /// manifest's SHA-256, the manifest written last; local files it does not list are removed.
+    public func restore() throws(RemotePublishError) -> RestoreOutcome {
+        let redactor = client.redactor
+        do {
+            let live = try fetchLive()
+            liveAtStart = .some(live)
+            guard let live else { return .nothingLive }
+            let local = try localManifest()
+            if let local, local.0 == live.data || Self.isAhead(local.1, of: live.manifest) {
+                return .localCurrent(version: local.1.latest.version)
+            }
+            progress("\(bundle): the live manifest holds \(Self.describe(live.manifest.latest)); bringing the local folder to it")
+            let plan = try UploadPlan(manifest: live.manifest)
+            var checksums: [String: String] = [:]
+            for version in live.manifest.versions + [live.manifest.latest] { checksums[version.file] = version.sha256 }
+            for delta in live.manifest.deltas { checksums[delta.file] = delta.sha256 }
+            var downloaded = 0
+            for path in plan.immutable {
+                let url = folder.appendingPathComponent(path)
+                let existing = FileManager.default.contents(atPath: url.path)
+                if let existing, let sum = checksums[path], sha256Hex(existing) == sum { continue }
+                guard let (data, _) = try client.get(key(path)) else {
+                    throw RemotePublishError.conflict("\(where_) lists \(path), which is not in the store")
+                }
+                if let sum = checksums[path], sha256Hex(data) != sum {
+                    throw RemotePublishError.verification("s3://\(target.bucket)/\(key(path)): SHA-256 differs from the live manifest's")
+                }
+                if existing != data {
+                    try writeAtomically(data, to: url)
+                    downloaded += 1
+                }
+            }
+            let signatureURL = folder.appendingPathComponent("manifest.json.sig")
+            if let (signature, _) = try client.get(signatureKey) {
+                try writeAtomically(signature, to: signatureURL)
+            } else {
+                try? FileManager.default.removeItem(at: signatureURL)
+            }
+            try writeAtomically(live.data, to: folder.appendingPathComponent("manifest.json"))
+            let listed = Set(plan.immutable)
+            for sub in ["bundles", "deltas", "reports"] {
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(sub).path)) ?? []
+                where !listed.contains("\(sub)/\(name)") {
+                    try? FileManager.default.removeItem(at: folder.appendingPathComponent(sub).appendingPathComponent(name))
+                }
+            }
+            return .restored(version: live.manifest.latest.version, files: downloaded)
+        } catch let error as RemotePublishError {
+            throw error.redacted(redactor)
+        } catch {
+            throw RemotePublishError.local("\(folder.path): \(error)").redacted(redactor)
+        }
+    }
+
+    // MARK: Publish
+
+    /// Publishes the local folder; every failure is in the report (status `failed`).
+    public func publish(signingPublicKey: String? = nil) -> UploadReport {
+        let start = Date()
+        var report = UploadReport(target: target.url(bundle: bundle), status: .failed)
+        do {
+            try publish(signingPublicKey: signingPublicKey, into: &report)
+        } catch {
+            report.status = .failed
+            report.error = error.redacted(client.redactor).message
+            report.errorKind = error.kind
+        }
+        report.retries = client.retries
+        report.seconds = (Date().timeIntervalSince(start) * 1000).rounded() / 1000
+        return report
+    }
+
+    private func publish(signingPublicKey: String?, into report: inout UploadReport) throws(RemotePublishError) {
+        guard let (localData, local) = try localManifest() else {
+            throw .local("\(folder.path) holds no manifest.json: nothing was built to publish")
+        }
+        report.version = local.latest.version
+        let live = try fetchLive()
+        report.liveVersion = live?.manifest.latest.version
+        if let live, live.data == localData {
+            report.status = .upToDate
+            try syncSignature(localData, publicKey: signingPublicKey, into: &report)
+        } else if let live, !Self.isAhead(local, of: live.manifest) {
+            guard live.manifest.latest.version > local.latest.version,
+                  live.manifest.versions.contains(where: { $0.version == local.latest.version && $0.digest == local.latest.digest }) else {
+                if case .some(let seen) = liveAtStart, seen?.etag != live.etag {
+                    throw .lostRace("another publisher replaced \(where_) during this run: it holds \(Self.describe(live.manifest.latest)) now; this run's \(Self.describe(local.latest)) is not live and nothing was uploaded. `feedc build` continues from the live manifest")
+                }
+                throw .behind("\(where_) holds \(Self.describe(live.manifest.latest)); \(folder.path) holds \(Self.describe(local.latest)), which does not continue it. Nothing was uploaded; `feedc build` continues from the live manifest")
+            }
+            // The store is ahead and holds everything this folder has: nothing to do here.
+            report.status = .upToDate
+            report.note = "the live manifest holds \(Self.describe(live.manifest.latest)), newer than the local folder's"
+        } else {
+            let plan = try UploadPlan(manifest: local)
+            for path in plan.immutable { try ensure(path, into: &report) }
+            try writeManifest(localData, local: local, replacing: live)
+            report.uploaded.append("manifest.json")
+            report.bytes += localData.count
+            report.status = .uploaded
+            try syncSignature(localData, publicKey: signingPublicKey, into: &report)
+        }
+        // Files listed by neither manifest have been unlisted since the live one went up.
+        try prune(keeping: UploadPlan.listed(local).union(live.map { UploadPlan.listed($0.manifest) } ?? []),
+                  unlistedSince: live.map { $0.lastModified } ?? .distantPast, into: &report)
+    }
+
+    /// Uploads one immutable file unless the store holds it already; reads it back.
+    private func ensure(_ path: String, into report: inout UploadReport) throws(RemotePublishError) {
+        let url = folder.appendingPathComponent(path)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw .local("\(url.path): the manifest lists it but it cannot be read (\(error.localizedDescription))")
+        }
+        let sums = Checksums(data, partSize: options.partSize)
+        let objectKey = key(path)
+        if let existing = try client.head(objectKey) {
+            guard try holds(existing, sums) else {
+                throw .conflict("s3://\(target.bucket)/\(objectKey) already holds other content (\(existing.size) bytes, ETag \(existing.etag)); a published name is never overwritten")
+            }
+            report.alreadyThere += 1
+            return
+        }
+        progress("\(bundle): uploading \(path) (\(data.count) bytes)")
+        let contentType = UploadPlan.contentType(path)
+        if data.count >= options.multipartThreshold {
+            try uploadInParts(objectKey, data, contentType: contentType)
+        } else {
+            _ = try client.put(objectKey, data, contentType: contentType, cacheControl: PublishTarget.immutableCacheControl)
+        }
+        guard let written = try client.head(objectKey), try holds(written, sums) else {
+            throw .verification("s3://\(target.bucket)/\(objectKey) does not read back with the \(data.count) bytes and checksum sent")
+        }
+        report.uploaded.append(path)
+        report.bytes += data.count
+    }
+
+    /// A multipart upload: each part retried on its own; an upload the store gave up on (a
+    /// part it refused after taking it in, an expired upload) is aborted and started again,
+    /// up to three times.
+    private func uploadInParts(_ key: String, _ data: Data, contentType: String) throws(RemotePublishError) {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let id = try client.createMultipartUpload(key, contentType: contentType, cacheControl: PublishTarget.immutableCacheControl)
+            do {
+                var etags: [String] = []
+                for (index, start) in stride(from: 0, to: data.count, by: options.partSize).enumerated() {
+                    let part = Data(data[data.startIndex + start ..< data.startIndex + min(data.count, start + options.partSize)])
+                    etags.append(try client.uploadPart(key, uploadID: id, number: index + 1, part))
+                }
+                try client.completeMultipartUpload(key, uploadID: id, parts: etags)
+                return
+            } catch {
+                client.abortMultipartUpload(key, uploadID: id)
+                guard attempt < 3 else { throw error }
+                progress("\(bundle): starting the upload of \(key) again (\(error.message))")
+            }
+        }
+    }
+
+    /// Whether the object holds exactly these bytes: by size and ETag, or else by downloading it.
+    private func holds(_ info: ObjectInfo, _ sums: Checksums) throws(RemotePublishError) -> Bool {
+        if let known = sums.etagMatches(info) { return known }
+        guard let (data, _) = try client.get(info.key) else { return false }
+        return sha256Hex(data) == sums.sha256
+    }
+
+    /// The conditional manifest write: checked just before, `If-Match` the ETag read (or
+    /// `If-None-Match: *`), read back after `settle`. Any sign of another writer is a lost race.
+    private func writeManifest(_ data: Data, local: Manifest, replacing live: LiveManifest?) throws(RemotePublishError) {
+        options.beforeManifestWrite?()
+        func lost() throws(RemotePublishError) -> RemotePublishError {
+            let now = try fetchLive()
+            return .lostRace("another publisher replaced \(where_) while this run was uploading: it holds \(now.map { Self.describe($0.manifest.latest) } ?? "nothing") now; this run's \(Self.describe(local.latest)) is not live (its files stay unlisted and are pruned later). `feedc build` continues from the live manifest")
+        }
+        if try client.head(manifestKey)?.etag != live?.etag { throw try lost() }
+        progress("\(bundle): writing manifest.json (\(Self.describe(local.latest)))")
+        let type = UploadPlan.contentType("manifest.json")
+        var outcome = try client.put(manifestKey, data, contentType: type, cacheControl: target.manifestCacheControl,
+                                     ifMatch: live?.etag, ifNoneMatch: live == nil ? "*" : nil)
+        if outcome == .conditionsNotImplemented {
+            // A store that refuses conditional writes outright: the checks around the write remain.
+            outcome = try client.put(manifestKey, data, contentType: type, cacheControl: target.manifestCacheControl)
+        }
+        // A 412 may answer a retry of our own write whose first answer was lost.
+        if outcome == .preconditionFailed, try client.get(manifestKey)?.0 != data { throw try lost() }
+        if options.settle > 0 { Thread.sleep(forTimeInterval: options.settle) }
+        guard try client.get(manifestKey)?.0 == data else { throw try lost() }
+    }
+
+    /// `manifest.json.sig` follows the manifest: uploaded when the bundle signs and the local
+    /// signature verifies with its key, deleted otherwise, so a stale one never stays.
+    private func syncSignature(_ manifest: Data, publicKey: String?, into report: inout UploadReport) throws(RemotePublishError) {
+        let local = FileManager.default.contents(atPath: folder.appendingPathComponent("manifest.json.sig").path)
+        let existing = try client.head(signatureKey)
+        if let publicKey, let local, ManifestSignature.verify(manifest, signature: String(decoding: local, as: UTF8.self), publicKey: publicKey) {
+            guard existing.flatMap({ Checksums(local, partSize: options.partSize).etagMatches($0) }) != true else { return }
+            _ = try client.put(signatureKey, local, contentType: UploadPlan.contentType("manifest.json.sig"), cacheControl: target.manifestCacheControl)
+            report.uploaded.append("manifest.json.sig")
+            report.bytes += local.count
+        } else if existing != nil {
+            progress("\(bundle): deleting manifest.json.sig (the manifest is not signed)")
+            try client.delete(signatureKey)
+        }
+    }
+
+    /// Deletes files under bundles/, deltas/ and reports/ that neither the live nor the previous
+    /// manifest lists, once the previous manifest has been replaced (`unlistedSince`) for the
+    /// grace period and the file itself is older than it (a concurrent run's fresh uploads stay).
+    private func prune(keeping listed: Set<String>, unlistedSince: Date?, into report: inout UploadReport) throws(RemotePublishError) {
+        let base = key("")
+        let objects = try client.list(prefix: base)
+        let now = client.serverDate ?? Date()
+        for object in objects {
+            let path = String(object.key.dropFirst(base.count))
+            guard object.key.hasPrefix(base), UploadPlan.isPublishable(path), !listed.contains(path) else { continue }
+            guard let since = unlistedSince, now.timeIntervalSince(since) >= target.pruneAfter,
+                  let modified = object.lastModified, now.timeIntervalSince(modified) >= target.pruneAfter else {
+                report.pruneDeferred += 1
+                continue
+            }
+            try client.delete(object.key)
+            report.deleted.append(path)
+        }
+    }
+}
