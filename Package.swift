@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CFeedSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFeedZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CFeedXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // libdeflate: the compiler's gzip only (bundles, deltas); clients decompress with zlib.
+        .systemLibrary(name: "CFeedDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
 
         // Core: notices, schema, columnar tables. Depends on nothing.
         .target(name: "FeedModel"),
@@ -49,7 +51,7 @@ let package = Package(
         // The client apps embed: manifest → delta or full → verify → apply.
         .target(name: "FeedClient", dependencies: ["BundleFormat", "FeedSQLite"]),
         // Feed → bundle rows → SQLite file; publication into the output folder.
-        .target(name: "BundleWriter", dependencies: ["FeedModel", "FeedEnhancement", "BundleFormat", "FeedSQLite"]),
+        .target(name: "BundleWriter", dependencies: ["FeedModel", "FeedEnhancement", "BundleFormat", "FeedSQLite", "CFeedDeflate"]),
         // What changed between two bundles: compared through SQL, rendered as text, JSON or HTML.
         .target(name: "FeedDiff", dependencies: ["FeedModel", "BundleFormat", "FeedSQLite"]),
         // Publication to object storage (S3 API): SigV4, a small S3 client, the upload order.
@@ -65,13 +67,13 @@ let package = Package(
         ]),
         // The command line: thin commands over FeedPipeline.
         .executableTarget(name: "feedc", dependencies: [
-            "FeedPipeline", "BundleFormat", "FeedClient", "FeedDiff", "FeedSQLite", "FeedPublish",
+            "FeedPipeline", "FeedModel", "BundleFormat", "FeedClient", "FeedDiff", "FeedSQLite", "FeedPublish",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "FeedSourcesTests", dependencies: ["FeedSources", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedValidationTests", dependencies: ["FeedValidation", "FeedSources", "FeedModel", "TestSupport"]),
-        .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "FeedDiff", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter", "FeedSQLite", "FeedModel", "TestSupport"]),
+        .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "FeedPublish", "FeedDiff", "FeedSources", "FeedValidation", "BundleFormat", "BundleWriter", "FeedSQLite", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedEnhancementTests", dependencies: ["FeedEnhancement", "FeedSources", "FeedValidation", "FeedModel", "TestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat", "FeedSQLite"]),

@@ -1,29 +1,76 @@
 #!/usr/bin/env bash
-# Full-build benchmark: compiles one GTFS dump (default: Bydgoszcz, 583k stop_times) with the
-# release binary into a fresh output folder each run (read, validate, compile, write, gzip,
-# publish), and prints the median wall time and peak memory over N runs.
+# Full-build benchmark: compiles GTFS dumps with the release binary into a fresh output folder
+# each run (read, validate, compile, write, gzip, publish), and prints the median wall time and
+# peak memory over N runs, beside the `sqlite3 .import` floor of the same CSV files (unzipped
+# beforehand, imported into a fresh database file, median of the same number of runs).
 #
-#   scripts/bench-build.sh [DUMP] [RUNS]
+#   scripts/bench-build.sh [DUMP|region] [RUNS]
+#
+# DUMP defaults to Bydgoszcz 2020 (583k stop_times); `region` is the 21 feeds of
+# ../shared/data/gtfs/small and medium as one multi-source bundle (2.08M stop_times).
+# FEEDC=path/to/feedc times another binary (e.g. a baseline copy) instead of this build's.
+# FEEDC_ARGS adds options to `feedc build` (e.g. "--jobs 1").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dump=${1:-../shared/data/gtfs/medium/bydgoszcz_2020_otp.zip}
+target=${1:-../shared/data/gtfs/medium/bydgoszcz_2020_otp.zip}
 runs=${2:-5}
-[ -e "$dump" ] || { echo "no dump at $dump (the real data lives in ../shared/data)" >&2; exit 2; }
-swift build -c release --product feedc >/dev/null
+if [ "$target" = region ]; then
+  dumps=(../shared/data/gtfs/small/*.zip ../shared/data/gtfs/medium/*.zip)
+  label="21-feed region"
+else
+  dumps=("$target")
+  label=$(basename "$target")
+fi
+for d in "${dumps[@]}"; do
+  [ -e "$d" ] || { echo "no dump at $d (the real data lives in ../shared/data)" >&2; exit 2; }
+done
+if [ -z "${FEEDC:-}" ]; then
+  swift build -c release --product feedc >/dev/null
+  FEEDC=.build/release/feedc
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cat > "$work/pipeline.yaml" <<YAML
-output: out
-bundles:
-  - name: bench
-    sources:
-      - id: feed
-        path: $(realpath "$dump")
-YAML
+{
+  echo "output: out"
+  echo "bundles:"
+  echo "  - name: bench"
+  echo "    sources:"
+  for d in "${dumps[@]}"; do
+    id=$(basename "$d" .zip | tr -c 'A-Za-z0-9_\n-' _)
+    echo "      - id: $id"
+    echo "        path: $(realpath "$d")"
+  done
+} > "$work/pipeline.yaml"
+
+median() { sort -n | awk '{ t[NR] = $1 } END { printf "%.2f", t[int((NR + 1) / 2)] }'; }
+
 for i in $(seq "$runs"); do
   rm -rf "$work/out"
-  /usr/bin/time -f "%e %M" -o "$work/time.$i" .build/release/feedc build --config "$work/pipeline.yaml" >/dev/null
+  # shellcheck disable=SC2086
+  /usr/bin/time -f "%e %M" -o "$work/time.$i" "$FEEDC" build --config "$work/pipeline.yaml" ${FEEDC_ARGS:-} >/dev/null
 done
-cat "$work"/time.* | sort -n | awk -v runs="$runs" -v dump="$(basename "$dump")" '
-  { t[NR] = $1; if ($2 > m) m = $2; all = all " " $1 }
-  END { printf "%s: full build median %.2f s (runs:%s), peak RSS %.0f MB\n", dump, t[int((NR + 1) / 2)], all, m / 1024 }'
+build=$(cat "$work"/time.* | cut -d' ' -f1 | median)
+runs_list=$(cat "$work"/time.* | cut -d' ' -f1 | sort -n | tr '\n' ' ')
+peak=$(cat "$work"/time.* | awk '{ if ($2 > m) m = $2 } END { printf "%.0f", m / 1024 }')
+
+# The floor: every CSV of every dump into one SQLite file with the sqlite3 shell's .import.
+if command -v sqlite3 >/dev/null && command -v unzip >/dev/null; then
+  n=0
+  for d in "${dumps[@]}"; do
+    n=$((n + 1)); mkdir -p "$work/csv/$n"; unzip -q -o -j "$d" '*.txt' -x '__MACOSX/*' -d "$work/csv/$n" 2>/dev/null || true
+  done
+  : > "$work/import.sql"
+  for f in "$work"/csv/*/*.txt; do
+    table="t_$(basename "$(dirname "$f")")_$(basename "$f" .txt | tr -c 'A-Za-z0-9_\n' _)"
+    echo ".import --csv '$f' $table" >> "$work/import.sql"
+  done
+  for i in $(seq "$runs"); do
+    rm -f "$work/floor.sqlite"
+    /usr/bin/time -f "%e" -o "$work/floortime.$i" sqlite3 "$work/floor.sqlite" < "$work/import.sql" >/dev/null 2>&1
+  done
+  floor=$(cat "$work"/floortime.* | median)
+  ratio=$(awk -v b="$build" -v f="$floor" 'BEGIN { printf "%.2f", b / f }')
+  echo "$label: full build median $build s (runs: $runs_list), peak RSS $peak MB; sqlite3 .import floor $floor s; build/floor ${ratio}x"
+else
+  echo "$label: full build median $build s (runs: $runs_list), peak RSS $peak MB (no sqlite3 or unzip: no floor)"
+fi

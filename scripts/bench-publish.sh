@@ -36,7 +36,7 @@ for r in json.load(sys.stdin):
     u = r.get("upload", r)
     print("%-9s v%-3s %-11s %3d files %9d bytes  %6.2f s upload  %d already there, %d pruned%s" % (
         r.get("status", ""), r.get("version", ""), u.get("status", ""), len(u.get("uploaded", [])), u.get("bytes", 0),
-        u.get("seconds", 0), u.get("alreadyThere", 0), len(u.get("deleted", [])), (" ERROR " + u["error"]) if u.get("error") else ""))'
+        u.get("seconds", 0), u.get("already_there", 0), len(u.get("deleted", [])), (" ERROR " + u["error"]) if u.get("error") else ""))'
 }
 
 pipeline "$work/a" s3://feeds/bench

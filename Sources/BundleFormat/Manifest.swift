@@ -30,6 +30,19 @@ public struct Manifest: Codable, Sendable, Equatable {
     public static func decode(_ data: Data) throws -> Manifest {
         try JSONDecoder().decode(Manifest.self, from: data)
     }
+
+    /// Every file the manifest refers to (bundles, reports, diffs, deltas), relative to the
+    /// bundle's folder: what is uploaded, and what a cleanup never removes.
+    public var listedFiles: Set<String> {
+        var paths = Set<String>()
+        for version in versions + [latest] {
+            paths.insert(version.file)
+            if let report = version.report { paths.insert(report) }
+            if let diff = version.diff { paths.insert(diff) }
+        }
+        for delta in deltas { paths.insert(delta.file) }
+        return paths
+    }
 }
 
 /// One published version of a bundle.

@@ -6,16 +6,21 @@ import FeedSQLite
 public struct BundleCompiler: Sendable {
     public init() {}
 
-    /// The content of a bundle built from `sources`, with its meta rows.
-    public func compile(bundle name: String, version: Int, sources: [SourceFeed]) -> BundleContent {
+    /// The content of a bundle built from `sources`, with its meta rows. Each source is compiled
+    /// on its own (up to `workers` at once) and their rows joined in the sources' order, so the
+    /// content is the same whatever the worker count.
+    public func compile(bundle name: String, version: Int, sources: [SourceFeed], workers: Workers = Workers(1)) -> BundleContent {
         var content = BundleContent()
-        for source in sources {
-            StaticTablesCompiler(source: source).compile(into: &content)
+        let parts = workers.map(sources) { source in
+            var part = BundleContent()
+            StaticTablesCompiler(source: source).compile(into: &part)
             let runs = TripRuns(source.feed)
-            let timetable = TimetableCompiler(source: source, runs: runs).compile(into: &content)
-            DirectionsCompiler(source: source, runs: runs).compile(into: &content)
-            TranslationsCompiler(source: source, timetable: timetable).compile(into: &content)
+            let timetable = TimetableCompiler(source: source, runs: runs).compile(into: &part)
+            DirectionsCompiler(source: source, runs: runs).compile(into: &part)
+            TranslationsCompiler(source: source, timetable: timetable).compile(into: &part)
+            return part
         }
+        for part in parts { content.append(contentsOf: part) }
         StopIndexCompiler().compile(into: &content)
         let range = ServiceRange(sources.map(\.feed))
         var meta: [(String, String)] = [("bundle", name), ("format", String(BundleSchema.formatVersion)), ("version", String(version))]
@@ -58,6 +63,8 @@ public struct ServiceRange: Sendable, Equatable {
             return "\(s.prefix(4))-\(s.dropFirst(4).prefix(2))-\(s.suffix(2))"
         }
         start = format(first)
-        end = format(last)
+        // The last date some trip really runs (weekdays, removed dates and unused services
+        // counted), when there is one: what riders see, and what `feedc build` warns about.
+        end = ServiceDays.lastTripDay(feeds).map(CivilDate.iso) ?? format(last)
     }
 }

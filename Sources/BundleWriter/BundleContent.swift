@@ -14,6 +14,13 @@ public struct BundleContent: Sendable {
         rows[table.name, default: []].append(row)
     }
 
+    /// Appends every row of `other`, after the rows already here.
+    mutating func append(contentsOf other: BundleContent) {
+        for (table, rows) in other.rows {
+            self.rows[table, default: []].append(contentsOf: rows)
+        }
+    }
+
     public func count(_ table: BundleTable) -> Int { rows[table.name]?.count ?? 0 }
 }
 

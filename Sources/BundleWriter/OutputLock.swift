@@ -32,11 +32,11 @@ public final class OutputLock {
     }
 }
 
-/// Writes a file atomically: the bytes go to a temporary file beside it, are flushed to disk,
-/// and the temporary file is renamed over the target. Readers see the old file or the new one,
-/// never a part.
-public func writeAtomically(_ data: Data, to url: URL) throws(PublishError) {
-    let temporary = url.deletingLastPathComponent()
+/// Writes a file atomically: the bytes go to a temporary file (in `scratch`, `<output>/.tmp/`,
+/// when given, else beside the target), are flushed to disk, and the temporary file is renamed
+/// over the target. Readers see the old file or the new one, never a part.
+public func writeAtomically(_ data: Data, to url: URL, scratch: ScratchFolder? = nil) throws(PublishError) {
+    let temporary = try scratch?.file("-" + url.lastPathComponent) ?? url.deletingLastPathComponent()
         .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
     do {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -48,7 +48,13 @@ public func writeAtomically(_ data: Data, to url: URL) throws(PublishError) {
         try handle.write(contentsOf: data)
         try handle.synchronize()
         guard rename(temporary.path, url.path) == 0 else {
-            throw PublishError.io(path: url.path, reason: String(cString: strerror(errno)))
+            let code = errno
+            if code == EXDEV, scratch != nil {
+                // The output folder spans file systems: write beside the target instead.
+                try? FileManager.default.removeItem(at: temporary)
+                return try writeAtomically(data, to: url, scratch: nil)
+            }
+            throw PublishError.io(path: url.path, reason: String(cString: strerror(code)))
         }
         // Make the rename itself durable before anything that depends on it (the manifest).
         let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY)

@@ -1,4 +1,5 @@
 import BundleFormat
+import FeedModel
 import Foundation
 
 /// Publishes bundle versions into `<output>/<bundle>/`: the gzipped bundle, its validation
@@ -8,10 +9,13 @@ public struct Publisher {
     /// `<output>/<bundle>`.
     public let folder: URL
     public let bundle: String
+    /// `<output>/.tmp/`, where files are written before they are renamed into place.
+    public let scratch: ScratchFolder
 
     public init(output: URL, bundle: String) {
         self.folder = output.appendingPathComponent(bundle)
         self.bundle = bundle
+        self.scratch = ScratchFolder(output: output)
     }
 
     public var manifestURL: URL { folder.appendingPathComponent("manifest.json") }
@@ -38,7 +42,7 @@ public struct Publisher {
             return false
         }
         let signature = try ManifestSignature.sign(manifest, privateKey: privateKey)
-        try writeAtomically(Data((signature + "\n").utf8), to: signatureURL)
+        try writeAtomically(Data((signature + "\n").utf8), to: signatureURL, scratch: scratch)
         return true
     }
 
@@ -76,21 +80,22 @@ public struct Publisher {
     }
 
     /// Publishes `candidate` as version `version`: bundle, report, deltas from the retained
-    /// versions (each at most `maxDeltaShare` of the bundle's size), then the manifest.
+    /// versions (each at most `maxDeltaShare` of the bundle's size, computed by up to `workers`
+    /// at once), then the manifest.
     public func publish(_ candidate: Candidate, version: Int, previous: Manifest?, keep: Int, maxDeltaShare: Double = 0.5,
-                        signingKey: String? = nil) throws -> Published {
-        let gzipped = try Gzip.compress(candidate.sqlite)
+                        signingKey: String? = nil, workers: Workers = Workers(1)) throws -> Published {
+        let gzipped = try DeflateGzip.compress(candidate.sqlite)
         let digestHex = candidate.digest.split(separator: ":").last.map(String.init) ?? candidate.digest
         let file = "bundles/\(version)-\(digestHex.prefix(12)).sqlite.gz"
         // Every name carries its content (the digest, or the file's own SHA-256): two builds
         // racing to one version number in a shared bucket never write one name twice.
         let report = "reports/\(version)-\(sha256Hex(candidate.report).prefix(12)).json"
-        try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file))
-        try writeAtomically(candidate.report, to: folder.appendingPathComponent(report))
+        try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file), scratch: scratch)
+        try writeAtomically(candidate.report, to: folder.appendingPathComponent(report), scratch: scratch)
         var diff: String?
         if let data = candidate.diff {
             diff = "reports/\(version)-\(sha256Hex(data).prefix(12)).diff.json"
-            try writeAtomically(data, to: folder.appendingPathComponent(diff!))
+            try writeAtomically(data, to: folder.appendingPathComponent(diff!), scratch: scratch)
         }
         let entry = BundleVersion(
             version: version, digest: candidate.digest, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped),
@@ -102,8 +107,8 @@ public struct Publisher {
         var deltas: [DeltaFile] = []
         var changes: DeltaStatistics?
         if let sqlitePath = candidate.sqlitePath {
-            let written = try DeltaWriter(folder: folder, maxShare: maxDeltaShare)
-                .write(to: entry, newSQLite: sqlitePath, olderVersions: Array(retained.dropFirst()))
+            let written = try DeltaWriter(folder: folder, maxShare: maxDeltaShare, scratch: scratch)
+                .write(to: entry, newSQLite: sqlitePath, olderVersions: Array(retained.dropFirst()), workers: workers)
             deltas = written.files
             changes = written.fromPrevious
         }
@@ -111,10 +116,10 @@ public struct Publisher {
         let manifestData = try manifest.encoded()
         // The signature is computed before anything is replaced: a bad key changes nothing.
         let signature = try signingKey.map { try ManifestSignature.sign(manifestData, privateKey: $0) }
-        try writeAtomically(manifestData, to: manifestURL)
+        try writeAtomically(manifestData, to: manifestURL, scratch: scratch)
         let signatureURL = folder.appendingPathComponent("manifest.json.sig")
         if let signature {
-            try writeAtomically(Data((signature + "\n").utf8), to: signatureURL)
+            try writeAtomically(Data((signature + "\n").utf8), to: signatureURL, scratch: scratch)
         } else {
             // A signature of an earlier manifest never stays beside this one.
             try? FileManager.default.removeItem(at: signatureURL)

@@ -21,6 +21,24 @@ public struct RemoteOptions: Sendable {
 
 /// What a publication to object storage did, for reports and `--json`.
 public struct UploadReport: Codable, Sendable, Equatable {
+    /// JSON keys are snake_case in every `--json` output and report (issue 15).
+    enum CodingKeys: String, CodingKey {
+        case target
+        case status
+        case version
+        case liveVersion = "live_version"
+        case uploaded
+        case alreadyThere = "already_there"
+        case deleted
+        case pruneDeferred = "prune_deferred"
+        case bytes
+        case retries
+        case seconds
+        case note
+        case error
+        case errorKind = "error_kind"
+    }
+
     public enum Status: String, Codable, Sendable {
         /// A new manifest went live.
         case uploaded

@@ -23,14 +23,7 @@ public struct UploadPlan: Sendable, Equatable {
 
     /// Every file a manifest refers to.
     public static func listed(_ manifest: Manifest) -> Set<String> {
-        var paths = Set<String>()
-        for version in manifest.versions + [manifest.latest] {
-            paths.insert(version.file)
-            if let report = version.report { paths.insert(report) }
-            if let diff = version.diff { paths.insert(diff) }
-        }
-        for delta in manifest.deltas { paths.insert(delta.file) }
-        return paths
+        manifest.listedFiles
     }
 
     /// `bundles/`, `deltas/` or `reports/` and one plain file name: what feedc writes, and

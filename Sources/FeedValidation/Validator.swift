@@ -4,28 +4,55 @@ import FeedModel
 public struct Validator: Sendable {
     public var rules: [any ValidationRule]
 
-    /// The rules every build runs. Order matters: rows missing what makes them usable go first,
-    /// then keys, then the checks that rely on clean keys.
-    public static let standardRules: [any ValidationRule] = [
-        RequiredFilesRule(),
-        AgencyIdRule(),
-        StopLocationRule(),
-        FlexStopTimesRule(),
-        DuplicateKeyRule(),
-        ParentStationRule(),
-        ForeignKeyRule(),
-        FrequencyWindowRule(),
-        OverlappingFrequencyRule(),
-        RouteNameRule(),
-        TripStopTimesRule(),
-        StopTimeDistanceRule(),
-        ShapeDistanceRule(),
-        TranslationsRule(),
-        UsableContentRule(),
-    ]
+    /// The rules every build runs, as of `today` (a day number, ``CivilDate``; the calendar
+    /// warnings depend on it). Order matters: rows missing what makes them usable go first,
+    /// then keys, then the checks that rely on clean keys, then warnings that repair nothing.
+    public static func standardRules(today: Int) -> [any ValidationRule] {
+        [
+            RequiredFilesRule(),
+            IdCharactersRule(),
+            MixedCaseRule(),
+            StopUsageRule(),
+            BookingRuleIdRule(),
+            AgencyIdRule(),
+            StopLocationRule(),
+            FlexStopTimesRule(),
+            DuplicateKeyRule(),
+            CalendarDateRules(today: today),
+            FeedFilesRule(),
+            ParentStationRule(),
+            ForeignKeyRule(),
+            FrequencyWindowRule(),
+            OverlappingFrequencyRule(),
+            RouteNameRule(),
+            DuplicateRouteNameRule(),
+            RouteColorContrastRule(),
+            RouteTextRule(),
+            UrlConsistencyRule(),
+            StopDescriptionRule(),
+            TimepointRule(),
+            TravelSpeedRule(),
+            TripStopTimesRule(),
+            BlockOverlapRule(),
+            StopTimeDistanceRule(),
+            ShapeDistanceRule(),
+            TranslationsRule(),
+            PathwayRule(),
+            FeedInfoRule(),
+            UsableContentRule(),
+        ]
+    }
+
+    /// The standard rules as of today (UTC).
+    public static var standardRules: [any ValidationRule] { standardRules(today: ServiceDates.today()) }
 
     public init(rules: [any ValidationRule] = Validator.standardRules) {
         self.rules = rules
+    }
+
+    /// The standard rules as of `today`, a day number (``CivilDate``).
+    public init(today: Int) {
+        self.rules = Self.standardRules(today: today)
     }
 
     public func validate(_ feed: Feed, sink: NoticeSink) -> Feed {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedPipeline
 import Foundation
 
 @main
@@ -22,8 +23,8 @@ struct Feedc: ParsableCommand {
             try command.run()
         } catch {
             if exitCode(for: error).rawValue == 64 {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
+                let message = fullMessage(for: error)
+                Terminal.fail(ErrorReport(code: "usage_error", message: message), text: message)
             }
             exit(withError: error)
         }

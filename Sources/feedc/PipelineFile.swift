@@ -7,7 +7,7 @@ extension Terminal {
         do {
             return try PipelineConfigParser().parse(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            fail(error.description)
+            fail(error as any Error, file: path)
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedPipeline
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -13,16 +14,36 @@ enum Terminal {
         FileHandle.standardError.write(Data("· \(line)\n".utf8))
     }
 
-    /// Prints `error: message` on standard error and exits with status 2.
-    static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
-        Foundation.exit(2)
+    /// Whether the command line asked for JSON: then every failure is also a JSON
+    /// `ErrorReport` on standard output (usage errors included, hence read from the arguments).
+    static var wantsJSON: Bool { CommandLine.arguments.dropFirst().contains("--json") }
+
+    /// Prints `error: message` on standard error (and, under `--json`, the `ErrorReport` on
+    /// standard output) and exits with `status`.
+    /// `text` replaces the standard-error line (a usage message prints as the parser words it).
+    static func fail(_ report: ErrorReport, status: Int32 = 2, text: String? = nil) -> Never {
+        FileHandle.standardError.write(Data(((text ?? "error: \(report.error.message)") + "\n").utf8))
+        if wantsJSON { printJSON(report) }
+        Foundation.exit(status)
+    }
+
+    /// A tool failure given as text: a `tool_error`.
+    static func fail(_ message: String, code: String = "tool_error", file: String? = nil) -> Never {
+        fail(ErrorReport(code: code, message: message, file: file))
+    }
+
+    /// A thrown error: its `ErrorReport` (a `ConfigError` keeps its location).
+    static func fail(_ error: any Error, file: String? = nil) -> Never {
+        fail(ErrorReport(error, file: file))
     }
 
     static func printJSON(_ value: some Encodable) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { fail("cannot encode JSON") }
+        guard let data = try? encoder.encode(value) else {
+            FileHandle.standardError.write(Data("error: cannot encode JSON\n".utf8))
+            Foundation.exit(2)
+        }
         FileHandle.standardOutput.write(data)
         FileHandle.standardOutput.write(Data("\n".utf8))
     }

@@ -99,7 +99,7 @@ import TestSupport
         ]))
         let report = try workspace.build(workspace.config(sources: [("tiny", dump)]))
         #expect(report.status == .published)
-        #expect(report.sources[0].notices.contains { $0.code == "missing_required_field" })
+        #expect(report.sources[0].notices.contains { $0.code == "missing_required_agency_id" })
         #expect(report.rows?["agencies"] == 1)
     }
 

@@ -18,6 +18,35 @@ import ZIPFoundation
         return url
     }
 
+    /// A member past the size cap, or unpacking to more than the ratio bound times its packed
+    /// size, is refused as unreadable; small members are not held to the ratio.
+    @Test func membersPastTheZipLimitsAreRefused() throws {
+        let folder = TemporaryFolder()
+        let header = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        let text = header + String(repeating: "T1,08:00:00,08:00:00,S1,1\n", count: 40_000)
+        let url = try zip(folder, TinyFeed.with(["stop_times.txt": text]))
+        #expect(try DumpArchive(url: url, sink: NoticeSink()).read("stop_times.txt")?.count == text.utf8.count)
+
+        func reason(_ limits: ArchiveLimits) -> String? {
+            do {
+                _ = try DumpArchive(url: url, sink: NoticeSink(), limits: limits).read("stop_times.txt")
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(reason(ArchiveLimits(maxEntryBytes: 100_000))?.contains("max_entry_size_mb") == true)
+        #expect(reason(ArchiveLimits(maxRatio: 20, ratioFloorBytes: 64 << 10))?.contains("max_compression_ratio") == true)
+        #expect(reason(ArchiveLimits(maxRatio: 20, ratioFloorBytes: 2 << 20)) == nil, "under the floor the ratio is not checked")
+        let bounded = try DumpArchive(url: url, sink: NoticeSink(), limits: ArchiveLimits(maxRatio: 1.01, ratioFloorBytes: 0))
+        #expect(throws: DumpError.self) { try bounded.read("stops.txt") }
+
+        // Through the reader: the feed is unusable, and says why.
+        let sink = NoticeSink()
+        _ = GTFSReader(url: url, limits: ArchiveLimits(maxEntryBytes: 100_000)).read(into: sink)
+        #expect(sink.hasBlocking)
+    }
+
     @Test func readsZipSkippingMacJunk() throws {
         let folder = TemporaryFolder()
         var entries = TinyFeed.files
@@ -77,7 +106,7 @@ import ZIPFoundation
         let sink = NoticeSink()
         #expect(GTFSReader(url: truncated).read(into: sink) == nil)
         let notice = try #require(sink.samples.first)
-        #expect(notice.code == "unreadable_archive")
+        #expect(notice.code == "i_o_error")
         #expect(notice.blocksPublication)
     }
 
@@ -91,7 +120,7 @@ import ZIPFoundation
         try Data(bytes).write(to: corrupt)
         let sink = NoticeSink()
         #expect(GTFSReader(url: corrupt).read(into: sink) == nil)
-        #expect(sink.samples.contains { $0.code == "unreadable_archive" && $0.blocksPublication })
+        #expect(sink.samples.contains { $0.code == "i_o_error" && $0.blocksPublication })
     }
 
     @Test func notAZipAtAll() {
@@ -100,6 +129,6 @@ import ZIPFoundation
         FileManager.default.createFile(atPath: url.path, contents: Data("hello".utf8))
         let sink = NoticeSink()
         #expect(GTFSReader(url: url).read(into: sink) == nil)
-        #expect(sink.samples.first?.code == "unreadable_archive")
+        #expect(sink.samples.first?.code == "i_o_error")
     }
 }

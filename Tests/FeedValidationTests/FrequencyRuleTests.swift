@@ -10,10 +10,10 @@ import TestSupport
 @Suite struct FrequencyRuleTests {
     private func validate(_ frequencies: String) throws -> (Feed, NoticeSink) {
         let folder = TemporaryFolder()
-        let url = folder.feed("feed", TinyFeed.with(["frequencies.txt": "trip_id,start_time,end_time,headway_secs,exact_times\n" + frequencies]))
+        let url = folder.feed("feed", TinyFeed.with(RuleFixture.feedInfo.merging(["frequencies.txt": "trip_id,start_time,end_time,headway_secs,exact_times\n" + frequencies]) { a, _ in a }))
         let sink = NoticeSink()
         let feed = try #require(GTFSReader(url: url).read(into: sink))
-        return (Validator().validate(feed, sink: sink), sink)
+        return (Validator(today: CivilDate.days(year: 2026, month: 6, day: 1)).validate(feed, sink: sink), sink)
     }
 
     private func windows(_ feed: Feed) -> [String] {

@@ -12,13 +12,13 @@ import TestSupport
         let url = folder.feed("feed", files)
         let sink = NoticeSink()
         let feed = try #require(GTFSReader(url: url).read(into: sink))
-        return (Validator().validate(feed, sink: sink), sink)
+        return (Validator(today: CivilDate.days(year: 2026, month: 6, day: 1)).validate(feed, sink: sink), sink)
     }
 
     @Test func tinyFeedIsClean() throws {
-        let (feed, sink) = try validate(TinyFeed.files)
+        let (feed, sink) = try validate(TinyFeed.with(RuleFixture.feedInfo))
         #expect(sink.count(severity: .error) == 0)
-        #expect(sink.count(severity: .warning) == 0)
+        #expect(sink.count(severity: .warning) == 0, "\(sink.summary)")
         #expect(feed.stopTimes.count == 6)
     }
 
@@ -29,6 +29,19 @@ import TestSupport
         #expect(notice.value == "S1")
         #expect(feed.stops.texts("stop_name") == ["One", "Two", "Three"])
         #expect(!sink.hasBlocking)
+    }
+
+    @Test func duplicateStopTimesFoundInAndOutOfOrder() throws {
+        // The fast check (each trip's rows together, sequences rising) must not hide a repeat.
+        let header = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        let rows = ["T1,08:00:00,08:00:00,S1,1", "T1,08:05:00,08:05:00,S2,2", "T1,08:10:00,08:10:00,S3,3",
+                    "T2,09:00:00,09:00:00,S1,1", "T2,09:05:00,09:05:00,S2,2", "T2,09:10:00,09:10:00,S3,3"]
+        let (_, clean) = try validate(TinyFeed.with(["stop_times.txt": header + rows.joined(separator: "\n") + "\n"]))
+        #expect(clean.count(of: "duplicate_key") == 0)
+        let (_, adjacent) = try validate(TinyFeed.with(["stop_times.txt": header + (rows + ["T2,09:10:00,09:10:00,S3,3"]).joined(separator: "\n") + "\n"]))
+        #expect(RuleFixture.notices(adjacent, "duplicate_key") == [.error: 1])
+        let (_, apart) = try validate(TinyFeed.with(["stop_times.txt": header + (rows + ["T1,08:10:00,08:10:00,S3,3"]).joined(separator: "\n") + "\n"]))
+        #expect(RuleFixture.notices(apart, "duplicate_key") == [.error: 1])
     }
 
     @Test func danglingRequiredReferenceDropsRowsOptionalOneIsCleared() throws {
@@ -68,7 +81,26 @@ import TestSupport
     @Test func emptyStopTimesBlockPublication() throws {
         let (_, sink) = try validate(TinyFeed.with(["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"]))
         #expect(sink.hasBlocking)
-        #expect(sink.blocking.contains { $0.code == "empty_file" && $0.file == "stop_times.txt" })
+        #expect(sink.blocking.contains { $0.code == "no_usable_rows" && $0.file == "stop_times.txt" })
+        #expect(sink.count(of: "empty_file") == 0)
+    }
+
+    @Test func emptyFilesAreEmptyNotMissingAndStillBlock() throws {
+        // As MobilityData: a file without header is `empty_file`, not also missing.
+        var files = TinyFeed.files
+        for name in ["routes.txt", "calendar.txt"] { files[name] = "" }
+        let (_, sink) = try validate(files)
+        #expect(RuleFixture.notices(sink, "empty_file") == [.error: 2])
+        #expect(sink.count(of: "missing_required_file") == 0)
+        #expect(sink.count(of: "missing_calendar_and_calendar_date_files") == 0)
+        #expect(sink.blocking.contains { $0.code == "empty_file" && $0.file == "routes.txt" })
+        #expect(sink.blocking.contains { $0.code == "no_usable_rows" && $0.file == "calendar.txt" })
+    }
+
+    @Test func everyRowInvalidBlocksWithoutCrashing() throws {
+        let (feed, sink) = try validate(TinyFeed.with(["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence,shape_dist_traveled,timepoint\nT1,8:00,x,S1,a,-1,7\nT2,,,S9,,,\n"]))
+        #expect(feed.stopTimes.isEmpty)
+        #expect(sink.blocking.contains { $0.code == "no_usable_rows" && $0.file == "stop_times.txt" })
     }
 
     @Test func missingRequiredFileBlocks() throws {
@@ -89,7 +121,7 @@ import TestSupport
         let (feed, sink) = try validate(TinyFeed.with([
             "shapes.txt": "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence,shape_dist_traveled\nA,53.1,18.0,1,0\nA,53.2,18.1,2,100\nA,53.3,18.2,3,50\nB,53.1,18.0,1,0\nB,53.2,18.1,2,10\n",
         ]))
-        #expect(sink.count(of: "decreasing_or_equal_shape_distance") == 1)
+        #expect(sink.count(of: "decreasing_shape_distance") == 1)
         let distances = feed.shapes.reals("shape_dist_traveled")
         #expect(distances[0].isNaN && distances[1].isNaN && distances[2].isNaN)
         #expect(distances[3] == 0 && distances[4] == 10)

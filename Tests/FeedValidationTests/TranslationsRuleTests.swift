@@ -12,10 +12,10 @@ import TestSupport
 
     private func validate(_ rows: String) throws -> (Feed, NoticeSink) {
         let folder = TemporaryFolder()
-        let url = folder.feed("feed", TinyFeed.with(["translations.txt": Self.header + rows]))
+        let url = folder.feed("feed", TinyFeed.with(RuleFixture.feedInfo.merging(["translations.txt": Self.header + rows]) { a, _ in a }))
         let sink = NoticeSink()
         let feed = try #require(GTFSReader(url: url).read(into: sink))
-        return (Validator().validate(feed, sink: sink), sink)
+        return (Validator(today: CivilDate.days(year: 2026, month: 6, day: 1)).validate(feed, sink: sink), sink)
     }
 
     private func kept(_ feed: Feed) -> [String] {

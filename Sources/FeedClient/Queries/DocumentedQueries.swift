@@ -201,16 +201,15 @@ enum DocumentedQueries {
             SELECT substr(rest, 1, instr(rest, ' ') - 1), substr(rest, instr(rest, ' ') + 1) FROM split WHERE rest <> ''
           ),
           words(word) AS (SELECT DISTINCT word FROM split WHERE word <> ''),
-          matches(stop_id, word, exact) AS (
-            SELECT t.stop_id, w.word, max(t.token = w.word)
+          hits(stop_id, exact_words) AS (
+            SELECT t.stop_id, count(DISTINCT CASE WHEN t.token = w.word THEN w.word END)
             FROM words w JOIN stop_tokens t ON t.token >= w.word AND t.token < w.word || char(1114111)
-            GROUP BY t.stop_id, w.word
+            GROUP BY t.stop_id
+            HAVING count(DISTINCT w.word) = (SELECT count(*) FROM words)
           )
-        SELECT s.stop_id, s.name, s.code, sum(m.exact) AS exact_words
-        FROM matches m JOIN stops s ON s.stop_id = m.stop_id
-        GROUP BY s.stop_id
-        HAVING count(*) = (SELECT count(*) FROM words)
-        ORDER BY exact_words DESC, length(s.name), s.name, s.stop_id
+        SELECT s.stop_id, s.name, s.code, h.exact_words
+        FROM hits h JOIN stops s ON s.stop_id = h.stop_id
+        ORDER BY h.exact_words DESC, length(s.name), s.name, s.stop_id
         LIMIT :limit
         """,
         "stops_named_fts5": """
@@ -234,8 +233,8 @@ enum DocumentedQueries {
           ),
           spans(lo, hi) AS (
             SELECT max(lon_lo, -180.0), min(lon_hi, 180.0) FROM box
-            UNION ALL SELECT lon_lo + 360, 180.0 FROM box WHERE lon_lo < -180
-            UNION ALL SELECT -180.0, lon_hi - 360 FROM box WHERE lon_hi > 180
+            UNION ALL SELECT lon_lo + 360, CASE WHEN lon_lo < -180 THEN 180.0 ELSE -1000.0 END FROM box
+            UNION ALL SELECT CASE WHEN lon_hi > 180 THEN -180.0 ELSE 1000.0 END, lon_hi - 360 FROM box
           ),
           hits(stop_id) AS (
             SELECT g.stop_id FROM strips, spans, stop_grid g

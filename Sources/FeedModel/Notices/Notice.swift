@@ -4,6 +4,19 @@
 /// `duplicate_key`, `invalid_time`, …). Feed problems are recorded as notices and work goes on;
 /// only notices marked ``blocksPublication`` stop a bundle from being published.
 public struct Notice: Codable, Sendable, Equatable {
+    /// JSON keys are snake_case in every `--json` output and report (issue 15).
+    enum CodingKeys: String, CodingKey {
+        case code
+        case severity
+        case file
+        case line
+        case field
+        case value
+        case message
+        case repair
+        case blocksPublication = "blocks_publication"
+    }
+
     public var code: String
     public var severity: Severity
     /// The file inside the dump (`stops.txt`), or the dump itself for archive-level problems.

@@ -8,6 +8,12 @@ public enum Presence: Sendable, Equatable {
     /// empty when loaded, but a value that is there is essential, so a dangling reference drops
     /// the row rather than clearing the value.
     case conditionallyRequired
+    /// The column must be in the header, but a row may leave it empty (MobilityData's
+    /// `@RequiredColumn`: `transfers.transfer_type`, `rider_categories.is_default_fare_category`).
+    case requiredColumn
+
+    /// Whether the header must have this column (`missing_required_column` otherwise).
+    public var needsColumn: Bool { self == .required || self == .requiredColumn }
 }
 
 /// A foreign key: the values of a field must exist among the values of a field of another table.

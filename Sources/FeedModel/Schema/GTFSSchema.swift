@@ -14,6 +14,7 @@ public enum GTFSSchema {
         FieldSchema("agency_phone", .phone),
         FieldSchema("agency_fare_url", .url),
         FieldSchema("agency_email", .email),
+        FieldSchema("cemv_support", .enumeration([0, 1, 2])),
     ])
 
     public static let stops = TableSchema("stops", .required, primaryKey: ["stop_id"], fields: [
@@ -30,8 +31,9 @@ public enum GTFSSchema {
         FieldSchema("parent_station", .id, references: Reference(("stops", "stop_id"))),
         FieldSchema("stop_timezone", .timezone),
         FieldSchema("wheelchair_boarding", .enumeration([0, 1, 2])),
-        FieldSchema("level_id", .id),
+        FieldSchema("level_id", .id, references: Reference(("levels", "level_id"))),
         FieldSchema("platform_code", .text),
+        FieldSchema("stop_access", .enumeration([0, 1])),
     ])
 
     public static let routes = TableSchema("routes", .required, primaryKey: ["route_id"], fields: [
@@ -49,6 +51,7 @@ public enum GTFSSchema {
         FieldSchema("continuous_pickup", .enumeration([0, 1, 2, 3])),
         FieldSchema("continuous_drop_off", .enumeration([0, 1, 2, 3])),
         FieldSchema("network_id", .id),
+        FieldSchema("cemv_support", .enumeration([0, 1, 2])),
     ])
 
     public static let calendar = TableSchema("calendar", .requiredUnless("calendar_dates"), primaryKey: ["service_id"], fields: [
@@ -89,6 +92,9 @@ public enum GTFSSchema {
         FieldSchema("shape_id", .id, references: Reference(("shapes", "shape_id"))),
         FieldSchema("wheelchair_accessible", .enumeration([0, 1, 2])),
         FieldSchema("bikes_allowed", .enumeration([0, 1, 2])),
+        FieldSchema("cars_allowed", .enumeration([0, 1, 2])),
+        FieldSchema("safe_duration_factor", .float, doc: "GTFS-Flex."),
+        FieldSchema("safe_duration_offset", .float, doc: "GTFS-Flex."),
     ])
 
     public static let stopTimes = TableSchema("stop_times", .required, primaryKey: ["trip_id", "stop_sequence"], fields: [
@@ -149,19 +155,19 @@ public enum GTFSSchema {
         FieldSchema("field_value", .text),
     ])
 
-    /// Every compiled table, in dependency order.
+    /// Every table read: the compiled ones, then those only checked (``checkedOnly``), in
+    /// dependency order.
     public static let tables: [TableSchema] = [
         agency, stops, routes, calendar, calendarDates, shapes, trips, stopTimes, frequencies, feedInfo, translations,
-    ]
+    ] + checkedOnly
 
-    /// GTFS files that are valid but not compiled into bundles; they raise no notice.
+    /// GTFS files that are valid but neither compiled nor checked; they raise no notice.
     public static let recognisedButNotCompiled: Set<String> = [
-        "transfers.txt", "pathways.txt", "levels.txt", "attributions.txt",
-        "fare_attributes.txt", "fare_rules.txt", "fare_media.txt", "fare_products.txt",
+        "fare_media.txt", "fare_products.txt",
         "fare_leg_rules.txt", "fare_transfer_rules.txt", "areas.txt", "stop_areas.txt",
         "networks.txt", "route_networks.txt", "timeframes.txt", "shapes_extended.txt",
-        "location_groups.txt", "location_group_stops.txt", "locations.geojson", "booking_rules.txt",
-        "rider_categories.txt", "fare_leg_join_rules.txt",
+        "locations.geojson", "booking_rules.txt",
+        "fare_leg_join_rules.txt",
     ]
 
     public static func table(named name: String) -> TableSchema? {

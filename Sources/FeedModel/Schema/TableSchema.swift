@@ -16,12 +16,18 @@ public struct TableSchema: Sendable, Equatable {
     public var fields: [FieldSchema]
     /// Field names whose values together identify a row; empty for single-row files.
     public var primaryKey: [String]
+    /// False for files that are read and checked but not compiled into bundles (transfers,
+    /// pathways, fares): their problems are reported and nothing is repaired, since the bundle
+    /// does not hold them.
+    public var isCompiled: Bool
 
-    public init(_ name: String, _ requirement: FileRequirement, primaryKey: [String], fields: [FieldSchema]) {
+    public init(_ name: String, _ requirement: FileRequirement, primaryKey: [String], fields: [FieldSchema],
+                isCompiled: Bool = true) {
         self.name = name
         self.requirement = requirement
         self.primaryKey = primaryKey
         self.fields = fields
+        self.isCompiled = isCompiled
     }
 
     public var fileName: String { name + ".txt" }

@@ -4,9 +4,13 @@
 /// and produce new tables of their own, never editing it.
 public struct Feed: Sendable {
     public private(set) var tables: [String: Table]
+    /// Names of the GTFS files the dump holds, usable or not (a file without header is here but
+    /// its table is missing): MobilityData reports such a file as empty, not as missing.
+    public let dumpFiles: Set<String>
 
-    public init(tables: [String: Table]) {
+    public init(tables: [String: Table], dumpFiles: Set<String>? = nil) {
         self.tables = tables
+        self.dumpFiles = dumpFiles ?? Set(tables.values.filter(\.isPresent).map(\.schema.fileName))
     }
 
     public subscript(_ name: String) -> Table {

@@ -6,6 +6,7 @@ import FeedLegacySources
 import FeedModel
 import FeedPublish
 import FeedSQLite
+import FeedSources
 import Foundation
 
 /// Runs the pipeline for every bundle of a config: fetch, read, validate, freeze, write, publish.
@@ -20,6 +21,11 @@ public struct BuildRunner {
     public var environment = ProcessInfo.processInfo.environment
     /// Retries, part sizes and test hooks of the upload to object storage.
     public var remoteOptions = RemoteOptions()
+    /// How many sources are read, validated, enhanced and compiled at once, and deltas computed;
+    /// the output is byte-identical whatever the count.
+    public var workers = Workers.fromEnvironment()
+    /// Today as a day number (``CivilDate``), against which `service_end` is measured.
+    public var today = ServiceEndCheck.today() ?? 0
 
     public init(config: PipelineConfig) {
         self.config = config
@@ -28,14 +34,34 @@ public struct BuildRunner {
     /// Builds every bundle. A feed problem is reported as a refused bundle; a tool failure in one
     /// bundle (download, disk, manifest) is reported as failed and the others still build. Only a
     /// failure to take the output folder's lock is thrown.
+    ///
+    /// Under the lock, first removes what an interrupted run left (``ScratchFolder``,
+    /// ``LeftoverSweep``): a killed build leaves no trace after the next one.
     public func run() throws -> [BuildReport] {
         let lock = try OutputLock(folder: config.output)
         defer { withExtendedLifetime(lock) {} }
+        let scratch = ScratchFolder(output: config.output)
+        scratch.clear()
+        defer { scratch.clear() }
+        for bundle in config.bundles {
+            let publisher = Publisher(output: config.output, bundle: bundle.name)
+            // An unreadable manifest cannot say what it lists: nothing is removed (the build then fails).
+            let manifest: Manifest?
+            do { manifest = try publisher.manifest() } catch { continue }
+            for path in LeftoverSweep.sweep(publisher.folder, manifest: manifest) {
+                progress("\(bundle.name): removed \(path), left by an interrupted build")
+            }
+        }
         return config.bundles.map { bundle in
             do {
                 // With a publish target, the live manifest decides where versions continue.
                 let remote = try bundle.publish.map { try restoreFromRemote(bundle, $0) }
                 var report = try build(bundle)
+                if report.serviceEnd == nil, report.status != .failed,
+                   let last = try? Publisher(output: config.output, bundle: bundle.name).manifest()?.latest.serviceEnd {
+                    // Unchanged or refused: the version riders keep is the one in place.
+                    report.serviceEnd = ServiceEndCheck(lastDate: last, today: today, settings: bundle.serviceEnd)
+                }
                 if let remote { report.upload = upload(bundle, remote) }
                 return report
             } catch {
@@ -61,12 +87,16 @@ public struct BuildRunner {
                                reason: "inputs unchanged since version \(latest.version); nothing parsed", seconds: clock.seconds)
         }
 
-        var checks: [FeedCheck] = []
-        for source in fetched {
+        // Sources side by side; each check is independent of the others.
+        let checks = try workers.map(fetched) { source in
             progress("\(bundle.name): reading and validating \(source.config.id)")
-            checks.append(FeedCheck(url: source.local, source: source.config.id, fingerprint: source.fingerprint,
-                                    format: source.config.format,
-                                    options: LegacyReadOptions(schema: source.config.schema, timezone: source.config.timezone)))
+            let check = FeedCheck(url: source.local, source: source.config.id, fingerprint: source.fingerprint,
+                                  format: source.config.format,
+                                  options: LegacyReadOptions(schema: source.config.schema, timezone: source.config.timezone),
+                                  limits: bundle.archiveLimits)
+            let rate = RowRate.describe(rows: check.report.rowsRead.values.reduce(0, +), seconds: check.report.seconds.values.reduce(0, +))
+            progress("\(bundle.name): \(source.config.id) read and validated, \(rate)")
+            return check
         }
         clock.lap("read+validate")
         if let refusal = zip(fetched, checks).compactMap({ f, c in c.refusal(under: bundle.strictness).map { "\(f.config.id): \($0)" } }).first {
@@ -76,24 +106,30 @@ public struct BuildRunner {
         }
 
         let version = (previous?.latest.version ?? 0) + 1
-        var sources: [SourceFeed] = []
-        var enhancements: [EnhancementReport] = []
-        for (source, check) in zip(fetched, checks) {
+        // Each source enhanced on its own (links never cross sources); stage times are summed.
+        let enhanced = try workers.map(Array(zip(fetched, checks))) { source, check in
             progress("\(bundle.name): directions and opposite stops of \(source.config.id)")
-            let enhanced = EnhanceStages.run(check.feed!, source: source.config.id, prefix: source.config.prefix,
-                                             opposites: bundle.opposites) { clock.lap($0) }
-            sources.append(enhanced.source)
-            enhancements.append(enhanced.report)
+            var stages = StageClock()
+            let result = EnhanceStages.run(check.feed!, source: source.config.id, prefix: source.config.prefix,
+                                           opposites: bundle.opposites) { stages.lap($0) }
+            return (result, stages.seconds)
         }
-        progress("\(bundle.name): writing the bundle")
-        let content = BundleCompiler().compile(bundle: bundle.name, version: version, sources: sources)
+        for (_, seconds) in enhanced { clock.add(seconds) }
+        clock.restart()
+        let sources = enhanced.map(\.0.source)
+        let enhancements = enhanced.map(\.0.report)
+        let content = BundleCompiler().compile(bundle: bundle.name, version: version, sources: sources, workers: workers)
         clock.lap("compile")
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("feedc-\(UUID().uuidString).sqlite")
+        let total = BundleSchema.tables.reduce(0) { $0 + content.count($1) }
+        progress("\(bundle.name): writing the bundle, \(RowRate.describe(rows: total, seconds: 0))")
+        let writing = Date()
+        let temporary = try publisher.scratch.file(".sqlite")
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let digest = try BundleFileWriter.write(content, to: temporary.path, modules: bundle.sqliteModules)
+        let digest = try BundleFileWriter.write(content, to: temporary.path, modules: bundle.sqliteModules, workers: workers)
         var rows = Dictionary(uniqueKeysWithValues: BundleSchema.tables.map { ($0.name, content.count($0)) })
         rows["stop_times"] = sources.reduce(0) { $0 + $1.feed.stopTimes.count }
         clock.lap("write+digest")
+        progress("\(bundle.name): wrote the bundle, \(RowRate.describe(rows: total, seconds: Date().timeIntervalSince(writing)))")
         if let latest = previous?.latest, latest.digest == digest {
             try ensureSignature(bundle, publisher)
             return BuildReport(bundle: bundle.name, status: .unchanged, version: latest.version, digest: digest,
@@ -112,11 +148,13 @@ public struct BuildRunner {
             clock.lap("diff")
         }
         progress("\(bundle.name): publishing version \(version)")
+        let serviceRange = ServiceRange(sources.map(\.feed))
+        report.serviceEnd = serviceRange.flatMap { ServiceEndCheck(lastDate: $0.end, today: today, settings: bundle.serviceEnd) }
         let candidate = Publisher.Candidate(sqlite: [UInt8](sqlite), digest: digest, report: report.json(), inputs: inputs,
-                                            serviceRange: ServiceRange(sources.map(\.feed)), rows: rows, sqlitePath: temporary, diff: diff)
+                                            serviceRange: serviceRange, rows: rows, sqlitePath: temporary, diff: diff)
         let signingKey = try bundle.signingKey.map { try String(contentsOf: $0, encoding: .utf8) }
         let published = try publisher.publish(candidate, version: version, previous: previous, keep: config.keep,
-                                              maxDeltaShare: bundle.maxDeltaShare, signingKey: signingKey)
+                                              maxDeltaShare: bundle.maxDeltaShare, signingKey: signingKey, workers: workers)
         clock.lap("publish")
         report.seconds = clock.seconds
         report.deltas = published.manifest.deltas
@@ -131,8 +169,12 @@ public struct BuildRunner {
     /// (`reports/<version>.diff.json`). A previous bundle that cannot be read (pruned by hand,
     /// damaged) gives no diff rather than stopping the publication.
     private func diffAgainst(_ latest: BundleVersion, in publisher: Publisher, bundle: String, new: URL, version: Int) -> Data? {
-        let old = publisher.folder.appendingPathComponent(latest.file)
         do {
+            // Unpacked into out/.tmp/ here, not by the differ into the system's temporary folder.
+            let old = try publisher.scratch.file(".sqlite")
+            defer { try? FileManager.default.removeItem(at: old) }
+            let packed = try Data(contentsOf: publisher.folder.appendingPathComponent(latest.file))
+            try Data(Gzip.decompress([UInt8](packed))).write(to: old)
             let diff = try BundleDiffer().diff(old: old, new: new, oldLabel: "\(bundle)@\(latest.version)", newLabel: "\(bundle)@\(version)")
             return try DiffJSON.encode(diff)
         } catch {
@@ -159,6 +201,9 @@ public struct BuildRunner {
         text += "opposites \(bundle.opposites.maxDistance) \(bundle.opposites.railMaxDistance) \(bundle.opposites.minConfidence)\n"
         text += "max_dropped_share \(bundle.strictness.maxDroppedShare.map { String($0) } ?? "-")\n"
         text += "sqlite_modules \(bundle.sqliteModules.names.joined(separator: ","))\n"
+        if bundle.archiveLimits != .standard {  // a line only when set, so existing fingerprints stay
+            text += "zip_limits \(bundle.archiveLimits.maxEntryBytes) \(bundle.archiveLimits.maxRatio)\n"
+        }
         for source in fetched {
             text += "\(source.config.id)\t\(source.config.format.rawValue)\t\(source.config.prefix)\t\(source.fingerprint)\n"
             // Legacy settings change the content (time zone) or the report (schema); GTFS lines stay as they were.
@@ -180,5 +225,15 @@ struct StageClock {
         let now = Date()
         seconds[stage, default: 0] += (now.timeIntervalSince(last) * 1000).rounded() / 1000
         last = now
+    }
+
+    /// Adds stage times measured elsewhere (by a worker).
+    mutating func add(_ other: [String: Double]) {
+        for (stage, value) in other { seconds[stage, default: 0] += value }
+    }
+
+    /// The next lap starts now.
+    mutating func restart() {
+        last = Date()
     }
 }

@@ -16,13 +16,14 @@ public struct FeedCheck: Sendable {
     ///   - format: the dump's format; nil detects it from the content (``LegacyFormat/detect(_:)``,
     ///     else GTFS), as `feedc validate` does.
     ///   - options: a legacy source's `schema:` and `timezone:`.
+    ///   - limits: what a zip member may unpack to (GTFS zips).
     public init(url: URL, source: String, fingerprint: String? = nil, format: SourceFormat? = .gtfs,
-                options: LegacyReadOptions = LegacyReadOptions()) {
+                options: LegacyReadOptions = LegacyReadOptions(), limits: ArchiveLimits = .standard) {
         let sink = NoticeSink()
         var clock = StageClock()
         let format = format ?? LegacyFormat.detect(url).flatMap { SourceFormat(rawValue: $0.rawValue) } ?? .gtfs
         let read: Feed? = switch format {
-        case .gtfs: GTFSReader(url: url).read(into: sink)
+        case .gtfs: GTFSReader(url: url, limits: limits).read(into: sink)
         case .kalkati: KalkatiReader(url: url, options: options).read(into: sink)
         case .nextbus: NextBusReader(url: url, options: options).read(into: sink)
         }

@@ -1,6 +1,7 @@
 import BundleFormat
 import FeedEnhancement
 import FeedPublish
+import FeedSources
 import Foundation
 
 /// pipeline.yaml, parsed and checked. Every key is documented in README.md.
@@ -40,6 +41,10 @@ public struct BundleConfig: Sendable, Equatable {
     /// Where `feedc build` and `feedc publish` upload the bundle's folder (`publish:`, the
     /// bundle's own or the top-level one); nil: local output only.
     public var publish: PublishTarget?
+    /// What a zip member of a source may unpack to (`zip_limits:`), against zip bombs.
+    public var archiveLimits = ArchiveLimits.standard
+    /// When the build warns, or fails, that the bundle's service is about to end (`service_end:`).
+    public var serviceEnd = ServiceEndSettings()
 
     public init(name: String, sources: [SourceConfig], strictness: Strictness = Strictness(),
                 opposites: OppositeStopsSettings = OppositeStopsSettings()) {
@@ -101,5 +106,20 @@ public struct SourceConfig: Sendable, Equatable {
         self.prefix = prefix
         self.schema = schema
         self.timezone = timezone
+    }
+}
+
+/// `service_end:` thresholds, per bundle or at the top level: warn when the last date with service
+/// is `warn_days` days away or fewer, fail (exit status 3, the bundle is still published) within
+/// `fail_within_days`.
+public struct ServiceEndSettings: Sendable, Equatable {
+    /// Days before the end at which the build warns, largest first (default 30 and 7).
+    public var warnDays: [Int] = [30, 7]
+    /// Days before the end at which the build fails (exit status 3); nil: never.
+    public var failWithinDays: Int?
+
+    public init(warnDays: [Int] = [30, 7], failWithinDays: Int? = nil) {
+        self.warnDays = warnDays
+        self.failWithinDays = failWithinDays
     }
 }

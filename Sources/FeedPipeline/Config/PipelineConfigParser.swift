@@ -31,7 +31,8 @@ public struct PipelineConfigParser {
         let base = file.deletingLastPathComponent()
         let doc = YAMLReader(file: file.path)
         guard let root = node else { throw ConfigError(file: file.path, "the file is empty; it needs at least `bundles:`") }
-        let top = try doc.mapping(root, allowed: ["output", "keep", "bundles", "publish"], context: "the top level")
+        let top = try doc.mapping(root, allowed: ["output", "keep", "bundles", "publish", "service_end"], context: "the top level")
+        let serviceEnd = try top["service_end"].map { n throws(ConfigError) in try parseServiceEnd(n, doc: doc, base: ServiceEndSettings()) } ?? ServiceEndSettings()
         let publish = try top["publish"].flatMap { n throws(ConfigError) in try PublishConfigParser(doc: doc).parse(n) }
         let output = try top["output"].map { n throws(ConfigError) in try doc.string(n, "output") } ?? "out"
         let keep = try top["keep"].map { n throws(ConfigError) in try doc.int(n, "keep", min: 1) } ?? 10
@@ -40,7 +41,7 @@ public struct PipelineConfigParser {
         }
         var bundles: [BundleConfig] = []
         for item in try doc.sequence(bundlesNode, "bundles") {
-            let bundle = try parseBundle(item, doc: doc, base: base, publish: publish)
+            let bundle = try parseBundle(item, doc: doc, base: base, publish: publish, serviceEnd: serviceEnd)
             if bundles.contains(where: { $0.name == bundle.name }) {
                 throw doc.error(item, "bundle name `\(bundle.name)` is used twice")
             }
@@ -54,8 +55,8 @@ public struct PipelineConfigParser {
     }
 
     /// `publish` is the top-level target, the bundle's unless it names its own.
-    private func parseBundle(_ node: Node, doc: YAMLReader, base: URL, publish: PublishTarget?) throws(ConfigError) -> BundleConfig {
-        let map = try doc.mapping(node, allowed: ["name", "sources", "fail_on_error", "max_dropped_share", "opposites", "max_delta_share", "signing_key", "sqlite_modules", "publish"], context: "a bundle")
+    private func parseBundle(_ node: Node, doc: YAMLReader, base: URL, publish: PublishTarget?, serviceEnd: ServiceEndSettings) throws(ConfigError) -> BundleConfig {
+        let map = try doc.mapping(node, allowed: ["name", "sources", "fail_on_error", "max_dropped_share", "opposites", "max_delta_share", "signing_key", "sqlite_modules", "publish", "zip_limits", "service_end"], context: "a bundle")
         guard let nameNode = map["name"] else { throw doc.error(node, "a bundle needs a `name`") }
         let name = try doc.string(nameNode, "name")
         guard name.range(of: "^[A-Za-z0-9][A-Za-z0-9_.-]*$", options: .regularExpression) != nil else {
@@ -98,6 +99,16 @@ public struct PipelineConfigParser {
             config.maxDeltaShare = try doc.double(n, "max_delta_share")
             guard (0...1).contains(config.maxDeltaShare) else { throw doc.error(n, "`max_delta_share` must be between 0 and 1 (0.5 is half the bundle)") }
         }
+        if let n = map["zip_limits"] {
+            let limits = try doc.mapping(n, allowed: ["max_entry_size_mb", "max_compression_ratio"], context: "`zip_limits`")
+            if let v = limits["max_entry_size_mb"] {
+                config.archiveLimits.maxEntryBytes = UInt64(try doc.int(v, "max_entry_size_mb", min: 1)) << 20
+            }
+            if let v = limits["max_compression_ratio"] {
+                config.archiveLimits.maxRatio = try doc.double(v, "max_compression_ratio")
+                guard config.archiveLimits.maxRatio >= 1 else { throw doc.error(v, "`max_compression_ratio` must be at least 1") }
+            }
+        }
         if let n = map["sqlite_modules"] {
             for item in try doc.sequence(n, "sqlite_modules") {
                 let word = try doc.string(item, "sqlite_modules")
@@ -115,8 +126,23 @@ public struct PipelineConfigParser {
             }
             config.signingKey = url
         }
+        config.serviceEnd = try map["service_end"].map { n throws(ConfigError) in try parseServiceEnd(n, doc: doc, base: serviceEnd) } ?? serviceEnd
         config.publish = try map["publish"].map { n throws(ConfigError) in try PublishConfigParser(doc: doc).parse(n) } ?? publish
         return config
+    }
+
+    /// `service_end: {warn_days: [30, 7], fail_within_days: 3}`; both optional, a bundle's keys
+    /// override the top level's (`base`) one by one.
+    private func parseServiceEnd(_ node: Node, doc: YAMLReader, base: ServiceEndSettings) throws(ConfigError) -> ServiceEndSettings {
+        let map = try doc.mapping(node, allowed: ["warn_days", "fail_within_days"], context: "`service_end`")
+        var settings = base
+        if let n = map["warn_days"] {
+            var days: [Int] = []
+            for item in try doc.sequence(n, "warn_days") { days.append(try doc.int(item, "warn_days", min: 0)) }
+            settings.warnDays = Array(Set(days)).sorted(by: >)
+        }
+        if let n = map["fail_within_days"] { settings.failWithinDays = try doc.int(n, "fail_within_days", min: 0) }
+        return settings
     }
 
     private func positive(_ doc: YAMLReader, _ node: Node, _ key: String) throws(ConfigError) -> Double {

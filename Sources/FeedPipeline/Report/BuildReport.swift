@@ -37,6 +37,13 @@ public struct BuildReport: Codable, Sendable {
     public var changes: DeltaStatistics?
     /// The upload to the bundle's `publish:` target, when it has one.
     public var upload: UploadReport?
+    /// How soon the bundle's service ends (the published version's, or the one still in place).
+    public var serviceEnd: ServiceEndCheck?
+
+    enum CodingKeys: String, CodingKey {
+        case bundle, status, version, digest, reason, sources, enhancements, rows, seconds, deltas, changes, upload
+        case serviceEnd = "service_end"
+    }
 
     public init(bundle: String, status: Status, version: Int? = nil, digest: String? = nil, reason: String? = nil,
                 sources: [FeedCheckReport] = [], enhancements: [EnhancementReport] = [], rows: [String: Int]? = nil,
@@ -61,6 +68,23 @@ public struct BuildReport: Codable, Sendable {
 
 /// The validation of one dump: counts, notices by code, samples, repairs.
 public struct FeedCheckReport: Codable, Sendable {
+    /// JSON keys are snake_case in every `--json` output and report (issue 15).
+    enum CodingKeys: String, CodingKey {
+        case source
+        case path
+        case fingerprint
+        case rowsRead = "rows_read"
+        case rowsDropped = "rows_dropped"
+        case rowsLeftOut = "rows_left_out"
+        case rowsKept = "rows_kept"
+        case errors
+        case warnings
+        case blocking
+        case notices
+        case samples
+        case seconds
+    }
+
     public var source: String
     public var path: String
     public var fingerprint: String?
@@ -80,4 +104,65 @@ public struct FeedCheckReport: Codable, Sendable {
     public var samples: [Notice]
     /// Seconds spent reading and validating.
     public var seconds: [String: Double]
+}
+
+/// The last date with service of a bundle against today (`FEEDC_TODAY`, else the UTC date), and
+/// the level the bundle's `service_end:` thresholds give it.
+public struct ServiceEndCheck: Codable, Sendable, Equatable {
+    public enum Level: String, Codable, Sendable {
+        case ok, warn, fail
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case lastDate = "last_date"
+        case daysLeft = "days_left"
+        case level
+        case warnDays = "warn_days"
+        case failWithinDays = "fail_within_days"
+    }
+
+    /// `YYYY-MM-DD`: the last date on which some trip runs.
+    public var lastDate: String
+    /// Days from today to that date: 0 on the last day, negative once service has ended.
+    public var daysLeft: Int
+    public var level: Level
+    public var warnDays: [Int]
+    public var failWithinDays: Int?
+
+    /// nil when the date cannot be read.
+    public init?(lastDate: String, today: Int, settings: ServiceEndSettings) {
+        guard let last = CivilDate.parse(lastDate) else { return nil }
+        let daysLeft = last - today
+        self.lastDate = lastDate
+        self.daysLeft = daysLeft
+        warnDays = settings.warnDays
+        failWithinDays = settings.failWithinDays
+        if let fail = settings.failWithinDays, daysLeft <= fail {
+            level = .fail
+        } else if settings.warnDays.contains(where: { daysLeft <= $0 }) {
+            level = .warn
+        } else {
+            level = .ok
+        }
+    }
+
+    /// Every key present: `fail_within_days` is null when not set.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(lastDate, forKey: .lastDate)
+        try container.encode(daysLeft, forKey: .daysLeft)
+        try container.encode(level, forKey: .level)
+        try container.encode(warnDays, forKey: .warnDays)
+        try container.encode(failWithinDays, forKey: .failWithinDays)
+    }
+
+    /// The smallest `warn_days` threshold the end falls within, if any.
+    public var warnedWithin: Int? { warnDays.filter { daysLeft <= $0 }.min() }
+
+    /// Today as a day number: `FEEDC_TODAY` (`YYYY-MM-DD`) when set, else the current UTC date.
+    /// nil when `FEEDC_TODAY` is set but not a date.
+    public static func today(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+        if let text = environment["FEEDC_TODAY"], !text.isEmpty { return CivilDate.parse(text) }
+        return Int((Date().timeIntervalSince1970 / 86_400).rounded(.down))
+    }
 }

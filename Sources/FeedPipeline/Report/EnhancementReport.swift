@@ -16,6 +16,20 @@ public struct EnhancementReport: Codable, Sendable {
     }
 
     public struct Route: Codable, Sendable {
+        /// JSON keys are snake_case in every `--json` output and report (issue 15).
+        enum CodingKeys: String, CodingKey {
+            case route
+            case source
+            case patternsMerged = "patterns_merged"
+            case ambiguousPatterns = "ambiguous_patterns"
+            case contradictingPatterns = "contradicting_patterns"
+            case orderConflicts = "order_conflicts"
+            case directions
+            case oppositesLinked = "opposites_linked"
+            case oppositesUnlinked = "opposites_unlinked"
+            case oppositesAmbiguous = "opposites_ambiguous"
+        }
+
         public var route: String
         public var source: RouteDirections.Source
         public var patternsMerged: Int

@@ -41,6 +41,7 @@ public enum ReportText {
         case .failed: out = "\(report.bundle): FAILED — \(report.reason ?? "")\n"
         }
         if let upload = report.upload { out += "  " + render(upload) }
+        if let end = report.serviceEnd { out += "  " + render(end) + "\n" }
         for source in report.sources {
             out += render(source).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
         }
@@ -52,6 +53,19 @@ public enum ReportText {
 }
 
 extension ReportText {
+    /// "service ends 2026-12-01, in 8 days (warning: within 30 days)".
+    public static func render(_ end: ServiceEndCheck) -> String {
+        let days = abs(end.daysLeft) == 1 ? "1 day" : "\(abs(end.daysLeft)) days"
+        var line = end.daysLeft > 0 ? "service ends \(end.lastDate), in \(days)"
+            : end.daysLeft == 0 ? "service ends \(end.lastDate), today" : "service ended \(end.lastDate), \(days) ago"
+        switch end.level {
+        case .ok: break
+        case .warn: line += " (warning: within \(end.warnedWithin ?? 0) days)"
+        case .fail: line += " (FAIL: within \(end.failWithinDays ?? 0) days; exit status 3)"
+        }
+        return line
+    }
+
     /// One line (or two) on an upload to object storage.
     public static func render(_ upload: UploadReport) -> String {
         var line: String

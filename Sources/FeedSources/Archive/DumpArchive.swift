@@ -15,12 +15,12 @@ public final class DumpArchive {
     private let archive: Archive?
     private let folder: URL?
     private var entries: [String: Entry] = [:]
+    /// What a member may unpack to, against zip bombs.
+    public let limits: ArchiveLimits
 
-    /// Largest member read, against zip bombs.
-    public static let maximumEntrySize: UInt64 = 2 << 30
-
-    public init(url: URL, sink: NoticeSink) throws(DumpError) {
+    public init(url: URL, sink: NoticeSink, limits: ArchiveLimits = .standard) throws(DumpError) {
         path = url.path
+        self.limits = limits
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw .notFound(path: url.path)
@@ -104,7 +104,13 @@ public final class DumpArchive {
         }
         guard let archive, let entry = entries[member] else { return nil }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(min(UInt64(entry.uncompressedSize), Self.maximumEntrySize)))
+        let packed = UInt64(entry.compressedSize)
+        // The declared size can lie; it is checked again while inflating.
+        if let refusal = limits.refusal(unpacked: UInt64(entry.uncompressedSize), packed: packed) {
+            throw .unreadableEntry(path: path, entry: member, reason: refusal)
+        }
+        bytes.reserveCapacity(Int(min(UInt64(entry.uncompressedSize), limits.maxEntryBytes)))
+        var refusal: String?
         // ZIPFoundation's CRC-32 on Linux is a byte-at-a-time Swift loop; zlib's is several times
         // faster, so the checksum is computed here over each chunk.
         var checksum: UInt = 0
@@ -114,10 +120,11 @@ public final class DumpArchive {
                     checksum = crc32(checksum, raw.bindMemory(to: UInt8.self).baseAddress, UInt32(raw.count))
                 }
                 bytes.append(contentsOf: chunk)
-                if UInt64(bytes.count) > Self.maximumEntrySize { throw EntryTooLarge() }
+                refusal = limits.refusal(unpacked: UInt64(bytes.count), packed: packed)
+                if refusal != nil { throw EntryTooLarge() }
             }
         } catch is EntryTooLarge {
-            throw .unreadableEntry(path: path, entry: member, reason: "larger than \(Self.maximumEntrySize >> 20) MiB unpacked")
+            throw .unreadableEntry(path: path, entry: member, reason: refusal ?? "too large")
         } catch {
             throw .unreadableEntry(path: path, entry: member, reason: "\(error)")
         }

@@ -67,16 +67,16 @@ struct ColumnBuilder {
             let field = schema.fields[index]
             guard column < fields.count else { continue }
             var f = fields[column]
-            // Trim spaces and tabs, reporting them.
+            // Trim whitespace (control characters and spaces, as Java's trim), as MobilityData's
+            // CSV parser does: silently outside quotes, reported inside them, where it was written
+            // on purpose.
             var start = f.start, end = f.end
-            while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
-            while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+            while start < end && bytes[start] <= 0x20 { start += 1 }
+            while end > start && bytes[end - 1] <= 0x20 { end -= 1 }
+            if f.quoted && (start != f.start || end != f.end) { loader.whitespace(field, decode(bytes, f), line: line) }
             if start == end { continue }
-            if start != f.start || end != f.end {
-                loader.whitespace(field, decode(bytes, f), line: line)
-                f.start = start
-                f.end = end
-            }
+            f.start = start
+            f.end = end
             let slotIndex = storageIndex[index]
             if !convert(f, field: field, slot: slotIndex, line: line, bytes, loader: loader) {
                 usable = false

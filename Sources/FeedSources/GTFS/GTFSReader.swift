@@ -4,22 +4,26 @@ import Foundation
 /// Reads a GTFS dump (zip or folder) into a ``Feed``, one schema table at a time.
 ///
 /// Everything wrong with the dump becomes a notice in the sink; only a dump that cannot be
-/// opened at all yields no feed. Missing required files are reported as blocking; deciding what
-/// else blocks publication is the validator's job.
+/// opened at all yields no feed (`i_o_error`, MobilityData's code for an archive it cannot read).
+/// Missing required files are reported as blocking; deciding what else blocks publication is the
+/// validator's job.
 public struct GTFSReader {
     public let url: URL
+    /// What a zip member may unpack to.
+    public let limits: ArchiveLimits
 
-    public init(url: URL) {
+    public init(url: URL, limits: ArchiveLimits = .standard) {
         self.url = url
+        self.limits = limits
     }
 
     /// The feed, or nil when the dump could not be opened (the sink says why).
     public func read(into sink: NoticeSink) -> Feed? {
         let archive: DumpArchive
         do {
-            archive = try DumpArchive(url: url, sink: sink)
+            archive = try DumpArchive(url: url, sink: sink, limits: limits)
         } catch {
-            sink.add(Notice(code: "unreadable_archive", severity: .error, file: url.lastPathComponent,
+            sink.add(Notice(code: "i_o_error", severity: .error, file: url.lastPathComponent,
                             message: error.description, blocksPublication: true))
             return nil
         }
@@ -29,7 +33,7 @@ public struct GTFSReader {
             do {
                 bytes = try archive.read(schema.fileName)
             } catch {
-                sink.add(Notice(code: "unreadable_archive", severity: .error, file: schema.fileName,
+                sink.add(Notice(code: "i_o_error", severity: .error, file: schema.fileName,
                                 message: error.description, blocksPublication: true))
                 return nil
             }
@@ -44,6 +48,6 @@ public struct GTFSReader {
             sink.add(Notice(code: "unknown_file", severity: .info, file: name,
                             message: "The file is not part of GTFS; it is not compiled."))
         }
-        return Feed(tables: tables)
+        return Feed(tables: tables, dumpFiles: Set(archive.files.keys))
     }
 }

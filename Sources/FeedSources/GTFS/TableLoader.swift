@@ -50,7 +50,8 @@ public struct TableLoader {
         var builder = ColumnBuilder(schema: schema, slots: slots)
         var dropped = 0
         while let line = scanner.next(into: &fields) {
-            if fields.count == 1 && fields[0].start == fields[0].end { continue } // blank line
+            // A blank line, or one holding only spaces (read as empty by MobilityData's parser).
+            if fields.count == 1 && !fields[0].quoted && (fields[0].start..<fields[0].end).allSatisfy({ bytes[$0] <= 0x20 }) { continue }
             if fields.count != slots.count {
                 let count = fields.count, expected = slots.count
                 sink.add(code: "invalid_row_length") {
@@ -69,7 +70,8 @@ public struct TableLoader {
             notice("invalid_quoting", .warning, line: nil, "Text follows a closing quote in some field.",
                    repair: "the text after the quote ignored")
         }
-        sink.recordDropped(dropped, from: file)
+        // Rows of files only checked are not in the bundle: their loss is no repair of it.
+        if schema.isCompiled { sink.recordDropped(dropped, from: file) }
         return builder.table()
     }
 
@@ -95,7 +97,7 @@ public struct TableLoader {
                 slots.append(nil)
             }
         }
-        let missing = schema.fields.indices.filter { schema.fields[$0].presence == .required && !seen.contains($0) }
+        let missing = schema.fields.indices.filter { schema.fields[$0].presence.needsColumn && !seen.contains($0) }
         if !missing.isEmpty {
             let required = schema.requirement == .required
             for index in missing {

@@ -1,7 +1,7 @@
 import FeedModel
 
 /// Rows must have unique primary keys (`duplicate_key`, error). Repair: the first row with a key
-/// is kept and later ones are dropped.
+/// is kept and later ones are dropped (in files only checked, not compiled, nothing is dropped).
 public struct DuplicateKeyRule: ValidationRule {
     public init() {}
 
@@ -9,7 +9,12 @@ public struct DuplicateKeyRule: ValidationRule {
         for schema in GTFSSchema.tables where !schema.primaryKey.isEmpty {
             let table = feed[schema.name]
             guard table.isPresent, table.count > 1 else { continue }
+            if schema.primaryKey.count > 2 {
+                reportLongKeys(table, sink: sink)
+                continue
+            }
             let keys = RowKeys(table)
+            if Self.surelyUnique(keys, count: table.count) { continue }
             var seen: [RowKey: Int32] = [:]
             seen.reserveCapacity(table.count)
             var keep = Array(repeating: true, count: table.count)
@@ -22,15 +27,55 @@ public struct DuplicateKeyRule: ValidationRule {
                     sink.add(code: "duplicate_key") {
                         Notice(code: "duplicate_key", severity: .error, file: schema.fileName, line: Int(table.lines[row]),
                                field: schema.primaryKey.joined(separator: ","), value: table.key(row).replacingSeparators,
-                               message: "The key is already used by line \(first).", repair: "row dropped")
+                               message: "The key is already used by line \(first).", repair: schema.isCompiled ? "row dropped" : nil)
                     }
                 } else {
                     seen[key] = table.lines[row]
                 }
             }
-            if dropped > 0 {
+            if dropped > 0 && schema.isCompiled {
                 sink.dropped(dropped, from: table)
                 feed[schema.name] = table.keeping(keep)
+            }
+        }
+    }
+}
+
+extension DuplicateKeyRule {
+    /// A fast proof that no key repeats, for the usual layout (the stop_times of each trip
+    /// together, in stop_sequence order): each first key value in one run of rows, its second
+    /// values strictly increasing. False means "maybe": the rows are then checked one by one.
+    static func surelyUnique(_ keys: RowKeys, count: Int) -> Bool {
+        var runStarted: [Bool] = []
+        var previous: RowKey?
+        for row in 0..<count {
+            guard let key = keys[row] else { continue }
+            if let previous, previous.first == key.first {
+                if key.second <= previous.second { return false }
+            } else {
+                if key.first >= runStarted.count { runStarted += Array(repeating: false, count: key.first - runStarted.count + 1) }
+                if runStarted[key.first] { return false }
+                runStarted[key.first] = true
+            }
+            previous = key
+        }
+        return true
+    }
+
+    /// Keys of more than two fields (transfers, fare_rules: files only checked, small) compared as
+    /// joined text; reported only, as the bundle does not hold these files.
+    func reportLongKeys(_ table: Table, sink: NoticeSink) {
+        var seen: [String: Int32] = [:]
+        for row in 0..<table.count {
+            let key = table.key(row)
+            if let first = seen[key] {
+                sink.add(code: "duplicate_key") {
+                    Notice(code: "duplicate_key", severity: .error, file: table.schema.fileName, line: Int(table.lines[row]),
+                           field: table.schema.primaryKey.joined(separator: ","), value: key.replacingSeparators,
+                           message: "The key is already used by line \(first).")
+                }
+            } else {
+                seen[key] = table.lines[row]
             }
         }
     }

@@ -23,9 +23,14 @@ public struct FlexStopTimesRule: ValidationRule {
         var flexTrips: Set<String> = []
         var fixedTrips: Set<String> = []
         var flexRows = 0
+        var lastFixed: String?
         for row in 0..<stopTimes.count {
             if stops[row] != nil {
-                if let trip = trips[row] { fixedTrips.insert(trip) }
+                // Stop times of a trip are usually together: insert each trip once per run.
+                if let trip = trips[row], trip != lastFixed {
+                    fixedTrips.insert(trip)
+                    lastFixed = trip
+                }
                 continue
             }
             keep[row] = false

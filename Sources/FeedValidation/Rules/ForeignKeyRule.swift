@@ -4,7 +4,8 @@ import FeedModel
 /// declares. Repair, derived from the field's presence: a row whose required reference dangles is
 /// dropped (a stop_time of an unknown trip); a dangling optional reference is cleared (a trip's
 /// unknown shape_id). Rows that go because their parent was dropped here are counted once, as
-/// `rows_removed_with_parent`, not reported one by one.
+/// `rows_removed_with_parent`, not reported one by one. Files only checked, not compiled
+/// (transfers, pathways, fares), are reported and left as they are.
 public struct ForeignKeyRule: ValidationRule {
     public init() {}
 
@@ -32,7 +33,10 @@ public struct ForeignKeyRule: ValidationRule {
                         lastValid = value
                         continue
                     }
-                    if field.presence != .optional {
+                    if !schema.isCompiled {
+                        // Reported only, as the raw feed has it: the bundle does not hold this file.
+                        if parentDropped.contains(value) { continue }
+                    } else if (field.presence == .required || field.presence == .conditionallyRequired) {
                         keep[row] = false
                         if parentDropped.contains(value) {
                             cascaded += 1
@@ -46,11 +50,12 @@ public struct ForeignKeyRule: ValidationRule {
                         Notice(code: "foreign_key_violation", severity: .error, file: schema.fileName,
                                line: Int(table.lines[row]), field: field.name, value: value,
                                message: "No \(target.isEmpty ? reference.targets[0].table : target) has this id.",
-                               repair: field.presence != .optional ? "row dropped" : "value cleared")
+                               repair: !schema.isCompiled ? nil : (field.presence == .required || field.presence == .conditionallyRequired) ? "row dropped" : "value cleared")
                     }
                 }
-                table.clear(field.name, rows: cleared)
+                if schema.isCompiled { table.clear(field.name, rows: cleared) }
             }
+            guard schema.isCompiled else { continue }
             if cascaded > 0 {
                 sink.add(Notice(code: "rows_removed_with_parent", severity: .info, file: schema.fileName,
                                 value: String(cascaded),

@@ -1,10 +1,22 @@
 import FeedModel
 
-/// Along a shape, `shape_dist_traveled` must increase from point to point
-/// (`decreasing_or_equal_shape_distance`, error; Wichita's 2019–2023 feeds have it). Equal
-/// distances are allowed only for points at the same position. Repair: the shape's distances
-/// are cleared; the points themselves are kept.
+/// Along a shape, `shape_dist_traveled` must not go down, and two consecutive points with the same
+/// distance must be the same place. MobilityData's current rules, one notice per pair of
+/// consecutive points:
+///
+/// - `decreasing_shape_distance` (error): the distance is smaller than at the previous point.
+/// - `equal_shape_distance_diff_coordinates` (error): the same distance, points 1.11 m or more
+///   apart.
+/// - `equal_shape_distance_diff_coordinates_distance_below_threshold` (warning): the same
+///   distance, points less than 1.11 m apart.
+/// - `equal_shape_distance_same_coordinates` (warning): a repeated point.
+///
+/// Repair, for the two errors only: the shape's distances are cleared (the points are kept); apps
+/// then place stops on the shape by position. The warnings change nothing.
 public struct ShapeDistanceRule: ValidationRule {
+    /// Points closer than this (metres) with equal distances are a warning, not an error.
+    public static let threshold = 1.11
+
     public init() {}
 
     public func apply(to feed: inout Feed, sink: NoticeSink) {
@@ -16,22 +28,36 @@ public struct ShapeDistanceRule: ValidationRule {
         let groups = RowGroups(shapes, by: "shape_id", orderedBy: "shape_pt_sequence")
         var cleared: [Int] = []
         for (g, rows) in groups.rows.enumerated() {
-            var previous = -1
-            for row in rows where !distances[row].isNaN {
-                defer { previous = row }
-                guard previous >= 0 else { continue }
-                let samePlace = lats[row] == lats[previous] && lons[row] == lons[previous]
-                if distances[row] < distances[previous] || (distances[row] == distances[previous] && !samePlace) {
-                    sink.add(code: "decreasing_or_equal_shape_distance") {
-                        Notice(code: "decreasing_or_equal_shape_distance", severity: .error, file: "shapes.txt",
-                               line: Int(shapes.lines[row]), field: "shape_dist_traveled", value: String(distances[row]),
-                               message: "Shape \(groups.keys[g]): the distance does not increase from the previous point.",
-                               repair: "the shape's distances cleared")
+            var broken = false
+            for (previous, row) in zip(rows, rows.dropFirst()) {
+                let d = distances[row], p = distances[previous]
+                guard !d.isNaN, !p.isNaN, d <= p else { continue }
+                let code: String, severity: Severity, message: String
+                if d < p {
+                    (code, severity) = ("decreasing_shape_distance", .error)
+                    message = "the distance is smaller than at the previous point (\(p))."
+                } else if lats[row] == lats[previous] && lons[row] == lons[previous] {
+                    (code, severity) = ("equal_shape_distance_same_coordinates", .warning)
+                    message = "the point repeats the previous one."
+                } else {
+                    let apart = GreatCircle.metres(lats[previous], lons[previous], lats[row], lons[row])
+                    if apart >= Self.threshold {
+                        (code, severity) = ("equal_shape_distance_diff_coordinates", .error)
+                    } else if apart > 0 {
+                        (code, severity) = ("equal_shape_distance_diff_coordinates_distance_below_threshold", .warning)
+                    } else {
+                        continue
                     }
-                    cleared.append(contentsOf: rows)
-                    break
+                    message = "the distance equals the previous point's, \(Int((apart * 100).rounded()) / 100) m away."
+                }
+                if severity == .error { broken = true }
+                sink.add(code: code) {
+                    Notice(code: code, severity: severity, file: "shapes.txt", line: Int(shapes.lines[row]),
+                           field: "shape_dist_traveled", value: String(d), message: "Shape \(groups.keys[g]): \(message)",
+                           repair: severity == .error ? "the shape's distances cleared" : nil)
                 }
             }
+            if broken { cleared.append(contentsOf: rows) }
         }
         guard !cleared.isEmpty else { return }
         shapes.clear("shape_dist_traveled", rows: cleared)

@@ -2,7 +2,7 @@ import FeedModel
 
 /// Stops, stations and entrances need a position, and riders need a name; GTFS makes
 /// `stop_lat`, `stop_lon` and `stop_name` conditionally required for location types 0, 1 and 2
-/// (`missing_required_field`, error). Repair: a stop without a position is dropped (no map or
+/// (`stop_without_location` and `missing_stop_name`, errors, one per stop). Repair: a stop without a position is dropped (no map or
 /// nearby query can use it); a missing name is reported and left empty.
 public struct StopLocationRule: ValidationRule {
     public init() {}
@@ -14,21 +14,23 @@ public struct StopLocationRule: ValidationRule {
         let lats = stops.reals("stop_lat")
         let lons = stops.reals("stop_lon")
         let names = stops.texts("stop_name")
+        let ids = stops.texts("stop_id")
         var keep = Array(repeating: true, count: stops.count)
         for row in 0..<stops.count {
             let type = types[row] == Column.nullInteger ? 0 : types[row]
             guard type <= 2 else { continue }
-            for (field, missing) in [("stop_lat", lats[row].isNaN), ("stop_lon", lons[row].isNaN)] where missing {
+            if lats[row].isNaN || lons[row].isNaN {
                 keep[row] = false
-                sink.add(code: "missing_required_field") {
-                    Notice(code: "missing_required_field", severity: .error, file: "stops.txt", line: Int(stops.lines[row]),
-                           field: field, message: "A stop, station or entrance has no position.", repair: "row dropped")
+                sink.add(code: "stop_without_location") {
+                    Notice(code: "stop_without_location", severity: .error, file: "stops.txt", line: Int(stops.lines[row]),
+                           field: lats[row].isNaN ? "stop_lat" : "stop_lon", value: ids[row],
+                           message: "A stop, station or entrance has no position.", repair: "row dropped")
                 }
             }
             if keep[row], names[row] == nil {
-                sink.add(code: "missing_required_field") {
-                    Notice(code: "missing_required_field", severity: .error, file: "stops.txt", line: Int(stops.lines[row]),
-                           field: "stop_name", message: "A stop, station or entrance has no name.", repair: "left empty")
+                sink.add(code: "missing_stop_name") {
+                    Notice(code: "missing_stop_name", severity: .error, file: "stops.txt", line: Int(stops.lines[row]),
+                           field: "stop_name", value: ids[row], message: "A stop, station or entrance has no name.", repair: "left empty")
                 }
             }
             if keep[row], abs(lats[row]) < 1, abs(lons[row]) < 1 {

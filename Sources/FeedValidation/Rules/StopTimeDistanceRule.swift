@@ -1,8 +1,12 @@
 import FeedModel
 
-/// Along a trip, `shape_dist_traveled` must increase from stop to stop
-/// (`decreasing_or_equal_stop_time_distance`, error). Repair: the trip's distances are cleared;
-/// they are optional, and apps then place the stops on the shape by position.
+/// Along a trip, `shape_dist_traveled` must increase from stop to stop: a distance equal to or
+/// smaller than the previous stop's is `decreasing_or_equal_stop_time_distance` (error), one
+/// notice per pair of consecutive stop times, as MobilityData counts them (a stop time without a
+/// distance ends the comparison there: the next one is compared with it, not with an earlier
+/// one). Repair: the trip's distances are cleared; they are optional, and apps then place the
+/// stops on the shape by position. Also runs ``TripShapeDistanceCheck`` on the same distances as
+/// given (`trip_distance_exceeds_shape_distance`), before either repair.
 public struct StopTimeDistanceRule: ValidationRule {
     public init() {}
 
@@ -11,22 +15,21 @@ public struct StopTimeDistanceRule: ValidationRule {
         guard stopTimes.has("shape_dist_traveled") else { return }
         let distances = stopTimes.reals("shape_dist_traveled")
         let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
-        var cleared: [Int] = []
+        var cleared = TripShapeDistanceCheck.check(feed, groups, sink: sink)
         for (g, rows) in groups.rows.enumerated() {
-            var previous = -Double.infinity
-            for row in rows where !distances[row].isNaN {
-                if distances[row] < previous {
-                    sink.add(code: "decreasing_or_equal_stop_time_distance") {
-                        Notice(code: "decreasing_or_equal_stop_time_distance", severity: .error, file: "stop_times.txt",
-                               line: Int(stopTimes.lines[row]), field: "shape_dist_traveled", value: String(distances[row]),
-                               message: "Trip \(groups.keys[g]): the distance is smaller than at the previous stop.",
-                               repair: "the trip's distances cleared")
-                    }
-                    cleared.append(contentsOf: rows)
-                    break
+            var broken = false
+            for (previous, row) in zip(rows, rows.dropFirst()) {
+                let d = distances[row], p = distances[previous]
+                guard !d.isNaN, !p.isNaN, d <= p else { continue }
+                broken = true
+                sink.add(code: "decreasing_or_equal_stop_time_distance") {
+                    Notice(code: "decreasing_or_equal_stop_time_distance", severity: .error, file: "stop_times.txt",
+                           line: Int(stopTimes.lines[row]), field: "shape_dist_traveled", value: String(d),
+                           message: "Trip \(groups.keys[g]): the distance is \(d < p ? "smaller than" : "equal to") the previous stop's (\(p)).",
+                           repair: "the trip's distances cleared")
                 }
-                previous = distances[row]
             }
+            if broken { cleared.append(contentsOf: rows) }
         }
         guard !cleared.isEmpty else { return }
         stopTimes.clear("shape_dist_traveled", rows: cleared)

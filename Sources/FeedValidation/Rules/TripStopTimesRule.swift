@@ -3,7 +3,8 @@ import FeedModel
 /// Each trip needs a timetable a rider can use: at least two stop times, times at its first and
 /// last stop, and times that never go backwards.
 ///
-/// - `unusable_trip` (warning): fewer than two stop times. Repair: trip dropped.
+/// - `unusable_trip` (warning): fewer than two stop times; with none at all, also `unused_trip`
+///   (warning), as MobilityData reports both. Repair: trip dropped.
 /// - `stop_time_with_only_arrival_or_departure_time` (error). Repair: the missing one copied
 ///   from the other.
 /// - `missing_trip_edge` (error): no time at the first or last stop. Repair: trip dropped.
@@ -72,9 +73,11 @@ public struct TripStopTimesRule: ValidationRule {
         for (row, id) in trips.texts("trip_id").enumerated() {
             guard let id, !withTimes.contains(id) else { continue }
             dropped.insert(id)
-            sink.add(code: "unusable_trip") {
-                Notice(code: "unusable_trip", severity: .warning, file: "trips.txt", line: Int(trips.lines[row]),
-                       field: "trip_id", value: id, message: "The trip has no stop times.", repair: "trip dropped")
+            for code in ["unusable_trip", "unused_trip"] {
+                sink.add(code: code) {
+                    Notice(code: code, severity: .warning, file: "trips.txt", line: Int(trips.lines[row]),
+                           field: "trip_id", value: id, message: "The trip has no stop times.", repair: "trip dropped")
+                }
             }
         }
         if filled {

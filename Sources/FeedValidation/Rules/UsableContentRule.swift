@@ -2,8 +2,14 @@ import FeedModel
 
 /// After every repair, the tables a rider app needs must still hold rows: a feed whose
 /// stop_times file is empty (Wichita's 2019-05-14 dump) would publish a bundle with no timetable.
-/// Blocking.
+///
+/// `no_usable_rows` (error, blocking) is feedc's own code: MobilityData's `empty_file` means a
+/// file without even a header (the loader raises it), and MobilityData raises nothing for a
+/// required file with a header and no rows (docs/validation.md, deliberate differences).
 public struct UsableContentRule: ValidationRule {
+    /// feedc's code for a file left without usable rows.
+    public static let code = "no_usable_rows"
+
     public init() {}
 
     public func apply(to feed: inout Feed, sink: NoticeSink) {
@@ -18,12 +24,12 @@ public struct UsableContentRule: ValidationRule {
                                 message: "Every trip is GTFS-Flex: the bundle has stops and lines but no timetable."))
                 continue
             }
-            sink.add(Notice(code: "empty_file", severity: .error, file: table.schema.fileName,
+            sink.add(Notice(code: Self.code, severity: .error, file: table.schema.fileName,
                             message: "The file has no usable rows: the bundle would have no \(name.replacingUnderscores).",
                             blocksPublication: true))
         }
         if (feed.calendar.isPresent || feed.calendarDates.isPresent) && feed.calendar.isEmpty && feed.calendarDates.isEmpty {
-            sink.add(Notice(code: "empty_file", severity: .error, file: "calendar.txt",
+            sink.add(Notice(code: Self.code, severity: .error, file: "calendar.txt",
                             message: "Neither calendar.txt nor calendar_dates.txt has usable rows: no trip has service.",
                             blocksPublication: true))
         }

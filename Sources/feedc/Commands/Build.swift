@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedModel
 import FeedPipeline
 import Foundation
 
@@ -14,9 +15,15 @@ struct Build: ParsableCommand {
         runner without out/ does not restart at version 1), then uploads the folder \
         (`feedc help publish`).
 
+        Each bundle's last date with service (the published version's, or the one in place) is \
+        measured against today, in UTC, or FEEDC_TODAY=YYYY-MM-DD when set: the report says \
+        `service ends …, in N days`, with a warning within `service_end: warn_days` (default \
+        30 and 7), and `service_end` in --json and the version's report file.
+
         Exit status: 0 every bundle published or unchanged; 1 a bundle was refused; 2 a \
         configuration or tool error, or a failed upload (a bundle that failed does not stop the \
-        others).
+        others); 3 a bundle's service ends within its `service_end: fail_within_days` (the \
+        bundle is still published: riders keep the last service).
         """)
 
     @Option(name: .shortAndLong, help: "The pipeline file; paths inside it are relative to it.")
@@ -28,16 +35,34 @@ struct Build: ParsableCommand {
     @Flag(help: "Rebuild even when the inputs are unchanged since the latest version.")
     var force = false
 
+    @Option(name: .shortAndLong, help: ArgumentHelp(
+        "How many pieces of work run at once: sources read, validated, enhanced and compiled, tables sorted, deltas computed (default: FEEDC_WORKERS, else one per active processor). The output is the same whatever the number.",
+        valueName: "n"))
+    var jobs: Int?
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
     func run() throws {
         let parsed = Terminal.pipeline(config)
+        guard let today = ServiceEndCheck.today() else {
+            throw ValidationError("FEEDC_TODAY must be a date, YYYY-MM-DD")
+        }
         var runner = BuildRunner(config: parsed)
+        runner.today = today
         runner.force = force
-        if Terminal.isInteractive { runner.progress = { Terminal.status($0) } }
+        runner.workers = jobs.map(Workers.init) ?? Workers.fromEnvironment()
+        // One line rewritten in place, on a terminal only, and never beside JSON for scripts.
+        let line = ProgressLine()
+        if Terminal.isInteractive && !json { runner.progress = { line.show($0) } }
         let reports: [BuildReport]
         do {
             reports = try runner.run()
+            line.finish()
         } catch {
-            Terminal.fail("\(error)")
+            line.finish()
+            Terminal.fail(error)
         }
         if json {
             Terminal.printJSON(reports)
@@ -46,5 +71,6 @@ struct Build: ParsableCommand {
         }
         if reports.contains(where: { $0.status == .failed || $0.upload?.status == .failed }) { throw ExitCode(2) }
         if reports.contains(where: { $0.status == .refused }) { throw ExitCode(1) }
+        if reports.contains(where: { $0.serviceEnd?.level == .fail }) { throw ExitCode(3) }
     }
 }

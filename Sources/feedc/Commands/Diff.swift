@@ -43,7 +43,7 @@ struct Diff: ParsableCommand {
         do {
             diff = try runner.diff(old, new)
         } catch {
-            Terminal.fail("\(error)")
+            Terminal.fail(error)
         }
         if let html {
             do {

@@ -20,6 +20,9 @@ struct Inspect: ParsableCommand {
     var opposites = false
 
     func run() throws {
+        guard FileManager.default.fileExists(atPath: bundle) else {
+            Terminal.fail("\(bundle): no such file", code: "file_not_found", file: bundle)
+        }
         if opposites {
             try printOpposites()
             return
@@ -32,7 +35,7 @@ struct Inspect: ParsableCommand {
         do {
             inspection = try BundleInspection(file: URL(fileURLWithPath: bundle))
         } catch {
-            Terminal.fail("\(error)")
+            Terminal.fail(error, file: bundle)
         }
         if json {
             Terminal.printJSON(inspection)
@@ -52,7 +55,7 @@ struct Inspect: ParsableCommand {
         do {
             inspection = try RouteInspection(file: URL(fileURLWithPath: bundle))
         } catch {
-            Terminal.fail("\(error)")
+            Terminal.fail(error, file: bundle)
         }
         if json {
             Terminal.printJSON(inspection.routes)
@@ -73,7 +76,7 @@ struct Inspect: ParsableCommand {
         do {
             inspection = try OppositeInspection(file: URL(fileURLWithPath: bundle))
         } catch {
-            Terminal.fail("\(error)")
+            Terminal.fail(error, file: bundle)
         }
         if json {
             Terminal.printJSON(inspection.links)

@@ -35,7 +35,7 @@ struct Publish: ParsableCommand {
             settings = try AWSSettings.fromEnvironment(ProcessInfo.processInfo.environment)
             lock = try OutputLock(folder: parsed.output)
         } catch {
-            Terminal.fail("\(error)")
+            Terminal.fail(error)
         }
         var reports: [UploadReport] = []
         for bundle in bundles {

@@ -1,0 +1,28 @@
+import FeedModel
+
+/// GTFS-Flex stop times that riders must book (`pickup_type` or `drop_off_type` 2, with a
+/// pickup/drop-off window) should name their booking rule (`missing_pickup_drop_off_booking_rule_id`,
+/// warning, one per missing rule), checked as MobilityData does when the dump has
+/// booking_rules.txt. Reported only: bundles leave GTFS-Flex stop times out.
+public struct BookingRuleIdRule: ValidationRule {
+    public init() {}
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        let stopTimes = feed.stopTimes
+        guard feed.dumpFiles.contains("booking_rules.txt"), stopTimes.has("pickup_type") || stopTimes.has("drop_off_type") else { return }
+        let checks = [
+            (stopTimes.integers("pickup_type"), stopTimes.integers("start_pickup_drop_off_window"), stopTimes.texts("pickup_booking_rule_id"),
+             "pickup_booking_rule_id"),
+            (stopTimes.integers("drop_off_type"), stopTimes.integers("end_pickup_drop_off_window"), stopTimes.texts("drop_off_booking_rule_id"),
+             "drop_off_booking_rule_id"),
+        ]
+        for row in 0..<stopTimes.count {
+            for (types, windows, rules, field) in checks where types[row] == 2 && windows[row] != Column.nullInteger && rules[row] == nil {
+                sink.add(code: "missing_pickup_drop_off_booking_rule_id") {
+                    Notice(code: "missing_pickup_drop_off_booking_rule_id", severity: .warning, file: "stop_times.txt",
+                           line: Int(stopTimes.lines[row]), field: field, message: "A stop time riders must book names no booking rule.")
+                }
+            }
+        }
+    }
+}

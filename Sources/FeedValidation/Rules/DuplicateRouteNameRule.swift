@@ -1,0 +1,27 @@
+import FeedModel
+
+/// Routes of one agency and `route_type` should not share both `route_short_name` and
+/// `route_long_name` (`duplicate_route_name`, warning, one per route repeating an earlier one),
+/// as MobilityData compares them. Reported only: they stay separate lines.
+public struct DuplicateRouteNameRule: ValidationRule {
+    public init() {}
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        let routes = feed.routes
+        let shorts = routes.texts("route_short_name"), longs = routes.texts("route_long_name")
+        let types = routes.integers("route_type"), agencies = routes.texts("agency_id"), ids = routes.texts("route_id")
+        var first: [String: Int] = [:]
+        for row in 0..<routes.count {
+            let key = [longs[row] ?? "", shorts[row] ?? "", String(types[row]), agencies[row] ?? ""].joined(separator: "\u{1F}")
+            guard let earlier = first[key] else {
+                first[key] = row
+                continue
+            }
+            sink.add(code: "duplicate_route_name") {
+                Notice(code: "duplicate_route_name", severity: .warning, file: "routes.txt", line: Int(routes.lines[row]),
+                       field: "route_short_name", value: shorts[row] ?? longs[row],
+                       message: "Route \(ids[row] ?? "") has the names, agency and type of route \(ids[earlier] ?? "") (line \(routes.lines[earlier])).")
+            }
+        }
+    }
+}

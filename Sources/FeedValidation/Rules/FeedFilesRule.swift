@@ -1,0 +1,29 @@
+import FeedModel
+
+/// Files and shapes MobilityData expects beside the required ones (reported only):
+///
+/// - `missing_recommended_file` (warning): no feed_info.txt (an error, `missing_required_file`,
+///   when translations.txt is there, which needs it; not blocking: bundles do not need it).
+/// - `unused_shape` (warning): a shape no trip follows, once per shape.
+public struct FeedFilesRule: ValidationRule {
+    public init() {}
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        if !feed.feedInfo.isPresent && !feed.dumpFiles.contains("feed_info.txt") {
+            let required = feed.translations.isPresent
+            sink.add(Notice(code: required ? "missing_required_file" : "missing_recommended_file", severity: required ? .error : .warning,
+                            file: "feed_info.txt",
+                            message: required ? "feed_info.txt is required with translations.txt." : "The feed has no feed_info.txt."))
+        }
+        let shapes = feed.shapes
+        let used = Set(feed.trips.texts("shape_id").compactMap { $0 })
+        var reported: Set<String> = []
+        for (row, id) in shapes.texts("shape_id").enumerated() {
+            guard let id, !used.contains(id), reported.insert(id).inserted else { continue }
+            sink.add(code: "unused_shape") {
+                Notice(code: "unused_shape", severity: .warning, file: "shapes.txt", line: Int(shapes.lines[row]), field: "shape_id",
+                       value: id, message: "No trip follows this shape.")
+            }
+        }
+    }
+}

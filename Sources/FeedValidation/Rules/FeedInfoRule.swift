@@ -1,0 +1,36 @@
+import FeedModel
+
+/// feed_info.txt, as MobilityData checks it (warnings, reported only):
+///
+/// - `missing_feed_contact_email_and_url`: a row with neither `feed_contact_email` nor
+///   `feed_contact_url`: nobody to tell about a problem.
+/// - `missing_feed_info_date`: only one of `feed_start_date` and `feed_end_date`.
+/// - `missing_recommended_field`: each of `feed_start_date`, `feed_end_date`, `feed_version`
+///   whose column the file lacks (an empty value in a column that is there is not reported, as
+///   gtfs-guru does).
+public struct FeedInfoRule: ValidationRule {
+    public init() {}
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        let info = feed.feedInfo
+        let emails = info.texts("feed_contact_email"), urls = info.texts("feed_contact_url")
+        let starts = info.integers("feed_start_date"), ends = info.integers("feed_end_date")
+        for row in 0..<info.count {
+            if emails[row] == nil && urls[row] == nil {
+                sink.add(Notice(code: "missing_feed_contact_email_and_url", severity: .warning, file: "feed_info.txt",
+                                line: Int(info.lines[row]), field: "feed_contact_email",
+                                message: "The feed gives neither a contact e-mail nor a contact URL."))
+            }
+            for field in ["feed_start_date", "feed_end_date", "feed_version"] where !info.has(field) {
+                sink.add(Notice(code: "missing_recommended_field", severity: .warning, file: "feed_info.txt",
+                                line: Int(info.lines[row]), field: field, message: "feed_info should give \(field)."))
+            }
+            if (starts[row] == Column.nullInteger) != (ends[row] == Column.nullInteger) {
+                let missing = starts[row] == Column.nullInteger ? "feed_start_date" : "feed_end_date"
+                sink.add(Notice(code: "missing_feed_info_date", severity: .warning, file: "feed_info.txt",
+                                line: Int(info.lines[row]), field: missing,
+                                message: "feed_info gives one of feed_start_date and feed_end_date, not both."))
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import FeedModel
+
+/// pathways.txt, checked though bundles do not hold it: an exit gate (`pathway_mode` 7) leads out
+/// of a station one way only, so it cannot be bidirectional (`bidirectional_exit_gate`, error,
+/// one per pathway). Reported only.
+public struct PathwayRule: ValidationRule {
+    public init() {}
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        let pathways = feed["pathways"]
+        guard pathways.isPresent else { return }
+        let modes = pathways.integers("pathway_mode"), both = pathways.integers("is_bidirectional")
+        let ids = pathways.texts("pathway_id")
+        for row in 0..<pathways.count where modes[row] == 7 && both[row] == 1 {
+            sink.add(code: "bidirectional_exit_gate") {
+                Notice(code: "bidirectional_exit_gate", severity: .error, file: "pathways.txt", line: Int(pathways.lines[row]),
+                       field: "is_bidirectional", value: ids[row], message: "An exit gate (pathway_mode 7) cannot be bidirectional.")
+            }
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import FeedModel
+
+/// A stop's description should add to its name: `stop_desc` equal to `stop_name`, ignoring
+/// case, is `same_name_and_description_for_stop` (warning), as MobilityData checks it.
+/// Reported only.
+public struct StopDescriptionRule: ValidationRule {
+    public init() {}
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        let stops = feed.stops
+        let names = stops.texts("stop_name"), descriptions = stops.texts("stop_desc")
+        for row in 0..<stops.count {
+            guard let name = names[row], let description = descriptions[row], name.lowercased() == description.lowercased() else { continue }
+            sink.add(code: "same_name_and_description_for_stop") {
+                Notice(code: "same_name_and_description_for_stop", severity: .warning, file: "stops.txt", line: Int(stops.lines[row]),
+                       field: "stop_desc", value: description, message: "The description repeats the stop's name.")
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import FeedModel
+
+/// Vehicles may not travel faster than their mode allows (warnings, reported only), as
+/// MobilityData computes it: straight-line distance between the stops (or their parent stations)
+/// over the time from departure to arrival, plus a minute when both times are whole minutes
+/// (schedules rounded to the minute), a minute when the time is not positive.
+///
+/// - `fast_travel_between_consecutive_stops`: between two consecutive stops with times, one
+///   notice per pair.
+/// - `fast_travel_between_far_stops`: between two stops more than 10 km apart along the trip,
+///   at most one notice per trip.
+///
+/// Limits (km/h): light rail 100, subway, bus, trolleybus and monorail 150, rail 500, ferry 80,
+/// cable tram 30, aerial lift and funicular 50, other types 200.
+public struct TravelSpeedRule: ValidationRule {
+    /// Kilometres beyond which a too fast trip is `fast_travel_between_far_stops`.
+    public static let farDistance = 10.0
+
+    public init() {}
+
+    static func limit(_ routeType: Int) -> Double {
+        switch routeType {
+        case 0: 100
+        case 2: 500
+        case 1, 3, 11, 12: 150
+        case 4: 80
+        case 5: 30
+        case 6, 7: 50
+        default: 200
+        }
+    }
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        let stopTimes = feed.stopTimes, stops = feed.stops
+        guard !stopTimes.isEmpty else { return }
+        var positions: [String: (lat: Double, lon: Double)] = [:]
+        let ids = stops.texts("stop_id"), lats = stops.reals("stop_lat"), lons = stops.reals("stop_lon")
+        let parents = stops.texts("parent_station")
+        for row in 0..<stops.count where !lats[row].isNaN && !lons[row].isNaN { if let id = ids[row] { positions[id] = (lats[row], lons[row]) } }
+        for row in 0..<stops.count where lats[row].isNaN || lons[row].isNaN {
+            if let id = ids[row], let parent = parents[row], let position = positions[parent] { positions[id] = position }
+        }
+        var routeType: [String: Int] = [:]
+        for case let (id?, type) in zip(feed.routes.texts("route_id"), feed.routes.integers("route_type")) { routeType[id] = type }
+        var tripLimit: [String: Double] = [:]
+        for case let (trip?, route?) in zip(feed.trips.texts("trip_id"), feed.trips.texts("route_id")) {
+            if let type = routeType[route] { tripLimit[trip] = Self.limit(type) }
+        }
+        let arrivals = stopTimes.integers("arrival_time"), departures = stopTimes.integers("departure_time")
+        let stopOfRow = stopTimes.texts("stop_id")
+        let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
+        let null = Column.nullInteger
+        for (g, rows) in groups.rows.enumerated() {
+            let trip = groups.keys[g]
+            guard let limit = tripLimit[trip], rows.count > 1 else { continue }
+            let points = rows.map { stopOfRow[$0].flatMap { positions[$0] } }
+            func kph(_ km: Double, from start: Int, to end: Int) -> Double {
+                let departure = departures[start], arrival = arrivals[end]
+                var seconds = arrival - departure
+                if seconds <= 0 {
+                    seconds = 60
+                } else if arrival % 60 == 0 && departure % 60 == 0 {
+                    seconds += 60
+                }
+                return km / Double(seconds) * 3600
+            }
+            func report(_ code: String, _ start: Int, _ end: Int, _ speed: Double, _ km: Double) {
+                sink.add(code: code) {
+                    Notice(code: code, severity: .warning, file: "stop_times.txt", line: Int(stopTimes.lines[end]), field: "arrival_time",
+                           value: TimeText.format(arrivals[end]),
+                           message: "Trip \(trip): \(Int(speed.rounded())) km/h over \((km * 10).rounded() / 10) km from \(stopOfRow[start] ?? "") to \(stopOfRow[end] ?? ""), above \(Int(limit)) km/h.")
+                }
+            }
+            // Straight-line legs between consecutive stops with a position, computed once.
+            var legs = Array(repeating: 0.0, count: rows.count - 1)
+            var current = points[0]
+            for i in 0..<legs.count {
+                if let next = points[i + 1] {
+                    if let here = current { legs[i] = GreatCircle.metres(here.lat, here.lon, next.lat, next.lon) / 1000 }
+                    current = next
+                }
+            }
+            // Consecutive stops: a stop without position or times is passed over.
+            var start = 0
+            for i in 1..<rows.count {
+                guard let a = points[start], let b = points[i] else { continue }
+                guard departures[rows[start]] != null, arrivals[rows[i]] != null else { continue }
+                let km = start == i - 1 ? legs[start] : GreatCircle.metres(a.lat, a.lon, b.lat, b.lon) / 1000
+                let speed = kph(km, from: rows[start], to: rows[i])
+                if speed > limit { report("fast_travel_between_consecutive_stops", rows[start], rows[i], speed, km) }
+                start = i
+            }
+            // Far stops: distances summed along the trip; only spans over 10 km can be reported.
+            far: for end in 0..<rows.count where arrivals[rows[end]] != null {
+                guard points[end] != nil else { break far }
+                var km = 0.0
+                for begin in stride(from: end - 1, through: 0, by: -1) {
+                    km += legs[begin]
+                    guard km > Self.farDistance, departures[rows[begin]] != null else { continue }
+                    let speed = kph(km, from: rows[begin], to: rows[end])
+                    if speed > limit {
+                        report("fast_travel_between_far_stops", rows[begin], rows[end], speed, km)
+                        break far
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// One line on standard error, rewritten in place as a long build moves on (stage, source, rows
+/// per second), for a person watching a terminal; ended with a newline by ``finish()``. Safe to
+/// call from several workers at once.
+final class ProgressLine: @unchecked Sendable {
+    private let lock = NSLock()
+    private var shown = false
+
+    /// Replaces the line with `text`, cut to the terminal's width.
+    func show(_ text: String) {
+        let width = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 100
+        let line = "· " + text
+        let cut = line.count > width - 1 ? String(line.prefix(width - 2)) + "…" : line
+        lock.lock()
+        defer { lock.unlock() }
+        // Carriage return, then erase the line: the new text takes the old one's place.
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(cut)".utf8))
+        shown = true
+    }
+
+    /// Ends the line, so what follows starts on a line of its own.
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        shown = false
+    }
+}

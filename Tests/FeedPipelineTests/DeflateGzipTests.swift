@@ -1,0 +1,32 @@
+import BundleFormat
+@testable import BundleWriter
+import Foundation
+import Testing
+
+/// Bundles and deltas are gzipped by libdeflate and read back by clients with zlib: the bytes must
+/// be plain gzip that zlib inflates to the input, with no time in the header, the same every run.
+@Suite struct DeflateGzipTests {
+    /// About 2 MB of SQL-like text with repeats and noise, as a delta is.
+    private let input: [UInt8] = {
+        var generator = SystemRandomNumberGenerator()
+        var text = ""
+        for row in 0..<40_000 {
+            text += "INSERT INTO stop_times VALUES(\(row % 977),\(UInt16.random(in: 0...9999, using: &generator)),'stop \(row % 131)');\n"
+        }
+        return Array(text.utf8)
+    }()
+
+    @Test func zlibInflatesWhatLibdeflateWrites() throws {
+        let packed = try DeflateGzip.compress(input)
+        #expect(packed.count < input.count / 3)
+        #expect(try Gzip.decompress(packed) == input)
+        // gzip magic, deflate, no flags, modification time 0: nothing of the moment in the bytes.
+        #expect(Array(packed.prefix(8)) == [0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00])
+    }
+
+    @Test func theSameInputGivesTheSameBytes() throws {
+        #expect(try DeflateGzip.compress(input) == DeflateGzip.compress(input))
+        #expect(try DeflateGzip.compress([]).count > 0)
+        #expect(try Gzip.decompress(DeflateGzip.compress([])) == [])
+    }
+}
