@@ -13,7 +13,9 @@ public struct RemoteOptions: Sendable {
     /// Seconds to wait before reading the written manifest back: on a store that ignores
     /// `If-Match`, a concurrent writer's PUT landing just after ours shows up then.
     public var settle: TimeInterval = 1
-    /// Called just before the manifest is written: lets tests line two publishers up.
+    /// Called after the check that the live manifest is still the one this run read, just before
+    /// the conditional write: lets tests line two publishers up so that both pass the check and
+    /// the store (`If-Match`) or the read-back decides between them.
     public var beforeManifestWrite: (@Sendable () -> Void)?
 
     public init() {}
@@ -338,12 +340,12 @@ public final class RemotePublisher {
     /// The conditional manifest write: checked just before, `If-Match` the ETag read (or
     /// `If-None-Match: *`), read back after `settle`. Any sign of another writer is a lost race.
     private func writeManifest(_ data: Data, local: Manifest, replacing live: LiveManifest?) throws(RemotePublishError) {
-        options.beforeManifestWrite?()
         func lost() throws(RemotePublishError) -> RemotePublishError {
             let now = try fetchLive()
             return .lostRace("another publisher replaced \(where_) while this run was uploading: it holds \(now.map { Self.describe($0.manifest.latest) } ?? "nothing") now; this run's \(Self.describe(local.latest)) is not live (its files stay unlisted and are pruned later). `feedc build` continues from the live manifest")
         }
         if try client.head(manifestKey)?.etag != live?.etag { throw try lost() }
+        options.beforeManifestWrite?()
         progress("\(bundle): writing manifest.json (\(Self.describe(local.latest)))")
         let type = UploadPlan.contentType("manifest.json")
         var outcome = try client.put(manifestKey, data, contentType: type, cacheControl: target.manifestCacheControl,
