@@ -1,9 +1,10 @@
 /// What one zip member may unpack to, against zip bombs: a size cap, and a bound on the ratio of
 /// unpacked to packed bytes checked while the member inflates, so a bomb is refused once it
-/// passes either, not after it has filled memory. (A member is still read whole into memory:
-/// the cap is also the memory a member may take; streaming reads would lift that.)
+/// passes either, not after it has filled memory. Members are parsed from the inflating stream,
+/// so the cap bounds the work, not the memory: its default leaves room for national feeds.
 public struct ArchiveLimits: Sendable, Equatable {
-    /// Largest member read, in bytes (`max_entry_size_mb` in pipeline.yaml). Default 2 GiB.
+    /// Largest member read, in bytes (`max_entry_size_mb` in pipeline.yaml). Default 16 GiB: the
+    /// largest national stop_times.txt files are a few GB.
     public var maxEntryBytes: UInt64
     /// Largest unpacked / packed size ratio (`max_compression_ratio`). Default 200: GTFS text
     /// packs 5–30 times; the 3.45 GB stop_times.txt bomb of the issue packs 367 times.
@@ -12,7 +13,7 @@ public struct ArchiveLimits: Sendable, Equatable {
     /// pack far better than real tables). Default 64 MiB.
     public var ratioFloorBytes: UInt64
 
-    public init(maxEntryBytes: UInt64 = 2 << 30, maxRatio: Double = 200, ratioFloorBytes: UInt64 = 64 << 20) {
+    public init(maxEntryBytes: UInt64 = 16 << 30, maxRatio: Double = 200, ratioFloorBytes: UInt64 = 64 << 20) {
         self.maxEntryBytes = maxEntryBytes
         self.maxRatio = maxRatio
         self.ratioFloorBytes = ratioFloorBytes

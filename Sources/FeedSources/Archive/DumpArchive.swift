@@ -95,33 +95,42 @@ public final class DumpArchive {
 
     /// The bytes of one file, or nil when the dump has no such file.
     public func read(_ name: String) throws(DumpError) -> [UInt8]? {
-        guard let member = files[name] else { return nil }
-        if let folder {
-            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(member).path) else {
-                throw .unreadableEntry(path: path, entry: member, reason: "cannot read the file")
-            }
-            return [UInt8](data)
-        }
-        guard let archive, let entry = entries[member] else { return nil }
         var bytes: [UInt8] = []
+        guard try stream(name, into: { bytes.append(contentsOf: $0) }) else { return nil }
+        return bytes
+    }
+
+    /// Hands the bytes of one file to `consume` in chunks, as they are read or inflated; never
+    /// the whole file at once. Returns false when the dump has no such file. A member that passes
+    /// the limits, or fails its CRC-32, throws: what `consume` took of it must then be discarded.
+    public func stream(_ name: String, chunkBytes: Int = 1 << 20,
+                       into consume: (UnsafeBufferPointer<UInt8>) -> Void) throws(DumpError) -> Bool {
+        guard let member = files[name] else { return false }
+        if let folder {
+            try streamFile(folder.appendingPathComponent(member), member: member, chunkBytes: chunkBytes, into: consume)
+            return true
+        }
+        guard let archive, let entry = entries[member] else { return false }
         let packed = UInt64(entry.compressedSize)
         // The declared size can lie; it is checked again while inflating.
         if let refusal = limits.refusal(unpacked: UInt64(entry.uncompressedSize), packed: packed) {
             throw .unreadableEntry(path: path, entry: member, reason: refusal)
         }
-        bytes.reserveCapacity(Int(min(UInt64(entry.uncompressedSize), limits.maxEntryBytes)))
+        var unpacked: UInt64 = 0
         var refusal: String?
         // ZIPFoundation's CRC-32 on Linux is a byte-at-a-time Swift loop; zlib's is several times
         // faster, so the checksum is computed here over each chunk.
         var checksum: UInt = 0
         do {
-            _ = try archive.extract(entry, bufferSize: 1 << 18, skipCRC32: true) { chunk in
-                chunk.withUnsafeBytes { raw in
-                    checksum = crc32(checksum, raw.bindMemory(to: UInt8.self).baseAddress, UInt32(raw.count))
-                }
-                bytes.append(contentsOf: chunk)
-                refusal = limits.refusal(unpacked: UInt64(bytes.count), packed: packed)
+            _ = try archive.extract(entry, bufferSize: chunkBytes, skipCRC32: true) { chunk in
+                unpacked += UInt64(chunk.count)
+                refusal = limits.refusal(unpacked: unpacked, packed: packed)
                 if refusal != nil { throw EntryTooLarge() }
+                chunk.withUnsafeBytes { raw in
+                    let bytes = raw.bindMemory(to: UInt8.self)
+                    checksum = crc32(checksum, bytes.baseAddress, UInt32(bytes.count))
+                    consume(bytes)
+                }
             }
         } catch is EntryTooLarge {
             throw .unreadableEntry(path: path, entry: member, reason: refusal ?? "too large")
@@ -131,7 +140,31 @@ public final class DumpArchive {
         guard UInt32(truncatingIfNeeded: checksum) == entry.checksum else {
             throw .unreadableEntry(path: path, entry: member, reason: "CRC-32 mismatch: the archive is corrupt")
         }
-        return bytes
+        return true
+    }
+
+    /// A plain file of a dump folder, in chunks (a folder has no packed size: only the size cap holds).
+    private func streamFile(_ url: URL, member: String, chunkBytes: Int,
+                            into consume: (UnsafeBufferPointer<UInt8>) -> Void) throws(DumpError) {
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
+            throw .unreadableEntry(path: path, entry: member, reason: "cannot read the file")
+        }
+        defer { try? handle.close() }
+        var read: UInt64 = 0
+        while true {
+            let chunk: Data
+            do {
+                guard let next = try handle.read(upToCount: chunkBytes), !next.isEmpty else { return }
+                chunk = next
+            } catch {
+                throw .unreadableEntry(path: path, entry: member, reason: "cannot read the file: \(error)")
+            }
+            read += UInt64(chunk.count)
+            if read > limits.maxEntryBytes {
+                throw .unreadableEntry(path: path, entry: member, reason: "larger than \(limits.maxEntryBytes >> 20) MiB (max_entry_size_mb)")
+            }
+            chunk.withUnsafeBytes { consume($0.bindMemory(to: UInt8.self)) }
+        }
     }
 }
 

@@ -23,23 +23,32 @@ public struct CSVScanner {
     public private(set) var sawUnterminatedQuote = false
     /// Set when text followed a closing quote before the next delimiter (`"a"b,`).
     public private(set) var sawStrayQuoteText = false
+    /// Whether the last record read ended at a line break known to be whole: false when it ran to
+    /// the end of the input, or ended at a CR that is the last byte (an LF may follow in the next
+    /// chunk). A reader fed in chunks reads such a record again once more bytes have come.
+    public private(set) var recordIsComplete = false
 
     private static let comma = UInt8(ascii: ",")
     private static let quote = UInt8(ascii: "\"")
     private static let lf = UInt8(ascii: "\n")
     private static let cr = UInt8(ascii: "\r")
 
-    /// Scans `bytes`, starting at `offset` (past a byte-order mark, say).
-    public init(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int = 0) {
+    /// Scans `bytes`, starting at `offset` (past a byte-order mark, say), whose first record
+    /// starts on line `line`.
+    public init(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int = 0, line: Int = 1) {
         self.bytes = bytes
         self.position = offset
+        self.line = line
     }
 
     public var isAtEnd: Bool { position >= bytes.count }
+    /// The offset of the next record.
+    public var offset: Int { position }
 
     /// Reads the next record into `fields` and returns its first line, or nil at the end.
     public mutating func next(into fields: inout [CSVField]) -> Int? {
         fields.removeAll(keepingCapacity: true)
+        recordIsComplete = false
         let n = bytes.count
         guard position < n else { return nil }
         let recordLine = line
@@ -83,7 +92,16 @@ public struct CSVScanner {
             let b = bytes[position]
             position += 1
             if b == Self.comma { continue }
-            if b == Self.cr && position < n && bytes[position] == Self.lf { position += 1 }
+            if b == Self.cr {
+                if position < n && bytes[position] == Self.lf {
+                    position += 1
+                    recordIsComplete = true
+                } else {
+                    recordIsComplete = position < n
+                }
+            } else {
+                recordIsComplete = true
+            }
             line += 1
             return recordLine
         }

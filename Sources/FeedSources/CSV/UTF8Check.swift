@@ -27,10 +27,3 @@ func firstInvalidUTF8Offset(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int
     }
     return nil
 }
-
-/// The 1-based line holding byte `offset`.
-func lineNumber(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    var line = 1
-    for i in 0..<min(offset, bytes.count) where bytes[i] == UInt8(ascii: "\n") { line += 1 }
-    return line
-}

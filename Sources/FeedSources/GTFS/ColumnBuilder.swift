@@ -56,8 +56,13 @@ struct ColumnBuilder {
         rowReals = Array(repeating: .nan, count: counts.real)
     }
 
+    /// Forgets the previous row's raw bytes: the next rows come from another buffer.
+    mutating func forgetPreviousRow() {
+        for i in lastText.indices { lastText[i] = (0, 0, nil) }
+    }
+
     /// Converts one record; returns false when the row was dropped.
-    mutating func append(_ fields: [CSVField], line: Int, _ bytes: UnsafeBufferPointer<UInt8>, loader: TableLoader) -> Bool {
+    mutating func append(_ fields: [CSVField], line: Int, _ bytes: UnsafeBufferPointer<UInt8>, notices: TableNotices) -> Bool {
         for i in presentTexts { rowTexts[i] = nil }
         for i in presentIntegers { rowIntegers[i] = Column.nullInteger }
         for i in presentReals { rowReals[i] = .nan }
@@ -73,12 +78,12 @@ struct ColumnBuilder {
             var start = f.start, end = f.end
             while start < end && bytes[start] <= 0x20 { start += 1 }
             while end > start && bytes[end - 1] <= 0x20 { end -= 1 }
-            if f.quoted && (start != f.start || end != f.end) { loader.whitespace(field, decode(bytes, f), line: line) }
+            if f.quoted && (start != f.start || end != f.end) { notices.whitespace(field, decode(bytes, f), line: line) }
             if start == end { continue }
             f.start = start
             f.end = end
             let slotIndex = storageIndex[index]
-            if !convert(f, field: field, slot: slotIndex, line: line, bytes, loader: loader) {
+            if !convert(f, field: field, slot: slotIndex, line: line, bytes, notices: notices) {
                 usable = false
             }
         }
@@ -93,7 +98,7 @@ struct ColumnBuilder {
             case .real: empty = rowReals[slotIndex].isNaN
             }
             if empty {
-                if usable { loader.missingRequired(field, line: line) }
+                if usable { notices.missingRequired(field, line: line) }
                 usable = false
             }
         }
@@ -107,13 +112,13 @@ struct ColumnBuilder {
 
     /// Parses one non-empty value into the row scratch. Returns false when the row must go.
     private mutating func convert(_ f: CSVField, field: FieldSchema, slot: Int, line: Int,
-                                  _ bytes: UnsafeBufferPointer<UInt8>, loader: TableLoader) -> Bool {
+                                  _ bytes: UnsafeBufferPointer<UInt8>, notices: TableNotices) -> Bool {
         let required = field.presence == .required
         switch field.kind {
         case .id, .text, .phone, .url, .email, .color, .timezone, .language:
             let text = decodeText(f, slot: slot, bytes)
             if let form = FieldKindText(field.kind), !ValueParsing.isWellFormed(text, as: form) {
-                loader.invalidText(field, text, line: line)
+                notices.invalidText(field, text, line: line)
                 if !required { return true }
             }
             rowTexts[slot] = text
@@ -126,26 +131,26 @@ struct ColumnBuilder {
             default: value = ValueParsing.integer(bytes, f.start, f.end)
             }
             guard let value else {
-                loader.invalid(field, decode(bytes, f), line: line, dropsRow: required)
+                notices.invalid(field, decode(bytes, f), line: line, dropsRow: required)
                 return !required
             }
             if case .enumeration(let allowed) = field.kind, !allowed.contains(value) {
-                loader.unexpectedEnum(field, decode(bytes, f), line: line, dropsRow: required)
+                notices.unexpectedEnum(field, decode(bytes, f), line: line, dropsRow: required)
                 return !required
             }
             if !inRange(Double(value), field) {
-                loader.outOfRange(field, decode(bytes, f), line: line, dropsRow: required)
+                notices.outOfRange(field, decode(bytes, f), line: line, dropsRow: required)
                 return !required
             }
             rowIntegers[slot] = value
             return true
         case .float, .latitude, .longitude:
             guard let value = ValueParsing.real(bytes, f.start, f.end) else {
-                loader.invalid(field, decode(bytes, f), line: line, dropsRow: required)
+                notices.invalid(field, decode(bytes, f), line: line, dropsRow: required)
                 return !required
             }
             if !inRange(value, field) {
-                loader.outOfRange(field, decode(bytes, f), line: line, dropsRow: required)
+                notices.outOfRange(field, decode(bytes, f), line: line, dropsRow: required)
                 return !required
             }
             rowReals[slot] = value

@@ -29,19 +29,16 @@ public struct GTFSReader {
         }
         var tables: [String: Table] = [:]
         for schema in GTFSSchema.tables {
-            let bytes: [UInt8]?
+            var loader = TableLoader(schema: schema, sink: sink)
+            let present: Bool
             do {
-                bytes = try archive.read(schema.fileName)
+                present = try archive.stream(schema.fileName) { loader.consume($0) }
             } catch {
                 sink.add(Notice(code: "i_o_error", severity: .error, file: schema.fileName,
                                 message: error.description, blocksPublication: true))
                 return nil
             }
-            guard let bytes else {
-                tables[schema.name] = .missing(schema)
-                continue
-            }
-            tables[schema.name] = TableLoader(schema: schema, sink: sink).load(bytes) ?? .missing(schema)
+            tables[schema.name] = present ? loader.finish() ?? .missing(schema) : .missing(schema)
         }
         let known = Set(GTFSSchema.tables.map(\.fileName)).union(GTFSSchema.recognisedButNotCompiled)
         for name in archive.files.keys.sorted() where !known.contains(name) {

@@ -1,78 +1,178 @@
 import FeedModel
 import Foundation
 
-/// Loads one GTFS file into a ``Table``, driven entirely by its ``TableSchema``.
+/// Loads one GTFS file into a ``Table``, driven entirely by its ``TableSchema``, from the file's
+/// bytes as they arrive: never the whole file in memory, only the rows already converted and the
+/// record still being read.
 ///
 /// Every field is parsed by its declared kind and checked for presence, form and range. What it
 /// cannot use is reported as a notice with file, line, field and value, and repaired in a stated
 /// way: a row missing a required value is dropped, a malformed optional value is cleared.
+///
+/// Feed it with ``consume(_:)`` (any chunk sizes; records may straddle chunks) and end with
+/// ``finish()``; or give ``load(_:)`` the whole file.
 public struct TableLoader {
     public let schema: TableSchema
-    private let sink: NoticeSink
+    private let notices: TableNotices
+    /// Bytes received but not yet scanned, starting at a record's first byte.
+    private var pending: [UInt8] = []
+    private var stage = Stage.header
+    /// For each CSV column, the schema field it feeds (once the header is read).
+    private var slots: [Int?] = []
+    private var builder: ColumnBuilder?
+    /// The line on which `pending`'s first record starts.
+    private var line = 1
+    private var atStart = true
+    private var dropped = 0
+    private var sawInvalidUTF8 = false, sawStrayQuoteText = false
+    private var fields: [CSVField] = []
+
+    /// Bytes gathered before a scan: large enough that a record cut by a chunk's end is rare and
+    /// cheap to read again, small enough to keep memory flat (4 MiB).
+    let batchBytes: Int
+
+    private enum Stage {
+        case header
+        case rows
+        /// No row of the file is usable (no header, a required column missing): the rest is skipped.
+        case unusable
+    }
 
     public init(schema: TableSchema, sink: NoticeSink) {
+        self.init(schema: schema, sink: sink, batchBytes: 4 << 20)
+    }
+
+    init(schema: TableSchema, sink: NoticeSink, batchBytes: Int) {
         self.schema = schema
-        self.sink = sink
+        self.notices = TableNotices(schema: schema, sink: sink)
+        self.batchBytes = batchBytes
     }
 
     /// Parses `data`, the whole file. Returns nil when the file is unusable (no header, a
     /// required column missing); the notices say why.
     public func load(_ data: [UInt8]) -> Table? {
-        data.withUnsafeBufferPointer { load($0) }
+        var loader = self
+        data.withUnsafeBufferPointer { loader.consume($0) }
+        return loader.finish()
     }
 
-    private var file: String { schema.fileName }
-
-    private func notice(_ code: String, _ severity: Severity, line: Int?, field: String? = nil, value: String? = nil,
-                        _ message: String, repair: String? = nil, blocks: Bool = false) {
-        sink.add(Notice(code: code, severity: severity, file: file, line: line, field: field, value: value,
-                        message: message, repair: repair, blocksPublication: blocks))
+    /// Takes the next bytes of the file.
+    public mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>) {
+        if case .unusable = stage { return }
+        pending.append(contentsOf: chunk)
+        if pending.count >= batchBytes { scan(final: false) }
     }
 
-    private func load(_ bytes: UnsafeBufferPointer<UInt8>) -> Table? {
-        var offset = 0
-        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { offset = 3 }
-        if let bad = firstInvalidUTF8Offset(bytes, from: offset) {
-            notice("invalid_utf8", .error, line: lineNumber(of: bad, in: bytes),
-                   "The file is not valid UTF-8 from this line on (GTFS requires UTF-8).",
-                   repair: "invalid bytes replaced with U+FFFD")
-        }
-        var scanner = CSVScanner(bytes, offset: offset)
-        var fields: [CSVField] = []
-        guard scanner.next(into: &fields) != nil, !(fields.count == 1 && fields[0].start == fields[0].end) else {
-            notice("empty_file", .error, line: nil, "The file has no header row.",
-                   repair: schema.requirement == .required ? nil : "file ignored",
-                   blocks: schema.requirement == .required)
+    /// Reads what is left and returns the table, or nil when the file is unusable.
+    public mutating func finish() -> Table? {
+        scan(final: true)
+        switch stage {
+        case .unusable:
             return nil
+        case .header:
+            emptyFile()
+            return nil
+        case .rows:
+            // Rows of files only checked are not in the bundle: their loss is no repair of it.
+            if schema.isCompiled { notices.sink.recordDropped(dropped, from: schema.fileName) }
+            return builder?.table()
         }
-        guard let slots = headerSlots(fields, bytes) else { return nil }
+    }
 
-        var builder = ColumnBuilder(schema: schema, slots: slots)
-        var dropped = 0
-        while let line = scanner.next(into: &fields) {
-            // A blank line, or one holding only spaces (read as empty by MobilityData's parser).
-            if fields.count == 1 && !fields[0].quoted && (fields[0].start..<fields[0].end).allSatisfy({ bytes[$0] <= 0x20 }) { continue }
-            if fields.count != slots.count {
-                let count = fields.count, expected = slots.count
-                sink.add(code: "invalid_row_length") {
-                    Notice(code: "invalid_row_length", severity: .error, file: file, line: line, value: String(count),
-                           message: "The row has \(count) fields; the header has \(expected).",
-                           repair: count < expected ? "missing trailing fields read as empty" : "extra fields ignored")
+    /// Converts every whole record of `pending`; with `final`, the last one too, whatever ends it.
+    private mutating func scan(final: Bool) {
+        if case .unusable = stage { return }
+        // A byte-order mark is known only once three bytes have come.
+        if atStart && !final && pending.count < 3 { return }
+        let buffer = pending
+        pending = []
+        let consumed = buffer.withUnsafeBufferPointer { bytes -> Int in
+            var offset = 0
+            if atStart {
+                if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { offset = 3 }
+                atStart = false
+            }
+            // The builder's memory of the previous row points into the previous buffer.
+            builder?.forgetPreviousRow()
+            var scanner = CSVScanner(bytes, offset: offset, line: line)
+            var end = offset, endLine = line
+            while let recordLine = scanner.next(into: &fields) {
+                if !final && !scanner.recordIsComplete { break }
+                end = scanner.offset
+                endLine = scanner.line
+                if !take(recordLine, bytes) {
+                    stage = .unusable
+                    checkUTF8(bytes, from: offset, to: bytes.count)
+                    return bytes.count
                 }
             }
-            if !builder.append(fields, line: line, bytes, loader: self) { dropped += 1 }
+            checkUTF8(bytes, from: offset, to: end)
+            line = endLine
+            sawStrayQuoteText = sawStrayQuoteText || scanner.sawStrayQuoteText
+            if final {
+                if scanner.sawUnterminatedQuote {
+                    notices.add("unterminated_quote", .error, line: scanner.line,
+                                "A quoted field is still open at the end of the file.", repair: "read to the end of the file")
+                }
+                if sawStrayQuoteText {
+                    notices.add("invalid_quoting", .warning, line: nil, "Text follows a closing quote in some field.",
+                                repair: "the text after the quote ignored")
+                }
+                return bytes.count
+            }
+            return end
         }
-        if scanner.sawUnterminatedQuote {
-            notice("unterminated_quote", .error, line: scanner.line,
-                   "A quoted field is still open at the end of the file.", repair: "read to the end of the file")
+        if case .unusable = stage { return }
+        if consumed < buffer.count { pending = Array(buffer[consumed...]) }
+    }
+
+    /// Handles one record: the header, or a row. Returns false when the file is unusable.
+    private mutating func take(_ recordLine: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch stage {
+        case .unusable:
+            return false
+        case .header:
+            if fields.count == 1 && fields[0].start == fields[0].end {
+                emptyFile()
+                return false
+            }
+            guard let slots = headerSlots(fields, bytes) else { return false }
+            self.slots = slots
+            builder = ColumnBuilder(schema: schema, slots: slots)
+            stage = .rows
+        case .rows:
+            // A blank line, or one holding only spaces (read as empty by MobilityData's parser).
+            if fields.count == 1 && !fields[0].quoted && (fields[0].start..<fields[0].end).allSatisfy({ bytes[$0] <= 0x20 }) {
+                return true
+            }
+            if fields.count != slots.count { notices.rowLength(fields.count, expected: slots.count, line: recordLine) }
+            if !builder!.append(fields, line: recordLine, bytes, notices: notices) { dropped += 1 }
         }
-        if scanner.sawStrayQuoteText {
-            notice("invalid_quoting", .warning, line: nil, "Text follows a closing quote in some field.",
-                   repair: "the text after the quote ignored")
+        return true
+    }
+
+    /// One notice for the first bytes that are not UTF-8, at the line of the record holding them.
+    private mutating func checkUTF8(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
+        guard !sawInvalidUTF8, end > start,
+              let bad = firstInvalidUTF8Offset(UnsafeBufferPointer(rebasing: bytes[..<end]), from: start) else { return }
+        sawInvalidUTF8 = true
+        // Once per file: the records of this batch read again up to the one holding the byte.
+        var scanner = CSVScanner(bytes, offset: start, line: line)
+        var record: [CSVField] = []
+        var badLine = line
+        while let recordLine = scanner.next(into: &record) {
+            badLine = recordLine
+            if scanner.offset > bad { break }
         }
-        // Rows of files only checked are not in the bundle: their loss is no repair of it.
-        if schema.isCompiled { sink.recordDropped(dropped, from: file) }
-        return builder.table()
+        notices.add("invalid_utf8", .error, line: badLine,
+                    "The file is not valid UTF-8 from this line on (GTFS requires UTF-8).",
+                    repair: "invalid bytes replaced with U+FFFD")
+    }
+
+    private func emptyFile() {
+        notices.add("empty_file", .error, line: nil, "The file has no header row.",
+                    repair: schema.requirement == .required ? nil : "file ignored",
+                    blocks: schema.requirement == .required)
     }
 
     /// Maps each CSV column to a schema field index (nil for unknown columns).
@@ -82,18 +182,18 @@ public struct TableLoader {
         for field in fields {
             let name = decode(bytes, field).trimmingSpaces()
             if name.isEmpty {
-                notice("empty_column_name", .error, line: 1, "A column of the header has no name.", repair: "column ignored")
+                notices.add("empty_column_name", .error, line: 1, "A column of the header has no name.", repair: "column ignored")
                 slots.append(nil)
             } else if let index = schema.index(of: name) {
                 if seen.insert(index).inserted {
                     slots.append(index)
                 } else {
-                    notice("duplicated_column", .error, line: 1, field: name, "The column appears twice in the header.",
-                           repair: "second column ignored")
+                    notices.add("duplicated_column", .error, line: 1, field: name, "The column appears twice in the header.",
+                                repair: "second column ignored")
                     slots.append(nil)
                 }
             } else {
-                notice("unknown_column", .info, line: 1, field: name, "The column is not part of GTFS for this file.")
+                notices.add("unknown_column", .info, line: 1, field: name, "The column is not part of GTFS for this file.")
                 slots.append(nil)
             }
         }
@@ -101,68 +201,13 @@ public struct TableLoader {
         if !missing.isEmpty {
             let required = schema.requirement == .required
             for index in missing {
-                notice("missing_required_column", .error, line: 1, field: schema.fields[index].name,
-                       "A required column is missing from the header: no row of this file is usable.",
-                       repair: required ? nil : "file ignored", blocks: required)
+                notices.add("missing_required_column", .error, line: 1, field: schema.fields[index].name,
+                            "A required column is missing from the header: no row of this file is usable.",
+                            repair: required ? nil : "file ignored", blocks: required)
             }
             return nil
         }
         return slots
-    }
-
-    // MARK: - Notices raised while converting values (called by ColumnBuilder)
-
-    func missingRequired(_ field: FieldSchema, line: Int) {
-        notice("missing_required_field", .error, line: line, field: field.name,
-               "A required field is empty.", repair: "row dropped")
-    }
-
-    func invalid(_ field: FieldSchema, _ value: String, line: Int, dropsRow: Bool) {
-        notice(field.kind.invalidValueCode, .error, line: line, field: field.name, value: value,
-               "The value is not a valid \(describe(field.kind)).", repair: dropsRow ? "row dropped" : "value cleared")
-    }
-
-    func invalidText(_ field: FieldSchema, _ value: String, line: Int) {
-        let keep = field.presence == .required
-        notice(field.kind.invalidValueCode, keep ? .error : .warning, line: line, field: field.name, value: value,
-               "The value is not a valid \(describe(field.kind)).", repair: keep ? "kept as text" : "value cleared")
-    }
-
-    func outOfRange(_ field: FieldSchema, _ value: String, line: Int, dropsRow: Bool) {
-        let bounds = [field.minimum.map { "≥ \($0.formatted)" }, field.maximum.map { "≤ \($0.formatted)" }].compactMap { $0 }
-        notice("number_out_of_range", .error, line: line, field: field.name, value: value,
-               "The value is out of range (\(bounds.joined(separator: ", "))).", repair: dropsRow ? "row dropped" : "value cleared")
-    }
-
-    func unexpectedEnum(_ field: FieldSchema, _ value: String, line: Int, dropsRow: Bool) {
-        notice("unexpected_enum_value", dropsRow ? .error : .warning, line: line, field: field.name, value: value,
-               "The value is not one this field allows.", repair: dropsRow ? "row dropped" : "value cleared")
-    }
-
-    func whitespace(_ field: FieldSchema, _ value: @autoclosure () -> String, line: Int) {
-        sink.add(code: "leading_or_trailing_whitespaces") {
-            Notice(code: "leading_or_trailing_whitespaces", severity: .warning, file: file, line: line, field: field.name,
-                   value: value(), message: "The value has leading or trailing spaces.", repair: "spaces trimmed")
-        }
-    }
-
-    private func describe(_ kind: FieldKind) -> String {
-        switch kind {
-        case .id: "identifier"
-        case .text: "text"
-        case .url: "URL (http:// or https://)"
-        case .email: "e-mail address"
-        case .phone: "phone number"
-        case .timezone: "IANA time zone"
-        case .language: "IETF language code"
-        case .color: "colour (six hex digits)"
-        case .integer, .enumeration: "integer"
-        case .float: "number"
-        case .latitude: "latitude"
-        case .longitude: "longitude"
-        case .time: "time (HH:MM:SS)"
-        case .date: "date (YYYYMMDD)"
-        }
     }
 }
 
@@ -176,12 +221,5 @@ extension String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[first...last])
-    }
-
-}
-
-extension Double {
-    var formatted: String {
-        self == rounded() ? String(Int(self)) : String(self)
     }
 }

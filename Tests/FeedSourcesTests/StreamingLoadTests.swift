@@ -1,0 +1,97 @@
+import FeedModel
+import Foundation
+@testable import FeedSources
+import Testing
+import TestSupport
+
+/// A file fed to the loader in chunks, cut anywhere (inside a quoted field, between CR and LF,
+/// inside a multi-byte character), gives the same table and the same notices as the whole file.
+@Suite struct StreamingLoadTests {
+    /// Quoted commas, quotes and line breaks; LF, CRLF and lone CR; a blank line; a BOM; a bad
+    /// value; a short row; a byte that is not UTF-8; multi-byte names.
+    static let tricky: [UInt8] = Array("\u{FEFF}stop_id,stop_name,stop_lat,stop_lon,stop_desc\r\n".utf8)
+        + Array("S1,\"Rynek, \"\"Plac\"\"\",53.1,18.0,\"two\r\nlines\"\n".utf8)
+        + Array("S2,Łódź Fabryczna,53.2,18.1,\rS3,Dworzec,95.0,18.2,x\r\n\n".utf8)
+        + Array("S4,\"Zażółć\ngęślą\",53.3,18.3\r\n".utf8)
+        + [UInt8]("S5,Bad".utf8) + [0xFF] + Array(",53.4,18.4,\" spaced \"\nS6,Last,53.5,18.5,\"open".utf8)
+
+    /// A table's columns, comparable (reals bit for bit); nil for no table.
+    struct Snapshot: Equatable {
+        var lines: [Int32] = []
+        var texts: [String: [String?]] = [:]
+        var integers: [String: [Int]] = [:]
+        var reals: [String: [UInt64]] = [:]
+        var absent: [String] = []
+
+        func has(_ field: String, _ value: String) -> Bool { texts[field]?.contains(value) == true }
+    }
+
+    private static func dump(_ table: Table?) -> Snapshot? {
+        guard let table else { return nil }
+        var out = Snapshot(lines: table.lines)
+        for (field, column) in zip(table.schema.fields, table.columns) {
+            switch column {
+            case .text(let values): out.texts[field.name] = values
+            case .integer(let values): out.integers[field.name] = values
+            case .real(let values): out.reals[field.name] = values.map(\.bitPattern)
+            case .absent: out.absent.append(field.name)
+            }
+        }
+        return out
+    }
+
+    private static func load(_ bytes: [UInt8], schema: TableSchema, chunks: [Int], batchBytes: Int) -> (Snapshot?, [Notice], [String: Int]) {
+        let sink = NoticeSink()
+        var loader = TableLoader(schema: schema, sink: sink, batchBytes: batchBytes)
+        var start = 0, k = 0
+        bytes.withUnsafeBufferPointer { all in
+            while start < all.count {
+                let end = min(all.count, start + chunks[k % chunks.count])
+                loader.consume(UnsafeBufferPointer(rebasing: all[start..<end]))
+                start = end
+                k += 1
+            }
+        }
+        return (dump(loader.finish()), sink.samples, sink.counts)
+    }
+
+    @Test(arguments: [[1], [2], [3], [5, 1, 7], [64], [1_000]])
+    func anyCutGivesTheWholeFilesTableAndNotices(chunks: [Int]) {
+        let whole = Self.load(Self.tricky, schema: GTFSSchema.stops, chunks: [Self.tricky.count], batchBytes: .max)
+        #expect(whole.0?.has("stop_name", "Rynek, \"Plac\"") == true && whole.0?.has("stop_desc", "two\r\nlines") == true)
+        #expect(whole.2["invalid_utf8"] == 1 && whole.2["unterminated_quote"] == 1 && whole.2["invalid_row_length"] == 1)
+        #expect(whole.1.first { $0.code == "invalid_utf8" }?.line == 9)
+        for batch in [1, 2, 16, 100] {
+            let cut = Self.load(Self.tricky, schema: GTFSSchema.stops, chunks: chunks, batchBytes: batch)
+            #expect(cut.0 == whole.0, "chunks \(chunks), batch \(batch)")
+            #expect(cut.1 == whole.1, "chunks \(chunks), batch \(batch)")
+            #expect(cut.2 == whole.2, "chunks \(chunks), batch \(batch)")
+        }
+    }
+
+    @Test func aHeaderCutAnywhereIsStillOneHeader() {
+        let text = Array("route_id,route_short_name,route_type\r\nR1,12,3\r\n".utf8)
+        for batch in 1...text.count {
+            let cut = Self.load(text, schema: GTFSSchema.routes, chunks: [1], batchBytes: batch)
+            #expect(cut.0?.texts["route_short_name"] == ["12"], "batch \(batch)")
+            #expect(cut.1.isEmpty, "batch \(batch): \(cut.1)")
+        }
+        let empty = Self.load([], schema: GTFSSchema.routes, chunks: [1], batchBytes: 1)
+        #expect(empty.0 == nil && empty.2["empty_file"] == 1)
+    }
+
+    /// Real stop_times, streamed from the zip in small chunks through small batches, against the
+    /// whole member read at once.
+    @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data"))
+    func realStopTimesStreamAsTheyLoadWhole() throws {
+        let zip = try #require(SharedData.zips(in: "medium").first)
+        let archive = try DumpArchive(url: zip, sink: NoticeSink())
+        let bytes = try #require(try archive.read("stop_times.txt"))
+        let whole = Self.load(bytes, schema: GTFSSchema.stopTimes, chunks: [bytes.count], batchBytes: .max)
+        let sink = NoticeSink()
+        var loader = TableLoader(schema: GTFSSchema.stopTimes, sink: sink, batchBytes: 50_000)
+        #expect(try archive.stream("stop_times.txt", chunkBytes: 4_099) { loader.consume($0) })
+        #expect(Self.dump(loader.finish()) == whole.0)
+        #expect(sink.samples == whole.1 && sink.counts == whole.2)
+    }
+}
