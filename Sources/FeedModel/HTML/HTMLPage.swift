@@ -57,13 +57,16 @@ public enum HTMLPage {
     /// A table of text cells (all escaped), at most `limit` rows, then a row saying how many
     /// more there are (followed by `overflowNote`, such as "(see the JSON)"). `total` is how many
     /// rows there are in all when `rows` holds only some of them. The caption, when given, is
-    /// followed by that count.
+    /// followed by that count. A head of empty cells is left out (a table of names and values).
     public static func table(_ head: [String], _ rows: [[String]], caption: String? = nil,
                              limit: Int = .max, total: Int? = nil, overflowNote: String = "") -> String {
         let total = max(total ?? rows.count, rows.count)
         var out = "<table>"
         if let caption { out += "<caption>\(escape(caption)) (\(total))</caption>" }
-        out += "<thead><tr>" + head.map { "<th>\(escape($0))</th>" }.joined() + "</tr></thead><tbody>\n"
+        if head.contains(where: { !$0.isEmpty }) {
+            out += "<thead><tr>" + head.map { "<th>\(escape($0))</th>" }.joined() + "</tr></thead>"
+        }
+        out += "<tbody>\n"
         for row in rows.prefix(limit) {
             out += "<tr>" + row.map { "<td>\(escape($0))</td>" }.joined() + "</tr>\n"
         }

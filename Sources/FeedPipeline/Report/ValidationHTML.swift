@@ -116,7 +116,7 @@ public struct ValidationHTML {
     private func anchor(_ code: String) -> String { "code-" + HTMLPage.escape(code) }
 
     /// Escaped text with its `backtick` spans as code, as NOTICES.md writes field names.
-    static func markup(_ text: String) -> String {
+    public static func markup(_ text: String) -> String {
         let parts = text.split(separator: "`", omittingEmptySubsequences: false)
         guard parts.count % 2 == 1 else { return HTMLPage.escape(text) }
         return parts.enumerated().map { i, part in
