@@ -61,8 +61,8 @@ struct ValidationHTMLTests {
 
         // The repairs, grouped: what, for which code, how many.
         #expect(html.contains("<h2>Repairs</h2>"))
-        #expect(html.contains("<tr><td>row dropped</td><td>foreign_key_violation</td><td>error</td><td>2</td></tr>"))
-        #expect(html.contains("<tr><td>rows dropped</td><td>rows_dropped</td><td>info</td><td>2</td></tr>"))
+        #expect(html.contains("<tr><td>row dropped</td><td>foreign_key_violation</td><td>error</td><td>2</td><td>No routes.route_id has this id.</td></tr>"))
+        #expect(html.contains("<tr><td>rows dropped</td><td>rows_dropped</td><td>info</td><td>2</td><td>Repairs dropped 1 rows of this file;"))
         // Rows per file.
         #expect(html.contains("<tr><td>stop_times.txt</td><td>7</td><td>6</td><td>1</td><td>0</td></tr>"))
     }

@@ -13,6 +13,8 @@ struct ValidationRepairs {
         /// examples that do (`atLeast`).
         var count: Int
         var atLeast: Bool
+        /// The message of the first notice with this repair.
+        var example: String
     }
 
     let report: FeedCheckReport
@@ -23,14 +25,18 @@ struct ValidationRepairs {
             let samples = report.samples.filter { $0.code == summary.code }
             var counts: [String: Int] = [:]
             var order: [String] = []
-            for repair in samples.compactMap(\.repair) {
+            var examples: [String: String] = [:]
+            for sample in samples {
+                guard let repair = sample.repair else { continue }
                 if counts[repair] == nil { order.append(repair) }
                 counts[repair, default: 0] += 1
+                examples[repair] = examples[repair] ?? sample.message
             }
             let exact = order.count == 1 && counts[order[0]] == samples.count
             return order.map { repair in
                 Entry(repair: repair, code: summary.code, severity: summary.severity,
-                      count: exact ? summary.count : counts[repair, default: 0], atLeast: !exact && samples.count < summary.count)
+                      count: exact ? summary.count : counts[repair, default: 0], atLeast: !exact && samples.count < summary.count,
+                      example: examples[repair, default: ""])
             }
         }
     }
@@ -42,8 +48,8 @@ struct ValidationRepairs {
             out += "<p>A build repairs nothing in this feed.</p>\n"
         } else {
             out += "<p>What a build does about the notices it repairs; other notices are reported only.</p>\n"
-            out += HTMLPage.table(["repair", "code", "severity", "notices"], entries.map {
-                [$0.repair, $0.code, $0.severity.rawValue, $0.atLeast ? "at least \($0.count)" : String($0.count)]
+            out += HTMLPage.table(["repair", "code", "severity", "notices", "for example"], entries.map {
+                [$0.repair, $0.code, $0.severity.rawValue, $0.atLeast ? "at least \($0.count)" : String($0.count), $0.example]
             })
         }
         return out
