@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FeedPipeline", "BundleFormat", "FeedSQLite", "TestSupport"]),
         .testTarget(name: "FeedXMLTests", dependencies: ["FeedXML", "TestSupport"]),
         .testTarget(name: "FeedLegacySourcesTests", dependencies: ["FeedLegacySources", "FeedXML", "FeedPipeline", "FeedDiff", "FeedSources", "FeedValidation", "BundleFormat", "FeedSQLite", "FeedModel", "TestSupport"]),
-        .testTarget(name: "FeedDiffTests", dependencies: ["FeedDiff", "FeedPipeline", "FeedSources", "FeedModel", "BundleFormat", "FeedSQLite", "CFeedZlib", "TestSupport"]),
+        .testTarget(name: "FeedDiffTests", dependencies: ["FeedDiff", "FeedPipeline", "FeedSources", "FeedModel", "BundleFormat", "FeedSQLite", "TestSupport"]),
         .testTarget(name: "FeedPublishTests", dependencies: ["FeedPublish", "FeedPipeline", "FeedClient", "BundleFormat", "FeedSQLite", "TestSupport",
                                                             .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["Fixtures"]),

@@ -102,6 +102,7 @@ struct ValidationHTMLTests {
           arguments: ["small/kcm_subset_2016_otp.zip", "small/ctran_flex_2025_tlib.zip"])
     func realFeed(_ name: String) throws {
         let zip = SharedData.url("gtfs/" + name)
+        try #require(FileManager.default.fileExists(atPath: zip.path), "\(zip.path) is missing")
         let report = FeedCheck(url: zip, source: zip.lastPathComponent, format: nil).report
         #expect(!report.notices.isEmpty)
         let html = ValidationHTML(examplesPerCode: 20).render(report)
