@@ -80,10 +80,10 @@ let package = Package(
         .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FeedPipeline", "BundleFormat", "FeedSQLite", "TestSupport"]),
         .testTarget(name: "FeedXMLTests", dependencies: ["FeedXML", "TestSupport"]),
         .testTarget(name: "FeedLegacySourcesTests", dependencies: ["FeedLegacySources", "FeedXML", "FeedPipeline", "FeedDiff", "FeedSources", "FeedValidation", "BundleFormat", "FeedSQLite", "FeedModel", "TestSupport"]),
-        .testTarget(name: "FeedDiffTests", dependencies: ["FeedDiff", "FeedPipeline", "FeedSources", "FeedModel", "BundleFormat", "FeedSQLite", "CFeedZlib", "TestSupport"]),
+        .testTarget(name: "FeedDiffTests", dependencies: ["FeedDiff", "FeedPipeline", "FeedSources", "FeedModel", "BundleFormat", "FeedSQLite", "TestSupport"]),
         .testTarget(name: "FeedPublishTests", dependencies: ["FeedPublish", "FeedPipeline", "FeedClient", "BundleFormat", "FeedSQLite", "TestSupport",
                                                             .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["Fixtures"]),
-        .target(name: "TestSupport", dependencies: ["FeedModel", "FeedSources"], path: "Tests/TestSupport", exclude: ["Fixtures"]),
+        .target(name: "TestSupport", dependencies: ["FeedModel", "FeedSources", "CFeedZlib"], path: "Tests/TestSupport", exclude: ["Fixtures"]),
     ]
 )

@@ -1,16 +1,10 @@
 import Foundation
 import TestSupport
 
-/// Programs the tests run: the feedc binary built beside the tests, and headless Chromium.
+/// Programs the tests run: the feedc binary built beside the tests (Chromium is TestSupport's).
 enum Tools {
     /// The `feedc` executable of this build.
     static var feedc: URL? { FeedcBinary.url }
-
-    /// Debian's `chromium`, when installed.
-    static var chromium: URL? {
-        ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].map(URL.init(fileURLWithPath:))
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
 
     typealias Run = Subprocess.Result
 

@@ -1,3 +1,5 @@
+import FeedModel
+
 /// The diff as one self-contained HTML page: inline CSS, the map as inline SVG, no script and
 /// nothing fetched, so it opens offline and can be attached to a CI run.
 public struct DiffHTML {
@@ -9,7 +11,7 @@ public struct DiffHTML {
     }
 
     public func render(_ diff: FeedDiff) -> String {
-        var body = "<h1>\(escapeXML(title(diff.old))) → \(escapeXML(title(diff.new)))</h1>\n"
+        var body = "<h1>\(HTMLPage.escape(title(diff.old))) → \(HTMLPage.escape(title(diff.new)))</h1>\n"
         body += table(["", "label", "digest", "service", "weekday", "Saturday", "Sunday"], [diff.old, diff.new].enumerated().map { i, side in
             [i == 0 ? "old" : "new", side.label, DiffText.shortDigest(side.digest),
              "\(side.serviceStart ?? "?") … \(side.serviceEnd ?? "?")"] + DayType.allCases.map { side.dayTypeDates[$0.rawValue] ?? "" }
@@ -22,7 +24,7 @@ public struct DiffHTML {
         if !diff.idChurn.isEmpty {
             body += "<h2>Id churn</h2>\n<ul>" + diff.idChurn.map { c in
                 let label = DiffText.kinds.first { $0.table == c.kind }?.label ?? c.kind
-                return "<li>\(escapeXML(label)): \(Int((c.replacedShare * 100).rounded()))% of the old ids replaced (\(c.old) → \(c.new), \(c.kept) kept)</li>"
+                return "<li>\(HTMLPage.escape(label)): \(Int((c.replacedShare * 100).rounded()))% of the old ids replaced (\(c.old) → \(c.new), \(c.kept) kept)</li>"
             }.joined() + "</ul>\n"
         }
         body += "<h2>Map</h2>\n"
@@ -112,7 +114,7 @@ public struct DiffHTML {
 
     private func calendar(_ c: CalendarChanges) -> String {
         guard !c.isEmpty else { return "" }
-        var out = "<h2>Calendar</h2>\n<p>Service window: \(escapeXML(c.oldWindow?.label ?? "none")) → \(escapeXML(c.newWindow?.label ?? "none"))</p>\n"
+        var out = "<h2>Calendar</h2>\n<p>Service window: \(HTMLPage.escape(c.oldWindow?.label ?? "none")) → \(HTMLPage.escape(c.newWindow?.label ?? "none"))</p>\n"
         if !c.gained.isEmpty { out += table(["gained service"], c.gained.map { [$0.label] }) }
         if !c.lost.isEmpty { out += table(["lost service"], c.lost.map { [$0.label] }) }
         if c.changedDates > 0 { out += "<p>\(c.changedDates) dates with service on both sides run a different number of trips.</p>\n" }
@@ -135,31 +137,18 @@ public struct DiffHTML {
     private func arrow(_ a: Int, _ b: Int) -> String { a == b ? String(a) : "\(a) → \(b)" }
 
     private func table(_ head: [String], _ rows: [[String]], caption: String? = nil) -> String {
-        var out = "<table>"
-        if let caption { out += "<caption>\(escapeXML(caption)) (\(rows.count))</caption>" }
-        out += "<thead><tr>" + head.map { "<th>\(escapeXML($0))</th>" }.joined() + "</tr></thead><tbody>\n"
-        for row in rows.prefix(rowLimit) {
-            out += "<tr>" + row.map { "<td>\(escapeXML($0))</td>" }.joined() + "</tr>\n"
-        }
-        if rows.count > rowLimit { out += "<tr><td colspan=\"\(head.count)\">… and \(rows.count - rowLimit) more (see the JSON)</td></tr>\n" }
-        return out + "</tbody></table>\n"
+        HTMLPage.table(head, rows, caption: caption, limit: rowLimit, overflowNote: "(see the JSON)")
     }
 
     private func page(_ diff: FeedDiff, _ body: String) -> String {
-        """
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>feedc diff: \(escapeXML(title(diff.old))) → \(escapeXML(title(diff.new)))</title>
-        <style>
-        body { font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1100px; padding: 0 16px; color: #222; background: #fff; }
-        h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 28px; border-bottom: 1px solid #ddd; }
-        table { border-collapse: collapse; margin: 12px 0; width: 100%; }
-        caption { text-align: left; font-weight: 600; padding: 4px 0; }
-        th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: left; vertical-align: top; }
-        th { background: #f0f0ea; } tbody tr:nth-child(even) { background: #fafaf7; }
+        HTMLPage.document(title: "feedc diff: \(title(diff.old)) → \(title(diff.new))", css: Self.css, body: body + """
+            <footer><p>feedc diff, format \(diff.format). Trips per day: trips running on each side's representative date of the day type (the busiest one within the first \(diff.settings.representativeWindowDays) days of full service: from the first date with at least half the trips of the busiest date).</p></footer>
+
+            """)
+    }
+
+    /// The map's and the legend's style, beside ``HTMLPage/baseCSS``.
+    private static let css = """
         .same { font-size: 18px; color: #1a9850; }
         figure { margin: 0; } svg { max-width: 100%; height: auto; border: 1px solid #ccc; }
         .context circle { fill: #c8c8c8; }
@@ -173,13 +162,5 @@ public struct DiffHTML {
         circle.renumbered, .k.renumbered { fill: #8e44ad; background: #8e44ad; }
         .k.changed { background: #4575b4; }
         .k { display: inline-block; width: 12px; height: 12px; border-radius: 6px; margin: 0 4px 0 12px; vertical-align: middle; }
-        </style>
-        </head>
-        <body>
-        \(body)<footer><p>feedc diff, format \(diff.format). Trips per day: trips running on each side's representative date of the day type (the busiest one within the first \(diff.settings.representativeWindowDays) days of full service: from the first date with at least half the trips of the busiest date).</p></footer>
-        </body>
-        </html>
-
         """
-    }
 }

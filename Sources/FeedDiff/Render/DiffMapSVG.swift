@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// The map of the HTML report, as inline SVG: the changed lines along their stops, the added,
@@ -51,7 +52,7 @@ struct DiffMapSVG {
             let colour = line.status == .changed ? (line.color ?? "#4575b4") : (line.status == .added ? "#1a9850" : "#d73027")
             for path in line.paths {
                 let pointsText = path.map { "\(x($0[1])),\(y($0[0]))" }.joined(separator: " ")
-                svg += "<polyline class=\"line \(line.status.rawValue)\" points=\"\(pointsText)\" stroke=\"\(colour)\"><title>\(escapeXML(line.label)) (\(line.status.rawValue))</title></polyline>\n"
+                svg += "<polyline class=\"line \(line.status.rawValue)\" points=\"\(pointsText)\" stroke=\"\(colour)\"><title>\(HTMLPage.escape(line.label)) (\(line.status.rawValue))</title></polyline>\n"
             }
         }
         svg += "</g>\n<g class=\"stops\">\n"
@@ -59,28 +60,11 @@ struct DiffMapSVG {
             svg += "<line class=\"move\" x1=\"\(x(move.old[1]))\" y1=\"\(y(move.old[0]))\" x2=\"\(x(move.new[1]))\" y2=\"\(y(move.new[0]))\"/>"
         }
         for mark in marks {
-            svg += "<circle class=\"stop \(mark.kind)\" cx=\"\(x(mark.lon))\" cy=\"\(y(mark.lat))\" r=\"4.5\"><title>\(escapeXML(mark.title))</title></circle>\n"
+            svg += "<circle class=\"stop \(mark.kind)\" cx=\"\(x(mark.lon))\" cy=\"\(y(mark.lat))\" r=\"4.5\"><title>\(HTMLPage.escape(mark.title))</title></circle>\n"
         }
         svg += "</g>\n</svg>"
         return svg
     }
 
     private func fmt(_ v: Double) -> String { String(format: "%.1f", v) }
-}
-
-/// Text made safe inside HTML and SVG.
-func escapeXML(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.count)
-    for c in text {
-        switch c {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&#39;"
-        default: out.append(c)
-        }
-    }
-    return out
 }

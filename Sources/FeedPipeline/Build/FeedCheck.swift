@@ -17,9 +17,11 @@ public struct FeedCheck: Sendable {
     ///     else GTFS), as `feedc validate` does.
     ///   - options: a legacy source's `schema:` and `timezone:`.
     ///   - limits: what a zip member may unpack to (GTFS zips).
+    ///   - samplesPerCode: examples kept per notice code (every count stays exact).
     public init(url: URL, source: String, fingerprint: String? = nil, format: SourceFormat? = .gtfs,
-                options: LegacyReadOptions = LegacyReadOptions(), limits: ArchiveLimits = .standard) {
-        let sink = NoticeSink()
+                options: LegacyReadOptions = LegacyReadOptions(), limits: ArchiveLimits = .standard,
+                samplesPerCode: Int = 50) {
+        let sink = NoticeSink(samplesPerCode: samplesPerCode)
         var clock = StageClock()
         let format = format ?? LegacyFormat.detect(url).flatMap { SourceFormat(rawValue: $0.rawValue) } ?? .gtfs
         let read: Feed? = switch format {

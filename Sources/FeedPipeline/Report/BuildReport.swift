@@ -100,7 +100,7 @@ public struct FeedCheckReport: Codable, Sendable {
     public var warnings: Int
     public var blocking: Bool
     public var notices: [NoticeSummary]
-    /// Up to 50 examples of each code, with file, line, field and value.
+    /// Examples of each code (50 unless `FeedCheck` is asked for more), with file, line, field and value.
     public var samples: [Notice]
     /// Seconds spent reading and validating.
     public var seconds: [String: Double]

@@ -47,9 +47,9 @@ struct Diff: ParsableCommand {
         }
         if let html {
             do {
-                try Data(DiffHTML().render(diff).utf8).write(to: URL(fileURLWithPath: html), options: .atomic)
+                try ReportFile.write(DiffHTML().render(diff), to: html)
             } catch {
-                Terminal.fail("\(html): \(error.localizedDescription)")
+                Terminal.fail(error.description, file: html)
             }
         }
         if json {

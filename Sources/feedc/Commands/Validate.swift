@@ -14,7 +14,12 @@ struct Validate: ParsableCommand {
         anything else is read as GTFS. Kalkati dumps are not schema-checked here (no schema \
         path); `feedc build` checks them against a source's `schema:`.
 
-        Exit status: 0 no errors; 1 error-level notices; 2 the dump could not be opened.
+        --html FILE also writes the report as one self-contained HTML page (no script, nothing \
+        fetched): counts, whether a build would publish the feed, every code with its description \
+        and example rows, and the repairs a build makes. Standard output is unchanged.
+
+        Exit status: 0 no errors; 1 error-level notices; 2 the dump could not be opened, or the \
+        HTML file could not be written.
         """)
 
     @Argument(help: "A GTFS zip file or folder, a Kalkati XML file, or a folder of NextBus responses.")
@@ -26,12 +31,26 @@ struct Validate: ParsableCommand {
     @Option(help: "Examples printed per notice code in the readable report.")
     var examples = 3
 
+    @Option(help: ArgumentHelp("Also write the report as a self-contained HTML page.", valueName: "file"))
+    var html: String?
+
+    @Option(help: "Example rows per notice code in the HTML page.")
+    var htmlExamples = 50
+
     func run() throws {
         let url = URL(fileURLWithPath: dump)
         guard FileManager.default.fileExists(atPath: url.path) else {
             Terminal.fail("\(dump): no such file or folder", code: "file_not_found", file: dump)
         }
-        let check = FeedCheck(url: url, source: url.lastPathComponent, format: nil)
+        let check = FeedCheck(url: url, source: url.lastPathComponent, format: nil, samplesPerCode: max(50, htmlExamples))
+        if let html {
+            let page = ValidationHTML(examplesPerCode: max(0, htmlExamples), version: Feedc.configuration.version)
+            do {
+                try ReportFile.write(page.render(check.report), to: html)
+            } catch {
+                Terminal.fail(error.description, file: html)
+            }
+        }
         if json {
             Terminal.printJSON(check.report)
         } else {

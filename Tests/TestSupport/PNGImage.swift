@@ -2,17 +2,17 @@ import CFeedZlib
 import Foundation
 
 /// An 8-bit RGB or RGBA PNG, decoded: enough to tell a rendered page from a blank one.
-struct PNGImage {
-    var width: Int
-    var height: Int
+public struct PNGImage {
+    public var width: Int
+    public var height: Int
     /// RGB triples, row by row.
-    var pixels: [UInt8]
+    public var pixels: [UInt8]
 
-    struct Invalid: Error, CustomStringConvertible {
-        var description: String
+    public struct Invalid: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    init(_ data: [UInt8]) throws {
+    public init(_ data: [UInt8]) throws {
         guard data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw Invalid(description: "not a PNG") }
         var offset = 8
         var idat: [UInt8] = []
@@ -75,14 +75,14 @@ struct PNGImage {
     }
 
     /// Share of pixels that are not (near) white.
-    var inkShare: Double {
+    public var inkShare: Double {
         var ink = 0
         for i in stride(from: 0, to: pixels.count, by: 3) where Int(pixels[i]) + Int(pixels[i + 1]) + Int(pixels[i + 2]) < 3 * 240 { ink += 1 }
         return Double(ink) / Double(max(1, width * height))
     }
 
     /// Distinct colours (capped).
-    var colourCount: Int {
+    public var colourCount: Int {
         var seen: Set<Int> = []
         for i in stride(from: 0, to: pixels.count, by: 3) {
             seen.insert(Int(pixels[i]) << 16 | Int(pixels[i + 1]) << 8 | Int(pixels[i + 2]))
