@@ -47,6 +47,44 @@ import ZIPFoundation
         #expect(sink.hasBlocking)
     }
 
+    /// A member whose header declares a small size but inflates to far more (a bomb that lies):
+    /// stopped by the ratio bound while it inflates, after little more than the floor, not at its
+    /// end; the feed is then unusable, with the limit named.
+    @Test func aBombWhoseHeaderLiesIsStoppedWhileItInflates() throws {
+        let folder = TemporaryFolder()
+        let text = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+            + String(repeating: "T1,08:00:00,08:00:00,S1,1\n", count: 500_000)
+        let url = try zip(folder, TinyFeed.with(["stop_times.txt": text]))
+        var bytes = [UInt8](try Data(contentsOf: url))
+        // Declared unpacked size, in the local header (offset 22) and the central directory (24).
+        func patch(signature: [UInt8], sizeAt: Int, nameAt: Int) {
+            let name = Array("stop_times.txt".utf8)
+            for i in 0..<(bytes.count - nameAt - name.count) where Array(bytes[i..<i + 4]) == signature
+                && Array(bytes[i + nameAt..<i + nameAt + name.count]) == name {
+                bytes.replaceSubrange(i + sizeAt..<i + sizeAt + 4, with: [0xE8, 0x03, 0, 0])  // 1,000 bytes
+            }
+        }
+        patch(signature: [0x50, 0x4B, 0x03, 0x04], sizeAt: 22, nameAt: 30)
+        patch(signature: [0x50, 0x4B, 0x01, 0x02], sizeAt: 24, nameAt: 46)
+        try Data(bytes).write(to: url)
+
+        let limits = ArchiveLimits(maxRatio: 20, ratioFloorBytes: 1 << 20)
+        let archive = try DumpArchive(url: url, sink: NoticeSink(), limits: limits)
+        var taken = 0
+        do {
+            _ = try archive.stream("stop_times.txt", chunkBytes: 1 << 16) { taken += $0.count }
+            Issue.record("the bomb was read to its end")
+        } catch {
+            #expect(error.description.contains("max_compression_ratio"), "\(error)")
+        }
+        #expect(taken > 0 && taken <= (1 << 20) + (1 << 17), "\(taken) bytes handed on before the refusal")
+        #expect(text.utf8.count > 10 << 20)
+
+        let sink = NoticeSink()
+        #expect(GTFSReader(url: url, limits: limits).read(into: sink) == nil)
+        #expect(sink.samples.contains { $0.code == "i_o_error" && $0.file == "stop_times.txt" && $0.message.contains("max_compression_ratio") })
+    }
+
     @Test func readsZipSkippingMacJunk() throws {
         let folder = TemporaryFolder()
         var entries = TinyFeed.files
