@@ -8,15 +8,24 @@
 #
 # DUMP defaults to Bydgoszcz 2020 (583k stop_times); `region` is the 21 feeds of
 # ../shared/data/gtfs/small and medium as one multi-source bundle (2.08M stop_times).
+# `wichita` is a rebuild with 9 retained versions: the first 9 Wichita dumps (in date order) are
+# published once with keep 10 and max_delta_share 1.0, then each run builds the 10th dump on a
+# copy of that output, writing 9 deltas (each checked); it prints the publish stage (the 9 deltas,
+# plus gzip and writes of the new bundle) beside the whole build, and their ratio (no floor).
 # FEEDC=path/to/feedc times another binary (e.g. a baseline copy) instead of this build's.
 # FEEDC_ARGS adds options to `feedc build` (e.g. "--jobs 1").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:-../shared/data/gtfs/medium/bydgoszcz_2020_otp.zip}
 runs=${2:-5}
+series=()
 if [ "$target" = region ]; then
   dumps=(../shared/data/gtfs/small/*.zip ../shared/data/gtfs/medium/*.zip)
   label="21-feed region"
+elif [ "$target" = wichita ]; then
+  mapfile -t series < <(ls ../shared/data/gtfs/versions/wichita/*.zip | head -n 10)
+  dumps=("${series[@]}")
+  label="Wichita rebuild with 9 retained versions"
 else
   dumps=("$target")
   label=$(basename "$target")
@@ -30,6 +39,27 @@ if [ -z "${FEEDC:-}" ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+median() { sort -n | awk '{ t[NR] = $1 } END { printf "%.2f", t[int((NR + 1) / 2)] }'; }
+if [ ${#series[@]} -gt 0 ]; then
+  printf 'output: out\nkeep: 10\nbundles:\n  - name: bench\n    max_delta_share: 1.0\n    sources:\n      - id: wichita\n        path: dump.zip\n' > "$work/pipeline.yaml"
+  for d in "${series[@]:0:9}"; do
+    cp "$d" "$work/dump.zip"
+    "$FEEDC" build --config "$work/pipeline.yaml" ${FEEDC_ARGS:-} >/dev/null
+  done
+  mv "$work/out" "$work/retained"
+  cp "${series[9]}" "$work/dump.zip"
+  for i in $(seq "$runs"); do
+    rm -rf "$work/out"; cp -a "$work/retained" "$work/out"
+    # shellcheck disable=SC2086
+    /usr/bin/time -f "%e %M" -o "$work/time.$i" "$FEEDC" build --config "$work/pipeline.yaml" --json ${FEEDC_ARGS:-} > "$work/report.$i.json"
+    python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))[0]; assert len(r["deltas"]) == 9, r.get("deltas"); print(r["seconds"]["publish"])' "$work/report.$i.json" > "$work/publish.$i"
+  done
+  build=$(cat "$work"/time.* | cut -d' ' -f1 | median)
+  publish=$(cat "$work"/publish.* | median)
+  ratios=$(for i in $(seq "$runs"); do awk -v p="$(cat "$work/publish.$i")" -v b="$(cut -d' ' -f1 "$work/time.$i")" 'BEGIN { print p / b }'; done | median)
+  echo "$label: build median $build s (runs: $(cat "$work"/time.* | cut -d' ' -f1 | sort -n | tr '\n' ' ')), publish (9 deltas) median $publish s (runs: $(cat "$work"/publish.* | sort -n | tr '\n' ' ')), publish/build median $ratios"
+  exit 0
+fi
 {
   echo "output: out"
   echo "bundles:"
@@ -41,8 +71,6 @@ trap 'rm -rf "$work"' EXIT
     echo "        path: $(realpath "$d")"
   done
 } > "$work/pipeline.yaml"
-
-median() { sort -n | awk '{ t[NR] = $1 } END { printf "%.2f", t[int((NR + 1) / 2)] }'; }
 
 for i in $(seq "$runs"); do
   rm -rf "$work/out"
