@@ -8,15 +8,24 @@
 #
 # DUMP defaults to Bydgoszcz 2020 (583k stop_times); `region` is the 21 feeds of
 # ../shared/data/gtfs/small and medium as one multi-source bundle (2.08M stop_times).
+# `wichita` is a rebuild with 9 retained versions: the first 9 Wichita dumps (in date order) are
+# published once with keep 10 and max_delta_share 1.0, then each run builds the 10th dump on a
+# copy of that output, writing 9 deltas (each checked); it prints the build's wall and CPU time
+# and the deltas' CPU: the build's minus the same build's with keep 1 (no floor).
 # FEEDC=path/to/feedc times another binary (e.g. a baseline copy) instead of this build's.
 # FEEDC_ARGS adds options to `feedc build` (e.g. "--jobs 1").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:-../shared/data/gtfs/medium/bydgoszcz_2020_otp.zip}
 runs=${2:-5}
+series=()
 if [ "$target" = region ]; then
   dumps=(../shared/data/gtfs/small/*.zip ../shared/data/gtfs/medium/*.zip)
   label="21-feed region"
+elif [ "$target" = wichita ]; then
+  mapfile -t series < <(ls ../shared/data/gtfs/versions/wichita/*.zip | head -n 10)
+  dumps=("${series[@]}")
+  label="Wichita rebuild with 9 retained versions"
 else
   dumps=("$target")
   label=$(basename "$target")
@@ -30,6 +39,34 @@ if [ -z "${FEEDC:-}" ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+median() { sort -n | awk '{ t[NR] = $1 } END { printf "%.2f", t[int((NR + 1) / 2)] }'; }
+if [ ${#series[@]} -gt 0 ]; then
+  printf 'output: out\nkeep: 10\nbundles:\n  - name: bench\n    max_delta_share: 1.0\n    sources:\n      - id: wichita\n        path: dump.zip\n' > "$work/pipeline.yaml"
+  sed 's/^keep: 10/keep: 1/' "$work/pipeline.yaml" > "$work/nodeltas.yaml"
+  for d in "${series[@]:0:9}"; do
+    cp "$d" "$work/dump.zip"
+    "$FEEDC" build --config "$work/pipeline.yaml" ${FEEDC_ARGS:-} >/dev/null
+  done
+  mv "$work/out" "$work/retained"
+  cp "${series[9]}" "$work/dump.zip"
+  # Each run: the rebuild (9 deltas), then the same build with keep 1 (no deltas), on fresh
+  # copies of the 9 versions; deltas' CPU = the difference of the two builds' user+sys seconds.
+  for i in $(seq "$runs"); do
+    for kind in build nodeltas; do
+      config=$work/pipeline.yaml; [ $kind = nodeltas ] && config=$work/nodeltas.yaml
+      rm -rf "$work/out"; cp -a "$work/retained" "$work/out"
+      # shellcheck disable=SC2086
+      /usr/bin/time -f "%e %U %S" -o "$work/$kind.$i" "$FEEDC" build --config "$config" --json ${FEEDC_ARGS:-} > "$work/report.$i.json"
+    done
+    python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))[0]; assert r["status"] == "published", r' "$work/report.$i.json"
+    read -r wall user sys < "$work/build.$i"; read -r _ user0 sys0 < "$work/nodeltas.$i"
+    awk -v w="$wall" -v c="$user" -v s="$sys" -v c0="$user0" -v s0="$sys0" \
+      'BEGIN { b = c + s; d = b - c0 - s0; printf "%s %.3f %.3f %.3f\n", w, b, d, d / b }' > "$work/cpu.$i"
+  done
+  col() { cut -d' ' -f"$1" "$work"/cpu.* | median; }
+  echo "$label: wall median $(col 1) s; CPU (user+sys) median $(col 2) s, of which deltas $(col 3) s (the build minus the same build with keep 1); deltas/build median $(col 4) (runs: $(cut -d' ' -f4 "$work"/cpu.* | sort -n | tr '\n' ' '))"
+  exit 0
+fi
 {
   echo "output: out"
   echo "bundles:"
@@ -41,8 +78,6 @@ trap 'rm -rf "$work"' EXIT
     echo "        path: $(realpath "$d")"
   done
 } > "$work/pipeline.yaml"
-
-median() { sort -n | awk '{ t[NR] = $1 } END { printf "%.2f", t[int((NR + 1) / 2)] }'; }
 
 for i in $(seq "$runs"); do
   rm -rf "$work/out"

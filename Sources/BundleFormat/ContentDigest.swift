@@ -31,13 +31,14 @@ public enum ContentDigest {
             hasher.update(data: buffer)
             let statement = try database.prepare(table.selectInKeyOrderSQL)
             try statement.bind([])
+            let isMeta = table.name == BundleSchema.meta.name
+            // Values are hashed where SQLite holds them, text as its stored bytes, uncopied.
             while try statement.step() {
-                let row = statement.row()
-                if table.name == BundleSchema.meta.name, let key = row[0].string,
-                   BundleSchema.metaKeysOutsideDigest.contains(key) { continue }
+                if isMeta, case .text(let key) = statement.rawValue(at: 0),
+                   BundleSchema.metaKeysOutsideDigest.contains(String(decoding: key, as: UTF8.self)) { continue }
                 buffer.removeAll(keepingCapacity: true)
                 buffer.append(0x52)
-                for value in row { encode(value, to: &buffer) }
+                for column in table.columns.indices { encode(statement.rawValue(at: column), to: &buffer) }
                 hasher.update(data: buffer)
             }
         }
@@ -93,6 +94,19 @@ public enum ContentDigest {
             buffer.append(4)
             withUnsafeBytes(of: UInt64(v.count).littleEndian) { buffer.append(contentsOf: $0) }
             buffer.append(contentsOf: v)
+        }
+    }
+
+    /// As `encode(_: SQLValue, …)`, from the bytes SQLite holds.
+    private static func encode(_ value: RawValue, to buffer: inout [UInt8]) {
+        switch value {
+        case .null: encode(SQLValue.null, to: &buffer)
+        case .integer(let v): encode(SQLValue.integer(v), to: &buffer)
+        case .real(let v): encode(SQLValue.real(v), to: &buffer)
+        case .text(let bytes), .blob(let bytes):
+            if case .text = value { buffer.append(3) } else { buffer.append(4) }
+            withUnsafeBytes(of: UInt64(bytes.count).littleEndian) { buffer.append(contentsOf: $0) }
+            buffer.append(contentsOf: bytes)
         }
     }
 

@@ -10,7 +10,7 @@ import Foundation
 struct DeltaWriter {
     let folder: URL
     let maxShare: Double
-    /// Where old versions are unpacked and delta files written aside: `<output>/.tmp/`.
+    /// Where delta files are written aside before they are renamed into place: `<output>/.tmp/`.
     let scratch: ScratchFolder
 
     struct Written {
@@ -34,12 +34,10 @@ struct DeltaWriter {
 
     private func delta(from old: BundleVersion, to newVersion: BundleVersion, newSQLite: URL) throws -> Outcome {
         // A retained bundle that is missing or damaged costs its own delta, not the publication.
-        guard let copy = try? unpackedCopy(of: old) else { return Outcome() }
-        defer { try? FileManager.default.removeItem(at: copy) }
+        guard let oldDatabase = try? unpackedCopy(of: old) else { return Outcome() }
         let new = try Database(path: newSQLite.path, mode: .readOnly)
         let header = "from version \(old.version) \(old.digest)\nto version \(newVersion.version) \(newVersion.digest)"
-        guard let oldDatabase = try? Database(path: copy.path, mode: .readWrite),
-              let (sql, statistics) = try DeltaEncoder.encode(from: oldDatabase, to: new, header: header) else { return Outcome() }
+        guard let (sql, statistics) = try DeltaEncoder.encode(from: oldDatabase, to: new, header: header) else { return Outcome() }
         let gzipped = try DeflateGzip.compress(Array(sql.utf8))
         guard Double(gzipped.count) <= maxShare * Double(newVersion.bytes) else { return Outcome(statistics: statistics) }
         // Published only once it is known to work: applied to the (throwaway) copy of the old
@@ -53,12 +51,10 @@ struct DeltaWriter {
                        statistics: statistics)
     }
 
-    /// The old version's bundle, unpacked to a temporary file: read to compute the delta, then
-    /// changed by applying it, to check it.
-    private func unpackedCopy(of old: BundleVersion) throws -> URL {
+    /// The old version's bundle, unpacked into memory (never written to disk): read to compute
+    /// the delta, then changed by applying it, to check it.
+    private func unpackedCopy(of old: BundleVersion) throws -> Database {
         let packed = try Data(contentsOf: folder.appendingPathComponent(old.file))
-        let copy = try scratch.file("-delta-base.sqlite")
-        try Data(Gzip.decompress([UInt8](packed))).write(to: copy)
-        return copy
+        return try Database(deserializing: Gzip.decompress([UInt8](packed)))
     }
 }

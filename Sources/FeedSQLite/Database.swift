@@ -31,6 +31,24 @@ public final class Database {
         sqlite3_extended_result_codes(handle, 0)
     }
 
+    /// A private in-memory database holding a copy of `bytes`, the contents of a database file:
+    /// read and changed like any other, never written anywhere. For a throwaway copy of a file
+    /// that is at hand only packed (a retained gzipped bundle).
+    public convenience init(deserializing bytes: [UInt8]) throws(SQLiteError) {
+        try self.init(path: ":memory:", mode: .create)
+        // SQLite owns the buffer from here on (freed on close, grown on writes).
+        guard let buffer = sqlite3_malloc64(sqlite3_uint64(max(bytes.count, 1))) else {
+            throw SQLiteError(code: SQLITE_NOMEM, message: "cannot allocate \(bytes.count) bytes")
+        }
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { buffer.copyMemory(from: base, byteCount: source.count) }
+        }
+        let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE)
+        let rc = sqlite3_deserialize(handle, "main", buffer.assumingMemoryBound(to: UInt8.self),
+                                     sqlite3_int64(bytes.count), sqlite3_int64(bytes.count), flags)
+        guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: lastError) }
+    }
+
     deinit {
         sqlite3_close_v2(handle)
     }

@@ -2,7 +2,7 @@ import CFeedSQLite
 
 /// A prepared statement, owned by exactly one object and finalized when it is released.
 public final class Statement {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     /// Keeps the connection alive while the statement exists.
     private let database: Database
     public let sql: String
@@ -87,19 +87,12 @@ public final class Statement {
     }
 
     public func value(at index: Int) -> SQLValue {
-        let i = Int32(index)
-        switch sqlite3_column_type(handle, i) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, i))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, i))
-        case SQLITE_TEXT:
-            let count = Int(sqlite3_column_bytes(handle, i))
-            guard count > 0, let pointer = sqlite3_column_text(handle, i) else { return .text("") }
-            return .text(String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self))
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(handle, i))
-            guard count > 0, let pointer = sqlite3_column_blob(handle, i) else { return .blob([]) }
-            return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
-        default: return .null
+        switch rawValue(at: index) {
+        case .null: .null
+        case .integer(let v): .integer(v)
+        case .real(let v): .real(v)
+        case .text(let bytes): .text(String(decoding: bytes, as: UTF8.self))
+        case .blob(let bytes): .blob(Array(bytes))
         }
     }
 

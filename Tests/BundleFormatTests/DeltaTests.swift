@@ -119,4 +119,31 @@ import Testing
         }
         #expect(try ContentDigest.compute(other) == before)
     }
+
+    /// The writer checks each delta on an in-memory copy of the old bundle, made from the file's
+    /// bytes: a delta changing one table gives the new digest there, and a corrupted one is
+    /// refused, the copy left as it was.
+    @Test func anInMemoryCopyTakesTheDeltaAndRefusesACorruptOne() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("delta-base-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let rows = "INSERT INTO stops (stop_id, name, lat, lon) VALUES ('a', 'A', 1.5, 2.5), ('b', 'B', 3, 4);INSERT INTO routes (route_id, agency_id, short_name, type) VALUES ('r', 'x', '1', 3);"
+        let old = try Database(path: file.path, mode: .create)
+        for ddl in BundleSchema.ddl(modules: []) { try old.execute(ddl) }
+        try old.execute(rows)
+        let new = try database(rows + "UPDATE stops SET name = 'Bee' WHERE stop_id = 'b';", modules: [])
+        let (sql, statistics) = try #require(try DeltaEncoder.encode(from: old, to: new, header: "test"))
+        #expect(statistics.tables["stops"]?.updated == 1 && statistics.tables["routes"]?.updated == 0)
+        let expected = try ContentDigest.compute(new), before = try ContentDigest.compute(old)
+
+        let copy = try Database(deserializing: [UInt8](Data(contentsOf: file)))
+        #expect(try ContentDigest.compute(copy) == before)
+        let corrupt = sql.replacingOccurrences(of: "'Bee'", with: "'Bea'")
+        #expect(corrupt != sql)
+        #expect(throws: DeltaError.self) { try DeltaApplier.apply(corrupt, to: copy, expectedDigest: expected) }
+        #expect(try ContentDigest.compute(copy) == before)
+        try DeltaApplier.apply(sql, to: copy, expectedDigest: expected)
+        #expect(try ContentDigest.compute(copy) == expected)
+        // The file the copy was made from is untouched.
+        #expect(try ContentDigest.compute(old) == before)
+    }
 }

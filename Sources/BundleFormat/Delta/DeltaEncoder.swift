@@ -30,43 +30,42 @@ public enum DeltaEncoder {
         let keys = table.primaryKey.map { key in table.columns.firstIndex { $0.name == key }! }
         let a = try old.prepare(table.selectInKeyOrderSQL), b = try new.prepare(table.selectInKeyOrderSQL)
         try a.bind([]); try b.bind([])
-        var rowA = try a.step() ? a.row() : nil
-        var rowB = try b.step() ? b.row() : nil
+        // Rows are compared where SQLite holds them; only deleted keys, inserted rows and the
+        // changed columns of changed rows are copied out.
+        var hasA = try a.step(), hasB = try b.step()
         var stats = DeltaStatistics.Table()
         var deletes: [[SQLValue]] = [], inserts: [[SQLValue]] = [], updates = ""
-        while rowA != nil || rowB != nil {
-            let order: Int
-            if let x = rowA, let y = rowB { order = SQLValue.sqliteOrder(x, y, at: keys) } else { order = rowA == nil ? 1 : -1 }
+        while hasA || hasB {
+            let order = hasA && hasB ? a.sqliteOrder(b, at: keys) : (hasA ? -1 : 1)
             if order < 0 {
-                deletes.append(keys.map { rowA![$0] })
+                deletes.append(keys.map { a.value(at: $0) })
                 stats.deleted += 1; stats.before += 1
-                rowA = try a.step() ? a.row() : nil
+                hasA = try a.step()
             } else if order > 0 {
-                inserts.append(rowB!)
+                inserts.append(b.row())
                 stats.inserted += 1; stats.after += 1
-                rowB = try b.step() ? b.row() : nil
+                hasB = try b.step()
             } else {
-                let x = rowA!, y = rowB!
-                let changed = x.indices.filter { !same(x[$0], y[$0]) }
+                let changed = a.differingColumns(from: b, count: table.columns.count)
                 if !changed.isEmpty {
                     stats.updated += 1
                     updates += "UPDATE \(table.name) SET "
                     for (n, i) in changed.enumerated() {
                         if n > 0 { updates += ", " }
                         updates += table.columns[i].name + " = "
-                        literal.write(y[i], to: &updates)
+                        literal.write(b.value(at: i), to: &updates)
                     }
                     updates += " WHERE "
                     for (n, k) in keys.enumerated() {
                         if n > 0 { updates += " AND " }
                         updates += table.columns[k].name + " = "
-                        literal.write(y[k], to: &updates)
+                        literal.write(b.value(at: k), to: &updates)
                     }
                     updates += ";\n"
                 }
                 stats.before += 1; stats.after += 1
-                rowA = try a.step() ? a.row() : nil
-                rowB = try b.step() ? b.row() : nil
+                hasA = try a.step()
+                hasB = try b.step()
             }
         }
         let keyList = table.primaryKey.joined(separator: ", ")
@@ -97,15 +96,5 @@ public enum DeltaEncoder {
             literal.write(value, to: &out)
         }
         if parenthesised { out += ")" }
-    }
-
-    /// Values equal as stored: text byte for byte (Swift's `==` would call NFC and NFD spellings
-    /// of "Café" equal), reals bit for bit, and a REAL 1.0 unlike an INTEGER 1.
-    private static func same(_ a: SQLValue, _ b: SQLValue) -> Bool {
-        switch (a, b) {
-        case (.real(let x), .real(let y)): return x.bitPattern == y.bitPattern
-        case (.text(let x), .text(let y)): return x.utf8.elementsEqual(y.utf8)
-        default: return a == b
-        }
     }
 }

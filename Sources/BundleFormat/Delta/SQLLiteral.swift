@@ -24,10 +24,17 @@ struct SQLLiteral {
             if v.utf8.contains(0) {
                 // A NUL cannot stand in a quoted literal: spell the bytes out.
                 out += "CAST(X'" + v.utf8.map { String($0, radix: 16).leftPad2 }.joined() + "' AS TEXT)"
-            } else {
+            } else if !v.utf8.contains(UInt8(ascii: "'")) {
                 out += "'"
-                for character in v.unicodeScalars {
-                    if character == "'" { out += "''" } else { out.unicodeScalars.append(character) }
+                out += v
+                out += "'"
+            } else {
+                // Appended in runs between quotes (split by byte: a quote followed by a combining
+                // mark is still doubled), not scalar by scalar.
+                out += "'"
+                for (n, run) in v.utf8.split(separator: UInt8(ascii: "'"), omittingEmptySubsequences: false).enumerated() {
+                    if n > 0 { out += "''" }
+                    out += Substring(run)
                 }
                 out += "'"
             }
