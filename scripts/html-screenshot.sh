@@ -5,8 +5,8 @@
 #   scripts/html-screenshot.sh [OLD NEW] [OUT.png]     (FEEDC=path/to/feedc uses that binary)
 #
 # Default sides: Wichita 2019-10-09 → 2020-04-17 from ../shared/data. The same check runs in the
-# test suite (HTMLScreenshotTests) whenever chromium is installed; it is not installed by
-# .ci/run because installing it takes over a minute.
+# test suite (HTMLScreenshotTests; ValidationHTMLScreenshotTests for `feedc validate --html`);
+# .ci/run installs chromium, and under CI those tests fail rather than skip without it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 old=${1:-../shared/data/gtfs/versions/wichita/wichita_commit2019-10-09.zip}
