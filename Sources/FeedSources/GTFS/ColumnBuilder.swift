@@ -176,17 +176,31 @@ struct ColumnBuilder {
         return value
     }
 
-    func table() -> Table {
+    /// The table, its columns copied to their exact size: a column grown by doubling holds up to
+    /// twice the room its rows take, and the tables live until the bundle is written.
+    mutating func table() -> Table {
         let columns: [Column] = schema.fields.indices.map { index in
             guard present[index] else { return .absent }
             let slot = storageIndex[index]
             switch schema.fields[index].kind.storage {
-            case .text: return .text(texts[slot])
-            case .integer: return .integer(integers[slot])
-            case .real: return .real(reals[slot])
+            case .text: return .text(Self.fitted(&texts[slot]))
+            case .integer: return .integer(Self.fitted(&integers[slot]))
+            case .real: return .real(Self.fitted(&reals[slot]))
             }
         }
-        return Table(schema: schema, columns: columns, lines: lines)
+        return Table(schema: schema, columns: columns, lines: Self.fitted(&lines))
+    }
+
+    /// `values` in a buffer of its exact size (the original is released as it is copied, so one
+    /// column at a time is held twice).
+    private static func fitted<Element>(_ values: inout [Element]) -> [Element] {
+        guard values.capacity > values.count + values.count / 16 else { return values }
+        let exact = [Element](unsafeUninitializedCapacity: values.count) { buffer, count in
+            _ = buffer.initialize(from: values)
+            count = values.count
+        }
+        values = []
+        return exact
     }
 }
 
