@@ -91,6 +91,26 @@ import ZIPFoundation
         #expect(sink.samples.contains { $0.code == "i_o_error" && $0.file == "stop_times.txt" && $0.message.contains("max_compression_ratio") })
     }
 
+    /// A stored (not deflated) member packs 1:1: read in many chunks past the floor, it is never
+    /// taken for a bomb, however low the ratio bound.
+    @Test func aLargeStoredMemberIsNoBomb() throws {
+        let folder = TemporaryFolder()
+        let text = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+            + String(repeating: "T1,08:00:00,08:00:00,S1,1\n", count: 100_000)
+        let url = folder.url.appendingPathComponent("stored.zip")
+        let archive = try Archive(url: url, accessMode: .create, pathEncoding: nil)
+        for (path, body) in TinyFeed.with(["stop_times.txt": text]).sorted(by: { $0.key < $1.key }) {
+            let data = Data(body.utf8)
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .none) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        let limits = ArchiveLimits(maxRatio: 1.5, ratioFloorBytes: 1 << 20)
+        var taken = 0
+        #expect(try DumpArchive(url: url, sink: NoticeSink(), limits: limits).stream("stop_times.txt", chunkBytes: 1 << 12) { taken += $0.count })
+        #expect(taken == text.utf8.count && taken > 2 << 20)
+    }
+
     @Test func readsZipSkippingMacJunk() throws {
         let folder = TemporaryFolder()
         var entries = TinyFeed.files

@@ -131,12 +131,15 @@ public final class DumpArchive {
         do {
             _ = try archive.extract(entry, bufferSize: chunkBytes, skipCRC32: true) { chunk in
                 unpacked += UInt64(chunk.count)
-                #if os(Linux)
-                let packedSoFar = min(packed, packedReads * UInt64(chunkBytes))
-                if chunk.count < chunkBytes { packedReads += 1 }
-                #else
-                let packedSoFar = packed
-                #endif
+                var packedSoFar = packed
+                if !entry.isCompressed {
+                    packedSoFar = unpacked  // stored: every byte read is a byte handed on
+                } else {
+                    #if os(Linux)
+                    packedSoFar = min(packed, packedReads * UInt64(chunkBytes))
+                    if chunk.count < chunkBytes { packedReads += 1 }
+                    #endif
+                }
                 refusal = limits.refusal(unpacked: unpacked, packed: packedSoFar)
                 if refusal != nil { throw EntryTooLarge() }
                 chunk.withUnsafeBytes { raw in
