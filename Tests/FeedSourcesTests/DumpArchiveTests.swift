@@ -52,7 +52,7 @@ import ZIPFoundation
     /// end; the feed is then unusable, with the limit named.
     @Test func aBombWhoseHeaderLiesIsStoppedWhileItInflates() throws {
         let folder = TemporaryFolder()
-        let text = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        let text = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,8:61:00,08:00:00,S1,1\n"
             + String(repeating: "T1,08:00:00,08:00:00,S1,1\n", count: 500_000)
         let url = try zip(folder, TinyFeed.with(["stop_times.txt": text]))
         var bytes = [UInt8](try Data(contentsOf: url))
@@ -89,6 +89,8 @@ import ZIPFoundation
         let sink = NoticeSink()
         #expect(GTFSReader(url: url, limits: limits).read(into: sink) == nil)
         #expect(sink.samples.contains { $0.code == "i_o_error" && $0.file == "stop_times.txt" && $0.message.contains("max_compression_ratio") })
+        // The rows parsed before the refusal say nothing: the bad time of line 2 is not reported.
+        #expect(sink.samples.filter { $0.file == "stop_times.txt" }.map(\.code) == ["i_o_error"])
     }
 
     /// A stored (not deflated) member packs 1:1: read in many chunks past the floor, it is never

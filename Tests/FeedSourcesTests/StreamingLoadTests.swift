@@ -80,6 +80,33 @@ import TestSupport
         #expect(empty.0 == nil && empty.2["empty_file"] == 1)
     }
 
+    /// A quote never closed makes the rest of the file one record: it is read again a few times,
+    /// not once per chunk (a million chunks here).
+    @Test func aRecordLongerThanABatchIsNotReadAgainPerChunk() {
+        let text = Array("stop_id,stop_name\nS1,\"open".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        let sink = NoticeSink()
+        var loader = TableLoader(schema: GTFSSchema.stops, sink: sink, batchBytes: 16)
+        text.withUnsafeBufferPointer { all in
+            for i in all.indices { loader.consume(UnsafeBufferPointer(rebasing: all[i..<i + 1])) }
+        }
+        let scans = loader.scans
+        let table = loader.finish()
+        #expect(scans < 64, "\(scans) scans")
+        #expect(table?.count == 1 && sink.count(of: "unterminated_quote") == 1)
+    }
+
+    /// A file whose header makes it unusable, cut inside a multi-byte character: no invalid_utf8
+    /// for the cut (the whole file has none).
+    @Test func anUnusableFileCutInsideACharacterIsStillValidUTF8() {
+        let text = Array("stop_name\nŁódź\n".utf8)
+        let cut = 11  // inside Ł (C5 81)
+        #expect(text[cut - 1] == 0xC5)
+        let whole = Self.load(text, schema: GTFSSchema.stops, chunks: [text.count], batchBytes: .max)
+        let split = Self.load(text, schema: GTFSSchema.stops, chunks: [cut, 100], batchBytes: cut)
+        #expect(whole.0 == nil && whole.2["missing_required_column"] == 1 && whole.2["invalid_utf8"] == nil)
+        #expect(split.1 == whole.1 && split.2 == whole.2)
+    }
+
     /// Real stop_times, streamed from the zip in small chunks through small batches, against the
     /// whole member read at once.
     @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data"))

@@ -60,6 +60,28 @@ public final class NoticeSink: @unchecked Sendable {
 
     public var hasBlocking: Bool { !blockingCodes.isEmpty }
 
+    /// Takes every notice and row count of `other` (kept with the same ``samplesPerCode``), as
+    /// if they had been added here in its order: work whose notices stand only if it succeeds
+    /// (a zip member parsed as it inflates, then refused) collects them aside first.
+    public func absorb(_ other: NoticeSink) {
+        var sampledByCode: [String: Int] = [:], sampledBySeverity: [Severity: Int] = [:]
+        for notice in other.samples {
+            add(notice)
+            sampledByCode[notice.code, default: 0] += 1
+            sampledBySeverity[notice.severity, default: 0] += 1
+        }
+        for (code, count) in other.counts where count > sampledByCode[code, default: 0] {
+            counts[code, default: 0] += count - sampledByCode[code, default: 0]
+            if let severity = other.severities[code] { severities[code] = max(severities[code] ?? severity, severity) }
+        }
+        for (severity, count) in other.severityCounts {
+            severityCounts[severity, default: 0] += count - sampledBySeverity[severity, default: 0]
+        }
+        blockingCodes.formUnion(other.blockingCodes)
+        for (file, count) in other.droppedRows { droppedRows[file, default: 0] += count }
+        for (file, count) in other.leftOutRows { leftOutRows[file, default: 0] += count }
+    }
+
     /// The stored notices that block publication.
     public var blocking: [Notice] { samples.filter(\.blocksPublication) }
 

@@ -29,7 +29,10 @@ public struct GTFSReader {
         }
         var tables: [String: Table] = [:]
         for schema in GTFSSchema.tables {
-            var loader = TableLoader(schema: schema, sink: sink)
+            // The file's notices stand only once the whole member has inflated and passed its
+            // checks (limits, CRC-32): parsed as it inflates, a refused member says nothing more.
+            let notices = NoticeSink(samplesPerCode: sink.samplesPerCode)
+            var loader = TableLoader(schema: schema, sink: notices)
             let present: Bool
             do {
                 present = try archive.stream(schema.fileName) { loader.consume($0) }
@@ -38,7 +41,9 @@ public struct GTFSReader {
                                 message: error.description, blocksPublication: true))
                 return nil
             }
-            tables[schema.name] = present ? loader.finish() ?? .missing(schema) : .missing(schema)
+            let table = present ? loader.finish() ?? .missing(schema) : .missing(schema)
+            sink.absorb(notices)
+            tables[schema.name] = table
         }
         let known = Set(GTFSSchema.tables.map(\.fileName)).union(GTFSSchema.recognisedButNotCompiled)
         for name in archive.files.keys.sorted() where !known.contains(name) {

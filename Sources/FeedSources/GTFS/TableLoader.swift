@@ -30,6 +30,12 @@ public struct TableLoader {
     /// Bytes gathered before a scan: large enough that a record cut by a chunk's end is rare and
     /// cheap to read again, small enough to keep memory flat (4 MiB).
     let batchBytes: Int
+    /// Bytes `pending` must reach before the next scan: `batchBytes`, or twice what a scan left
+    /// when it found no whole record (one record longer than a batch, say a quote never closed),
+    /// so that such a record is read again a logarithmic number of times, not once per chunk.
+    private var scanAt: Int
+    /// Scans run so far (tests check that a long record does not cost one per chunk).
+    private(set) var scans = 0
 
     private enum Stage {
         case header
@@ -46,6 +52,7 @@ public struct TableLoader {
         self.schema = schema
         self.notices = TableNotices(schema: schema, sink: sink)
         self.batchBytes = batchBytes
+        self.scanAt = batchBytes
     }
 
     /// Parses `data`, the whole file. Returns nil when the file is unusable (no header, a
@@ -60,7 +67,7 @@ public struct TableLoader {
     public mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>) {
         if case .unusable = stage { return }
         pending.append(contentsOf: chunk)
-        if pending.count >= batchBytes { scan(final: false) }
+        if pending.count >= scanAt { scan(final: false) }
     }
 
     /// Reads what is left and returns the table, or nil when the file is unusable.
@@ -84,6 +91,7 @@ public struct TableLoader {
         if case .unusable = stage { return }
         // A byte-order mark is known only once three bytes have come.
         if atStart && !final && pending.count < 3 { return }
+        scans += 1
         let buffer = pending
         pending = []
         let consumed = buffer.withUnsafeBufferPointer { bytes -> Int in
@@ -102,7 +110,8 @@ public struct TableLoader {
                 endLine = scanner.line
                 if !take(recordLine, bytes) {
                     stage = .unusable
-                    checkUTF8(bytes, from: offset, to: bytes.count)
+                    // Up to the end of this whole record: past it, a character may be cut.
+                    checkUTF8(bytes, from: offset, to: final ? bytes.count : scanner.offset)
                     return bytes.count
                 }
             }
@@ -124,6 +133,7 @@ public struct TableLoader {
         }
         if case .unusable = stage { return }
         if consumed < buffer.count { pending = Array(buffer[consumed...]) }
+        scanAt = max(batchBytes, 2 * pending.count)
     }
 
     /// Handles one record: the header, or a row. Returns false when the file is unusable.
