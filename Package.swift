@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CFeedXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // libdeflate: the compiler's gzip only (bundles, deltas); clients decompress with zlib.
         .systemLibrary(name: "CFeedDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        // glibc's mallopt, for the command's allocator settings (no library to link).
+        .systemLibrary(name: "CFeedMalloc"),
 
         // Core: notices, schema, columnar tables. Depends on nothing.
         .target(name: "FeedModel"),
@@ -67,7 +69,7 @@ let package = Package(
         ]),
         // The command line: thin commands over FeedPipeline.
         .executableTarget(name: "feedc", dependencies: [
-            "FeedPipeline", "FeedModel", "BundleFormat", "FeedClient", "FeedDiff", "FeedSQLite", "FeedPublish",
+            "FeedPipeline", "FeedModel", "BundleFormat", "FeedClient", "FeedDiff", "FeedSQLite", "FeedPublish", "CFeedMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -9,9 +9,17 @@ public struct BundleCompiler: Sendable {
     /// The content of a bundle built from `sources`, with its meta rows. Each source is compiled
     /// on its own (up to `workers` at once) and their rows joined in the sources' order, so the
     /// content is the same whatever the worker count.
-    public func compile(bundle name: String, version: Int, sources: [SourceFeed], workers: Workers = Workers(1)) -> BundleContent {
+    ///
+    /// Each source is let go as soon as its rows are made: when the caller hands its only copy
+    /// over (`consume`), a source's tables (stop_times above all) are freed while later sources
+    /// compile, and never sit beside the whole bundle's rows.
+    public func compile(bundle name: String, version: Int, sources: consuming [SourceFeed], workers: Workers = Workers(1)) -> BundleContent {
         var content = BundleContent()
-        let parts = workers.map(sources) { source in
+        let range = ServiceRange(sources.map(\.feed))
+        let slots = sources.map(SourceSlot.init)
+        _ = consume sources
+        let parts = workers.map(slots) { slot in
+            let source = slot.take()
             var part = BundleContent()
             StaticTablesCompiler(source: source).compile(into: &part)
             let runs = TripRuns(source.feed)
@@ -22,7 +30,6 @@ public struct BundleCompiler: Sendable {
         }
         for part in parts { content.append(contentsOf: part) }
         StopIndexCompiler().compile(into: &content)
-        let range = ServiceRange(sources.map(\.feed))
         var meta: [(String, String)] = [("bundle", name), ("format", String(BundleSchema.formatVersion)), ("version", String(version))]
         if let range {
             meta.append(("service_start", range.start))
@@ -32,6 +39,19 @@ public struct BundleCompiler: Sendable {
             content.append(BundleSchema.meta, [.text(key), .text(value)])
         }
         return content
+    }
+}
+
+/// Holds one source until the worker compiling it takes it, so that the list of sources keeps
+/// no copy of it. `@unchecked Sendable`: each slot is taken by exactly one worker.
+private final class SourceSlot: @unchecked Sendable {
+    private var source: SourceFeed?
+
+    init(_ source: SourceFeed) { self.source = source }
+
+    func take() -> SourceFeed {
+        defer { source = nil }
+        return source!
     }
 }
 

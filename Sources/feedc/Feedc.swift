@@ -18,6 +18,7 @@ struct Feedc: ParsableCommand {
     /// As ParsableCommand's, except that a usage error exits with 2, as the help says (the
     /// library's default is 64).
     static func main() {
+        MemoryTuning.apply()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -88,7 +88,7 @@ public struct BuildRunner {
         }
 
         // Sources side by side; each check is independent of the others.
-        let checks = try workers.map(fetched) { source in
+        var checks = try workers.map(fetched) { source in
             progress("\(bundle.name): reading and validating \(source.config.id)")
             let check = FeedCheck(url: source.local, source: source.config.id, fingerprint: source.fingerprint,
                                   format: source.config.format,
@@ -106,19 +106,28 @@ public struct BuildRunner {
         }
 
         let version = (previous?.latest.version ?? 0) + 1
+        let sourceReports = checks.map(\.report)
+        let feeds = checks.map(\.feed!)
+        // From here on each source's tables have one owner, so the compiler can free them as it
+        // goes (see BundleCompiler.compile).
+        checks = []
         // Each source enhanced on its own (links never cross sources); stage times are summed.
-        let enhanced = try workers.map(Array(zip(fetched, checks))) { source, check in
+        var enhanced = try workers.map(Array(zip(fetched, feeds))) { source, feed in
             progress("\(bundle.name): directions and opposite stops of \(source.config.id)")
             var stages = StageClock()
-            let result = EnhanceStages.run(check.feed!, source: source.config.id, prefix: source.config.prefix,
+            let result = EnhanceStages.run(feed, source: source.config.id, prefix: source.config.prefix,
                                            opposites: bundle.opposites) { stages.lap($0) }
             return (result, stages.seconds)
         }
+        _ = consume feeds
         for (_, seconds) in enhanced { clock.add(seconds) }
         clock.restart()
         let sources = enhanced.map(\.0.source)
         let enhancements = enhanced.map(\.0.report)
-        let content = BundleCompiler().compile(bundle: bundle.name, version: version, sources: sources, workers: workers)
+        enhanced = []
+        var rows = ["stop_times": sources.reduce(0) { $0 + $1.feed.stopTimes.count }]
+        let serviceRange = ServiceRange(sources.map(\.feed))
+        let content = BundleCompiler().compile(bundle: bundle.name, version: version, sources: consume sources, workers: workers)
         clock.lap("compile")
         let total = BundleSchema.tables.reduce(0) { $0 + content.count($1) }
         progress("\(bundle.name): writing the bundle, \(RowRate.describe(rows: total, seconds: 0))")
@@ -126,21 +135,20 @@ public struct BuildRunner {
         let temporary = try publisher.scratch.file(".sqlite")
         defer { try? FileManager.default.removeItem(at: temporary) }
         let digest = try BundleFileWriter.write(content, to: temporary.path, modules: bundle.sqliteModules, workers: workers)
-        var rows = Dictionary(uniqueKeysWithValues: BundleSchema.tables.map { ($0.name, content.count($0)) })
-        rows["stop_times"] = sources.reduce(0) { $0 + $1.feed.stopTimes.count }
+        for table in BundleSchema.tables { rows[table.name] = content.count(table) }
         clock.lap("write+digest")
         progress("\(bundle.name): wrote the bundle, \(RowRate.describe(rows: total, seconds: Date().timeIntervalSince(writing)))")
         if let latest = previous?.latest, latest.digest == digest {
             try ensureSignature(bundle, publisher)
             return BuildReport(bundle: bundle.name, status: .unchanged, version: latest.version, digest: digest,
                                reason: "same content as version \(latest.version); nothing published",
-                               sources: checks.map(\.report), enhancements: enhancements, rows: rows, seconds: clock.seconds)
+                               sources: sourceReports, enhancements: enhancements, rows: rows, seconds: clock.seconds)
         }
         guard let sqlite = FileManager.default.contents(atPath: temporary.path) else {
             throw PublishError.io(path: temporary.path, reason: "cannot read the written bundle back")
         }
         var report = BuildReport(bundle: bundle.name, status: .published, version: version, digest: digest,
-                                 sources: checks.map(\.report), enhancements: enhancements, rows: rows, seconds: clock.seconds)
+                                 sources: sourceReports, enhancements: enhancements, rows: rows, seconds: clock.seconds)
         var diff: Data?
         if let latest = previous?.latest {
             progress("\(bundle.name): comparing with version \(latest.version)")
@@ -148,7 +156,6 @@ public struct BuildRunner {
             clock.lap("diff")
         }
         progress("\(bundle.name): publishing version \(version)")
-        let serviceRange = ServiceRange(sources.map(\.feed))
         report.serviceEnd = serviceRange.flatMap { ServiceEndCheck(lastDate: $0.end, today: today, settings: bundle.serviceEnd) }
         let candidate = Publisher.Candidate(sqlite: [UInt8](sqlite), digest: digest, report: report.json(), inputs: inputs,
                                             serviceRange: serviceRange, rows: rows, sqlitePath: temporary, diff: diff)
