@@ -8,6 +8,8 @@
 #
 # DUMP defaults to Bydgoszcz 2020 (583k stop_times); `region` is the 21 feeds of
 # ../shared/data/gtfs/small and medium as one multi-source bundle (2.08M stop_times).
+# `xN` (x16, x64) is Bydgoszcz listed N times as the sources of one bundle (583k stop_times each),
+# for how time and peak memory grow with size; it also prints the peak bytes per stop_time.
 # `wichita` is a rebuild with 9 retained versions: the first 9 Wichita dumps (in date order) are
 # published once with keep 10 and max_delta_share 1.0, then each run builds the 10th dump on a
 # copy of that output, writing 9 deltas (each checked); it prints the build's wall and CPU time
@@ -22,6 +24,10 @@ series=()
 if [ "$target" = region ]; then
   dumps=(../shared/data/gtfs/small/*.zip ../shared/data/gtfs/medium/*.zip)
   label="21-feed region"
+elif [[ "$target" =~ ^x([0-9]+)$ ]]; then
+  dumps=()
+  for _ in $(seq "${BASH_REMATCH[1]}"); do dumps+=(../shared/data/gtfs/medium/bydgoszcz_2020_otp.zip); done
+  label="Bydgoszcz ${target}"
 elif [ "$target" = wichita ]; then
   mapfile -t series < <(ls ../shared/data/gtfs/versions/wichita/*.zip | head -n 10)
   dumps=("${series[@]}")
@@ -72,8 +78,11 @@ fi
   echo "bundles:"
   echo "  - name: bench"
   echo "    sources:"
+  n=0
   for d in "${dumps[@]}"; do
+    n=$((n + 1))
     id=$(basename "$d" .zip | tr -c 'A-Za-z0-9_\n-' _)
+    [[ "$target" =~ ^x[0-9]+$ ]] && id=${id}_$n
     echo "      - id: $id"
     echo "        path: $(realpath "$d")"
   done
@@ -106,6 +115,9 @@ if command -v sqlite3 >/dev/null && command -v unzip >/dev/null; then
   floor=$(cat "$work"/floortime.* | median)
   ratio=$(awk -v b="$build" -v f="$floor" 'BEGIN { printf "%.2f", b / f }')
   echo "$label: full build median $build s (runs: $runs_list), peak RSS $peak MB; sqlite3 .import floor $floor s; build/floor ${ratio}x"
+  if [[ "$target" =~ ^x([0-9]+)$ ]]; then
+    awk -v p="$peak" -v n="${BASH_REMATCH[1]}" 'BEGIN { printf "peak RSS per stop_time: %.0f bytes (%d x 583,164 stop_times)\n", p * 1048576 / (n * 583164), n }'
+  fi
 else
   echo "$label: full build median $build s (runs: $runs_list), peak RSS $peak MB (no sqlite3 or unzip: no floor)"
 fi
