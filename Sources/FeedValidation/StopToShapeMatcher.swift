@@ -14,12 +14,15 @@
 /// One matcher serves the trips of one shape and remembers each stop's candidates, which depend
 /// only on the stop's position.
 struct StopToShapeMatcher {
-    /// Metres from a stop to the shape beyond which it is too far.
-    static let maxDistance = 100.0
-    /// The larger radius of a rail trip's first and last stations.
-    static let largeStationMultiplier = 4.0
-    /// More candidates than this for one stop is `stop_has_too_many_matches_for_shape`.
-    static let tooManyMatches = 20
+    /// MobilityData's thresholds (`StopToShapeMatcherSettings`); their tests change them.
+    struct Settings {
+        /// Metres from a stop to the shape beyond which it is too far.
+        var maxDistance = 100.0
+        /// The larger radius of a rail trip's first and last stations.
+        var largeStationMultiplier = 4.0
+        /// More candidates than this for one stop is `stop_has_too_many_matches_for_shape`.
+        var tooManyMatches = 20
+    }
 
     /// One stop of a trip: its position, its `shape_dist_traveled` (0 when missing), and `key`,
     /// which identifies its position for the cache.
@@ -40,11 +43,13 @@ struct StopToShapeMatcher {
     }
 
     let shape: ShapeLine
+    let settings: Settings
     private var candidates: [Int: [ShapeMatch]] = [:]
     private var closest: [Int: ShapeMatch] = [:]
 
-    init(shape: ShapeLine) {
+    init(shape: ShapeLine, settings: Settings = Settings()) {
         self.shape = shape
+        self.settings = settings
     }
 
     /// Matches by position (`matchUsingGeoDistance`).
@@ -78,7 +83,7 @@ struct StopToShapeMatcher {
             }
         }
         let matches = Self.bestMatches(potential, problems: &problems)
-        for (i, match) in matches.enumerated() where match.distanceToShape > Self.maxDistance {
+        for (i, match) in matches.enumerated() where match.distanceToShape > settings.maxDistance {
             problems.append(.tooFar(stop: i, match: match))
         }
         return problems
@@ -86,7 +91,7 @@ struct StopToShapeMatcher {
 
     /// The candidates of a stop (`computePotentialMatchesUsingGeoDistance`), with its problems.
     private mutating func candidates(for stop: Stop, at index: Int, problems: inout [Problem]) -> [ShapeMatch] {
-        let radius = Self.maxDistance * (stop.isLargeStation ? Self.largeStationMultiplier : 1)
+        let radius = settings.maxDistance * (stop.isLargeStation ? settings.largeStationMultiplier : 1)
         let key = stop.key * 2 + (stop.isLargeStation ? 1 : 0)
         let found: [ShapeMatch]
         if let cached = candidates[key] {
@@ -98,7 +103,7 @@ struct StopToShapeMatcher {
         }
         if found.isEmpty {
             if let match = closest[key] { problems.append(.tooFar(stop: index, match: match)) }
-        } else if found.count > Self.tooManyMatches, let nearest = Self.firstMinimum(found, by: \.distanceToShape) {
+        } else if found.count > settings.tooManyMatches, let nearest = Self.firstMinimum(found, by: \.distanceToShape) {
             problems.append(.tooManyMatches(stop: index, match: found[nearest], count: found.count))
         }
         return found
