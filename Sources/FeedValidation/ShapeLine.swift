@@ -12,9 +12,9 @@ struct ShapeMatch: Sendable {
 }
 
 /// A shape as MobilityData's stop-to-shape matching sees it (`ShapePoints`): its points in
-/// `shape_pt_sequence` order, each with its "geo distance" (metres along the shape, summed
-/// point to point) and its "user distance" (`shape_dist_traveled`, the largest so far; 0 when
-/// missing).
+/// `shape_pt_sequence` order, each with its "geo distance" (metres along the shape, summed point
+/// to point by ``SpherePoint/haversineMetres(_:_:_:_:)`` as theirs) and its "user distance"
+/// (`shape_dist_traveled`, the largest so far; 0 when missing).
 ///
 /// Locations are matched by scanning every segment, as MobilityData does; a segment that a cheap
 /// bound shows to be further than the search radius is passed over, which changes no result
@@ -38,7 +38,7 @@ struct ShapeLine: Sendable {
         var geo = 0.0, user = 0.0
         for i in latitudes.indices {
             let location = SpherePoint(latitude: latitudes[i], longitude: longitudes[i])
-            if let previous = points.last { geo += max(0, previous.location.metres(location)) }
+            if i > 0 { geo += max(0, SpherePoint.haversineMetres(latitudes[i - 1], longitudes[i - 1], latitudes[i], longitudes[i])) }
             if !distances[i].isNaN { user = max(user, distances[i]) }
             points.append(Point(location: location, geoDistance: geo, userDistance: user))
         }

@@ -52,6 +52,18 @@ struct SpherePoint: Equatable, Sendable {
     /// Metres to `b` along the Earth's surface (`S2Earth.getDistanceMeters`).
     func metres(_ b: SpherePoint) -> Double { angle(b) * GreatCircle.earthRadius }
 
+    /// Metres between two positions in degrees as `S2LatLng.getDistance` measures them (haversine
+    /// with an arcsine, not the angle between points): MobilityData sums a shape's length this
+    /// way, and it differs from ``metres(_:)`` in the last bits, enough to put a stop matched on a
+    /// shape's vertex after a stop placed there by `shape_dist_traveled`.
+    static func haversineMetres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let degree = Double.pi / 180
+        let phi1 = lat1 * degree, phi2 = lat2 * degree
+        let dLat = sin(0.5 * (phi2 - phi1)), dLon = sin(0.5 * (lon2 * degree - lon1 * degree))
+        let x = dLat * dLat + dLon * dLon * cos(phi1) * cos(phi2)
+        return 2 * asin(min(1, x).squareRoot()) * GreatCircle.earthRadius
+    }
+
     /// Whether a, b, c turn counter-clockwise (`S2.simpleCCW`).
     static func counterClockwise(_ a: SpherePoint, _ b: SpherePoint, _ c: SpherePoint) -> Bool {
         c.cross(a).dot(b) > 0
