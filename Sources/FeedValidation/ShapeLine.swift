@@ -16,9 +16,9 @@ struct ShapeMatch: Sendable {
 /// to point by ``SpherePoint/haversineMetres(_:_:_:_:)`` as theirs) and its "user distance"
 /// (`shape_dist_traveled`, the largest so far; 0 when missing).
 ///
-/// Locations are matched by scanning every segment, as MobilityData does; a segment that a cheap
-/// bound shows to be further than the search radius is passed over, which changes no result
-/// (such a segment only closes the match in progress).
+/// Locations are matched by scanning every segment, as MobilityData does; a segment, or a block
+/// of 16, that a cheap bound shows to be further than the search radius is passed over, which
+/// changes no result (such a segment only closes the match in progress).
 struct ShapeLine: Sendable {
     struct Point: Sendable {
         var location: SpherePoint
@@ -27,10 +27,17 @@ struct ShapeLine: Sendable {
     }
 
     let points: [Point]
-    /// Per segment, its midpoint and the chord from it to the segment's ends: no point of the
-    /// segment is further from the midpoint than that.
-    private let midpoints: [SpherePoint]
-    private let reaches: [Double]
+    /// A ball around part of the shape: no point of it is further than `reach` (a chord) from
+    /// `centre`.
+    private struct Bound {
+        var centre: SpherePoint
+        var reach: Double
+    }
+
+    /// Per segment, and per block of ``blockSize`` segments.
+    private let segments: [Bound]
+    private let blocks: [Bound]
+    private static let blockSize = 16
 
     init(latitudes: [Double], longitudes: [Double], distances: [Double]) {
         var points: [Point] = []
@@ -43,16 +50,27 @@ struct ShapeLine: Sendable {
             points.append(Point(location: location, geoDistance: geo, userDistance: user))
         }
         self.points = points
-        var midpoints: [SpherePoint] = [], reaches: [Double] = []
-        for (a, b) in zip(points, points.dropFirst()) {
-            let sum = a.location + b.location
-            let mid = sum.normalized
-            midpoints.append(mid)
-            // Nearly antipodal ends: no useful bound, the segment is always measured.
-            reaches.append(sum.norm2 < 1e-6 ? 4 : (a.location - mid).norm)
+        let locations = points.map(\.location)
+        segments = locations.indices.dropLast().map { Self.bound(locations[$0], locations[$0 + 1]) }
+        blocks = stride(from: 0, to: segments.count, by: Self.blockSize).map { start in
+            Self.bound(locations[start...min(start + Self.blockSize, locations.count - 1)])
         }
-        self.midpoints = midpoints
-        self.reaches = reaches
+    }
+
+    /// The ball around points, which holds the arcs between them too while it covers less than
+    /// a hemisphere (a chord under √2); beyond, a reach that never excludes anything.
+    private static func bound<C: Collection<SpherePoint>>(_ points: C) -> Bound {
+        let sum = points.reduce(SpherePoint(x: 0, y: 0, z: 0), +)
+        let centre = sum.normalized
+        let reach = points.map { ($0 - centre).norm }.max() ?? 0
+        return Bound(centre: centre, reach: sum.norm2 < 1e-6 || reach > 1.4 ? 4 : reach)
+    }
+
+    /// The ball around a segment: from its midpoint to its ends.
+    private static func bound(_ a: SpherePoint, _ b: SpherePoint) -> Bound {
+        let sum = a + b
+        let centre = sum.normalized
+        return Bound(centre: centre, reach: sum.norm2 < 1e-6 ? 4 : max((a - centre).norm, (b - centre).norm))
     }
 
     /// Whether the shape has `shape_dist_traveled` (its last point's is positive).
@@ -79,14 +97,21 @@ struct ShapeLine: Sendable {
         var matches: [ShapeMatch] = []
         var local: ShapeMatch?
         var endDistance = Double.infinity, gettingFurther = false
-        // A segment whose midpoint is further than this chord (with a margin of millimetres) is
-        // wholly beyond the radius.
+        // A part of the shape whose ball lies further than this chord (with a margin of
+        // millimetres) is wholly beyond the radius.
         let chord = 2 * sin(radius / GreatCircle.earthRadius / 2) + 1e-9
-        for i in points.indices.dropLast() {
-            let limit = chord + reaches[i]
-            if (location - midpoints[i]).norm2 > limit * limit {
+        func beyond(_ bound: Bound) -> Bool {
+            let limit = chord + bound.reach
+            return (location - bound.centre).norm2 > limit * limit
+        }
+        var i = 0
+        while i < segments.count {
+            // A part beyond the radius only ends the pass in progress.
+            let skip = i % Self.blockSize == 0 && beyond(blocks[i / Self.blockSize]) ? Self.blockSize : beyond(segments[i]) ? 1 : 0
+            if skip > 0 {
                 if let match = local { matches.append(match) }
                 local = nil
+                i += skip
                 continue
             }
             let right = points[i + 1].location
@@ -105,6 +130,7 @@ struct ShapeLine: Sendable {
             }
             endDistance = location.metres(right)
             gettingFurther = endDistance > d
+            i += 1
         }
         if let match = local { matches.append(match) }
         return matches.map(filled)
