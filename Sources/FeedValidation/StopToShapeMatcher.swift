@@ -52,22 +52,29 @@ struct StopToShapeMatcher {
         self.settings = settings
     }
 
+    /// One match per stop (empty when matching failed), and the problems found
+    /// (`MatchResult`).
+    struct Result {
+        var matches: [ShapeMatch]
+        var problems: [Problem]
+    }
+
     /// Matches by position (`matchUsingGeoDistance`).
-    mutating func matchByPosition(_ stops: [Stop]) -> [Problem] {
-        guard !stops.isEmpty, !shape.points.isEmpty else { return [] }
+    mutating func matchByPosition(_ stops: [Stop]) -> Result {
+        guard !stops.isEmpty, !shape.points.isEmpty else { return Result(matches: [], problems: []) }
         var problems: [Problem] = []
         var potential: [[ShapeMatch]] = []
         for (i, stop) in stops.enumerated() {
             potential.append(candidates(for: stop, at: i, problems: &problems))
         }
-        if potential.contains(where: \.isEmpty) { return problems }
-        _ = Self.bestMatches(potential, problems: &problems)
-        return problems
+        if potential.contains(where: \.isEmpty) { return Result(matches: [], problems: problems) }
+        let matches = Self.bestMatches(potential, problems: &problems)
+        return Result(matches: matches, problems: problems)
     }
 
     /// Matches by `shape_dist_traveled` (`matchUsingUserDistance`).
-    mutating func matchByDistance(_ stops: [Stop]) -> [Problem] {
-        guard !stops.isEmpty, !shape.points.isEmpty else { return [] }
+    mutating func matchByDistance(_ stops: [Stop]) -> Result {
+        guard !stops.isEmpty, !shape.points.isEmpty else { return Result(matches: [], problems: []) }
         var problems: [Problem] = []
         var potential: [[ShapeMatch]] = []
         var searchFrom = 0
@@ -78,15 +85,17 @@ struct StopToShapeMatcher {
                 searchFrom = match.index
             } else {
                 let found = candidates(for: stop, at: i, problems: &problems)
-                if found.isEmpty { return problems }
+                if found.isEmpty { return Result(matches: [], problems: problems) }
                 potential.append(found)
             }
         }
-        let matches = Self.bestMatches(potential, problems: &problems)
+        var matches = Self.bestMatches(potential, problems: &problems)
+        let count = problems.count
         for (i, match) in matches.enumerated() where match.distanceToShape > settings.maxDistance {
             problems.append(.tooFar(stop: i, match: match))
         }
-        return problems
+        if problems.count > count { matches = [] }
+        return Result(matches: matches, problems: problems)
     }
 
     /// The candidates of a stop (`computePotentialMatchesUsingGeoDistance`), with its problems.

@@ -96,39 +96,103 @@ import TestSupport
         #expect(try Self.counts(far) == [1, 0, 0, 0])
     }
 
-    // MobilityData's matcher tests, with their settings.
+    // MobilityData's matcher tests (StopToShapeMatcherTest), with their settings (150 m unless
+    // said) and their expected matches: segment, metres along the shape, metres from the stop,
+    // position.
 
     static var line: ShapeLine {
         ShapeLine(latitudes: points.map(\.0), longitudes: points.map(\.1), distances: points.indices.map(Double.init))
     }
 
-    static func stops(_ positions: [(Double, Double)]) -> [StopToShapeMatcher.Stop] {
-        positions.enumerated().map { .init(location: SpherePoint(latitude: $1.0, longitude: $1.1), userDistance: 0, isLargeStation: false, key: $0) }
+    static func stops(_ positions: [(Double, Double)], distances: [Double]? = nil, large: Bool = false) -> [StopToShapeMatcher.Stop] {
+        positions.enumerated().map { i, p in
+            .init(location: SpherePoint(latitude: p.0, longitude: p.1), userDistance: distances?[i] ?? 0,
+                  isLargeStation: large && (i == 0 || i == positions.count - 1), key: i)
+        }
     }
 
-    static func near(_ match: ShapeMatch, _ lat: Double, _ lon: Double) -> Bool {
-        abs(match.location.latitude - lat) < 1e-6 && abs(match.location.longitude - lon) < 1e-6
+    static func matcher(_ settings: StopToShapeMatcher.Settings = .init(maxDistance: 150)) -> StopToShapeMatcher {
+        StopToShapeMatcher(shape: line, settings: settings)
     }
 
-    @Test func matcherTooFar() throws {
-        var matcher = StopToShapeMatcher(shape: Self.line, settings: .init(maxDistance: 150))
-        let problems = matcher.matchByPosition(Self.stops([(47.365478, 8.525152), (47.366375, 8.527333), (47.364991, 8.525632)]))
-        guard problems.count == 1, case .tooFar(let stop, let match) = problems[0] else { Issue.record("\(problems)"); return }
-        #expect(stop == 1 && abs(match.distanceToShape - 150.578313) < 1e-4 && Self.near(match, 47.366073, 8.525384))
+    static func byDistance(_ stops: [StopToShapeMatcher.Stop]) -> StopToShapeMatcher.Result {
+        var matcher = matcher()
+        return matcher.matchByDistance(stops)
+    }
+
+    static func byPosition(_ stops: [StopToShapeMatcher.Stop]) -> StopToShapeMatcher.Result {
+        var matcher = matcher()
+        return matcher.matchByPosition(stops)
+    }
+
+    /// Whether the match is MobilityData's expected one, within their 0.1 (metres; degrees for the
+    /// position, which we check to 1e-6).
+    static func same(_ match: ShapeMatch, _ index: Int, _ along: Double, _ away: Double, _ lat: Double, _ lon: Double) -> Bool {
+        match.index == index && abs(match.geoDistance - along) < 0.1 && abs(match.distanceToShape - away) < 0.1
+            && abs(match.location.latitude - lat) < 1e-6 && abs(match.location.longitude - lon) < 1e-6
+    }
+
+    @Test func matcherByDistance() throws {
+        let full = Self.byDistance(Self.stops(Self.good, distances: [0.2, 2.4, 6.8]))
+        #expect(full.problems.isEmpty && full.matches.count == 3)
+        if full.matches.count == 3 {
+            #expect(Self.same(full.matches[0], 0, 13.8, 6.0, 47.3655218, 8.5251048))
+            #expect(Self.same(full.matches[1], 2, 189.3, 26.9, 47.3652918, 8.5255848))
+            #expect(Self.same(full.matches[2], 6, 478.9, 4.1, 47.3650080, 8.5255844))
+        }
+        // Without a distance, the middle stop is matched by position.
+        let partial = Self.byDistance(Self.stops([(47.365478, 8.525152), (47.365061, 8.525682), (47.364991, 8.525632)],
+                                                                distances: [0.2, 0, 6.8]))
+        #expect(partial.problems.isEmpty && partial.matches.count == 3)
+        if partial.matches.count == 3 { #expect(Self.same(partial.matches[1], 2, 215.9, 2.8, 47.3650567, 8.5256452)) }
+        // A stop 178 m from where its distance places it.
+        var far = Self.good
+        far[1] = (47.366375, 8.527333)
+        let tooFar = Self.byDistance(Self.stops(far, distances: [0.2, 2.4, 6.8]))
+        #expect(tooFar.matches.isEmpty)
+        guard tooFar.problems.count == 1, case .tooFar(1, let match) = tooFar.problems[0] else { Issue.record("\(tooFar.problems)"); return }
+        #expect(Self.same(match, 2, 189.3, 178.4, 47.3652918, 8.5255848))
+    }
+
+    @Test func matcherByPosition() throws {
+        let normal = Self.byPosition(Self.stops([(47.365478, 8.525152), (47.364169, 8.525843), (47.364991, 8.525632)]))
+        #expect(normal.problems.isEmpty && normal.matches.count == 3)
+        if normal.matches.count == 3 {
+            #expect(Self.same(normal.matches[0], 0, 8.5, 2.6, 47.3654738, 8.5251178))
+            #expect(Self.same(normal.matches[1], 2, 315.7, 2.2, 47.3641725, 8.5258725))
+            #expect(Self.same(normal.matches[2], 6, 482.2, 2.4, 47.3650122, 8.5256275))
+        }
+        var far = Self.good
+        far[1] = (47.366375, 8.527333)
+        let tooFar = Self.byPosition(Self.stops(far))
+        #expect(tooFar.matches.isEmpty)
+        guard tooFar.problems.count == 1, case .tooFar(1, let match) = tooFar.problems[0] else { Issue.record("\(tooFar.problems)"); return }
+        #expect(Self.same(match, 1, 101.1, 150.6, 47.3660730, 8.5253840))
+        #expect(abs(match.distanceToShape - 150.578313) < 1e-4)
     }
 
     @Test func matcherTooManyMatches() throws {
-        var matcher = StopToShapeMatcher(shape: Self.line, settings: .init(maxDistance: 20, tooManyMatches: 2))
-        let problems = matcher.matchByPosition(Self.stops([(47.365033, 8.525638)]))
-        guard problems.count == 1, case .tooManyMatches(0, let match, let count) = problems[0] else { Issue.record("\(problems)"); return }
-        #expect(count == 3 && Self.near(match, 47.365034, 8.525651))
+        var matcher = Self.matcher(.init(maxDistance: 20, tooManyMatches: 2))
+        let result = matcher.matchByPosition(Self.stops([(47.365033, 8.525638)]))
+        #expect(result.matches.count == 1)
+        guard result.problems.count == 1, case .tooManyMatches(0, let match, let count) = result.problems[0] else { Issue.record("\(result.problems)"); return }
+        #expect(count == 3 && Self.same(match, 2, 218.4, 1.0, 47.3650345, 8.5256509))
     }
 
     @Test func matcherOutOfOrder() throws {
-        var matcher = StopToShapeMatcher(shape: Self.line, settings: .init(maxDistance: 20))
-        let problems = matcher.matchByPosition(Self.stops([(47.364107, 8.525701), (47.366026, 8.525189)]))
-        guard problems.count == 1, case .outOfOrder(1, let match, let previous) = problems[0] else { Issue.record("\(problems)"); return }
-        #expect(Self.near(match, 47.366044, 8.525183) && Self.near(previous, 47.364081, 8.525713))
+        var matcher = Self.matcher(.init(maxDistance: 20))
+        let result = matcher.matchByPosition(Self.stops([(47.364107, 8.525701), (47.366026, 8.525189)]))
+        #expect(result.matches.isEmpty)
+        guard result.problems.count == 1, case .outOfOrder(1, let match, let previous) = result.problems[0] else { Issue.record("\(result.problems)"); return }
+        #expect(Self.same(match, 1, 85.7, 2.0, 47.3660438, 8.5251834) && Self.same(previous, 3, 335.2, 3.0, 47.3640810, 8.5257138))
+    }
+
+    @Test func matcherLargeStation() throws {
+        // The last stop is within 400 m of the shape but not 150 m: matched only as a large station.
+        let positions = [(47.365478, 8.525152), (47.364169, 8.525843), (47.365748, 8.528508)]
+        var large = Self.matcher(), small = Self.matcher()
+        #expect(!large.matchByPosition(Self.stops(positions, large: true)).matches.isEmpty)
+        #expect(small.matchByPosition(Self.stops(positions)).matches.isEmpty)
     }
 
     // Real feeds: gtfs-guru 1.0.0's counts (MobilityData's, checked against their code).

@@ -75,9 +75,9 @@ public struct ShapeToStopMatchingRule: ValidationRule {
                     points[points.count - 1].isLargeStation = true
                 }
                 let context = ShapeMatchReporter.Trip(id: trip, shape: shapeId, rows: matched)
-                reporter.report(matcher.matchByPosition(points), context, byDistance: false, reported: &reported)
+                reporter.report(matcher.matchByPosition(points).problems, context, byDistance: false, reported: &reported)
                 if (points.last?.userDistance ?? 0) > 0 && line.hasUserDistance {
-                    reporter.report(matcher.matchByDistance(points), context, byDistance: true, reported: &reported)
+                    reporter.report(matcher.matchByDistance(points).problems, context, byDistance: true, reported: &reported)
                 }
             }
         }
