@@ -18,6 +18,7 @@ public struct Validator: Sendable {
             StopLocationRule(),
             FlexStopTimesRule(),
             DuplicateKeyRule(),
+            ShapeToStopMatchingRule(),
             CalendarDateRules(today: today),
             FeedFilesRule(),
             ParentStationRule(),

@@ -1,0 +1,85 @@
+import FeedModel
+
+/// A trip's stops should lie along its shape, in order: MobilityData's stop-to-shape matching
+/// (`ShapeToStopMatchingValidator`), warnings reported only. Each trip with a shape is matched by
+/// ``StopToShapeMatcher``, by position and, when both the trip's last stop and the shape have
+/// `shape_dist_traveled`, by distance:
+///
+/// - `stop_too_far_from_shape`: by position, a stop more than 100 m from the shape (400 m for
+///   the first and last stations of a rail trip).
+/// - `stop_too_far_from_shape_using_user_distance`: by distance, a stop more than 100 m from the
+///   point of the shape its `shape_dist_traveled` gives (or, for a stop without distance, from
+///   the shape).
+/// - `stops_match_shape_out_of_order`: by either, no placing of the stops along the shape keeps
+///   their order; one notice per match, at the first stop that cannot follow its predecessor.
+/// - `stop_has_too_many_matches_for_shape`: by either, the shape passes within the radius of a
+///   stop more than 20 times.
+///
+/// Counted as MobilityData counts them: trips of one shape with the same stops and distances are
+/// matched once (the first in trips.txt), and a stop too far from a shape is reported once per
+/// shape, by whichever match finds it first. Stops are placed at their position or, without one,
+/// their parent station's; a stop time whose stop has neither is left out of the match.
+public struct ShapeToStopMatchingRule: ValidationRule {
+    public init() {}
+
+    /// A trip's stops and distances: trips of one shape that share them match alike.
+    private struct Pattern: Hashable {
+        var stops: [Int]
+        var distances: [UInt64]
+    }
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        let shapes = feed.shapes, trips = feed.trips, stopTimes = feed.stopTimes, stops = feed.stops
+        guard !shapes.isEmpty, !stops.isEmpty, !stopTimes.isEmpty, trips.has("shape_id") else { return }
+        var tripsOfShape: [String: [Int]] = [:]
+        let tripIds = trips.texts("trip_id"), tripRoutes = trips.texts("route_id")
+        for (row, shape) in trips.texts("shape_id").enumerated() {
+            if let shape, tripIds[row] != nil { tripsOfShape[shape, default: []].append(row) }
+        }
+        guard !tripsOfShape.isEmpty else { return }
+        var routeTypes: [String: Int] = [:]
+        for case let (id?, type) in zip(feed.routes.texts("route_id"), feed.routes.integers("route_type")) { routeTypes[id] = type }
+        var places = StopPlaces(stops)
+        let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
+        var groupOfTrip: [String: Int] = [:]
+        for (g, key) in groups.keys.enumerated() { groupOfTrip[key] = g }
+        let stopOfRow = stopTimes.texts("stop_id"), stopDistances = stopTimes.reals("shape_dist_traveled")
+        let reporter = ShapeMatchReporter(sink: sink, stopTimes: stopTimes, stopOfRow: stopOfRow, names: places.names)
+
+        let shapeGroups = RowGroups(shapes, by: "shape_id", orderedBy: "shape_pt_sequence")
+        let lats = shapes.reals("shape_pt_lat"), lons = shapes.reals("shape_pt_lon")
+        let shapeDistances = shapes.reals("shape_dist_traveled")
+        for (g, shapeId) in shapeGroups.keys.enumerated() {
+            guard let tripRows = tripsOfShape[shapeId] else { continue }
+            let points = shapeGroups.rows[g]
+            let line = ShapeLine(latitudes: points.map { lats[$0] }, longitudes: points.map { lons[$0] },
+                                 distances: points.map { shapeDistances[$0] })
+            var matcher = StopToShapeMatcher(shape: line)
+            var seen: Set<Pattern> = []
+            var reported: Set<String> = []
+            for tripRow in tripRows {
+                guard let trip = tripIds[tripRow], let group = groupOfTrip[trip] else { continue }
+                let rows = groups.rows[group]
+                let distances = rows.map { stopDistances[$0].isNaN ? 0 : stopDistances[$0] }
+                guard seen.insert(Pattern(stops: rows.map { places.key(stopOfRow[$0]) }, distances: distances.map(\.bitPattern))).inserted,
+                      let route = tripRoutes[tripRow], let routeType = routeTypes[route] else { continue }
+                // The stop times with a place, the first and last of a rail trip as large stations.
+                var matched: [Int] = [], points: [StopToShapeMatcher.Stop] = []
+                for (i, row) in rows.enumerated() {
+                    guard let stop = stopOfRow[row], let place = places.place(of: stop) else { continue }
+                    matched.append(row)
+                    points.append(.init(location: place.location, userDistance: distances[i], isLargeStation: false, key: place.key))
+                }
+                if routeType == 2, !points.isEmpty {
+                    points[0].isLargeStation = true
+                    points[points.count - 1].isLargeStation = true
+                }
+                let context = ShapeMatchReporter.Trip(id: trip, shape: shapeId, rows: matched)
+                reporter.report(matcher.matchByPosition(points).problems, context, byDistance: false, reported: &reported)
+                if (points.last?.userDistance ?? 0) > 0 && line.hasUserDistance {
+                    reporter.report(matcher.matchByDistance(points).problems, context, byDistance: true, reported: &reported)
+                }
+            }
+        }
+    }
+}
