@@ -63,20 +63,19 @@ public struct ShapeToStopMatchingRule: ValidationRule {
                 let distances = rows.map { stopDistances[$0].isNaN ? 0 : stopDistances[$0] }
                 guard seen.insert(Pattern(stops: rows.map { places.key(stopOfRow[$0]) }, distances: distances.map(\.bitPattern))).inserted,
                       let route = tripRoutes[tripRow], let routeType = routeTypes[route] else { continue }
-                // The stop times with a place, the first and last of a rail trip as large stations.
+                // The stop times with a place; the trip's first and last stop times of a rail trip
+                // are large stations, as MobilityData's StopPoints (whether or not they have a place).
                 var matched: [Int] = [], points: [StopToShapeMatcher.Stop] = []
                 for (i, row) in rows.enumerated() {
                     guard let stop = stopOfRow[row], let place = places.place(of: stop) else { continue }
                     matched.append(row)
-                    points.append(.init(location: place.location, userDistance: distances[i], isLargeStation: false, key: place.key))
-                }
-                if routeType == 2, !points.isEmpty {
-                    points[0].isLargeStation = true
-                    points[points.count - 1].isLargeStation = true
+                    let isLargeStation = routeType == 2 && (i == 0 || i == rows.count - 1)
+                    points.append(.init(location: place.location, userDistance: distances[i], isLargeStation: isLargeStation, key: place.key))
                 }
                 let context = ShapeMatchReporter.Trip(id: trip, shape: shapeId, rows: matched)
                 reporter.report(matcher.matchByPosition(points).problems, context, byDistance: false, reported: &reported)
-                if (points.last?.userDistance ?? 0) > 0 && line.hasUserDistance {
+                // MobilityData's StopPoints.hasUserDistance: the trip's last stop time has a distance.
+                if (distances.last ?? 0) > 0 && line.hasUserDistance {
                     reporter.report(matcher.matchByDistance(points).problems, context, byDistance: true, reported: &reported)
                 }
             }
