@@ -38,6 +38,12 @@ public struct Validator: Sendable {
             ShapeDistanceRule(),
             TranslationsRule(),
             PathwayRule(),
+            BookingRulesRule(),
+            FareMediaRule(),
+            FareProductRule(),
+            FareNetworkRule(),
+            FareTransferRulesRule(),
+            TimeframeRule(),
             FeedInfoRule(),
             UsableContentRule(),
         ]
