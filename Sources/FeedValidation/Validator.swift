@@ -41,6 +41,7 @@ public struct Validator: Sendable {
             BookingRulesRule(),
             FareMediaRule(),
             FareProductRule(),
+            CurrencyRule(),
             FareNetworkRule(),
             FareTransferRulesRule(),
             TimeframeRule(),

@@ -150,6 +150,35 @@ import TestSupport
         #expect(sink.samples.first { $0.code == "fare_product_with_multiple_default_rider_categories" }?.value == "P1")
     }
 
+    @Test func currenciesAndAmounts() throws {
+        let files = Self.fares.merging([
+            "fare_attributes.txt": "fare_id,price,currency_type,payment_method,transfers\nF1,2.50,EUR,0,\nF2,2.50,eur,0,\n",
+            "fare_products.txt": """
+                fare_product_id,amount,currency,rider_category_id
+                P1,2.50,EUR,ADULT
+                P2,250,JPY,ADULT
+                P3,2.5,USD,ADULT
+                P4,2.500,KWD,ADULT
+                P5,1.00,XYZ,ADULT
+                P6,two,EUR,ADULT
+                P7,-0.50,EUR,ADULT
+                P8,25E-1,EUR,ADULT
+                P9,2.50,JPY,ADULT
+                P10,25E1,EUR,ADULT
+                P11,.50,EUR,ADULT
+                P12,1,XAU,ADULT
+
+                """,
+        ]) { _, new in new }
+        let (_, sink) = try RuleFixture.validate(TinyFeed.with(files))
+        // eur (fare_attributes), XYZ.
+        #expect(RuleFixture.notices(sink, "invalid_currency") == [.error: 2])
+        #expect(RuleFixture.notices(sink, "invalid_float") == [.error: 1])
+        // 2.5 USD, 25E-1 EUR (one decimal, as Java's BigDecimal reads it), 2.50 JPY, 25E1 EUR
+        // (minus one), and XAU, which has no minor unit.
+        #expect(RuleFixture.notices(sink, "invalid_currency_amount") == [.error: 5])
+    }
+
     @Test func networks() throws {
         let files = Self.fares.merging([
             "routes.txt": "route_id,agency_id,route_short_name,route_type,network_id\nR1,A,1,3,N2\n",

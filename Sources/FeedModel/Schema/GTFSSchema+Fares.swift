@@ -45,14 +45,16 @@ extension GTFSSchema {
         FieldSchema("fare_media_type", .enumeration([0, 1, 2, 3, 4]), .required),
     ], isCompiled: false)
 
-    /// `amount` may be negative (a discount); its decimals and `currency` are checked by
-    /// `FareProductRule`.
+    /// `amount` may be negative (a discount). It is read as text, to keep its decimals:
+    /// `CurrencyRule` checks it is a decimal number with as many decimals as `currency` has minor
+    /// units, and that `currency` is an ISO 4217 code, as MobilityData's `BigDecimal` and
+    /// `Currency` fields.
     public static let fareProducts = TableSchema("fare_products", .optional, primaryKey: [
         "fare_product_id", "fare_media_id", "rider_category_id",
     ], fields: [
         FieldSchema("fare_product_id", .id, .required),
         FieldSchema("fare_product_name", .text),
-        FieldSchema("amount", .float, .required),
+        FieldSchema("amount", .text, .required),
         FieldSchema("currency", .text, .required),
         FieldSchema("fare_media_id", .id, references: Reference(("fare_media", "fare_media_id"))),
         FieldSchema("rider_category_id", .id, references: Reference(("rider_categories", "rider_category_id"))),

@@ -52,6 +52,8 @@ public enum NoticeDescriptions {
         "inconsistent_agency_timezone": "Inconsistent Timezone among agencies. Agencies from GTFS `agency.txt` have been found to have different timezones.",
         "invalid_character": "This field contains invalid characters, such as the replacement character (\"\\uFFFD\"). Check that text was properly encoded in UTF-8 as required by GTFS.",
         "invalid_color": "A field contains an invalid color value. A color must be encoded as a six-digit hexadecimal number. The leading \"#\" is not included.",
+        "invalid_currency": "A field contains a wrong currency code. Currency code must follow ISO 4217. Example: `CAD` for Canadian dollars, `EUR` for euros or `JPY` for Japanese yen.",
+        "invalid_currency_amount": "A currency amount field has a value that does not match the format of its corresponding currency code field. Typically, this means the amount did not have the expected number of decimal places. Check the formatting of your amount field so it matches the number of decimal places specified by the currency_code value.",
         "invalid_date": "A field cannot be parsed as date. Dates must have the YYYYMMDD format.",
         "invalid_email": "A field contains a malformed email address. Definitions for valid emails are quite vague. We perform strict validation using the Apache Commons EmailValidator.",
         "invalid_float": "A field cannot be parsed as a floating point number.",
