@@ -17,7 +17,10 @@ Codes listed in the "Deliberate differences" table of docs/validation.md are cou
 subfolder (`invalid_input_files_in_subfolder`), which MobilityData reports as missing and feedc
 reads from the subfolder.
 
-Usage: scripts/compare-validators.py [--feedc PATH] [--guru-python PATH] [--verbose] [ZIP ...]
+Both validate as of the same date (`--date`, default today in UTC): gtfs-guru's `date=` and
+feedc's `--date`, so the calendar warnings do not depend on the day the script runs.
+
+Usage: scripts/compare-validators.py [--feedc PATH] [--guru-python PATH] [--date YYYY-MM-DD] [--verbose] [ZIP ...]
 gtfs-guru: python3 -m venv /tmp/guru-venv && /tmp/guru-venv/bin/pip install gtfs-guru
 The gtfs-guru results are cached in /tmp/guru-cache (keyed by path, size, mtime and date).
 """
@@ -75,9 +78,9 @@ def guru(python, path, today):
     return {(c, s.lower()): n for c, s, n in rows}
 
 
-def feedc(binary, path):
-    """feedc's notices of one feed: ({(code, severity): count}, exit status)."""
-    run = subprocess.run([binary, "validate", path, "--json"], capture_output=True, text=True)
+def feedc(binary, path, today):
+    """feedc's notices of one feed as of `today`: ({(code, severity): count}, exit status)."""
+    run = subprocess.run([binary, "validate", path, "--json", "--date", today], capture_output=True, text=True)
     counts = {}
     try:
         report = json.loads(run.stdout)
@@ -115,16 +118,17 @@ def main():
     parser.add_argument("--feedc", default=os.path.join(ROOT, ".build", "release", "feedc"))
     parser.add_argument("--guru-python", default="/tmp/guru-venv/bin/python")
     parser.add_argument("--verbose", action="store_true", help="print every differing (feed, code)")
+    parser.add_argument("--date", help="validation date, YYYY-MM-DD, given to both validators (default: today, UTC)")
     parser.add_argument("paths", nargs="*")
     args = parser.parse_args()
-    today = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    today = args.date or datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     skip = deliberate()
 
     feeds = []
     for path in zips(args.paths):
         started = time.time()
         g = guru(args.guru_python, path, today)
-        f, status = feedc(args.feedc, path)
+        f, status = feedc(args.feedc, path, today)
         feeds.append((os.path.relpath(path, DATA) if path.startswith(DATA) else path, g, f, status))
         print(f"  {feeds[-1][0]}: {time.time() - started:.1f} s", file=sys.stderr)
 

@@ -39,6 +39,13 @@ public struct Validator: Sendable {
             ShapeDistanceRule(),
             TranslationsRule(),
             PathwayRule(),
+            BookingRulesRule(),
+            FareMediaRule(),
+            FareProductRule(),
+            CurrencyRule(),
+            FareNetworkRule(),
+            FareTransferRulesRule(),
+            TimeframeRule(),
             FeedInfoRule(),
             UsableContentRule(),
         ]

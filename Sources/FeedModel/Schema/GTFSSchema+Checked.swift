@@ -92,8 +92,30 @@ extension GTFSSchema {
         FieldSchema("stop_id", .id, .required, references: Reference(("stops", "stop_id"))),
     ], isCompiled: false)
 
+    /// GTFS-Flex booking rules: what riders must do to book a trip. The prior-notice fields
+    /// depend on `booking_type` (`BookingRulesRule`).
+    public static let bookingRules = TableSchema("booking_rules", .optional, primaryKey: ["booking_rule_id"], fields: [
+        FieldSchema("booking_rule_id", .id, .required),
+        FieldSchema("booking_type", .enumeration([0, 1, 2]), .required),
+        FieldSchema("prior_notice_duration_min", .integer, .conditionallyRequired),
+        FieldSchema("prior_notice_duration_max", .integer, .conditionallyRequired),
+        FieldSchema("prior_notice_last_day", .integer, .conditionallyRequired),
+        FieldSchema("prior_notice_last_time", .time, .conditionallyRequired),
+        FieldSchema("prior_notice_start_day", .integer, .conditionallyRequired),
+        FieldSchema("prior_notice_start_time", .time, .conditionallyRequired),
+        FieldSchema("prior_notice_service_id", .text, .conditionallyRequired),
+        FieldSchema("message", .text),
+        FieldSchema("pickup_message", .text),
+        FieldSchema("drop_off_message", .text),
+        FieldSchema("phone_number", .phone),
+        FieldSchema("info_url", .url),
+        FieldSchema("booking_url", .url),
+    ], isCompiled: false)
+
     /// Files read and checked but not compiled, in dependency order.
     public static let checkedOnly: [TableSchema] = [
         levels, pathways, transfers, fareAttributes, fareRules, attributions, riderCategories, locationGroups, locationGroupStops,
+        areas, stopAreas, networks, routeNetworks, timeframes, fareMedia, fareProducts, fareLegRules, fareLegJoinRules,
+        fareTransferRules, bookingRules,
     ]
 }

@@ -115,8 +115,8 @@ public enum GTFSSchema {
         FieldSchema("timepoint", .enumeration([0, 1])),
         FieldSchema("start_pickup_drop_off_window", .time),
         FieldSchema("end_pickup_drop_off_window", .time),
-        FieldSchema("pickup_booking_rule_id", .id),
-        FieldSchema("drop_off_booking_rule_id", .id),
+        FieldSchema("pickup_booking_rule_id", .id, references: Reference(("booking_rules", "booking_rule_id"))),
+        FieldSchema("drop_off_booking_rule_id", .id, references: Reference(("booking_rules", "booking_rule_id"))),
     ])
 
     public static let frequencies = TableSchema("frequencies", .optional, primaryKey: ["trip_id", "start_time"], fields: [
@@ -163,11 +163,7 @@ public enum GTFSSchema {
 
     /// GTFS files that are valid but neither compiled nor checked; they raise no notice.
     public static let recognisedButNotCompiled: Set<String> = [
-        "fare_media.txt", "fare_products.txt",
-        "fare_leg_rules.txt", "fare_transfer_rules.txt", "areas.txt", "stop_areas.txt",
-        "networks.txt", "route_networks.txt", "timeframes.txt", "shapes_extended.txt",
-        "locations.geojson", "booking_rules.txt",
-        "fare_leg_join_rules.txt",
+        "shapes_extended.txt", "locations.geojson",
     ]
 
     public static func table(named name: String) -> TableSchema? {

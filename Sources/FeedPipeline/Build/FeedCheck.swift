@@ -18,9 +18,11 @@ public struct FeedCheck: Sendable {
     ///   - options: a legacy source's `schema:` and `timezone:`.
     ///   - limits: what a zip member may unpack to (GTFS zips).
     ///   - samplesPerCode: examples kept per notice code (every count stays exact).
+    ///   - today: the validation date, a day number (``CivilDate``) the calendar rules measure
+    ///     against (`feedc validate --date`); nil is today in UTC.
     public init(url: URL, source: String, fingerprint: String? = nil, format: SourceFormat? = .gtfs,
                 options: LegacyReadOptions = LegacyReadOptions(), limits: ArchiveLimits = .standard,
-                samplesPerCode: Int = 50) {
+                samplesPerCode: Int = 50, today: Int? = nil) {
         let sink = NoticeSink(samplesPerCode: samplesPerCode)
         var clock = StageClock()
         let format = format ?? LegacyFormat.detect(url).flatMap { SourceFormat(rawValue: $0.rawValue) } ?? .gtfs
@@ -36,7 +38,8 @@ public struct FeedCheck: Sendable {
                 rowsRead[table.schema.fileName] = table.count + sink.droppedRows[table.schema.fileName, default: 0]
             }
         }
-        let feed = read.map { Validator().validate($0, sink: sink) }
+        let validator = today.map { Validator(today: $0) } ?? Validator()
+        let feed = read.map { validator.validate($0, sink: sink) }
         clock.lap("validate")
         var kept: [String: Int] = [:]
         for (_, table) in feed?.tables ?? [:] where table.isPresent { kept[table.schema.fileName] = table.count }

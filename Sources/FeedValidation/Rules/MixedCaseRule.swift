@@ -12,6 +12,8 @@ public struct MixedCaseRule: ValidationRule {
         ("agency", "agency_name"), ("stops", "stop_name"), ("routes", "route_short_name"), ("routes", "route_long_name"),
         ("routes", "route_desc"), ("trips", "trip_headsign"), ("trips", "trip_short_name"), ("levels", "level_name"),
         ("pathways", "signposted_as"), ("pathways", "reversed_signposted_as"), ("location_groups", "location_group_name"),
+        ("networks", "network_name"), ("booking_rules", "message"), ("booking_rules", "pickup_message"),
+        ("booking_rules", "drop_off_message"),
     ]
 
     public init() {}

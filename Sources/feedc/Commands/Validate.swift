@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedModel
 import FeedPipeline
 import Foundation
 
@@ -17,6 +18,10 @@ struct Validate: ParsableCommand {
         --html FILE also writes the report as one self-contained HTML page (no script, nothing \
         fetched): counts, whether a build would publish the feed, every code with its description \
         and example rows, and the repairs a build makes. Standard output is unchanged.
+
+        --date YYYY-MM-DD is the validation date, as MobilityData gtfs-validator's --date: the \
+        calendar warnings (expired_calendar, feed_expiration_date7_days and _30_days, \
+        trip_coverage_not_active_for_next7_days) are measured against it. Default: today, in UTC.
 
         Exit status: 0 no errors; 1 error-level notices; 2 the dump could not be opened, or the \
         HTML file could not be written.
@@ -37,12 +42,30 @@ struct Validate: ParsableCommand {
     @Option(help: "Example rows per notice code in the HTML page.")
     var htmlExamples = 50
 
+    @Option(help: ArgumentHelp("The validation date the calendar warnings are measured against (default: today, UTC).",
+                               valueName: "YYYY-MM-DD"))
+    var date: String?
+
+    func validate() throws {
+        if let date, Self.day(date) == nil {
+            throw ValidationError("--date must be a calendar date, YYYY-MM-DD: `\(date)`")
+        }
+    }
+
+    /// The day number of exactly `YYYY-MM-DD` naming a real date (not 2026-02-30), or nil.
+    static func day(_ text: String) -> Int? {
+        guard text.utf8.count == 10, text.utf8.enumerated().allSatisfy({ [4, 7].contains($0.offset) ? $0.element == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0.element) }),
+              let day = CivilDate.parse(text), CivilDate.iso(day) == text else { return nil }
+        return day
+    }
+
     func run() throws {
         let url = URL(fileURLWithPath: dump)
         guard FileManager.default.fileExists(atPath: url.path) else {
             Terminal.fail("\(dump): no such file or folder", code: "file_not_found", file: dump)
         }
-        let check = FeedCheck(url: url, source: url.lastPathComponent, format: nil, samplesPerCode: max(50, htmlExamples))
+        let check = FeedCheck(url: url, source: url.lastPathComponent, format: nil, samplesPerCode: max(50, htmlExamples),
+                              today: date.flatMap(Self.day))
         if let html {
             let page = ValidationHTML(examplesPerCode: max(0, htmlExamples), version: Feedc.configuration.version)
             do {

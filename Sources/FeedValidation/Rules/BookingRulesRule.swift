@@ -1,0 +1,79 @@
+import FeedModel
+
+/// booking_rules.txt, checked though bundles do not hold GTFS-Flex, as MobilityData's
+/// `BookingRulesEntityValidator` (all errors, one per rule row and problem). Reported only.
+///
+/// - `forbidden_real_time_booking_field_value`, `forbidden_same_day_booking_field_value`,
+///   `forbidden_prior_day_booking_field_value`: a prior-notice field the `booking_type` forbids
+///   (0 real time: every one; 1 same day: last day, last time, service id; 2 prior day: the
+///   durations), one notice naming them all.
+/// - `missing_prior_notice_duration_min` (same-day booking), `invalid_prior_notice_duration_min`
+///   (the maximum below the minimum), `forbidden_prior_notice_start_day` (beside a maximum),
+///   `prior_notice_last_day_after_start_day`, `missing_prior_notice_last_day` and
+///   `missing_prior_notice_last_time` (prior-day booking), `forbidden_prior_notice_start_time`
+///   (without a start day) and `missing_prior_notice_start_time` (with one).
+public struct BookingRulesRule: ValidationRule {
+    public init() {}
+
+    /// The prior-notice fields each `booking_type` forbids, in MobilityData's order.
+    static let forbidden: [Int: (code: String, fields: [String])] = [
+        0: ("forbidden_real_time_booking_field_value", [
+            "prior_notice_duration_min", "prior_notice_duration_max", "prior_notice_last_day", "prior_notice_last_time",
+            "prior_notice_start_day", "prior_notice_start_time", "prior_notice_service_id",
+        ]),
+        1: ("forbidden_same_day_booking_field_value", ["prior_notice_last_day", "prior_notice_last_time", "prior_notice_service_id"]),
+        2: ("forbidden_prior_day_booking_field_value", ["prior_notice_duration_min", "prior_notice_duration_max"]),
+    ]
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        let rules = feed["booking_rules"]
+        guard rules.isPresent, !rules.isEmpty else { return }
+        let ids = rules.texts("booking_rule_id"), types = rules.integers("booking_type")
+        let columns = Dictionary(uniqueKeysWithValues: rules.schema.fields.map { ($0.name, rules.column($0.name)) })
+        let durationMin = rules.integers("prior_notice_duration_min"), durationMax = rules.integers("prior_notice_duration_max")
+        let startDay = rules.integers("prior_notice_start_day"), lastDay = rules.integers("prior_notice_last_day")
+        for row in 0..<rules.count {
+            func report(_ code: String, _ field: String?, _ message: String) {
+                sink.add(code: code) {
+                    Notice(code: code, severity: .error, file: "booking_rules.txt", line: Int(rules.lines[row]),
+                           field: field, value: ids[row], message: message)
+                }
+            }
+            let has = { (field: String) in columns[field]?.hasValue(row) ?? false }
+            if let (code, fields) = Self.forbidden[types[row]] {
+                let found = fields.filter(has)
+                if !found.isEmpty {
+                    report(code, found.joined(separator: ", "), "booking_type \(types[row]) forbids \(found.joined(separator: ", ")).")
+                }
+            }
+            if types[row] == 1 && !has("prior_notice_duration_min") {
+                report("missing_prior_notice_duration_min", "prior_notice_duration_min", "A same-day booking rule needs prior_notice_duration_min.")
+            }
+            if has("prior_notice_duration_min") && has("prior_notice_duration_max") && durationMax[row] < durationMin[row] {
+                report("invalid_prior_notice_duration_min", "prior_notice_duration_min",
+                       "prior_notice_duration_max (\(durationMax[row])) is less than prior_notice_duration_min (\(durationMin[row])).")
+            }
+            if has("prior_notice_duration_max") && has("prior_notice_start_day") {
+                report("forbidden_prior_notice_start_day", "prior_notice_start_day", "prior_notice_start_day is forbidden beside prior_notice_duration_max.")
+            }
+            if has("prior_notice_last_day") && has("prior_notice_start_day") && lastDay[row] > startDay[row] {
+                report("prior_notice_last_day_after_start_day", "prior_notice_last_day",
+                       "prior_notice_last_day (\(lastDay[row])) is after prior_notice_start_day (\(startDay[row])).")
+            }
+            if types[row] == 2 {
+                if !has("prior_notice_last_day") {
+                    report("missing_prior_notice_last_day", "prior_notice_last_day", "A prior-day booking rule needs prior_notice_last_day.")
+                }
+                if !has("prior_notice_last_time") {
+                    report("missing_prior_notice_last_time", "prior_notice_last_time", "A prior-day booking rule needs prior_notice_last_time.")
+                }
+            }
+            if has("prior_notice_start_time") && !has("prior_notice_start_day") {
+                report("forbidden_prior_notice_start_time", "prior_notice_start_time", "prior_notice_start_time is forbidden without prior_notice_start_day.")
+            }
+            if !has("prior_notice_start_time") && has("prior_notice_start_day") {
+                report("missing_prior_notice_start_time", "prior_notice_start_time", "prior_notice_start_day needs prior_notice_start_time.")
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import FeedModel
+
+/// fare_products.txt, checked though bundles do not hold fares, as MobilityData's
+/// `FareProductDefaultRiderCategoriesValidator`: a fare product's rows may name at most one rider
+/// category marked `is_default_fare_category` 1
+/// (`fare_product_with_multiple_default_rider_categories`, error, one per fare product, on the
+/// row of its second default category). Reported only.
+public struct FareProductRule: ValidationRule {
+    public init() {}
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        let products = feed["fare_products"], categories = feed["rider_categories"]
+        guard products.isPresent, categories.isPresent, !products.isEmpty else { return }
+        var defaults = Set<String>()
+        for case let (id?, flag) in zip(categories.texts("rider_category_id"), categories.integers("is_default_fare_category")) where flag == 1 {
+            defaults.insert(id)
+        }
+        guard !defaults.isEmpty else { return }
+        let ids = products.texts("fare_product_id"), riders = products.texts("rider_category_id")
+        /// Each product's default categories, in order of first row, with the row of each.
+        var found: [String: [(category: String, row: Int)]] = [:]
+        var order: [String] = []
+        for row in 0..<products.count {
+            guard let id = ids[row], let rider = riders[row], defaults.contains(rider) else { continue }
+            if found[id] == nil { order.append(id) }
+            if found[id, default: []].contains(where: { $0.category == rider }) { continue }
+            found[id, default: []].append((rider, row))
+        }
+        for id in order {
+            guard let list = found[id], list.count > 1 else { continue }
+            sink.add(code: "fare_product_with_multiple_default_rider_categories") {
+                Notice(code: "fare_product_with_multiple_default_rider_categories", severity: .error, file: "fare_products.txt",
+                       line: Int(products.lines[list[1].row]), field: "rider_category_id", value: id,
+                       message: "The fare product has default rider categories \(list[0].category) (line \(products.lines[list[0].row])) and \(list[1].category).")
+            }
+        }
+    }
+}
