@@ -14,11 +14,7 @@ import TestSupport
     private static let tables = GTFSSchema.tables
 
     private func validate(_ files: [String: String]) throws -> (Feed, NoticeSink) {
-        let folder = TemporaryFolder()
-        let url = folder.feed("feed", files)
-        let sink = NoticeSink()
-        let feed = try #require(GTFSReader(url: url).read(into: sink))
-        return (Validator(today: CivilDate.days(year: 2026, month: 6, day: 1)).validate(feed, sink: sink), sink)
+        try RuleFixture.validate(files)
     }
 
     private func header(_ table: TableSchema) -> String {
