@@ -23,6 +23,7 @@ public struct Validator: Sendable {
             FeedFilesRule(),
             ParentStationRule(),
             ForeignKeyRule(),
+            LocationIdRule(),
             FrequencyWindowRule(),
             OverlappingFrequencyRule(),
             RouteNameRule(),
