@@ -16,6 +16,7 @@ public struct Validator: Sendable {
             BookingRuleIdRule(),
             AgencyIdRule(),
             StopLocationRule(),
+            LocationIdRule(),
             FlexStopTimesRule(),
             DuplicateKeyRule(),
             ShapeToStopMatchingRule(),

@@ -42,7 +42,7 @@ struct NoticeDescriptionsTests {
             let text = try String(contentsOf: file, encoding: .utf8)
             for code in matches(#"code: "([a-z0-9_]+)""#, in: text) { codes[code] = file.lastPathComponent }
         }
-        let schemaNames = Set(GTFSSchema.tables.flatMap { [$0.name] + $0.fields.map(\.name) })
+        let schemaNames = Set((GTFSSchema.tables + [GTFSSchema.locations]).flatMap { [$0.name] + $0.fields.map(\.name) })
         for module in noticeModules {
             for file in swiftFiles(under: sources.appendingPathComponent(module)) where !file.path.contains("/HTML/") {
                 let text = try String(contentsOf: file, encoding: .utf8)

@@ -162,11 +162,23 @@ public enum GTFSSchema {
     ] + checkedOnly
 
     /// GTFS files that are valid but neither compiled nor checked; they raise no notice.
+    /// (`locations.geojson` is checked, but not as a CSV table: see ``locations``.)
     public static let recognisedButNotCompiled: Set<String> = [
         "shapes_extended.txt", "locations.geojson",
     ]
 
+    /// The features of `locations.geojson` (GTFS-Flex zones), one row per feature
+    /// `GeoJSONLoader` could use: its `id`, its geometry type and its index in the file's
+    /// `features` array (the row's line). Not in ``tables``: it is not a CSV file, rules that
+    /// walk every table leave it alone, and it is present only when the dump holds the file.
+    /// Checked only, never compiled.
+    public static let locations = TableSchema("locations", .optional, primaryKey: ["id"], fields: [
+        FieldSchema("id", .id, .required),
+        FieldSchema("geometry_type", .text, .required),
+        FieldSchema("feature_index", .integer, .required),
+    ], isCompiled: false, fileName: "locations.geojson")
+
     public static func table(named name: String) -> TableSchema? {
-        tables.first { $0.name == name }
+        tables.first { $0.name == name } ?? (name == locations.name ? locations : nil)
     }
 }

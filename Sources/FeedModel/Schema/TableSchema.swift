@@ -20,17 +20,19 @@ public struct TableSchema: Sendable, Equatable {
     /// pathways, fares): their problems are reported and nothing is repaired, since the bundle
     /// does not hold them.
     public var isCompiled: Bool
+    /// The file's name in the dump: the table name with `.txt`, unless told otherwise
+    /// (`locations.geojson`).
+    public var fileName: String
 
     public init(_ name: String, _ requirement: FileRequirement, primaryKey: [String], fields: [FieldSchema],
-                isCompiled: Bool = true) {
+                isCompiled: Bool = true, fileName: String? = nil) {
         self.name = name
+        self.fileName = fileName ?? name + ".txt"
         self.requirement = requirement
         self.primaryKey = primaryKey
         self.fields = fields
         self.isCompiled = isCompiled
     }
-
-    public var fileName: String { name + ".txt" }
 
     public func index(of field: String) -> Int? {
         fields.firstIndex { $0.name == field }

@@ -19,6 +19,16 @@ public enum NoticeDescriptions {
     /// MobilityData gtfs-validator's codes that feedc raises, described in their words
     /// (gtfs-validator at commit 03717cb, 2026-07-17).
     static let mobilityData: [String: String] = [
+        "duplicate_geo_json_key": "A key in `locations.geojson` is duplicated. The key must be unique for each feature in the GeoJSON file.",
+        "duplicate_geography_id": "Geography id is duplicated across multiple files. ID must be unique across all `stops.stop_id`, `locations.geojson` `id`, and `location_groups.location_group_id` values.",
+        "geo_json_duplicated_element": "Duplicated elements in locations.geojson file.",
+        "geo_json_unknown_element": "Unknown elements in locations.geojson file.",
+        "invalid_geometry": "A polygon in `locations.geojson` is unparsable or invalid. Each polygon must be valid by the definition of the OpenGIS Simple Features Specification, section 6.1.11.",
+        "malformed_json": "A JSON file is malformed.",
+        "missing_required_element": "A required element is missing in `locations.geojson`.",
+        "unsupported_feature_type": "An unsupported feature type is used in the `locations.geojson` file. Use `Feature` instead to comply with the spec.",
+        "unsupported_geo_json_type": "An unsupported GeoJSON type is used in the `locations.geojson` file. Use `FeatureCollection` instead to comply with the spec.",
+        "unsupported_geometry_type": "A GeoJSON feature has an unsupported geometry type in `locations.geojson`. Each feature must have a geometry type that is supported by the GTFS spec. The supported geometry types `Polygon` and `MultiPolygon`.",
         "bidirectional_exit_gate": "Pathway is bidirectional and has mode 7 (exit gate). Exit gates (pathway_mode=7) must not be bidirectional.",
         "block_trips_with_overlapping_stop_times": "Trips with the same block id have overlapping stop times.",
         "decreasing_or_equal_stop_time_distance": "Decreasing or equal `shape_dist_traveled` in `stop_times.txt`. When sorted by `stop_times.stop_sequence`, two consecutive entries in `stop_times.txt` should have increasing distance, based on the field `shape_dist_traveled`. If the values are equal, this is considered as an error.",
@@ -90,6 +100,7 @@ public enum NoticeDescriptions {
         "number_out_of_range": "Out of range value. The values in the given column of the input rows are out of range.",
         "overlapping_frequency": "Trip frequencies overlap. Trip frequencies must not overlap in time. Two entries X and Y are considered to directly overlap if X.start_time is less than or equal to Y.start_time and Y.start_time is less than X.end_time.",
         "point_near_origin": "A point is too close to origin `(0, 0)`.",
+        "point_near_pole": "A point is too close to the North or South Pole.",
         "prior_notice_last_day_after_start_day": "Prior notice last day should not be greater than the prior notice start day in booking_rules.txt.",
         "route_both_short_and_long_name_missing": "Both `route_short_name` and `route_long_name` are missing for a route.",
         "route_color_contrast": "Insufficient route color contrast. A route's color and `route_text_color` should be contrasting.",

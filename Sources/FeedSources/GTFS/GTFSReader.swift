@@ -45,6 +45,19 @@ public struct GTFSReader {
             sink.absorb(notices)
             tables[schema.name] = table
         }
+        if archive.files[GeoJSONLoader.fileName] != nil {
+            // Read whole (the archive's cap bounds it) and checked; bundles never hold it.
+            do {
+                if let bytes = try archive.read(GeoJSONLoader.fileName),
+                   let table = GeoJSONLoader(sink: sink).load(bytes) {
+                    tables[GTFSSchema.locations.name] = table
+                }
+            } catch {
+                sink.add(Notice(code: "i_o_error", severity: .error, file: GeoJSONLoader.fileName,
+                                message: error.description, blocksPublication: true))
+                return nil
+            }
+        }
         let known = Set(GTFSSchema.tables.map(\.fileName)).union(GTFSSchema.recognisedButNotCompiled)
         for name in archive.files.keys.sorted() where !known.contains(name) {
             sink.add(Notice(code: "unknown_file", severity: .info, file: name,

@@ -1,0 +1,128 @@
+import FeedModel
+import Foundation
+
+/// Checks one feature's geometry as MobilityData's loader does, with the parts of JTS it relies
+/// on that can be checked simply and exactly:
+///
+/// - `point_near_origin` (an error, as in Java: |lon| ≤ 1 and |lat| ≤ 1) and
+///   `point_near_pole` (|lat| ≥ 89), for every position;
+/// - `invalid_geometry`, with JTS's messages: a ring that is not closed ("Points of LinearRing
+///   do not form a closed linestring"), a ring of 1 to 3 positions ("Invalid number of points in
+///   LinearRing (found N - must be 0 or >= 4)"), a coordinate that is not finite ("Invalid
+///   Coordinate"), a ring of fewer than 4 distinct consecutive positions ("Too few distinct
+///   points in geometry component"); and, feedc's addition where Java's loader stops silently, a
+///   polygon without rings or a position without two numbers.
+///
+/// Not checked (JTS's `IsValidOp` is): self-intersecting rings, holes outside their shell or
+/// nested in one another, overlapping polygons of a MultiPolygon, a disconnected interior.
+/// Only `Polygon` and `MultiPolygon` are supported (`unsupported_geometry_type` otherwise; the
+/// feature is kept, its coordinates not checked).
+struct GeoJSONGeometry {
+    let sink: NoticeSink
+    let featureId: String
+    let featureIndex: Int
+    let type: String
+
+    /// Whether the feature is usable; throws ``GeoJSONLoader/WrongType`` for coordinates that
+    /// are not arrays of arrays of numbers.
+    func check(_ coordinates: Any) throws -> Bool {
+        switch type {
+        case "Polygon":
+            let rings = try arrays(coordinates, "coordinates")
+            return try polygon(rings, path: "coordinates")
+        case "MultiPolygon":
+            for (index, element) in try arrays(coordinates, "coordinates").enumerated() {
+                let path = "coordinates[\(index)]"
+                guard try polygon(try arrays(element, path), path: path) else { return false }
+            }
+            return true
+        default:
+            sink.add(code: "unsupported_geometry_type") {
+                Notice(code: "unsupported_geometry_type", severity: .error, file: GeoJSONLoader.fileName,
+                       line: featureIndex, field: "geometry.type", value: type,
+                       message: "Feature \(featureId) has geometry type \(type); use Polygon or MultiPolygon.")
+            }
+            return true
+        }
+    }
+
+    private func polygon(_ rings: [Any], path: String) throws -> Bool {
+        var parsed: [[(lon: Double, lat: Double)]] = []
+        for (index, element) in rings.enumerated() {
+            let ringPath = "\(path)[\(index)]"
+            var ring: [(lon: Double, lat: Double)] = []
+            for (position, value) in try arrays(element, ringPath).enumerated() {
+                let numbers = try arrays(value, "\(ringPath)[\(position)]")
+                guard numbers.count >= 2, let lon = number(numbers[0]), let lat = number(numbers[1]) else {
+                    invalid("Position \(ringPath)[\(position)] does not hold two numbers.")
+                    return false
+                }
+                nearOriginOrPole(lon: lon, lat: lat)
+                ring.append((lon, lat))
+            }
+            parsed.append(ring)
+        }
+        guard !parsed.isEmpty else {
+            invalid("Polygon \(path) has no rings.")
+            return false
+        }
+        // JTS's LinearRing construction, shell then holes, then IsValidOp's simple checks.
+        for ring in parsed where !ring.isEmpty {
+            if ring.first! != ring.last! {
+                invalid("Points of LinearRing do not form a closed linestring")
+                return false
+            }
+            if ring.count < 4 {
+                invalid("Invalid number of points in LinearRing (found \(ring.count) - must be 0 or >= 4)")
+                return false
+            }
+        }
+        for ring in parsed where ring.contains(where: { !$0.lon.isFinite || !$0.lat.isFinite }) {
+            _ = ring
+            invalid("Invalid Coordinate")
+            return false
+        }
+        for ring in parsed where !ring.isEmpty {
+            var distinct = 1
+            for index in ring.indices.dropFirst() where ring[index] != ring[index - 1] { distinct += 1 }
+            if distinct < 4 {
+                invalid("Too few distinct points in geometry component")
+                return false
+            }
+        }
+        return true
+    }
+
+    private func nearOriginOrPole(lon: Double, lat: Double) {
+        if abs(lon) <= 1, abs(lat) <= 1 {
+            sink.add(code: "point_near_origin") {
+                Notice(code: "point_near_origin", severity: .error, file: GeoJSONLoader.fileName, line: featureIndex,
+                       field: "geometry.coordinates", value: "\(lat), \(lon)",
+                       message: "Feature \(featureId) has a position within a degree of (0, 0).")
+            }
+        } else if abs(lat) >= 89 {
+            sink.add(code: "point_near_pole") {
+                Notice(code: "point_near_pole", severity: .error, file: GeoJSONLoader.fileName, line: featureIndex,
+                       field: "geometry.coordinates", value: "\(lat), \(lon)",
+                       message: "Feature \(featureId) has a position within a degree of a pole.")
+            }
+        }
+    }
+
+    private func invalid(_ message: String) {
+        sink.add(code: "invalid_geometry") {
+            Notice(code: "invalid_geometry", severity: .error, file: GeoJSONLoader.fileName, line: featureIndex,
+                   field: "geometry", value: featureId, message: "\(type) \(featureId): \(message)")
+        }
+    }
+
+    private func arrays(_ value: Any, _ path: String) throws -> [Any] {
+        guard let array = value as? [Any] else { throw GeoJSONLoader.WrongType(path: "features[\(featureIndex)].geometry.\(path)") }
+        return array
+    }
+
+    private func number(_ value: Any) -> Double? {
+        guard !(value is Bool), let number = value as? NSNumber else { return nil }
+        return number.doubleValue
+    }
+}

@@ -1,0 +1,61 @@
+import FeedModel
+
+/// GTFS-Flex references to `locations.geojson`, checked as MobilityData's
+/// `LocationIdForeignKeyValidator` and `UniqueGeographyIdValidator` do, when the dump holds
+/// the file and its features could be read (the ``GTFSSchema/locations`` table is present):
+///
+/// - every `stop_times.location_id` must be a feature's `id` (`foreign_key_violation`, error);
+/// - an id must not be both a feature's and a stop's or a location group's
+///   (`duplicate_geography_id`, error, one per id). Java compares stops with location groups
+///   even without the GeoJSON file; feedc does so only with it, so that feeds without it
+///   validate as before.
+///
+/// Reported only: bundles hold neither the file nor GTFS-Flex stop times.
+public struct LocationIdRule: ValidationRule {
+    public init() {}
+
+    public func apply(to feed: inout Feed, sink: NoticeSink) {
+        guard let locations = feed.tables[GTFSSchema.locations.name], locations.isPresent else { return }
+        let featureIds = locations.texts("id")
+        let known = Set(featureIds.compactMap { $0 })
+        let stopTimes = feed.stopTimes
+        if stopTimes.has("location_id") {
+            let values = stopTimes.texts("location_id")
+            for row in 0..<stopTimes.count {
+                guard let value = values[row], !known.contains(value) else { continue }
+                sink.add(code: "foreign_key_violation") {
+                    Notice(code: "foreign_key_violation", severity: .error, file: "stop_times.txt",
+                           line: Int(stopTimes.lines[row]), field: "location_id", value: value,
+                           message: "No locations.geojson feature has this id.")
+                }
+            }
+        }
+        reportSharedIds(feed: feed, features: featureIds, indexes: locations.integers("feature_index"), sink: sink)
+    }
+
+    /// `duplicate_geography_id`: ids found in more than one of stops, location groups and features.
+    private func reportSharedIds(feed: Feed, features: [String?], indexes: [Int], sink: NoticeSink) {
+        /// Per id, the first row (or feature index) in each source: stops, location groups, features.
+        var firsts: [String: [Int?]] = [:]
+        func note(_ ids: [String?], _ rows: [Int], source: Int) {
+            for (id, row) in zip(ids, rows) {
+                guard let id else { continue }
+                var entry = firsts[id] ?? [nil, nil, nil]
+                if entry[source] == nil { entry[source] = row }
+                firsts[id] = entry
+            }
+        }
+        let stops = feed.stops, groups = feed["location_groups"]
+        note(stops.texts("stop_id"), stops.lines.map(Int.init), source: 0)
+        note(groups.texts("location_group_id"), groups.lines.map(Int.init), source: 1)
+        note(features, indexes, source: 2)
+        for (id, rows) in firsts.sorted(by: { $0.key < $1.key }) where rows.lazy.filter({ $0 != nil }).count > 1 {
+            let places = zip(["stops.txt", "location_groups.txt", "locations.geojson"], rows).compactMap { $1 == nil ? nil : $0 }
+            sink.add(code: "duplicate_geography_id") {
+                Notice(code: "duplicate_geography_id", severity: .error, file: places[0], line: rows[0] ?? rows[1],
+                       field: "id", value: id,
+                       message: "The id is used by \(places.joined(separator: " and ")); ids must be unique across them.")
+            }
+        }
+    }
+}
