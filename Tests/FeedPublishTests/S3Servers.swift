@@ -101,6 +101,9 @@ final class S3Proxy {
     let port: Int
     let log: URL
     private let process = Process()
+    /// The proxy's standard input: open while this object lives (and while the test process
+    /// does), so the proxy outlives no test and no test outlives it.
+    private let lifeline = Pipe()
 
     init(upstream: RcloneS3, conditional: Bool = false, refuseConditional: Bool = false, throttle: Int? = nil, drop: String? = nil) throws {
         log = upstream.root.deletingLastPathComponent().appendingPathComponent("proxy-\(UUID().uuidString.prefix(8)).jsonl")
@@ -114,6 +117,7 @@ final class S3Proxy {
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
+        process.standardInput = lifeline
         // Not the tests' own stderr: `swift test` waits for every holder of it to close it.
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -127,6 +131,7 @@ final class S3Proxy {
     }
 
     deinit {
+        try? lifeline.fileHandleForWriting.close()
         // SIGKILL: a child started from a test thread may have SIGTERM blocked.
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()

@@ -2,7 +2,8 @@
 
 Forwards every request unchanged (Host included, so SigV4 signatures still verify) and appends
 one JSON line per request to the log: time, method, path, query, status, body bytes and the
-conditional, cache, type and range headers. Prints its port on the first line; stops after `--seconds`.
+conditional, cache, type and range headers. Prints its port on the first line; stops when its standard input ends (the test that started
+it is gone), or after `--seconds` when given.
 
   --conditional       honour If-Match / If-None-Match on object PUTs as AWS S3 does (the upstream
                       rclone ignores them): under one lock, the object's MD5 on disk (`--root`,
@@ -24,7 +25,7 @@ parser.add_argument("--conditional", action="store_true")
 parser.add_argument("--refuse-conditional", action="store_true")
 parser.add_argument("--throttle", type=int, default=0)
 parser.add_argument("--drop", default="")
-parser.add_argument("--seconds", type=float, default=900)
+parser.add_argument("--seconds", type=float, default=0)
 args = parser.parse_args()
 
 log_lock, put_lock = threading.Lock(), threading.Lock()
@@ -149,5 +150,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
 print(server.server_address[1], flush=True)
-threading.Timer(args.seconds, server.shutdown).start()
+if args.seconds > 0:
+    threading.Timer(args.seconds, server.shutdown).start()
+
+
+def stop_when_the_test_goes():
+    """The test holds our standard input open while it runs: its end (the test finished, was
+    killed or crashed) stops the proxy, however long the test took."""
+    sys.stdin.buffer.read()
+    server.shutdown()
+
+
+threading.Thread(target=stop_when_the_test_goes, daemon=True).start()
 server.serve_forever()
