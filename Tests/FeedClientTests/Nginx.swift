@@ -7,7 +7,6 @@ import TestSupport
 final class Nginx {
     let port: Int
     let folder = TemporaryFolder()
-    private let process = Process()
 
     /// True when nginx is here, and on CI (which installs it), where a missing nginx must fail the tests.
     static var isInstalled: Bool {
@@ -33,30 +32,40 @@ final class Nginx {
                 """
             let file = folder.url.appendingPathComponent("nginx.conf")
             try conf.write(to: file, atomically: true, encoding: .utf8)
+            // Through tethered.py: nginx stops with this object, or with the test process if
+            // that crashes, and holds none of the test run's output open.
             let candidate = Process()
-            candidate.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-            candidate.arguments = ["-c", file.path, "-p", prefix]
+            let lifeline = Pipe()
+            candidate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            let tether = SharedData.projectRoot.appendingPathComponent("Tests/TestSupport/Fixtures/tethered.py")
+            candidate.arguments = ["python3", tether.path, "/usr/sbin/nginx", "-c", file.path, "-p", prefix]
+            candidate.standardInput = lifeline
+            candidate.standardOutput = FileHandle.nullDevice
+            candidate.standardError = FileHandle.nullDevice
             try candidate.run()
             for _ in 0..<50 {
                 Thread.sleep(forTimeInterval: 0.05)
                 if !candidate.isRunning { break }
                 if (try? String(contentsOf: folder.url.appendingPathComponent("nginx.pid"), encoding: .utf8)) != nil {
                     self.port = port
-                    process.executableURL = candidate.executableURL
                     running = candidate
+                    self.lifeline = lifeline
                     return
                 }
             }
-            candidate.terminate()
+            try? lifeline.fileHandleForWriting.close()
+            candidate.waitUntilExit()
             lastError = NginxError(log: (try? String(contentsOf: folder.url.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")
         }
         throw lastError ?? NginxError(log: "nginx did not start")
     }
 
     private var running: Process?
+    /// tethered.py's standard input: closing it stops nginx.
+    private var lifeline: Pipe?
 
     deinit {
-        running?.terminate()
+        try? lifeline?.fileHandleForWriting.close()
         running?.waitUntilExit()
     }
 

@@ -15,6 +15,8 @@ public final class EtagServer {
         process.arguments = ["python3", script.path, folder.path, "30", log.path]
         let output = Pipe()
         process.standardOutput = output
+        // Not the tests' own stderr: `swift test` waits for every holder of it to close it.
+        process.standardError = FileHandle.nullDevice
         try process.run()
         var line = Data()
         while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
