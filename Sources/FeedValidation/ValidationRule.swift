@@ -6,7 +6,19 @@ import FeedModel
 /// repairs the feed in the way its notices state (rows dropped, values cleared). It marks a notice
 /// as blocking only when no repair can give a correct bundle.
 public protocol ValidationRule: Sendable {
+    /// False for a rule that never changes the feed: the ``Validator`` may then run it beside the
+    /// rules after it, on the feed as the rules before it left it. True (the default) keeps the
+    /// rule in line.
+    var repairs: Bool { get }
+    /// True for a rule that reads what earlier rules reported (through the sink): it runs once
+    /// every earlier rule has ended and its notices are in.
+    var readsEarlierNotices: Bool { get }
     func apply(to feed: inout Feed, sink: NoticeSink)
+}
+
+extension ValidationRule {
+    public var repairs: Bool { true }
+    public var readsEarlierNotices: Bool { false }
 }
 
 extension NoticeSink {

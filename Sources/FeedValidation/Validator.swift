@@ -64,10 +64,30 @@ public struct Validator: Sendable {
         self.rules = Self.standardRules(today: today)
     }
 
-    public func validate(_ feed: Feed, sink: NoticeSink) -> Feed {
+    ///
+    /// With more than one worker, the rules that only report (``ValidationRule/repairs`` false)
+    /// run beside the others, each on the feed as the rules before it left it (tables are values:
+    /// a later repair does not touch the copy it reads), into a sink of its own. The sinks are
+    /// taken in the rules' order, so the notices, their samples and counts are the same whatever
+    /// the number of workers.
+    public func validate(_ feed: Feed, sink: NoticeSink, workers: Workers = .fromEnvironment()) -> Feed {
         var feed = feed
-        for rule in rules {
-            rule.apply(to: &feed, sink: sink)
+        if workers.count == 1 {
+            for rule in rules { rule.apply(to: &feed, sink: sink) }
+        } else {
+            let run = ReportingRuns(rules.count, samplesPerCode: sink.samplesPerCode, background: workers.count - 1)
+            for (index, rule) in rules.enumerated() {
+                if rule.readsEarlierNotices {
+                    run.gather(upTo: index, into: sink)
+                    rule.apply(to: &feed, sink: sink)
+                    run.skip(index)
+                } else if rule.repairs {
+                    rule.apply(to: &feed, sink: run.sink(index))
+                } else {
+                    run.start(index, rule, on: feed)
+                }
+            }
+            run.gather(upTo: rules.count, into: sink)
         }
         for (file, count) in sink.droppedRows.sorted(by: { $0.key < $1.key }) {
             sink.add(Notice(code: "rows_dropped", severity: .info, file: file, value: String(count),

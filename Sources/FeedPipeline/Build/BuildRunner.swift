@@ -93,7 +93,7 @@ public struct BuildRunner {
             let check = FeedCheck(url: source.local, source: source.config.id, fingerprint: source.fingerprint,
                                   format: source.config.format,
                                   options: LegacyReadOptions(schema: source.config.schema, timezone: source.config.timezone),
-                                  limits: bundle.archiveLimits)
+                                  limits: bundle.archiveLimits, workers: workers)
             let rate = RowRate.describe(rows: check.report.rowsRead.values.reduce(0, +), seconds: check.report.seconds.values.reduce(0, +))
             progress("\(bundle.name): \(source.config.id) read and validated, \(rate)")
             return check

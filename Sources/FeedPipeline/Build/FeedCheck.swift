@@ -20,14 +20,16 @@ public struct FeedCheck: Sendable {
     ///   - samplesPerCode: examples kept per notice code (every count stays exact).
     ///   - today: the validation date, a day number (``CivilDate``) the calendar rules measure
     ///     against (`feedc validate --date`); nil is today in UTC.
+    ///   - workers: how many threads may read the files and run the rules side by side (the
+    ///     result is the same with any number).
     public init(url: URL, source: String, fingerprint: String? = nil, format: SourceFormat? = .gtfs,
                 options: LegacyReadOptions = LegacyReadOptions(), limits: ArchiveLimits = .standard,
-                samplesPerCode: Int = 50, today: Int? = nil) {
+                samplesPerCode: Int = 50, today: Int? = nil, workers: Workers = .fromEnvironment()) {
         let sink = NoticeSink(samplesPerCode: samplesPerCode)
         var clock = StageClock()
         let format = format ?? LegacyFormat.detect(url).flatMap { SourceFormat(rawValue: $0.rawValue) } ?? .gtfs
         let read: Feed? = switch format {
-        case .gtfs: GTFSReader(url: url, limits: limits).read(into: sink)
+        case .gtfs: GTFSReader(url: url, limits: limits).read(into: sink, workers: workers)
         case .kalkati: KalkatiReader(url: url, options: options).read(into: sink)
         case .nextbus: NextBusReader(url: url, options: options).read(into: sink)
         }
@@ -39,7 +41,7 @@ public struct FeedCheck: Sendable {
             }
         }
         let validator = today.map { Validator(today: $0) } ?? Validator()
-        let feed = read.map { validator.validate($0, sink: sink) }
+        let feed = read.map { validator.validate($0, sink: sink, workers: workers) }
         clock.lap("validate")
         var kept: [String: Int] = [:]
         for (_, table) in feed?.tables ?? [:] where table.isPresent { kept[table.schema.fileName] = table.count }

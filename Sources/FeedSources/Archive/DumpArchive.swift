@@ -54,6 +54,40 @@ public final class DumpArchive {
         resolve(members.sorted(), sink: sink)
     }
 
+    /// The same dump opened again, for reading members on another thread at the same time
+    /// (one `Archive` is not safe to share): the layout is taken from this one, not resolved again.
+    public func reopened() throws(DumpError) -> DumpArchive {
+        try DumpArchive(reopening: self)
+    }
+
+    private init(reopening other: DumpArchive) throws(DumpError) {
+        path = other.path
+        limits = other.limits
+        files = other.files
+        entries = other.entries
+        folder = other.folder
+        if other.archive == nil {
+            archive = nil
+        } else {
+            do {
+                archive = try Archive(url: URL(fileURLWithPath: other.path), accessMode: .read, pathEncoding: nil)
+            } catch {
+                throw .unreadableArchive(path: other.path, reason: "\(error)")
+            }
+        }
+    }
+
+    /// The unpacked size of a file as the dump declares it (0 when unknown): to start the
+    /// largest files first.
+    public func declaredSize(_ name: String) -> UInt64 {
+        guard let member = files[name] else { return 0 }
+        if let folder {
+            let size = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(member).path)[.size] as? UInt64
+            return size ?? 0
+        }
+        return entries[member].map { UInt64($0.uncompressedSize) } ?? 0
+    }
+
     private static func looksLikeZip(_ url: URL) -> Bool {
         guard let handle = try? FileHandle(forReadingFrom: url), let head = try? handle.read(upToCount: 4) else { return false }
         return head == Data([0x50, 0x4B, 0x05, 0x06]) || head == Data([0x50, 0x4B, 0x03, 0x04])

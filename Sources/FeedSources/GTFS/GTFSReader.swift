@@ -18,7 +18,11 @@ public struct GTFSReader {
     }
 
     /// The feed, or nil when the dump could not be opened (the sink says why).
-    public func read(into sink: NoticeSink) -> Feed? {
+    ///
+    /// With more than one worker, the files are read side by side, the largest first, each from
+    /// its own opening of the dump; their tables and notices are then taken in the schema's order,
+    /// as one worker would give them.
+    public func read(into sink: NoticeSink, workers: Workers = .fromEnvironment()) -> Feed? {
         let archive: DumpArchive
         do {
             archive = try DumpArchive(url: url, sink: sink, limits: limits)
@@ -27,23 +31,31 @@ public struct GTFSReader {
                             message: error.description, blocksPublication: true))
             return nil
         }
+        let present = GTFSSchema.tables.filter { archive.files[$0.fileName] != nil }
+        let loaded: [Result<Loaded, DumpError>]
+        if workers.count == 1 || present.count < 2 {
+            loaded = present.map { schema in Result { () throws(DumpError) -> Loaded in try load(schema, from: archive, sink) } }
+        } else {
+            let order = present.indices.sorted { archive.declaredSize(present[$0].fileName) > archive.declaredSize(present[$1].fileName) }
+            let results = workers.map(order) { index in
+                Result { () throws(DumpError) -> Loaded in try load(present[index], from: archive.reopened(), sink) }
+            }
+            var byIndex = [Result<Loaded, DumpError>?](repeating: nil, count: present.count)
+            for (index, result) in zip(order, results) { byIndex[index] = result }
+            loaded = byIndex.map { $0! }
+        }
         var tables: [String: Table] = [:]
-        for schema in GTFSSchema.tables {
-            // The file's notices stand only once the whole member has inflated and passed its
-            // checks (limits, CRC-32): parsed as it inflates, a refused member says nothing more.
-            let notices = NoticeSink(samplesPerCode: sink.samplesPerCode)
-            var loader = TableLoader(schema: schema, sink: notices)
-            let present: Bool
-            do {
-                present = try archive.stream(schema.fileName) { loader.consume($0) }
-            } catch {
+        for schema in GTFSSchema.tables { tables[schema.name] = .missing(schema) }
+        for (schema, result) in zip(present, loaded) {
+            switch result {
+            case .success(let file):
+                sink.absorb(file.notices)
+                tables[schema.name] = file.table ?? .missing(schema)
+            case .failure(let error):
                 sink.add(Notice(code: "i_o_error", severity: .error, file: schema.fileName,
                                 message: error.description, blocksPublication: true))
                 return nil
             }
-            let table = present ? loader.finish() ?? .missing(schema) : .missing(schema)
-            sink.absorb(notices)
-            tables[schema.name] = table
         }
         if archive.files[GeoJSONLoader.fileName] != nil {
             // Read whole (the archive's cap bounds it) and checked; bundles never hold it.
@@ -64,5 +76,20 @@ public struct GTFSReader {
                             message: "The file is not part of GTFS; it is not compiled."))
         }
         return Feed(tables: tables, dumpFiles: Set(archive.files.keys))
+    }
+
+    /// One file's table (nil when it held nothing usable) and its notices.
+    private struct Loaded: Sendable {
+        var table: Table?
+        var notices: NoticeSink
+    }
+
+    /// The file's notices stand only once the whole member has inflated and passed its checks
+    /// (limits, CRC-32): parsed as it inflates, a refused member says nothing more.
+    private func load(_ schema: TableSchema, from archive: DumpArchive, _ sink: NoticeSink) throws(DumpError) -> Loaded {
+        let notices = NoticeSink(samplesPerCode: sink.samplesPerCode)
+        var loader = TableLoader(schema: schema, sink: notices)
+        guard try archive.stream(schema.fileName, into: { loader.consume($0) }) else { return Loaded(table: nil, notices: notices) }
+        return Loaded(table: loader.finish(), notices: notices)
     }
 }

@@ -9,6 +9,9 @@ import FeedModel
 public struct BlockOverlapRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let trips = feed.trips, stopTimes = feed.stopTimes
         guard trips.has("block_id"), !stopTimes.isEmpty else { return }

@@ -7,6 +7,9 @@ import FeedModel
 public struct BookingRuleIdRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let stopTimes = feed.stopTimes
         guard feed.dumpFiles.contains("booking_rules.txt"), stopTimes.has("pickup_type") || stopTimes.has("drop_off_type") else { return }

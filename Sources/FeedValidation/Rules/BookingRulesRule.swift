@@ -25,6 +25,9 @@ public struct BookingRulesRule: ValidationRule {
         2: ("forbidden_prior_day_booking_field_value", ["prior_notice_duration_min", "prior_notice_duration_max"]),
     ]
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let rules = feed["booking_rules"]
         guard rules.isPresent, !rules.isEmpty else { return }

@@ -20,6 +20,9 @@ public struct CalendarDateRules: ValidationRule {
         self.today = today
     }
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let services = ServiceDates(feed)
         expiredCalendar(feed, services, sink)

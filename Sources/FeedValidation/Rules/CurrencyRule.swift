@@ -13,6 +13,9 @@ import FeedModel
 public struct CurrencyRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let attributes = feed["fare_attributes"]
         if attributes.isPresent {

@@ -10,6 +10,9 @@ import FeedModel
 public struct FareMediaRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let media = feed["fare_media"]
         guard media.isPresent, !media.isEmpty else { return }

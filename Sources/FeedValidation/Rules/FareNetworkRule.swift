@@ -11,6 +11,9 @@ import FeedModel
 public struct FareNetworkRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         if feed.routes.has("network_id") {
             for name in ["route_networks", "networks"] where feed[name].isPresent {

@@ -8,6 +8,9 @@ import FeedModel
 public struct FareProductRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let products = feed["fare_products"], categories = feed["rider_categories"]
         guard products.isPresent, categories.isPresent, !products.isEmpty else { return }

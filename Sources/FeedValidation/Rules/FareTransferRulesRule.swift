@@ -13,6 +13,9 @@ import FeedModel
 public struct FareTransferRulesRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let rules = feed["fare_transfer_rules"]
         guard rules.isPresent, !rules.isEmpty else { return }

@@ -8,6 +8,9 @@ import FeedModel
 public struct FeedFilesRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         if !feed.feedInfo.isPresent && !feed.dumpFiles.contains("feed_info.txt") {
             let required = feed.translations.isPresent

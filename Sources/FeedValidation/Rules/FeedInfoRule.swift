@@ -11,6 +11,9 @@ import FeedModel
 public struct FeedInfoRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let info = feed.feedInfo
         let emails = info.texts("feed_contact_email"), urls = info.texts("feed_contact_url")

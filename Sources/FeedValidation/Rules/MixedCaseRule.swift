@@ -18,6 +18,9 @@ public struct MixedCaseRule: ValidationRule {
 
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         var verdicts: [String: Bool] = [:]
         for (name, field) in Self.fields {

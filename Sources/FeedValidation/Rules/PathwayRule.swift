@@ -6,6 +6,9 @@ import FeedModel
 public struct PathwayRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let pathways = feed["pathways"]
         guard pathways.isPresent else { return }

@@ -7,6 +7,9 @@ import FeedModel
 public struct RequiredFilesRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         for schema in GTFSSchema.tables {
             let table = feed[schema.name]

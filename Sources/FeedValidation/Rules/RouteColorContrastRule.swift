@@ -9,6 +9,9 @@ public struct RouteColorContrastRule: ValidationRule {
 
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let routes = feed.routes
         let colors = routes.texts("route_color"), texts = routes.texts("route_text_color"), ids = routes.texts("route_id")

@@ -6,6 +6,9 @@ import FeedModel
 public struct RouteNameRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let routes = feed.routes
         let shortNames = routes.texts("route_short_name")

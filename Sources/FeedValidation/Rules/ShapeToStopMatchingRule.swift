@@ -28,6 +28,9 @@ public struct ShapeToStopMatchingRule: ValidationRule {
         var distances: [UInt64]
     }
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let shapes = feed.shapes, trips = feed.trips, stopTimes = feed.stopTimes, stops = feed.stops
         guard !shapes.isEmpty, !stops.isEmpty, !stopTimes.isEmpty, trips.has("shape_id") else { return }

@@ -6,6 +6,9 @@ import FeedModel
 public struct StopDescriptionRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let stops = feed.stops
         let names = stops.texts("stop_name"), descriptions = stops.texts("stop_desc")

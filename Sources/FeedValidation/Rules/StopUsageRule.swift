@@ -10,6 +10,9 @@ import FeedModel
 public struct StopUsageRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let stops = feed.stops, stopTimes = feed.stopTimes
         guard stops.isPresent, stopTimes.isPresent else { return }

@@ -17,6 +17,9 @@ public struct TimeframeRule: ValidationRule {
 
     static let day = 24 * 3600
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let frames = feed["timeframes"]
         guard frames.isPresent, !frames.isEmpty else { return }

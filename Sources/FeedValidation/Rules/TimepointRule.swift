@@ -8,6 +8,9 @@ import FeedModel
 public struct TimepointRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let stopTimes = feed.stopTimes
         guard stopTimes.has("timepoint") else { return }

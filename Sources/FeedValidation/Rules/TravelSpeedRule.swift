@@ -30,6 +30,9 @@ public struct TravelSpeedRule: ValidationRule {
         }
     }
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let stopTimes = feed.stopTimes, stops = feed.stops
         guard !stopTimes.isEmpty else { return }

@@ -7,6 +7,9 @@ import FeedModel
 public struct UrlConsistencyRule: ValidationRule {
     public init() {}
 
+    /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
+    public var repairs: Bool { false }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let agency = feed.agency, routes = feed.routes, stops = feed.stops
         var agencies: [String: Int] = [:]

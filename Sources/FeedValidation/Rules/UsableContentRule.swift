@@ -12,6 +12,9 @@ public struct UsableContentRule: ValidationRule {
 
     public init() {}
 
+    /// Reads `flex_only_feed`, raised by ``FlexStopTimesRule``.
+    public var readsEarlierNotices: Bool { true }
+
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         // A GTFS-Flex-only feed has no fixed-route timetable: its stops and lines still make a
         // usable bundle, so empty trips and stop_times are reported, not blocking.
