@@ -1,5 +1,5 @@
-import Dispatch
 import FeedModel
+import Foundation
 
 /// The rules of one ``Validator/validate(_:sink:workers:)`` run with a sink each, the reporting
 /// ones on background threads, and their notices gathered into the build's sink in the rules'
@@ -30,11 +30,17 @@ final class ReportingRuns: @unchecked Sendable {
             rule.apply(to: &copy, sink: sink)
             return
         }
-        DispatchQueue.global().async(group: group) { [slots] in
+        // A thread of its own, not a dispatch queue's: the caller may itself be one of a
+        // `Workers.map`'s threads and wait below, and a queue's pool need not grow past it.
+        group.enter()
+        let thread = Thread { [group, slots] in
             var copy = feed
             rule.apply(to: &copy, sink: sink)
             slots.signal()
+            group.leave()
         }
+        thread.stackSize = 8 << 20
+        thread.start()
     }
 
     /// Waits for the background rules, then moves the notices of rules before `end` into `sink`.

@@ -189,6 +189,49 @@ import ZIPFoundation
         #expect(sink.samples.contains { $0.code == "i_o_error" && $0.blocksPublication })
     }
 
+    /// A member large enough to inflate on a thread of its own ahead of the parse (with more than
+    /// one worker) gives the table and notices one worker gives; corrupt, it fails alike.
+    @Test func aLargeMemberInflatedAheadReadsAlike() throws {
+        let folder = TemporaryFolder()
+        var rows = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        // 9+ MiB, with a bad time every 10,000 rows (notices with line numbers).
+        for n in 0..<300_000 {
+            let time = n % 10_000 == 7 ? "25:61:00" : String(format: "%02d:%02d:00", 5 + n / 60 % 18, n % 60)
+            rows += "T\(n % 2 + 1),\(time),\(time),S\(n % 3 + 1),\(n)\n"
+        }
+        #expect(UInt64(rows.utf8.count) >= GTFSReader.inflateAheadBytes)
+        let url = try zip(folder, TinyFeed.with(["stop_times.txt": rows]))
+        func read(_ url: URL, workers: Int) -> (Feed?, NoticeSink) {
+            let sink = NoticeSink()
+            return (GTFSReader(url: url).read(into: sink, workers: Workers(workers)), sink)
+        }
+        let (one, oneSink) = read(url, workers: 1), (two, twoSink) = read(url, workers: 2)
+        let table = try #require(two?.stopTimes)
+        #expect(table.count == 300_000)
+        #expect(one?.stopTimes.lines == table.lines)
+        #expect(one?.stopTimes.integers("arrival_time") == table.integers("arrival_time"))
+        #expect(one?.stopTimes.texts("stop_id") == table.texts("stop_id"))
+        #expect(oneSink.samples == twoSink.samples && oneSink.summary == twoSink.summary)
+        #expect(twoSink.samples.contains { $0.file == "stop_times.txt" && $0.line == 10_009 })
+
+        // Bytes flipped in the middle of the large member's packed data.
+        var bytes = [UInt8](try Data(contentsOf: url))
+        let archive = try Archive(url: url, accessMode: .read, pathEncoding: nil)
+        let entry = try #require(archive["stop_times.txt"])
+        // The local header comes before the central directory: the first occurrence of the name.
+        let name = Array("stop_times.txt".utf8)
+        let nameAt = try #require((0..<bytes.count - name.count).first { bytes[$0..<$0 + name.count].elementsEqual(name) })
+        let extra = Int(bytes[nameAt - 2]) | Int(bytes[nameAt - 1]) << 8
+        let middle = nameAt + name.count + extra + Int(entry.compressedSize) / 2
+        for i in middle..<middle + 64 { bytes[i] ^= 0x5A }
+        let corrupt = folder.url.appendingPathComponent("corrupt.zip")
+        try Data(bytes).write(to: corrupt)
+        let (brokenOne, brokenOneSink) = read(corrupt, workers: 1), (brokenTwo, brokenTwoSink) = read(corrupt, workers: 2)
+        #expect(brokenOne == nil && brokenTwo == nil)
+        #expect(brokenTwoSink.samples.contains { $0.code == "i_o_error" && $0.file == "stop_times.txt" })
+        #expect(brokenOneSink.samples == brokenTwoSink.samples)
+    }
+
     @Test func notAZipAtAll() {
         let folder = TemporaryFolder()
         let url = folder.url.appendingPathComponent("text.zip")

@@ -38,7 +38,7 @@ public struct GTFSReader {
         } else {
             let order = present.indices.sorted { archive.declaredSize(present[$0].fileName) > archive.declaredSize(present[$1].fileName) }
             let results = workers.map(order) { index in
-                Result { () throws(DumpError) -> Loaded in try load(present[index], from: archive.reopened(), sink) }
+                Result { () throws(DumpError) -> Loaded in try load(present[index], from: archive.reopened(), sink, ahead: true) }
             }
             var byIndex = [Result<Loaded, DumpError>?](repeating: nil, count: present.count)
             for (index, result) in zip(order, results) { byIndex[index] = result }
@@ -86,10 +86,19 @@ public struct GTFSReader {
 
     /// The file's notices stand only once the whole member has inflated and passed its checks
     /// (limits, CRC-32): parsed as it inflates, a refused member says nothing more.
-    private func load(_ schema: TableSchema, from archive: DumpArchive, _ sink: NoticeSink) throws(DumpError) -> Loaded {
+    /// With `ahead`, a large member inflates on a thread of its own while this one parses it.
+    private func load(_ schema: TableSchema, from archive: DumpArchive, _ sink: NoticeSink, ahead: Bool = false) throws(DumpError) -> Loaded {
         let notices = NoticeSink(samplesPerCode: sink.samplesPerCode)
         var loader = TableLoader(schema: schema, sink: notices)
-        guard try archive.stream(schema.fileName, into: { loader.consume($0) }) else { return Loaded(table: nil, notices: notices) }
+        let found = if ahead && archive.declaredSize(schema.fileName) >= Self.inflateAheadBytes {
+            try InflateAhead.stream(schema.fileName, of: archive) { loader.consume($0) }
+        } else {
+            try archive.stream(schema.fileName) { loader.consume($0) }
+        }
+        guard found else { return Loaded(table: nil, notices: notices) }
         return Loaded(table: loader.finish(), notices: notices)
     }
+
+    /// Members from this size on inflate ahead of the parse (with more than one worker).
+    static let inflateAheadBytes: UInt64 = 8 << 20
 }
