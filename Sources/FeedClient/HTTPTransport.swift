@@ -53,7 +53,9 @@ struct HTTPTransport: Sendable {
         // registry"). See `StreamSink.cancel` for the other half.
         configuration.urlCache = nil
         let session = URLSession(configuration: configuration, delegate: sink, delegateQueue: queue)
-        defer { session.finishTasksAndInvalidate() }
+        // A task never started (the caller was cancelled first) would keep a session that only
+        // finishes its tasks alive for ever: that one is cancelled with the session.
+        defer { if sink.started { session.finishTasksAndInvalidate() } else { session.invalidateAndCancel() } }
         let task = session.dataTask(with: request)
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -97,6 +99,13 @@ private final class StreamSink: NSObject, URLSessionDataDelegate, @unchecked Sen
     private var running = false
     private var finished = false
     private var cancelRequested = false
+
+    /// Whether `start` started the task (read once the continuation has been resumed).
+    var started: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return running
+    }
 
     init(file: FileHandle?, progress: (@Sendable (Int) -> Void)?) {
         self.file = file
@@ -170,10 +179,15 @@ private final class StreamSink: NSObject, URLSessionDataDelegate, @unchecked Sen
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        lock.lock()
+        // Finished already: cancelled before it started, and the awaiting task may be reading.
+        if finished {
+            lock.unlock()
+            return
+        }
         if let error {
             if (error as? URLError)?.code == .cancelled, self.error == nil { cancelled = true } else if self.error == nil { self.error = error.localizedDescription }
         }
-        lock.lock()
         finished = true
         let continuation = self.continuation
         self.continuation = nil
