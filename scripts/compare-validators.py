@@ -14,8 +14,8 @@ prints how far they agree:
 
 Codes listed in the "Deliberate differences" table of docs/validation.md are counted apart
 ("excluding documented differences"), and so are feeds gtfs-guru does not read: files in a
-subfolder (`invalid_input_files_in_subfolder`), which MobilityData reports as missing and feedc
-reads from the subfolder.
+subfolder (`invalid_input_files_in_subfolder`), which both report as missing from the top level
+and which feedc then reads from the subfolder, finding in them what MobilityData cannot.
 
 Both validate as of the same date (`--date`, default today in UTC): gtfs-guru's `date=` and
 feedc's `--date`, so the calendar warnings do not depend on the day the script runs.

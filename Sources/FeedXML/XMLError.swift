@@ -50,7 +50,7 @@ public struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
         case .entityRefused: "xml_entity_refused"
         case .valueTooLarge: "xml_value_too_large"
         case .wrongRoot: "xml_wrong_root"
-        case .unreadable: "unreadable_archive"
+        case .unreadable: "i_o_error"
         case .invalidSchema: "xml_invalid_schema"
         }
     }

@@ -24,7 +24,7 @@ public struct NextBusReader {
     func documents(into sink: NoticeSink) -> [NextBusDocument]? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            sink.add(Notice(code: "unreadable_archive", severity: .error, file: url.lastPathComponent,
+            sink.add(Notice(code: "i_o_error", severity: .error, file: url.lastPathComponent,
                             message: "\(url.path): no such file or folder", blocksPublication: true))
             return nil
         }

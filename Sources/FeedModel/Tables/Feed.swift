@@ -7,9 +7,13 @@ public struct Feed: Sendable {
     /// Names of the GTFS files the dump holds, usable or not (a file without header is here but
     /// its table is missing): MobilityData reports such a file as empty, not as missing.
     public let dumpFiles: Set<String>
+    /// The folder of the dump the files were read from when none sat at its top level, where
+    /// MobilityData looks (nil otherwise): its validator reports every one of them as missing.
+    public let subfolder: String?
 
-    public init(tables: [String: Table], dumpFiles: Set<String>? = nil) {
+    public init(tables: [String: Table], dumpFiles: Set<String>? = nil, subfolder: String? = nil) {
         self.tables = tables
+        self.subfolder = subfolder
         self.dumpFiles = dumpFiles ?? Set(tables.values.filter(\.isPresent).map(\.schema.fileName))
     }
 

@@ -3,12 +3,11 @@ extension NoticeDescriptions {
     /// NextBus, XML), and the codes of `--json` error reports (docs/validation.md lists them).
     static let feedc: [String: String] = [
         // Reading a GTFS dump.
-        "i_o_error": "Error in IO operation: the archive or one of its files could not be read. Nothing can be compiled from it, so it blocks publication.",
+        "i_o_error": "Error in IO operation: the dump (a GTFS archive or folder, a Kalkati or NextBus document) or one of its files could not be read. Nothing can be compiled from it, so it blocks publication.",
         "invalid_quoting": "Text follows a closing quote in some field of the file. The text after the quote is ignored.",
         "invalid_utf8": "The file is not valid UTF-8 from some line on, as GTFS requires. The invalid bytes are replaced with U+FFFD.",
         "unterminated_quote": "A quoted field is still open at the end of the file: a quote is missing. The field is read to the end of the file.",
         "unsafe_path": "The archive holds an entry whose path leaves the archive (`..` or an absolute path). The entry is ignored.",
-        "unreadable_archive": "The dump could not be opened: no such file or folder, or not a readable archive. It blocks publication.",
         // What the compiler did with the feed.
         "rows_dropped": "Repairs dropped rows of this file; the other notices say why. The value is the number of rows.",
         "rows_removed_with_parent": "Rows that referred to rows dropped by earlier repairs were dropped with them (a trip's stop times, a route's trips).",

@@ -12,6 +12,9 @@ public final class DumpArchive {
     public let path: String
     /// File names as GTFS sees them (`stops.txt`), mapped to their member path.
     public private(set) var files: [String: String] = [:]
+    /// The folder the files were read from when they all sit in one subfolder rather than at the
+    /// top level (nil otherwise).
+    public private(set) var subfolder: String?
     private let archive: Archive?
     private let folder: URL?
     private var entries: [String: Entry] = [:]
@@ -64,6 +67,7 @@ public final class DumpArchive {
         path = other.path
         limits = other.limits
         files = other.files
+        subfolder = other.subfolder
         entries = other.entries
         folder = other.folder
         if other.archive == nil {
@@ -122,6 +126,7 @@ public final class DumpArchive {
         sink.add(Notice(code: "invalid_input_files_in_subfolder", severity: .error, file: only + "/",
                         message: "The feed's files sit in a subfolder instead of the archive's top level.",
                         repair: "files read from the subfolder"))
+        subfolder = only
         for member in usable where member.hasPrefix(only + "/") && !member.dropFirst(only.count + 1).contains("/") {
             files[String(member.dropFirst(only.count + 1))] = member
         }

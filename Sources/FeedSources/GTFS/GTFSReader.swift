@@ -75,7 +75,7 @@ public struct GTFSReader {
             sink.add(Notice(code: "unknown_file", severity: .info, file: name,
                             message: "The file is not part of GTFS; it is not compiled."))
         }
-        return Feed(tables: tables, dumpFiles: Set(archive.files.keys))
+        return Feed(tables: tables, dumpFiles: Set(archive.files.keys), subfolder: archive.subfolder)
     }
 
     /// One file's table (nil when it held nothing usable) and its notices.

@@ -3,7 +3,8 @@ import FeedModel
 /// Files and shapes MobilityData expects beside the required ones (reported only):
 ///
 /// - `missing_recommended_file` (warning): no feed_info.txt (an error, `missing_required_file`,
-///   when translations.txt is there, which needs it; not blocking: bundles do not need it).
+///   when translations.txt is there, which needs it; not blocking: bundles do not need it), or
+///   one read from a subfolder (``RequiredFilesRule``).
 /// - `unused_shape` (warning): a shape no trip follows, once per shape.
 public struct FeedFilesRule: ValidationRule {
     public init() {}
@@ -17,6 +18,10 @@ public struct FeedFilesRule: ValidationRule {
             sink.add(Notice(code: required ? "missing_required_file" : "missing_recommended_file", severity: required ? .error : .warning,
                             file: "feed_info.txt",
                             message: required ? "feed_info.txt is required with translations.txt." : "The feed has no feed_info.txt."))
+        } else if feed.subfolder != nil && feed.dumpFiles.contains("feed_info.txt") {
+            // Missing from the top level, where MobilityData looks (and where translations.txt,
+            // which would make it required, is missing too).
+            sink.add(RequiredFilesRule.notAtTopLevel("missing_recommended_file", "feed_info.txt", in: feed, severity: .warning))
         }
         let shapes = feed.shapes
         let used = Set(feed.trips.texts("shape_id").compactMap { $0 })

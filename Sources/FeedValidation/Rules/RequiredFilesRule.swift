@@ -4,6 +4,10 @@ import FeedModel
 /// calendar files, no bundle can be built. Blocking. A file that is there but unusable (no
 /// header, a required column missing) was reported by the loader, as MobilityData reports it,
 /// not as missing; both calendars there and unusable are `no_usable_rows`.
+///
+/// Files read from a subfolder (``Feed/subfolder``) are missing where MobilityData looks, the
+/// dump's top level, and are reported so, with MobilityData's codes and counts; the repair is
+/// that they were read from the subfolder, so these notices do not block.
 public struct RequiredFilesRule: ValidationRule {
     public init() {}
 
@@ -17,6 +21,8 @@ public struct RequiredFilesRule: ValidationRule {
             case .required where !table.isPresent && !feed.dumpFiles.contains(schema.fileName):
                 sink.add(Notice(code: "missing_required_file", severity: .error, file: schema.fileName,
                                 message: "A required file is missing or unusable.", blocksPublication: true))
+            case .required where feed.subfolder != nil:
+                sink.add(Self.notAtTopLevel("missing_required_file", schema.fileName, in: feed))
             case .requiredUnless(let other) where !table.isPresent && !feed[other].isPresent && schema.name < other:
                 let inDump = feed.dumpFiles.contains(schema.fileName) || feed.dumpFiles.contains(feed[other].schema.fileName)
                 sink.add(Notice(code: inDump ? UsableContentRule.code : "missing_calendar_and_calendar_date_files", severity: .error,
@@ -24,9 +30,25 @@ public struct RequiredFilesRule: ValidationRule {
                                 message: inDump ? "Neither calendar.txt nor calendar_dates.txt is usable: no trip has service."
                                     : "Neither calendar.txt nor calendar_dates.txt is in the dump: no trip has service.",
                                 blocksPublication: true))
+                if inDump && feed.subfolder != nil {
+                    sink.add(Self.notAtTopLevel("missing_calendar_and_calendar_date_files", schema.fileName, in: feed))
+                }
+            case .requiredUnless(let other) where feed.subfolder != nil && schema.name < other:
+                let present = [schema.fileName, feed[other].schema.fileName].filter(feed.dumpFiles.contains)
+                if let file = present.first {
+                    sink.add(Self.notAtTopLevel("missing_calendar_and_calendar_date_files", file, in: feed))
+                }
             default:
                 break
             }
         }
+    }
+
+    /// A file the dump holds in its subfolder, reported missing from the top level (not blocking).
+    static func notAtTopLevel(_ code: String, _ file: String, in feed: Feed, severity: Severity = .error) -> Notice {
+        let folder = feed.subfolder ?? ""
+        return Notice(code: code, severity: severity, file: file,
+                      message: "The file is not at the top level of the dump, where GTFS requires it: it sits in \(folder)/.",
+                      repair: "read from \(folder)/\(file)")
     }
 }
