@@ -40,9 +40,10 @@ import TestSupport
         return out
     }
 
-    private static func load(_ bytes: [UInt8], schema: TableSchema, chunks: [Int], batchBytes: Int) -> (Snapshot?, [Notice], [String: Int]) {
+    private static func load(_ bytes: [UInt8], schema: TableSchema, chunks: [Int], batchBytes: Int,
+                             halvesFrom: Int? = nil) -> (Snapshot?, [Notice], [String: Int]) {
         let sink = NoticeSink()
-        var loader = TableLoader(schema: schema, sink: sink, batchBytes: batchBytes)
+        var loader = TableLoader(schema: schema, sink: sink, batchBytes: batchBytes, sideBySide: halvesFrom != nil, halvesFrom: halvesFrom ?? 0)
         var start = 0, k = 0
         bytes.withUnsafeBufferPointer { all in
             while start < all.count {
@@ -66,6 +67,49 @@ import TestSupport
             #expect(cut.0 == whole.0, "chunks \(chunks), batch \(batch)")
             #expect(cut.1 == whole.1, "chunks \(chunks), batch \(batch)")
             #expect(cut.2 == whole.2, "chunks \(chunks), batch \(batch)")
+            // Each batch's records converted in two halves at once.
+            let halves = Self.load(Self.tricky, schema: GTFSSchema.stops, chunks: chunks, batchBytes: batch, halvesFrom: 1)
+            #expect(halves.0 == whole.0 && halves.1 == whole.1 && halves.2 == whole.2, "halves: chunks \(chunks), batch \(batch)")
+        }
+    }
+
+    /// Rows dropped, values cleared, short rows and blank lines all over a file, more of each
+    /// code than a sink keeps: converted in halves, the same rows, line numbers, dropped count
+    /// and notices (the first 50 of each code, in order) as one conversion after the other.
+    @Test(arguments: [40, 333, 4_096])
+    func halvesGiveTheSameRowsAndNotices(batchBytes: Int) {
+        var text = "stop_id,stop_name,stop_lat,stop_lon,location_type\n"
+        for i in 0..<600 {
+            switch i % 7 {
+            case 0: text += ",Bad,x,18.0,0\n"                          // no stop_id: row dropped
+            case 1: text += "S\(i),\"Two\nlines\",53.1,18.0,9\n"    // value cleared
+            case 2: text += "S\(i),Short,53.1\n"                       // short row, row dropped
+            case 3: text += "\n"                                       // blank line
+            default: text += "S\(i),Stop \(i),53.\(i),18.\(i),0\n"
+            }
+        }
+        let bytes = Array(text.utf8)
+        func run(_ halvesFrom: Int?) -> (Snapshot?, [Notice], [String: Int], [String: Int]) {
+            let sink = NoticeSink()
+            var loader = TableLoader(schema: GTFSSchema.stops, sink: sink, batchBytes: batchBytes,
+                                     sideBySide: halvesFrom != nil, halvesFrom: halvesFrom ?? 0)
+            bytes.withUnsafeBufferPointer { all in
+                for start in stride(from: 0, to: all.count, by: 97) {
+                    loader.consume(UnsafeBufferPointer(rebasing: all[start..<min(all.count, start + 97)]))
+                }
+            }
+            return (Self.dump(loader.finish()), sink.samples, sink.counts, sink.droppedRows)
+        }
+        let one = run(nil)
+        // Every row kept, dropped or blank (86 of residue 3); more notices of a code than are kept.
+        let dropped = one.3["stops.txt", default: 0]
+        #expect(dropped > 0 && (one.0?.lines.count ?? 0) + dropped + 86 == 600)
+        #expect(one.2.values.contains { $0 > 50 } && one.1.count > 100)
+        for halvesFrom in [1, 2, 5] {
+            let halves = run(halvesFrom)
+            #expect(halves.0 == one.0, "halves from \(halvesFrom)")
+            #expect(halves.1 == one.1, "halves from \(halvesFrom)")
+            #expect(halves.2 == one.2 && halves.3 == one.3, "halves from \(halvesFrom)")
         }
     }
 
@@ -120,5 +164,9 @@ import TestSupport
         #expect(try archive.stream("stop_times.txt", chunkBytes: 4_099) { loader.consume($0) })
         #expect(Self.dump(loader.finish()) == whole.0)
         #expect(sink.samples == whole.1 && sink.counts == whole.2)
+        // Converted in halves, as a build with two workers reads large files.
+        let halves = Self.load(bytes, schema: GTFSSchema.stopTimes, chunks: [65_536], batchBytes: 1 << 20, halvesFrom: 4_096)
+        #expect(halves.0 == whole.0)
+        #expect(halves.1 == whole.1 && halves.2 == whole.2)
     }
 }

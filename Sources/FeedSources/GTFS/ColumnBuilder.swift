@@ -18,6 +18,8 @@ struct ColumnBuilder {
     private let presentTexts: [Int], presentIntegers: [Int], presentReals: [Int]
     /// Schema indices of the required fields.
     private let requiredFields: [Int]
+    /// What converting each schema field takes (``FieldPlan``).
+    private let plans: [FieldPlan]
     private var lines: [Int32] = []
     /// Previous row's raw bytes and decoded value, per text column.
     private var lastText: [(start: Int, end: Int, value: String?)]
@@ -28,7 +30,8 @@ struct ColumnBuilder {
 
     init(schema: TableSchema, slots: [Int?]) {
         self.schema = schema
-        self.slots = slots
+        // Arrays of its own, as `plans`: see ``FieldPlan``.
+        self.slots = slots.map { $0 }
         var present = Array(repeating: false, count: schema.fields.count)
         for case let index? in slots { present[index] = true }
         self.present = present
@@ -47,6 +50,7 @@ struct ColumnBuilder {
         presentIntegers = schema.fields.indices.filter { present[$0] && kinds[$0] == .integer }.map { storageIndex[$0] }
         presentReals = schema.fields.indices.filter { present[$0] && kinds[$0] == .real }.map { storageIndex[$0] }
         requiredFields = schema.fields.indices.filter { schema.fields[$0].presence == .required }
+        plans = schema.fields.indices.map { FieldPlan(schema.fields[$0], slot: storageIndex[$0]) }
         texts = Array(repeating: [], count: counts.text)
         integers = Array(repeating: [], count: counts.integer)
         reals = Array(repeating: [], count: counts.real)
@@ -56,20 +60,35 @@ struct ColumnBuilder {
         rowReals = Array(repeating: .nan, count: counts.real)
     }
 
+    /// A builder for more rows of the same file (same header), holding none yet.
+    func empty() -> ColumnBuilder { ColumnBuilder(schema: schema, slots: slots) }
+
+    /// Takes one record of the file's body: a blank line (or one of spaces only, read as empty
+    /// by MobilityData's parser) is skipped, a record of the wrong length reported, and the row
+    /// converted. Returns false when the row was dropped.
+    mutating func take(_ fields: UnsafeBufferPointer<CSVField>, line: Int, _ bytes: UnsafeBufferPointer<UInt8>,
+                       notices: TableNotices) -> Bool {
+        if fields.count == 1 && !fields[0].quoted && (fields[0].start..<fields[0].end).allSatisfy({ bytes[$0] <= 0x20 }) {
+            return true
+        }
+        if fields.count != slots.count { notices.rowLength(fields.count, expected: slots.count, line: line) }
+        return append(fields, line: line, bytes, notices: notices)
+    }
+
     /// Forgets the previous row's raw bytes: the next rows come from another buffer.
     mutating func forgetPreviousRow() {
         for i in lastText.indices { lastText[i] = (0, 0, nil) }
     }
 
     /// Converts one record; returns false when the row was dropped.
-    mutating func append(_ fields: [CSVField], line: Int, _ bytes: UnsafeBufferPointer<UInt8>, notices: TableNotices) -> Bool {
+    private mutating func append(_ fields: UnsafeBufferPointer<CSVField>, line: Int, _ bytes: UnsafeBufferPointer<UInt8>, notices: TableNotices) -> Bool {
         for i in presentTexts { rowTexts[i] = nil }
         for i in presentIntegers { rowIntegers[i] = Column.nullInteger }
         for i in presentReals { rowReals[i] = .nan }
         var usable = true
         for (column, slot) in slots.enumerated() {
             guard let index = slot else { continue }
-            let field = schema.fields[index]
+            let plan = plans[index]
             guard column < fields.count else { continue }
             var f = fields[column]
             // Trim whitespace (control characters and spaces, as Java's trim), as MobilityData's
@@ -78,27 +97,25 @@ struct ColumnBuilder {
             var start = f.start, end = f.end
             while start < end && bytes[start] <= 0x20 { start += 1 }
             while end > start && bytes[end - 1] <= 0x20 { end -= 1 }
-            if f.quoted && (start != f.start || end != f.end) { notices.whitespace(field, decode(bytes, f), line: line) }
+            if f.quoted && (start != f.start || end != f.end) { notices.whitespace(schema.fields[index], decode(bytes, f), line: line) }
             if start == end { continue }
             f.start = start
             f.end = end
-            let slotIndex = storageIndex[index]
-            if !convert(f, field: field, slot: slotIndex, line: line, bytes, notices: notices) {
+            if !convert(f, plan, field: index, line: line, bytes, notices: notices) {
                 usable = false
             }
         }
         // Required fields left empty.
         for index in requiredFields {
-            let field = schema.fields[index]
-            let slotIndex = storageIndex[index]
+            let plan = plans[index]
             let empty: Bool
-            switch field.kind.storage {
-            case .text: empty = rowTexts[slotIndex] == nil
-            case .integer: empty = rowIntegers[slotIndex] == Column.nullInteger
-            case .real: empty = rowReals[slotIndex].isNaN
+            switch plan.storage {
+            case .text: empty = rowTexts[plan.slot] == nil
+            case .integer: empty = rowIntegers[plan.slot] == Column.nullInteger
+            case .real: empty = rowReals[plan.slot].isNaN
             }
             if empty {
-                if usable { notices.missingRequired(field, line: line) }
+                if usable { notices.missingRequired(schema.fields[index], line: line) }
                 usable = false
             }
         }
@@ -110,58 +127,54 @@ struct ColumnBuilder {
         return true
     }
 
-    /// Parses one non-empty value into the row scratch. Returns false when the row must go.
-    private mutating func convert(_ f: CSVField, field: FieldSchema, slot: Int, line: Int,
+    /// Parses one non-empty value of schema field `index` into the row scratch. Returns false
+    /// when the row must go.
+    private mutating func convert(_ f: CSVField, _ plan: FieldPlan, field index: Int, line: Int,
                                   _ bytes: UnsafeBufferPointer<UInt8>, notices: TableNotices) -> Bool {
-        let required = field.presence == .required
-        switch field.kind {
+        let required = plan.required
+        let slot = plan.slot
+        switch plan.kind {
         case .id, .text, .phone, .url, .email, .color, .timezone, .language:
             let text = decodeText(f, slot: slot, bytes)
-            if let form = FieldKindText(field.kind), !ValueParsing.isWellFormed(text, as: form) {
-                notices.invalidText(field, text, line: line)
+            if let form = plan.textForm, !ValueParsing.isWellFormed(text, as: form) {
+                notices.invalidText(schema.fields[index], text, line: line)
                 if !required { return true }
             }
             rowTexts[slot] = text
             return true
         case .integer, .enumeration, .time, .date:
             let value: Int?
-            switch field.kind {
+            switch plan.kind {
             case .time: value = ValueParsing.time(bytes, f.start, f.end)
             case .date: value = ValueParsing.date(bytes, f.start, f.end)
             default: value = ValueParsing.integer(bytes, f.start, f.end)
             }
             guard let value else {
-                notices.invalid(field, decode(bytes, f), line: line, dropsRow: required)
+                notices.invalid(schema.fields[index], decode(bytes, f), line: line, dropsRow: required)
                 return !required
             }
-            if case .enumeration(let allowed) = field.kind, !allowed.contains(value) {
-                notices.unexpectedEnum(field, decode(bytes, f), line: line, dropsRow: required)
+            if case .enumeration(let allowed) = plan.kind, !allowed.contains(value) {
+                notices.unexpectedEnum(schema.fields[index], decode(bytes, f), line: line, dropsRow: required)
                 return !required
             }
-            if !inRange(Double(value), field) {
-                notices.outOfRange(field, decode(bytes, f), line: line, dropsRow: required)
+            if !plan.inRange(Double(value)) {
+                notices.outOfRange(schema.fields[index], decode(bytes, f), line: line, dropsRow: required)
                 return !required
             }
             rowIntegers[slot] = value
             return true
         case .float, .latitude, .longitude:
             guard let value = ValueParsing.real(bytes, f.start, f.end) else {
-                notices.invalid(field, decode(bytes, f), line: line, dropsRow: required)
+                notices.invalid(schema.fields[index], decode(bytes, f), line: line, dropsRow: required)
                 return !required
             }
-            if !inRange(value, field) {
-                notices.outOfRange(field, decode(bytes, f), line: line, dropsRow: required)
+            if !plan.inRange(value) {
+                notices.outOfRange(schema.fields[index], decode(bytes, f), line: line, dropsRow: required)
                 return !required
             }
             rowReals[slot] = value
             return true
         }
-    }
-
-    private func inRange(_ value: Double, _ field: FieldSchema) -> Bool {
-        if let minimum = field.minimum, value < minimum { return false }
-        if let maximum = field.maximum, value > maximum { return false }
-        return true
     }
 
     private mutating func decodeText(_ f: CSVField, slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
@@ -174,6 +187,15 @@ struct ColumnBuilder {
         let value = decode(bytes, f)
         lastText[slot] = f.escaped ? (0, 0, nil) : (f.start, f.end, value)
         return value
+    }
+
+    /// Appends the rows `other` holds (a builder of the same file, given the same header), after
+    /// this one's.
+    mutating func append(contentsOf other: ColumnBuilder) {
+        for i in presentTexts { texts[i].append(contentsOf: other.texts[i]) }
+        for i in presentIntegers { integers[i].append(contentsOf: other.integers[i]) }
+        for i in presentReals { reals[i].append(contentsOf: other.reals[i]) }
+        lines.append(contentsOf: other.lines)
     }
 
     /// The table, its columns copied to their exact size: a column grown by doubling holds up to
@@ -209,3 +231,40 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// What converting one field takes, copied out of its ``FieldSchema`` into storage of the
+/// builder's own. Reading the shared schema for every value retains and releases its storage
+/// (the doc strings, the enumeration lists) each time; with two threads converting rows of one
+/// file (``RecordBatch``), those shared reference counts, bounced between the cores, cost more
+/// than the conversion gained (measured on Bydgoszcz's stop_times: no faster in halves).
+private struct FieldPlan {
+    let kind: FieldKind
+    let storage: StorageKind
+    let required: Bool
+    let minimum: Double?
+    let maximum: Double?
+    /// The field's position in the builder's arrays of its storage kind.
+    let slot: Int
+    let textForm: FieldKindText?
+
+    init(_ field: FieldSchema, slot: Int) {
+        // A list of allowed values of this plan's own (`map` allocates a new one).
+        if case .enumeration(let allowed) = field.kind {
+            kind = .enumeration(allowed.map { $0 })
+        } else {
+            kind = field.kind
+        }
+        storage = field.kind.storage
+        required = field.presence == .required
+        minimum = field.minimum
+        maximum = field.maximum
+        self.slot = slot
+        textForm = FieldKindText(field.kind)
+    }
+
+    func inRange(_ value: Double) -> Bool {
+        if let minimum, value < minimum { return false }
+        if let maximum, value > maximum { return false }
+        return true
+    }
+}

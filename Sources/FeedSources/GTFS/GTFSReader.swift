@@ -86,11 +86,13 @@ public struct GTFSReader {
 
     /// The file's notices stand only once the whole member has inflated and passed its checks
     /// (limits, CRC-32): parsed as it inflates, a refused member says nothing more.
-    /// With `ahead`, a large member inflates on a thread of its own while this one parses it.
+    /// With `ahead`, a large member inflates on a thread of its own while this one parses it, and
+    /// its records are converted in two halves at once (``TableLoader/sideBySide``).
     private func load(_ schema: TableSchema, from archive: DumpArchive, _ sink: NoticeSink, ahead: Bool = false) throws(DumpError) -> Loaded {
         let notices = NoticeSink(samplesPerCode: sink.samplesPerCode)
-        var loader = TableLoader(schema: schema, sink: notices)
-        let found = if ahead && archive.declaredSize(schema.fileName) >= Self.inflateAheadBytes {
+        let large = ahead && archive.declaredSize(schema.fileName) >= Self.inflateAheadBytes
+        var loader = TableLoader(schema: schema, sink: notices, sideBySide: large)
+        let found = if large {
             try InflateAhead.stream(schema.fileName, of: archive) { loader.consume($0) }
         } else {
             try archive.stream(schema.fileName) { loader.consume($0) }

@@ -17,8 +17,6 @@ public struct TableLoader {
     /// Bytes received but not yet scanned, starting at a record's first byte.
     private var pending: [UInt8] = []
     private var stage = Stage.header
-    /// For each CSV column, the schema field it feeds (once the header is read).
-    private var slots: [Int?] = []
     private var builder: ColumnBuilder?
     /// The line on which `pending`'s first record starts.
     private var line = 1
@@ -26,6 +24,12 @@ public struct TableLoader {
     private var dropped = 0
     private var sawInvalidUTF8 = false, sawStrayQuoteText = false
     private var fields: [CSVField] = []
+    /// With `sideBySide`: the whole records of the batch being read, converted once scanned.
+    private var batch = RecordBatch()
+    /// Whether a batch of at least `halvesFrom` records is converted in two halves at once
+    /// (``RecordBatch/convertInHalves(into:notices:_:)``): for large files, given a second core.
+    let sideBySide: Bool
+    let halvesFrom: Int
 
     /// Bytes gathered before a scan: large enough that a record cut by a chunk's end is rare and
     /// cheap to read again, small enough to keep memory flat (4 MiB).
@@ -44,15 +48,19 @@ public struct TableLoader {
         case unusable
     }
 
-    public init(schema: TableSchema, sink: NoticeSink) {
-        self.init(schema: schema, sink: sink, batchBytes: 4 << 20)
+    /// With `sideBySide`, each batch's records are converted in two halves at once, the second
+    /// on a thread of its own: the same table and notices, sooner when a second core is free.
+    public init(schema: TableSchema, sink: NoticeSink, sideBySide: Bool = false) {
+        self.init(schema: schema, sink: sink, batchBytes: 4 << 20, sideBySide: sideBySide)
     }
 
-    init(schema: TableSchema, sink: NoticeSink, batchBytes: Int) {
+    init(schema: TableSchema, sink: NoticeSink, batchBytes: Int, sideBySide: Bool = false, halvesFrom: Int = 4096) {
         self.schema = schema
         self.notices = TableNotices(schema: schema, sink: sink)
         self.batchBytes = batchBytes
         self.scanAt = batchBytes
+        self.sideBySide = sideBySide
+        self.halvesFrom = halvesFrom
     }
 
     /// Parses `data`, the whole file. Returns nil when the file is unusable (no header, a
@@ -104,16 +112,26 @@ public struct TableLoader {
             builder?.forgetPreviousRow()
             var scanner = CSVScanner(bytes, offset: offset, line: line)
             var end = offset, endLine = line
+            batch.removeAll()
             while let recordLine = scanner.next(into: &fields) {
                 if !final && !scanner.recordIsComplete { break }
                 end = scanner.offset
                 endLine = scanner.line
+                if sideBySide, case .rows = stage {
+                    batch.append(fields, line: recordLine)
+                    continue
+                }
                 if !take(recordLine, bytes) {
                     stage = .unusable
                     // Up to the end of this whole record: past it, a character may be cut.
                     checkUTF8(bytes, from: offset, to: final ? bytes.count : scanner.offset)
                     return bytes.count
                 }
+            }
+            if batch.count > 0 {
+                dropped += batch.count >= halvesFrom
+                    ? batch.convertInHalves(into: &builder!, notices: notices, bytes)
+                    : batch.convert(0..<batch.count, into: &builder!, notices: notices, bytes)
             }
             checkUTF8(bytes, from: offset, to: end)
             line = endLine
@@ -147,16 +165,12 @@ public struct TableLoader {
                 return false
             }
             guard let slots = headerSlots(fields, bytes) else { return false }
-            self.slots = slots
             builder = ColumnBuilder(schema: schema, slots: slots)
             stage = .rows
         case .rows:
-            // A blank line, or one holding only spaces (read as empty by MobilityData's parser).
-            if fields.count == 1 && !fields[0].quoted && (fields[0].start..<fields[0].end).allSatisfy({ bytes[$0] <= 0x20 }) {
-                return true
-            }
-            if fields.count != slots.count { notices.rowLength(fields.count, expected: slots.count, line: recordLine) }
-            if !builder!.append(fields, line: recordLine, bytes, notices: notices) { dropped += 1 }
+            let record = fields
+            let kept = record.withUnsafeBufferPointer { builder!.take($0, line: recordLine, bytes, notices: notices) }
+            if !kept { dropped += 1 }
         }
         return true
     }
