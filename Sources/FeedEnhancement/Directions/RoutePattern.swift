@@ -54,27 +54,50 @@ public enum RoutePatterns {
         let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
         let stopIds = stopTimes.texts("stop_id")
 
-        struct Key: Hashable { var route: String; var direction: Int; var stops: [String] }
-        var patterns: [Key: RoutePattern] = [:]
+        // Keyed by integers (the route and stops interned as they come), each trip looked up
+        // once: hashing stop id texts three times per trip was most of this stage.
+        var interned: [String: Int] = [:]
+        func code(_ text: String) -> Int {
+            if let known = interned[text] { return known }
+            interned[text] = interned.count
+            return interned.count - 1
+        }
+        var index: [[Int]: Int] = [:]
+        var found: [RoutePattern] = []
+        var key: [Int] = []
         for (g, rows) in groups.rows.enumerated() {
             let trip = groups.keys[g]
             guard let row = tripRow[trip], let route = routeIds[row] else { continue }
-            let sequence = rows.compactMap { stopIds[$0] }
             let direction = useDirectionId ? directions[row] : Column.nullInteger
-            let key = Key(route: route, direction: direction, stops: sequence)
-            if patterns[key] == nil {
-                patterns[key] = RoutePattern(
+            key.removeAll(keepingCapacity: true)
+            key.append(code(route))
+            key.append(direction)
+            for r in rows {
+                if let stop = stopIds[r] { key.append(code(stop)) }
+            }
+            let number: Int
+            if let known = index[key] {
+                number = known
+            } else {
+                number = found.count
+                index[key] = number
+                let sequence = rows.compactMap { stopIds[$0] }
+                found.append(RoutePattern(
                     route: route, stops: sequence, places: sequence.map { parent[$0] ?? $0 },
                     points: sequence.map { point[$0] ?? Point(lat: .nan, lon: .nan) },
-                    directionId: direction == Column.nullInteger ? nil : direction, trips: [], headsigns: [:])
+                    directionId: direction == Column.nullInteger ? nil : direction, trips: [], headsigns: [:]))
             }
-            patterns[key]!.trips.append(trip)
-            if let headsign = headsigns[row] { patterns[key]!.headsigns[headsign, default: 0] += 1 }
+            found[number].trips.append(trip)
+            if let headsign = headsigns[row] { found[number].headsigns[headsign, default: 0] += 1 }
         }
         var byRoute: [String: [RoutePattern]] = [:]
-        for pattern in patterns.values { byRoute[pattern.route, default: []].append(pattern) }
+        for pattern in found { byRoute[pattern.route, default: []].append(pattern) }
         for route in byRoute.keys {
-            byRoute[route]!.sort { ($0.weight, $1.signature) > ($1.weight, $0.signature) }
+            // Ties (the same stops both ways, as busy) by direction_id, so the order never
+            // depends on how a dictionary lays its keys out.
+            byRoute[route]!.sort {
+                ($0.weight, $1.signature, $1.directionId ?? -1) > ($1.weight, $0.signature, $0.directionId ?? -1)
+            }
         }
         return byRoute
     }
