@@ -55,7 +55,10 @@ struct TimetableCompiler {
         // stop time): exact, and cheap to hash. The text a pattern id derives from is built once
         // per distinct pattern.
         var interned = Interner()
-        var patterns: [[Int]: Pattern] = [:]
+        // Each pattern is found by its key once per trip and changed where it lies: taking it
+        // out of a dictionary and storing it back copied its headsign counts for every trip.
+        var patternIndex: [[Int]: Int] = [:]
+        var patterns: [Pattern] = []
         var patternIds: Set<String> = []
         var timings: [[Int]: String] = [:]
         var timingIds: Set<String> = []
@@ -77,9 +80,9 @@ struct TimetableCompiler {
                 key.append(Int(truncatingIfNeeded: distances[r].bitPattern))
                 key.append(stopHeadsigns[r].map { interned[$0] } ?? -1)
             }
-            var pattern: Pattern
-            if let known = patterns[key] {
-                pattern = known
+            let number: Int
+            if let known = patternIndex[key] {
+                number = known
             } else {
                 let description = describe(route: route, direction: directions[row], shape: shapeIds[row], rows: rows,
                                            stopIds, pickups, dropOffs, stopHeadsigns, distances, timepoints)
@@ -88,13 +91,15 @@ struct TimetableCompiler {
                 // happen, the later one (in trip order) takes a suffix rather than failing.
                 var n = 1
                 while !patternIds.insert(id).inserted { n += 1; id = source.prefix + StableID.make(from: description) + "~\(n)" }
-                pattern = Pattern(id: id, route: route, direction: directions[row], shape: shapeIds[row], firstTripRows: rows,
-                                  directionIndex: source.directions.tripDirection[groups.keys[g]] ?? 0)
+                number = patterns.count
+                patternIndex[key] = number
+                patterns.append(Pattern(id: id, route: route, direction: directions[row], shape: shapeIds[row], firstTripRows: rows,
+                                        directionIndex: source.directions.tripDirection[groups.keys[g]] ?? 0))
             }
-            pattern.tripCount += runs.count(groups.keys[g])
-            compiled.tripPatterns[groups.keys[g]] = pattern.id
-            if let headsign = headsigns[row] { pattern.headsigns[headsign, default: 0] += 1 }
-            patterns[key] = pattern
+            patterns[number].tripCount += runs.count(groups.keys[g])
+            let patternId = patterns[number].id
+            compiled.tripPatterns[groups.keys[g]] = patternId
+            if let headsign = headsigns[row] { patterns[number].headsigns[headsign, default: 0] += 1 }
 
             let start = departures[rows[0]]
             timing.removeAll(keepingCapacity: true)
@@ -116,14 +121,14 @@ struct TimetableCompiler {
             }
             content.append(BundleSchema.trips, [
                 reader.id("trip_id", row), reader.id("route_id", row), reader.id("service_id", row),
-                .text(pattern.id), .text(timingId), .integer(Int64(start)),
+                .text(patternId), .text(timingId), .integer(Int64(start)),
                 reader.text("trip_headsign", row), reader.text("trip_short_name", row), reader.int("direction_id", row),
                 reader.id("block_id", row), reader.int("wheelchair_accessible", row), reader.int("bikes_allowed", row),
             ])
         }
 
         var stopRoutes: [String: Int] = [:]
-        for pattern in patterns.values {
+        for pattern in patterns {
             let headsign = pattern.headsigns.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
             compiled.patternHeadsigns[pattern.id] = headsign
             content.append(BundleSchema.patterns, [
