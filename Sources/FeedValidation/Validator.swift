@@ -88,6 +88,7 @@ public struct Validator: Sendable {
                 }
             }
             run.gather(upTo: rules.count, into: sink)
+            run.close()
         }
         for (file, count) in sink.droppedRows.sorted(by: { $0.key < $1.key }) {
             sink.add(Notice(code: "rows_dropped", severity: .info, file: file, value: String(count),
