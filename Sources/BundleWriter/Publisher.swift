@@ -49,6 +49,8 @@ public struct Publisher {
     /// What one publication needs.
     public struct Candidate {
         public var sqlite: [UInt8]
+        /// `sqlite` gzipped, when already made (``BundleFileWriter/writePacked(_:to:modules:workers:)``).
+        public var gzipped: [UInt8]?
         public var digest: String
         public var report: Data
         public var inputs: String
@@ -60,8 +62,9 @@ public struct Publisher {
         public var diff: Data?
 
         public init(sqlite: [UInt8], digest: String, report: Data, inputs: String, serviceRange: ServiceRange?, rows: [String: Int],
-                    sqlitePath: URL? = nil, diff: Data? = nil) {
+                    sqlitePath: URL? = nil, diff: Data? = nil, gzipped: [UInt8]? = nil) {
             self.sqlitePath = sqlitePath
+            self.gzipped = gzipped
             self.sqlite = sqlite
             self.digest = digest
             self.report = report
@@ -84,7 +87,7 @@ public struct Publisher {
     /// at once), then the manifest.
     public func publish(_ candidate: Candidate, version: Int, previous: Manifest?, keep: Int, maxDeltaShare: Double = 0.5,
                         signingKey: String? = nil, workers: Workers = Workers(1)) throws -> Published {
-        let gzipped = try DeflateGzip.compress(candidate.sqlite)
+        let gzipped = try candidate.gzipped ?? DeflateGzip.compress(candidate.sqlite)
         let digestHex = candidate.digest.split(separator: ":").last.map(String.init) ?? candidate.digest
         let file = "bundles/\(version)-\(digestHex.prefix(12)).sqlite.gz"
         // Every name carries its content (the digest, or the file's own SHA-256): two builds

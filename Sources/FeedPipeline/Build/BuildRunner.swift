@@ -134,7 +134,8 @@ public struct BuildRunner {
         let writing = Date()
         let temporary = try publisher.scratch.file(".sqlite")
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let digest = try BundleFileWriter.write(content, to: temporary.path, modules: bundle.sqliteModules, workers: workers)
+        let written = try BundleFileWriter.writePacked(content, to: temporary.path, modules: bundle.sqliteModules, workers: workers)
+        let digest = written.digest
         for table in BundleSchema.tables { rows[table.name] = content.count(table) }
         clock.lap("write+digest")
         progress("\(bundle.name): wrote the bundle, \(RowRate.describe(rows: total, seconds: Date().timeIntervalSince(writing)))")
@@ -143,9 +144,6 @@ public struct BuildRunner {
             return BuildReport(bundle: bundle.name, status: .unchanged, version: latest.version, digest: digest,
                                reason: "same content as version \(latest.version); nothing published",
                                sources: sourceReports, enhancements: enhancements, rows: rows, seconds: clock.seconds)
-        }
-        guard let sqlite = FileManager.default.contents(atPath: temporary.path) else {
-            throw PublishError.io(path: temporary.path, reason: "cannot read the written bundle back")
         }
         var report = BuildReport(bundle: bundle.name, status: .published, version: version, digest: digest,
                                  sources: sourceReports, enhancements: enhancements, rows: rows, seconds: clock.seconds)
@@ -157,8 +155,9 @@ public struct BuildRunner {
         }
         progress("\(bundle.name): publishing version \(version)")
         report.serviceEnd = serviceRange.flatMap { ServiceEndCheck(lastDate: $0.end, today: today, settings: bundle.serviceEnd) }
-        let candidate = Publisher.Candidate(sqlite: [UInt8](sqlite), digest: digest, report: report.json(), inputs: inputs,
-                                            serviceRange: serviceRange, rows: rows, sqlitePath: temporary, diff: diff)
+        let candidate = Publisher.Candidate(sqlite: written.sqlite, digest: digest, report: report.json(), inputs: inputs,
+                                            serviceRange: serviceRange, rows: rows, sqlitePath: temporary, diff: diff,
+                                            gzipped: written.gzipped)
         let signingKey = try bundle.signingKey.map { try String(contentsOf: $0, encoding: .utf8) }
         let published = try publisher.publish(candidate, version: version, previous: previous, keep: config.keep,
                                               maxDeltaShare: bundle.maxDeltaShare, signingKey: signingKey, workers: workers)
