@@ -17,6 +17,7 @@ public struct Validator: Sendable {
             AgencyIdRule(),
             StopLocationRule(),
             LocationIdRule(),
+            OverlappingPickupDropOffZoneRule(),
             FlexStopTimesRule(),
             DuplicateKeyRule(),
             ShapeToStopMatchingRule(),

@@ -168,14 +168,16 @@ public enum GTFSSchema {
     ]
 
     /// The features of `locations.geojson` (GTFS-Flex zones), one row per feature
-    /// `GeoJSONLoader` could use: its `id`, its geometry type and its index in the file's
-    /// `features` array (the row's line). Not in ``tables``: it is not a CSV file, rules that
+    /// `GeoJSONLoader` could use: its `id`, its geometry type, its index in the file's
+    /// `features` array (the row's line) and its polygons as ``PlanarArea/encoded`` text (none
+    /// for a geometry type other than `Polygon` and `MultiPolygon`). Not in ``tables``: it is not a CSV file, rules that
     /// walk every table leave it alone, and it is present only when the dump holds the file.
     /// Checked only, never compiled.
     public static let locations = TableSchema("locations", .optional, primaryKey: ["id"], fields: [
         FieldSchema("id", .id, .required),
         FieldSchema("geometry_type", .text, .required),
         FieldSchema("feature_index", .integer, .required),
+        FieldSchema("geometry", .text),
     ], isCompiled: false, fileName: "locations.geojson")
 
     public static func table(named name: String) -> TableSchema? {

@@ -99,6 +99,7 @@ public enum NoticeDescriptions {
         "non_ascii_or_non_printable_char": "Non ascii or non printable char in ID field. A value of a field with type ID contains non ASCII or non printable characters. This is not recommended.",
         "number_out_of_range": "Out of range value. The values in the given column of the input rows are out of range.",
         "overlapping_frequency": "Trip frequencies overlap. Trip frequencies must not overlap in time. Two entries X and Y are considered to directly overlap if X.start_time is less than or equal to Y.start_time and Y.start_time is less than X.end_time.",
+        "overlapping_zone_and_pickup_drop_off_window": "Two entities have overlapping pickup/drop-off windows and zones. Two entities in `stop_times.txt` with the same `trip_id` have the same `pickup_type` or `drop_off_type`, overlapping pickup/drop-off windows and overlapping zones in `locations.geojson`.",
         "point_near_origin": "A point is too close to origin `(0, 0)`.",
         "point_near_pole": "A point is too close to the North or South Pole.",
         "prior_notice_last_day_after_start_day": "Prior notice last day should not be greater than the prior notice start day in booking_rules.txt.",

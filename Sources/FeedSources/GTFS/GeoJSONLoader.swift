@@ -92,6 +92,8 @@ public struct GeoJSONLoader {
         var id: String
         var geometryType: String
         var index: Int
+        /// The polygons as ``PlanarArea/encoded`` text; nil for another geometry type.
+        var geometry: String?
     }
 
     /// One feature, or nil when it is unusable (the notices say why).
@@ -128,8 +130,8 @@ public struct GeoJSONLoader {
                 let type = try text(geometry["type"]!, "features[\(index)].geometry.type")
                 guard object["properties"] is [String: Any] else { throw WrongType(path: "features[\(index)].properties") }
                 let checker = GeoJSONGeometry(sink: sink, featureId: id, featureIndex: index, type: type)
-                guard try checker.check(geometry["coordinates"]!) else { return nil }
-                return Row(id: id, geometryType: type, index: index)
+                guard case .usable(let area) = try checker.check(geometry["coordinates"]!) else { return nil }
+                return Row(id: id, geometryType: type, index: index, geometry: area?.encoded)
             }
         } else {
             missing.append("features.geometry")
@@ -163,6 +165,7 @@ public struct GeoJSONLoader {
         }
         return Table(schema: GTFSSchema.locations, columns: [
             .text(kept.map(\.id)), .text(kept.map(\.geometryType)), .integer(kept.map(\.index)),
+            .text(kept.map(\.geometry)),
         ], lines: kept.map { Int32(clamping: $0.index) })
     }
 
