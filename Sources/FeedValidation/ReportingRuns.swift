@@ -11,7 +11,8 @@ import Foundation
 /// queued rules itself until none is left, so neither side idles while the other has work.
 /// (Before, a reporting rule that found the one background thread busy ran in line, and the
 /// caller ended up with most of the work: on Bydgoszcz 21% of the run's CPU on the caller
-/// against 10% beside it.)
+/// against 10% beside it.) At most ``maxQueued`` rules wait; past that the caller runs the next
+/// one itself, so the feeds they hold stay few.
 ///
 /// `@unchecked Sendable`: `queue`, `running` and `closed` are only touched under `condition`;
 /// each rule's sink is written by the one thread running that rule and read only once that rule
@@ -25,6 +26,9 @@ final class ReportingRuns: @unchecked Sendable {
 
     private let sinks: [NoticeSink]
     private let background: Int
+    /// Rules waiting at most: each holds the feed as it was when queued, and a repair that
+    /// rewrites a table (stop_times, say) while they wait keeps the older copy alive for them.
+    private var maxQueued: Int { 4 * max(1, background) }
     private let condition = NSCondition()
     private var queue: [Queued] = []
     private var running = 0
@@ -40,9 +44,15 @@ final class ReportingRuns: @unchecked Sendable {
     /// Rule `index`'s own sink.
     func sink(_ index: Int) -> NoticeSink { sinks[index] }
 
-    /// Queues a rule that only reports, to run on `feed` as it is now.
+    /// Queues a rule that only reports, to run on `feed` as it is now; runs it here instead when
+    /// ``maxQueued`` rules are already waiting.
     func start(_ index: Int, _ rule: any ValidationRule, on feed: Feed) {
         condition.lock()
+        guard queue.count < maxQueued else {
+            condition.unlock()
+            run(Queued(index: index, rule: rule, feed: feed), counted: false)
+            return
+        }
         queue.append(Queued(index: index, rule: rule, feed: feed))
         condition.signal()
         let spawn = !started
@@ -100,9 +110,10 @@ final class ReportingRuns: @unchecked Sendable {
         return queue.removeFirst()
     }
 
-    private func run(_ queued: Queued) {
+    private func run(_ queued: Queued, counted: Bool = true) {
         var copy = queued.feed
         queued.rule.apply(to: &copy, sink: sinks[queued.index])
+        guard counted else { return }
         condition.lock()
         running -= 1
         condition.broadcast()

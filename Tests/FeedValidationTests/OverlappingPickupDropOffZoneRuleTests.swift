@@ -61,14 +61,9 @@ import TestSupport
         #expect(try notices(Self.files(z2: z2, second: window, types: types, secondZone: zone)).isEmpty, "\(name)")
     }
 
-    @Test func withoutTheZonesNothingIsCompared() throws {
-        var files = Self.files(z2: Self.square(2, 2, 6, 6))
-        files["locations.geojson"] = nil
-        let (_, sink) = try RuleFixture.validate(files)
-        #expect(sink.count(of: Self.code) == 0)
-    }
-
-    /// A trip of 3000 zone stop times, all at once, over 3000 overlapping zones: bounded time.
+    /// A trip of 3000 zone stop times, all at once, over 3000 overlapping zones: 4.5 million
+    /// pairs of zones, past the rule's bound of 100,000; it reports what it found and says it
+    /// stopped.
     @Test func aHugeTripIsBounded() throws {
         let count = 3000
         let features = (0..<count).map { GeoJSONRuleTests.feature("Z\($0)", coordinates: "[\(Self.square($0 % 7, 0, $0 % 7 + 4, 4))]") }
@@ -79,9 +74,8 @@ import TestSupport
             "stop_times.txt": rows.joined(separator: "\n") + "\n",
             "locations.geojson": GeoJSONRuleTests.collection(features.joined(separator: ",")),
         ]).merging(RuleFixture.feedInfo) { a, _ in a }
-        let start = Date()
         let (_, sink) = try RuleFixture.validate(files)
         #expect(sink.count(of: Self.code) > 0)
-        #expect(Date().timeIntervalSince(start) < 30)
+        #expect(sink.count(of: "geometry_not_fully_checked") == 1)
     }
 }

@@ -10,8 +10,10 @@
 /// or a shared piece has the interiors on opposite sides. Crossing points are rounded as in
 /// JTS; a piece is judged at its middle, and a shared piece exactly, by collinearity.
 ///
-/// The search is bounded (``PlanarSegmentSweep/pairBudget``): past it, the areas are taken as
-/// not overlapping.
+/// The work is bounded by a ``PlanarWorkBudget`` shared by the caller's whole run: the sweep takes
+/// the pairs it visits, and the pieces are located only when the budget holds (pieces × the
+/// other area's points). Past it, the areas are taken as not overlapping, and the budget counts
+/// the pair as skipped.
 public struct PlanarOverlap {
     private struct Edge {
         var start: PlanarPoint
@@ -27,7 +29,7 @@ public struct PlanarOverlap {
         var inside = false, outside = false, sharedSame = false, sharedOpposite = false
     }
 
-    public static func overlaps(_ a: PlanarArea, _ b: PlanarArea) -> Bool {
+    public static func overlaps(_ a: PlanarArea, _ b: PlanarArea, budget: PlanarWorkBudget = PlanarWorkBudget()) -> Bool {
         guard let boxA = a.box, let boxB = b.box, boxA.intersects(boxB) else { return false }
         let edgesA = edges(a), edgesB = edges(b)
         var segments: [PlanarSegmentSweep.Segment] = []
@@ -39,7 +41,7 @@ public struct PlanarOverlap {
         var cutsA = [[Double]](repeating: [], count: edgesA.count), cutsB = [[Double]](repeating: [], count: edgesB.count)
         var sharedA = [[(Double, Double, Bool)]](repeating: [], count: edgesA.count)
         var sharedB = [[(Double, Double, Bool)]](repeating: [], count: edgesB.count)
-        let finished = PlanarSegmentSweep(segments: segments).forEachPair { first, second in
+        let finished = PlanarSegmentSweep(segments: segments).forEachPair(budget: budget) { first, second in
             var s0 = segments[first], s1 = segments[second]
             guard s0.ring != s1.ring else { return true }
             if s0.ring == 1 { swap(&s0, &s1) }
@@ -68,6 +70,15 @@ public struct PlanarOverlap {
             return true
         }
         guard finished else { return false }
+        // `sides` locates a point per piece of a cut edge, per edge after a cut one and per
+        // ring: at most 4 per cut plus one per ring, each as long as the other area's points.
+        let piecesA = cutsA.reduce((edgesA.last?.ring ?? -1) + 1) { $0 + 4 * $1.count }
+        let piecesB = cutsB.reduce((edgesB.last?.ring ?? -1) + 1) { $0 + 4 * $1.count }
+        let (costA, overflowA) = piecesA.multipliedReportingOverflow(by: edgesB.count + 1)
+        let (costB, overflowB) = piecesB.multipliedReportingOverflow(by: edgesA.count + 1)
+        guard !overflowA, !overflowB, budget.take(costA.addingReportingOverflow(costB).overflow ? Int.max : costA + costB) else {
+            return false
+        }
         let sidesA = sides(edgesA, cutsA, sharedA, against: b)
         let sidesB = sides(edgesB, cutsB, sharedB, against: a)
         let shared = (same: sidesA.sharedSame || sidesB.sharedSame, opposite: sidesA.sharedOpposite || sidesB.sharedOpposite)

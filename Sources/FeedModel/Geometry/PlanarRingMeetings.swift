@@ -19,8 +19,10 @@ struct RingMeetings {
     private var recordsTouches: [Bool] = []
     /// Per ring, the rings it touches (one touch each, the first point found), in order found.
     private var touches: [[Touch]] = []
+    /// Per ring, where it touches each ring of `touches` (a lookup per meeting, not a scan).
+    private var touchPoint: [[Int: PlanarPoint]] = []
 
-    init(polygons: [[[PlanarPoint]]]) {
+    init(polygons: [[[PlanarPoint]]], budget: PlanarWorkBudget? = nil) {
         var rings: [[PlanarPoint]] = []
         for (polygon, polygonRings) in polygons.enumerated() {
             for ring in polygonRings {
@@ -32,6 +34,7 @@ struct RingMeetings {
             }
         }
         touches = Array(repeating: [], count: rings.count)
+        touchPoint = Array(repeating: [:], count: rings.count)
         var segments: [PlanarSegmentSweep.Segment] = []
         for (ring, points) in rings.enumerated() where points.count > 1 {
             for index in 0..<(points.count - 1) {
@@ -39,7 +42,7 @@ struct RingMeetings {
             }
         }
         let acrossOnly = polygons.count > 1
-        _ = PlanarSegmentSweep(segments: segments).forEachPair { first, second in
+        _ = PlanarSegmentSweep(segments: segments).forEachPair(budget: budget) { first, second in
             let s0 = segments[first], s1 = segments[second]
             if acrossOnly && polygonOf[s0.ring] == polygonOf[s1.ring] { return true }
             analyse(s0, s1, rings: rings)
@@ -82,16 +85,22 @@ struct RingMeetings {
     /// double touch.
     private mutating func addTouch(_ ring0: Int, _ ring1: Int, _ point: PlanarPoint) {
         guard recordsTouches[ring0], recordsTouches[ring1], polygonOf[ring0] == polygonOf[ring1] else { return }
-        if let touch = touches[ring0].first(where: { $0.ring == ring1 }), touch.point != point {
+        if let known = touchPoint[ring0][ring1], known != point {
             doubleTouch = true
             return
         }
-        if let touch = touches[ring1].first(where: { $0.ring == ring0 }), touch.point != point {
+        if let known = touchPoint[ring1][ring0], known != point {
             doubleTouch = true
             return
         }
-        if !touches[ring0].contains(where: { $0.ring == ring1 }) { touches[ring0].append(Touch(ring: ring1, point: point)) }
-        if !touches[ring1].contains(where: { $0.ring == ring0 }) { touches[ring1].append(Touch(ring: ring0, point: point)) }
+        if touchPoint[ring0][ring1] == nil {
+            touchPoint[ring0][ring1] = point
+            touches[ring0].append(Touch(ring: ring1, point: point))
+        }
+        if touchPoint[ring1][ring0] == nil {
+            touchPoint[ring1][ring0] = point
+            touches[ring1].append(Touch(ring: ring0, point: point))
+        }
     }
 
     /// A double touch, or a cycle of touches (JTS `PolygonRing.findHoleCycleLocation`).

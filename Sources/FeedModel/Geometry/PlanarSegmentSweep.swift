@@ -24,9 +24,13 @@ struct PlanarSegmentSweep {
     /// Calls `visit` with the indexes into `segments` of each pair whose boxes meet (`first` <
     /// `second` in sweep order, each pair once) until it returns false. Returns false when the
     /// sweep stopped early, by `visit` or by the budget.
-    func forEachPair(_ visit: (Int, Int) -> Bool) -> Bool {
+    ///
+    /// With `budget`, the pairs visited are taken from it, and the sweep stops where it runs out.
+    func forEachPair(budget: PlanarWorkBudget? = nil, _ visit: (Int, Int) -> Bool) -> Bool {
+        let limit = budget?.sweepLimit ?? Self.pairBudget
         let order = segments.indices.sorted { segments[$0].minX < segments[$1].minX }
         var visited = 0
+        defer { budget?.spend(visited) }
         for (position, first) in order.enumerated() {
             let a = segments[first]
             let aMinY = min(a.start.y, a.end.y), aMaxY = max(a.start.y, a.end.y), aMaxX = a.maxX
@@ -34,7 +38,10 @@ struct PlanarSegmentSweep {
                 let b = segments[second]
                 if b.minX > aMaxX { break }
                 visited += 1
-                if visited > Self.pairBudget { return false }
+                if visited > limit {
+                    budget?.noteSkipped()
+                    return false
+                }
                 if max(b.start.y, b.end.y) < aMinY || min(b.start.y, b.end.y) > aMaxY { continue }
                 if !visit(first, second) { return false }
             }

@@ -15,32 +15,51 @@
 ///
 /// Where JTS finds several meetings of step 1, it reports the first its monotone-chain index
 /// visits; feedc reports the first in its own sweep order, so a feature with both a crossing
-/// and a ring touching itself may get the other of the two messages. The sweep is bounded
-/// (``PlanarSegmentSweep/pairBudget``): past it, meetings not yet found are not reported.
+/// and a ring touching itself may get the other of the two messages.
+///
+/// The work is bounded by a ``PlanarWorkBudget`` shared by a whole file: the sweep takes the
+/// pairs it visits (at most ``PlanarSegmentSweep/pairBudget`` a call), and the hole and shell
+/// tests, at most rings × points steps, are made only when the budget holds them. Past it, what
+/// was not checked is not reported, and the budget counts the geometry as skipped.
 public enum PlanarValidity {
     /// JTS's message for a polygon (shell then holes) that is not valid, or nil.
-    public static func polygonError(_ rings: [[PlanarPoint]]) -> String? {
-        let analysis = RingMeetings(polygons: [rings])
+    public static func polygonError(_ rings: [[PlanarPoint]], budget: PlanarWorkBudget = PlanarWorkBudget()) -> String? {
+        let analysis = RingMeetings(polygons: [rings], budget: budget)
         if let error = analysis.error { return error }
+        guard budget.take(containmentCost([rings])) else { return nil }
         if let error = holesInShellError(rings) ?? nestedHolesError(rings) { return error }
         return analysis.isInteriorDisconnected ? "Interior is disconnected" : nil
     }
 
     /// JTS's message for a multipolygon that is not valid, or nil.
-    public static func multiPolygonError(_ polygons: [[[PlanarPoint]]]) -> String? {
+    public static func multiPolygonError(_ polygons: [[[PlanarPoint]]], budget: PlanarWorkBudget = PlanarWorkBudget()) -> String? {
         for rings in polygons {
-            if let error = polygonError(rings) { return error }
+            if let error = polygonError(rings, budget: budget) { return error }
         }
-        return polygonsTogetherError(polygons)
+        return polygonsTogetherError(polygons, budget: budget)
     }
 
     /// JTS's message for a multipolygon whose polygons are each valid (``polygonError`` nil),
     /// or nil: the checks that compare its polygons.
-    public static func polygonsTogetherError(_ polygons: [[[PlanarPoint]]]) -> String? {
-        let analysis = RingMeetings(polygons: polygons)
+    public static func polygonsTogetherError(_ polygons: [[[PlanarPoint]]], budget: PlanarWorkBudget = PlanarWorkBudget()) -> String? {
+        let analysis = RingMeetings(polygons: polygons, budget: budget)
         if let error = analysis.error { return error }
+        guard budget.take(containmentCost(polygons)) else { return nil }
         if let error = nestedShellsError(polygons) { return error }
         return analysis.isInteriorDisconnected ? "Interior is disconnected" : nil
+    }
+
+    /// An upper bound of the steps of the hole and shell tests: each ring is located in, at
+    /// most, every other ring (a point-in-ring test is as long as the ring), plus the box tests
+    /// of every pair of rings.
+    static func containmentCost(_ polygons: [[[PlanarPoint]]]) -> Int {
+        var rings = 0, points = 0
+        for polygon in polygons {
+            rings += polygon.count
+            for ring in polygon { points += ring.count }
+        }
+        let (product, overflow) = rings.multipliedReportingOverflow(by: points + rings)
+        return overflow ? Int.max : product
     }
 
     private static func holesInShellError(_ rings: [[PlanarPoint]]) -> String? {

@@ -7,6 +7,7 @@ extension NoticeDescriptions {
         "invalid_quoting": "Text follows a closing quote in some field of the file. The text after the quote is ignored.",
         "invalid_utf8": "The file is not valid UTF-8 from some line on, as GTFS requires. The invalid bytes are replaced with U+FFFD.",
         "unterminated_quote": "A quoted field is still open at the end of the file: a quote is missing. The field is read to the end of the file.",
+        "geometry_not_fully_checked": "locations.geojson: the checks of polygon topology (crossing rings, holes, nesting) or of overlapping zones stopped at their bound of work, so a file of very many or very large features is not fully checked. Nothing is repaired; the features are kept.",
         "unsafe_path": "The archive holds an entry whose path leaves the archive (`..` or an absolute path). The entry is ignored.",
         // What the compiler did with the feed.
         "rows_dropped": "Repairs dropped rows of this file; the other notices say why. The value is the number of rows.",

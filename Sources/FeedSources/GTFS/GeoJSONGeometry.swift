@@ -30,6 +30,8 @@ struct GeoJSONGeometry {
     let featureId: String
     let featureIndex: Int
     let type: String
+    /// The work the topology checks may still do for the whole file (``PlanarWorkBudget``).
+    let budget: PlanarWorkBudget
 
     /// What a feature's geometry gives: unusable (the notices say why), or usable, with its
     /// polygons when it is a Polygon or MultiPolygon.
@@ -41,6 +43,8 @@ struct GeoJSONGeometry {
     /// Checks the geometry; throws ``GeoJSONLoader/WrongType`` for coordinates that are not
     /// arrays of arrays of numbers.
     func check(_ coordinates: Any) throws -> Outcome {
+        let skipped = budget.skipped
+        defer { if budget.skipped > skipped { notChecked() } }
         switch type {
         case "Polygon":
             let rings = try arrays(coordinates, "coordinates")
@@ -53,7 +57,7 @@ struct GeoJSONGeometry {
                 guard let polygon = try polygon(try arrays(element, path), path: path) else { return .unusable }
                 polygons.append(polygon)
             }
-            if let message = PlanarValidity.polygonsTogetherError(polygons) {
+            if let message = PlanarValidity.polygonsTogetherError(polygons, budget: budget) {
                 invalid(message)
                 return .unusable
             }
@@ -122,7 +126,7 @@ struct GeoJSONGeometry {
             }
             return polygon
         }
-        if let message = PlanarValidity.polygonError(polygon) {
+        if let message = PlanarValidity.polygonError(polygon, budget: budget) {
             invalid(message)
             return nil
         }
@@ -142,6 +146,16 @@ struct GeoJSONGeometry {
                        field: "geometry.coordinates", value: "\(lat), \(lon)",
                        message: "Feature \(featureId) has a position within a degree of a pole.")
             }
+        }
+    }
+
+    /// feedc's own (info): the file's budget of topology checks ran out before this feature's.
+    private func notChecked() {
+        sink.add(code: "geometry_not_fully_checked") {
+            Notice(code: "geometry_not_fully_checked", severity: .info, file: GeoJSONLoader.fileName, line: featureIndex,
+                   field: "geometry", value: featureId,
+                   message: "\(type) \(featureId): not fully checked for crossing rings, holes and nesting; the file's "
+                       + "features are too many or too large for the checks' bound of work.")
         }
     }
 

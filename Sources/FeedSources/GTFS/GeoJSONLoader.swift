@@ -22,9 +22,12 @@ import Foundation
 public struct GeoJSONLoader {
     public static let fileName = "locations.geojson"
     let sink: NoticeSink
+    /// The work the topology checks of every feature may do together (``PlanarWorkBudget``).
+    let budget: PlanarWorkBudget
 
-    public init(sink: NoticeSink) {
+    public init(sink: NoticeSink, budget: PlanarWorkBudget = PlanarWorkBudget()) {
         self.sink = sink
+        self.budget = budget
     }
 
     /// A member of the wrong JSON type: Java's loader stops at it (an exception, no notice).
@@ -129,7 +132,7 @@ public struct GeoJSONLoader {
             } else if missing.isEmpty, let id {
                 let type = try text(geometry["type"]!, "features[\(index)].geometry.type")
                 guard object["properties"] is [String: Any] else { throw WrongType(path: "features[\(index)].properties") }
-                let checker = GeoJSONGeometry(sink: sink, featureId: id, featureIndex: index, type: type)
+                let checker = GeoJSONGeometry(sink: sink, featureId: id, featureIndex: index, type: type, budget: budget)
                 guard case .usable(let area) = try checker.check(geometry["coordinates"]!) else { return nil }
                 return Row(id: id, geometryType: type, index: index, geometry: area?.encoded)
             }

@@ -14,7 +14,8 @@ public struct FeedFilesRule: ValidationRule {
 
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         if !feed.feedInfo.isPresent && !feed.dumpFiles.contains("feed_info.txt") {
-            let required = feed.translations.isPresent
+            // Read from a subfolder, translations.txt is not where MobilityData looks either.
+            let required = feed.translations.isPresent && feed.subfolder == nil
             sink.add(Notice(code: required ? "missing_required_file" : "missing_recommended_file", severity: required ? .error : .warning,
                             file: "feed_info.txt",
                             message: required ? "feed_info.txt is required with translations.txt." : "The feed has no feed_info.txt."))

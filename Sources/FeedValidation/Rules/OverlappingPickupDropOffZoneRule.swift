@@ -16,9 +16,10 @@ import FeedModel
 ///
 /// Java skips a pair with a pickup or drop-off type outside 0–3 (`UNRECOGNIZED`); feedc's loader
 /// clears such a value (`unexpected_enum_value`), so it counts as 0 here. The work is bounded:
-/// after ``pairBudget`` pairs of stop times, or ``zonePairBudget`` pairs of zones compared, in one
-/// feed, the rule stops (a hostile trip of a hundred thousand zone stop times would otherwise take
-/// minutes); real trips have a handful.
+/// after ``pairBudget`` pairs of stop times, ``zonePairBudget`` pairs of zones compared, or a
+/// ``PlanarWorkBudget`` of geometry work spent, in one feed, the rule stops and says so
+/// (`geometry_not_fully_checked`, info; a hostile trip of a hundred thousand zone stop times
+/// would otherwise take minutes); real trips have a handful.
 ///
 /// Runs before ``FlexStopTimesRule`` leaves GTFS-Flex stop times out. Reported only: bundles
 /// hold neither the zones nor GTFS-Flex stop times.
@@ -48,7 +49,7 @@ public struct OverlappingPickupDropOffZoneRule: ValidationRule {
         let pickups = stopTimes.integers("pickup_type"), dropOffs = stopTimes.integers("drop_off_type")
         let sequences = stopTimes.integers("stop_sequence")
         func type(_ values: [Int], _ row: Int) -> Int { values[row] == Column.nullInteger ? 0 : values[row] }
-        var overlap = ZoneOverlaps(geometries: geometries)
+        var overlap = ZoneOverlaps(geometries: geometries, budget: PlanarWorkBudget())
         var pairs = 0
         let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
         for (g, allRows) in groups.rows.enumerated() {
@@ -58,7 +59,9 @@ public struct OverlappingPickupDropOffZoneRule: ValidationRule {
             for (i, first) in rows.enumerated() {
                 for second in rows[(i + 1)...] {
                     pairs += 1
-                    if pairs > Self.pairBudget || overlap.compared > Self.zonePairBudget { return }
+                    if pairs > Self.pairBudget || overlap.compared > Self.zonePairBudget || overlap.budget.skipped > 0 {
+                        return notCompared(sink)
+                    }
                     guard type(pickups, first) == type(pickups, second) || type(dropOffs, first) == type(dropOffs, second),
                           let zone1 = zones[first], let zone2 = zones[second], zone1 != zone2,
                           starts[first] < ends[second], ends[first] > starts[second],
@@ -75,26 +78,37 @@ public struct OverlappingPickupDropOffZoneRule: ValidationRule {
                 }
             }
         }
+        if overlap.budget.skipped > 0 { notCompared(sink) }
+    }
+
+    /// feedc's own (info): the rule stopped at its bound of work; pairs after it were not compared.
+    private func notCompared(_ sink: NoticeSink) {
+        sink.add(Notice(code: "geometry_not_fully_checked", severity: .info, file: "stop_times.txt", field: "location_id",
+                        message: "Zones and pickup/drop-off windows were not compared past the bound of work of this check "
+                            + "(too many zone stop times in a trip, or zones too many or too large)."))
     }
 }
 
 /// Whether two zones overlap, each zone's polygons read once and each pair decided once.
 private struct ZoneOverlaps {
     let geometries: [String: String]
+    /// The work the comparisons may do together (``PlanarWorkBudget``).
+    let budget: PlanarWorkBudget
     private var areas: [String: PlanarArea?] = [:]
     private var decided: [String: Bool] = [:]
     /// Distinct pairs compared so far.
     var compared: Int { decided.count }
 
-    init(geometries: [String: String]) {
+    init(geometries: [String: String], budget: PlanarWorkBudget) {
         self.geometries = geometries
+        self.budget = budget
     }
 
     mutating func overlaps(_ zone1: String, _ zone2: String) -> Bool {
         let key = zone1 < zone2 ? "\(zone1)\u{0}\(zone2)" : "\(zone2)\u{0}\(zone1)"
         if let known = decided[key] { return known }
         let result: Bool
-        if let a = area(zone1), let b = area(zone2) { result = PlanarOverlap.overlaps(a, b) } else { result = false }
+        if let a = area(zone1), let b = area(zone2) { result = PlanarOverlap.overlaps(a, b, budget: budget) } else { result = false }
         decided[key] = result
         return result
     }
