@@ -47,6 +47,18 @@ import TestSupport
         #expect(RuleFixture.notices(sink, "missing_calendar_and_calendar_date_files") == [.error: 1])
     }
 
+    /// feed_info.txt missing beside translations.txt: an error at the top level (MobilityData
+    /// requires it there), a warning when both sit in a subfolder, where MobilityData sees
+    /// neither file.
+    @Test func feedInfoBesideTranslationsInASubfolderIsOnlyRecommended() throws {
+        let translations = ["translations.txt": "table_name,field_name,language,translation,record_id\nstops,stop_name,fr,Un,S1\n"]
+        let (_, nested) = try validate(TinyFeed.with(translations))
+        #expect(RuleFixture.notices(nested, "missing_recommended_file") == [.warning: 1])
+        #expect(!nested.samples.contains { $0.code == "missing_required_file" && $0.file == "feed_info.txt" })
+        let (_, top) = try RuleFixture.validate(TinyFeed.with(translations))
+        #expect(top.samples.contains { $0.code == "missing_required_file" && $0.file == "feed_info.txt" })
+    }
+
     @Test func filesAtTheTopLevelAreNotMissing() throws {
         let folder = TemporaryFolder()
         let url = folder.feed("dump", TinyFeed.with(RuleFixture.feedInfo))
