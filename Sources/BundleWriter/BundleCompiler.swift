@@ -1,6 +1,7 @@
 import BundleFormat
 import FeedModel
 import FeedSQLite
+import Foundation
 
 /// Compiles frozen feeds into the content of one bundle.
 public struct BundleCompiler: Sendable {
@@ -18,13 +19,24 @@ public struct BundleCompiler: Sendable {
         let range = ServiceRange(sources.map(\.feed))
         let slots = sources.map(SourceSlot.init)
         _ = consume sources
+        // Only when a worker would otherwise wait: with as many sources as workers, the sources
+        // already keep every core busy (the region's compile was 0.84 -> 0.89 s with it).
+        let beside = workers.count > slots.count
         let parts = workers.map(slots) { slot in
             let source = slot.take()
-            var part = BundleContent()
-            StaticTablesCompiler(source: source).compile(into: &part)
             let runs = TripRuns(source.feed)
-            let timetable = TimetableCompiler(source: source, runs: runs).compile(into: &part)
-            DirectionsCompiler(source: source, runs: runs).compile(into: &part)
+            // The static tables and the enhancement stages' rows need nothing of the timetable:
+            // with a worker to spare they are made on a thread of their own meanwhile (Bydgoszcz
+            // compile 0.219 -> 0.197 s). The parts are joined in one order whatever finishes first.
+            let others = OtherTables(source: source, runs: runs)
+            let thread = beside ? Thread { others.compile() } : nil
+            thread?.start()
+            var timetablePart = BundleContent()
+            let timetable = TimetableCompiler(source: source, runs: runs).compile(into: &timetablePart)
+            if !beside { others.compile() }
+            var part = others.wait()
+            part.append(contentsOf: timetablePart)
+            part.append(contentsOf: others.wait(directions: true))
             TranslationsCompiler(source: source, timetable: timetable).compile(into: &part)
             return part
         }
@@ -39,6 +51,38 @@ public struct BundleCompiler: Sendable {
             content.append(BundleSchema.meta, [.text(key), .text(value)])
         }
         return content
+    }
+}
+
+/// The rows of a source that do not depend on its timetable: its static tables and the
+/// directions stage's rows, made on another thread while the timetable compiles.
+/// `@unchecked Sendable`: written by the one thread running ``compile()`` before it signals, read
+/// only after ``wait(directions:)``.
+private final class OtherTables: @unchecked Sendable {
+    private let source: SourceFeed
+    private let runs: TripRuns
+    private var staticPart = BundleContent(), directionsPart = BundleContent()
+    private let done = DispatchSemaphore(value: 0)
+    private var finished = false
+
+    init(source: SourceFeed, runs: TripRuns) {
+        self.source = source
+        self.runs = runs
+    }
+
+    func compile() {
+        StaticTablesCompiler(source: source).compile(into: &staticPart)
+        DirectionsCompiler(source: source, runs: runs).compile(into: &directionsPart)
+        done.signal()
+    }
+
+    /// The static tables' rows (or, with `directions`, the directions stage's), once made.
+    func wait(directions: Bool = false) -> BundleContent {
+        if !finished {
+            done.wait()
+            finished = true
+        }
+        return directions ? directionsPart : staticPart
     }
 }
 
