@@ -38,6 +38,19 @@ import TestSupport
         return files
     }
 
+    /// As MobilityData (and gtfs-guru): a location group sharing a stop's id is reported even
+    /// when the dump has no locations.geojson; distinct ids are not.
+    @Test func aLocationGroupNamedLikeAStopWithoutGeoJSON() throws {
+        for (groupId, expected) in [("S1", 1), ("G1", 0)] {
+            let (_, sink) = try RuleFixture.validate(TinyFeed.with([
+                "location_groups.txt": "location_group_id,location_group_name\n\(groupId),Group\n",
+                "location_group_stops.txt": "location_group_id,stop_id\n\(groupId),S2\n",
+            ]).merging(RuleFixture.feedInfo) { a, _ in a })
+            #expect(sink.count(of: "duplicate_geography_id") == expected, "\(groupId)")
+            if expected == 1 { #expect(sink.samples.first { $0.code == "duplicate_geography_id" }?.value == "S1") }
+        }
+    }
+
     static let codes = [
         "malformed_json", "geo_json_duplicated_element", "geo_json_unknown_element", "missing_required_element",
         "unsupported_geo_json_type", "unsupported_feature_type", "unsupported_geometry_type", "invalid_geometry",

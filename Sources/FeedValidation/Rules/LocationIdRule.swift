@@ -1,21 +1,24 @@
 import FeedModel
 
 /// GTFS-Flex references to `locations.geojson`, checked as MobilityData's
-/// `LocationIdForeignKeyValidator` and `UniqueGeographyIdValidator` do, when the dump holds
-/// the file and its features could be read (the ``GTFSSchema/locations`` table is present):
+/// `LocationIdForeignKeyValidator` and `UniqueGeographyIdValidator` do:
 ///
-/// - every `stop_times.location_id` must be a feature's `id` (`foreign_key_violation`, error);
-/// - an id must not be both a feature's and a stop's or a location group's
-///   (`duplicate_geography_id`, error, one per id). Java compares stops with location groups
-///   even without the GeoJSON file; feedc does so only with it, so that feeds without it
-///   validate as before.
+/// - every `stop_times.location_id` must be a feature's `id` (`foreign_key_violation`, error),
+///   when the dump holds the file and its features could be read (the ``GTFSSchema/locations``
+///   table is present);
+/// - an id must not be used by more than one of stops, location groups and features
+///   (`duplicate_geography_id`, error, one per id); as in Java, stops and location groups are
+///   compared even without the GeoJSON file.
 ///
 /// Reported only: bundles hold neither the file nor GTFS-Flex stop times.
 public struct LocationIdRule: ValidationRule {
     public init() {}
 
     public func apply(to feed: inout Feed, sink: NoticeSink) {
-        guard let locations = feed.tables[GTFSSchema.locations.name], locations.isPresent else { return }
+        guard let locations = feed.tables[GTFSSchema.locations.name], locations.isPresent else {
+            if feed["location_groups"].isPresent { reportSharedIds(feed: feed, features: [], indexes: [], sink: sink) }
+            return
+        }
         let featureIds = locations.texts("id")
         let known = Set(featureIds.compactMap { $0 })
         let stopTimes = feed.stopTimes
