@@ -180,17 +180,3 @@ struct CompiledTimetable {
     var tripPatterns: [String: String] = [:]
     var patternHeadsigns: [String: String?] = [:]
 }
-
-/// Numbers for texts, in order of first appearance.
-struct Interner {
-    private var numbers: [String: Int] = [:]
-
-    subscript(_ text: String) -> Int {
-        mutating get {
-            if let known = numbers[text] { return known }
-            let number = numbers.count
-            numbers[text] = number
-            return number
-        }
-    }
-}

@@ -146,4 +146,26 @@ import Testing
         // The file the copy was made from is untouched.
         #expect(try ContentDigest.compute(old) == before)
     }
+
+    /// Rows deleted from a table keyed by two columns are found by primary key: the statement
+    /// names the leading key's values, so SQLite seeks instead of scanning the table once per
+    /// statement (which made a large delete quadratic in the table's size).
+    @Test func compositeKeyDeletesSeekByPrimaryKey() throws {
+        let stops = (0..<30).map { "('s\($0)', 'r\($0 % 3)', \($0))" }.joined(separator: ",")
+        let old = try database("INSERT INTO stop_routes (stop_id, route_id, trip_count) VALUES \(stops), ('s1', 'r9', 4);", modules: [])
+        let new = try database("INSERT INTO stop_routes (stop_id, route_id, trip_count) VALUES \(stops);"
+            + "DELETE FROM stop_routes WHERE stop_id IN ('s3', 's17');", modules: [])
+        let (sql, statistics) = try #require(try DeltaEncoder.encode(from: old, to: new, header: "test"))
+        #expect(statistics.tables["stop_routes"]?.deleted == 3)
+        let deletes = sql.split(separator: "\n").filter { $0.hasPrefix("DELETE FROM stop_routes") }
+        #expect(deletes.count == 1)
+        for statement in deletes {
+            #expect(statement.contains("stop_id IN ('s1','s17','s3')"), "\(statement)")
+            let plan = try old.rows("EXPLAIN QUERY PLAN " + statement).compactMap { $0.last?.string }
+            #expect(plan.contains { $0.hasPrefix("SEARCH stop_routes USING PRIMARY KEY") }, "\(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN stop_routes") }, "\(plan)")
+        }
+        try DeltaApplier.apply(sql, to: old, expectedDigest: try ContentDigest.compute(new))
+        #expect(try old.scalar("SELECT count(*) FROM stop_routes")?.int == 28)
+    }
 }

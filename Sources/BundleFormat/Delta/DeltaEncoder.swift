@@ -70,8 +70,18 @@ public enum DeltaEncoder {
         }
         let keyList = table.primaryKey.joined(separator: ", ")
         for start in stride(from: 0, to: deletes.count, by: chunk) {
-            out += keys.count == 1 ? "DELETE FROM \(table.name) WHERE \(keyList) IN (" : "DELETE FROM \(table.name) WHERE (\(keyList)) IN (VALUES "
-            for (n, key) in deletes[start..<min(start + chunk, deletes.count)].enumerated() {
+            let part = deletes[start..<min(start + chunk, deletes.count)]
+            if keys.count == 1 {
+                out += "DELETE FROM \(table.name) WHERE \(keyList) IN ("
+            } else {
+                // A row value IN (VALUES …) alone makes SQLite scan the whole table for each
+                // statement (EXPLAIN QUERY PLAN: SCAN), so a large delete took time quadratic in
+                // the table; the leading key column's values first let it seek by primary key.
+                out += "DELETE FROM \(table.name) WHERE \(table.primaryKey[0]) IN ("
+                leadingValues(of: part, literal, into: &out)
+                out += ") AND (\(keyList)) IN (VALUES "
+            }
+            for (n, key) in part.enumerated() {
                 if n > 0 { out += "," }
                 tuple(key, parenthesised: keys.count > 1, literal, into: &out)
             }
@@ -87,6 +97,16 @@ public enum DeltaEncoder {
             out += ";\n"
         }
         return stats
+    }
+
+    /// The distinct first values of keys in key order, as a comma-separated list.
+    private static func leadingValues(of keys: ArraySlice<[SQLValue]>, _ literal: SQLLiteral, into out: inout String) {
+        var previous: SQLValue?
+        for key in keys where key[0] != previous {
+            if previous != nil { out += "," }
+            literal.write(key[0], to: &out)
+            previous = key[0]
+        }
     }
 
     private static func tuple(_ values: [SQLValue], parenthesised: Bool, _ literal: SQLLiteral, into out: inout String) {

@@ -56,12 +56,7 @@ public enum RoutePatterns {
 
         // Keyed by integers (the route and stops interned as they come), each trip looked up
         // once: hashing stop id texts three times per trip was most of this stage.
-        var interned: [String: Int] = [:]
-        func code(_ text: String) -> Int {
-            if let known = interned[text] { return known }
-            interned[text] = interned.count
-            return interned.count - 1
-        }
+        var interned = Interner()
         var index: [[Int]: Int] = [:]
         var found: [RoutePattern] = []
         var key: [Int] = []
@@ -70,10 +65,10 @@ public enum RoutePatterns {
             guard let row = tripRow[trip], let route = routeIds[row] else { continue }
             let direction = useDirectionId ? directions[row] : Column.nullInteger
             key.removeAll(keepingCapacity: true)
-            key.append(code(route))
+            key.append(interned[route])
             key.append(direction)
             for r in rows {
-                if let stop = stopIds[r] { key.append(code(stop)) }
+                if let stop = stopIds[r] { key.append(interned[stop]) }
             }
             let number: Int
             if let known = index[key] {
