@@ -134,9 +134,10 @@ public struct BuildRunner {
         let writing = Date()
         let temporary = try publisher.scratch.file(".sqlite")
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let written = try BundleFileWriter.writePacked(content, to: temporary.path, modules: bundle.sqliteModules, workers: workers)
-        let digest = written.digest
         for table in BundleSchema.tables { rows[table.name] = content.count(table) }
+        // The content's rows are freed once written, before the file is read back and gzipped.
+        let written = try BundleFileWriter.writePacked(consume content, to: temporary.path, modules: bundle.sqliteModules, workers: workers)
+        let digest = written.digest
         clock.lap("write+digest")
         progress("\(bundle.name): wrote the bundle, \(RowRate.describe(rows: total, seconds: Date().timeIntervalSince(writing)))")
         if let latest = previous?.latest, latest.digest == digest {
