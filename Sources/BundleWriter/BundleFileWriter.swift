@@ -32,7 +32,9 @@ public enum BundleFileWriter {
             try database.execute(table.ddl)
             let insert = try database.prepare(table.insertSQL)
             let rows = content.rows[table.name] ?? []
-            for index in order { try insert.run(rows[index]) }
+            // Text and blobs bound where the rows hold them, uncopied: on the 21-feed region
+            // (0.8M rows) the inserts took 1.12 -> 0.99 s (medians of 6, interleaved, same bytes).
+            for index in order { try insert.runBindingInPlace(rows[index]) }
         }
         for statement in BundleSchema.derivedDDL + modules.ddl + modules.rebuild {
             try database.execute(statement)

@@ -86,6 +86,69 @@ public final class Statement {
         while try step() {}
     }
 
+    /// Runs the statement to completion with `values` bound where they are held: text and blobs
+    /// are not copied by SQLite (`SQLITE_STATIC`), since the statement runs while their bytes
+    /// are in reach, and every binding is cleared before this returns, so SQLite keeps no pointer
+    /// into them. For writing many rows: the bundle writer's inserts of the 21-feed region
+    /// (0.8M rows) took 1.12 s with ``run(_:)``'s copies, 0.99 s with this (BundleFileWriter).
+    public func runBindingInPlace(_ values: [SQLValue]) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        let rc = values.withUnsafeBufferPointer { bindAndStep(from: 0, $0) }
+        sqlite3_clear_bindings(handle)
+        guard rc == SQLITE_DONE else {
+            let message = database.lastError
+            sqlite3_reset(handle)
+            throw SQLiteError(code: rc, message: message, sql: sql)
+        }
+    }
+
+    /// Binds `values[offset...]` one by one, each within reach of its bytes, then steps the
+    /// statement to completion; returns the first code other than `SQLITE_OK` or `SQLITE_ROW`.
+    private func bindAndStep(from offset: Int, _ values: UnsafeBufferPointer<SQLValue>) -> Int32 {
+        guard offset < values.count else {
+            var rc = sqlite3_step(handle)
+            while rc == SQLITE_ROW { rc = sqlite3_step(handle) }
+            return rc
+        }
+        let index = Int32(offset + 1)
+        let rc: Int32
+        switch values[offset] {
+        case .null: rc = sqlite3_bind_null(handle, index)
+        case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
+        case .real(let v): rc = sqlite3_bind_double(handle, index, v)
+        case .text(let v):
+            return withUTF8(v) { bytes in
+                let rc = sqlite3_bind_text(handle, index, bytes.baseAddress ?? Self.emptyText, Int32(bytes.count), Self.static)
+                return rc == SQLITE_OK ? bindAndStep(from: offset + 1, values) : rc
+            }
+        case .blob(let v):
+            return v.withUnsafeBytes { bytes in
+                // A NULL pointer would bind NULL, not an empty blob.
+                let rc = sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(Self.emptyText), Int32(bytes.count), Self.static)
+                return rc == SQLITE_OK ? bindAndStep(from: offset + 1, values) : rc
+            }
+        }
+        return rc == SQLITE_OK ? bindAndStep(from: offset + 1, values) : rc
+    }
+
+    /// The text's UTF-8 bytes, uncopied where the string holds them contiguously (native strings do).
+    private func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<CChar>) -> R) -> R {
+        let direct = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { body($0) }
+        }
+        if let direct { return direct }
+        var copy = text
+        return copy.withUTF8 { bytes in bytes.withMemoryRebound(to: CChar.self) { body($0) } }
+    }
+
+    private static let `static` = unsafeBitCast(0, to: sqlite3_destructor_type.self)
+    /// A zero-length text's bytes: a pointer that stays valid (a NULL pointer would bind NULL).
+    nonisolated(unsafe) private static let emptyText: UnsafePointer<CChar> = {
+        let byte = UnsafeMutablePointer<CChar>.allocate(capacity: 1)
+        byte.initialize(to: 0)
+        return UnsafePointer(byte)
+    }()
+
     public func value(at index: Int) -> SQLValue {
         switch rawValue(at: index) {
         case .null: .null
