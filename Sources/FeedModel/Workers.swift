@@ -31,6 +31,20 @@ public struct Workers: Sendable, Equatable {
         }
         return try results.map { result throws(E) -> R in try result.get() }
     }
+
+    /// ``map(_:_:)`` with the items started in order of decreasing `cost`, so that no large item
+    /// starts last while the other workers have nothing left to take (the 21-feed region lists
+    /// its five largest feeds last); the results are still in the items' order, and when several
+    /// items throw, the error of the first of them in the items' order is thrown.
+    public func map<T, R, E: Error>(_ items: [T], largestFirst cost: (T) -> Int, _ body: (T) throws(E) -> R) throws(E) -> [R] {
+        if count == 1 || items.count < 2 { return try items.map(body) }
+        let costs = items.map(cost)
+        let order = items.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
+        let results = map(order) { index in Result { () throws(E) -> R in try body(items[index]) } }
+        var byIndex = [Result<R, E>?](repeating: nil, count: items.count)
+        for (index, result) in zip(order, results) { byIndex[index] = result }
+        return try byIndex.map { result throws(E) -> R in try result!.get() }
+    }
 }
 
 /// One ``Workers/map(_:_:)``: the items, the next one nobody has taken, and one result slot per

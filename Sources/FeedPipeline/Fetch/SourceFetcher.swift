@@ -11,6 +11,17 @@ public struct FetchedSource: Sendable {
     public var local: URL
     /// SHA-256 of the dump (of each file, for a folder).
     public var fingerprint: String
+
+    /// The dump's size in bytes (a folder's files together), to start the largest first.
+    var bytes: Int {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: local.path) else {
+            return (try? manager.attributesOfItem(atPath: local.path)[.size] as? Int) ?? 0
+        }
+        return names.reduce(0) { total, name in
+            total + ((try? manager.attributesOfItem(atPath: local.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
+        }
+    }
 }
 
 /// Brings each source's dump to local disk. Files and folders are used where they are; http(s)

@@ -36,13 +36,9 @@ public struct GTFSReader {
         if workers.count == 1 || present.count < 2 {
             loaded = present.map { schema in Result { () throws(DumpError) -> Loaded in try load(schema, from: archive, sink) } }
         } else {
-            let order = present.indices.sorted { archive.declaredSize(present[$0].fileName) > archive.declaredSize(present[$1].fileName) }
-            let results = workers.map(order) { index in
-                Result { () throws(DumpError) -> Loaded in try load(present[index], from: archive.reopened(), sink, ahead: true) }
+            loaded = workers.map(present, largestFirst: { Int(clamping: archive.declaredSize($0.fileName)) }) { schema in
+                Result { () throws(DumpError) -> Loaded in try load(schema, from: archive.reopened(), sink, ahead: true) }
             }
-            var byIndex = [Result<Loaded, DumpError>?](repeating: nil, count: present.count)
-            for (index, result) in zip(order, results) { byIndex[index] = result }
-            loaded = byIndex.map { $0! }
         }
         var tables: [String: Table] = [:]
         for schema in GTFSSchema.tables { tables[schema.name] = .missing(schema) }
