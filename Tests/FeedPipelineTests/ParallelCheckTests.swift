@@ -1,5 +1,6 @@
 import FeedModel
 import FeedPipeline
+import FeedSources
 import FeedValidation
 import Foundation
 import Testing
@@ -26,10 +27,34 @@ struct ParallelCheckTests {
                 var check = FeedCheck(url: dump, source: "s", samplesPerCode: 5, today: 20_000, workers: Workers(workers)).report
                 check.seconds = [:]
                 reports.append(try encoder.encode(check))
-                feeds.append(FeedCheck(url: dump, source: "s", today: 20_000, workers: Workers(workers)).feed.map(FeedFingerprint.lines) ?? [])
+                feeds.append(Self.repaired(dump, workers: workers).map(FeedFingerprint.lines) ?? [])
             }
             #expect(reports[0] == reports[1], "\(dump.lastPathComponent): the notices differ with 3 workers")
             #expect(feeds[0] == feeds[1], "\(dump.lastPathComponent): the repaired feed differs with 3 workers")
+        }
+    }
+
+    /// The feed as validation leaves it, line numbers and all (`FeedCheck` hands on the frozen
+    /// feed without them), read and validated as `FeedCheck` does.
+    static func repaired(_ dump: URL, workers: Int) -> Feed? {
+        let sink = NoticeSink()
+        return GTFSReader(url: dump).read(into: sink, workers: Workers(workers))
+            .map { Validator(today: 20_000).validate($0, sink: sink, workers: Workers(workers)) }
+    }
+
+    /// The frozen feed keeps every row and value, not the line numbers only notices need.
+    @Test func theFrozenFeedForgetsOnlyLineNumbers() throws {
+        for dump in SharedData.zips(in: "small").prefix(4) {
+            let frozen = try #require(FeedCheck(url: dump, source: "s", today: 20_000, workers: Workers(1)).feed)
+            let repaired = try #require(Self.repaired(dump, workers: 1))
+            #expect(frozen.rowCounts == repaired.rowCounts)
+            #expect(frozen.rowCounts.values.reduce(0, +) > 0)
+            #expect(frozen.tables.values.allSatisfy { $0.lines.isEmpty })
+            #expect(repaired.tables.values.allSatisfy { $0.lines.count == $0.count })
+            // Same values: the fingerprints differ in the lines' hash alone.
+            let a = FeedFingerprint.lines(frozen), b = FeedFingerprint.lines(repaired)
+            #expect(a.count == b.count)
+            #expect(zip(a, b).filter { $0 != $1 }.allSatisfy { $0.0.contains(": lines ") })
         }
     }
 
@@ -40,7 +65,7 @@ struct ParallelCheckTests {
         let dumps = SharedData.zips(in: "small")
         try #require(dumps.count >= 16)
         for dump in dumps {
-            let feed = try #require(FeedCheck(url: dump, source: "s", workers: Workers(1)).feed)
+            let feed = try #require(Self.repaired(dump, workers: 1))
             let before = FeedFingerprint.lines(feed)
             for rule in reporting {
                 var copy = feed

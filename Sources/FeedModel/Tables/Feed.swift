@@ -40,6 +40,12 @@ public struct Feed: Sendable {
     public var feedInfo: Table { self["feed_info"] }
     public var translations: Table { self["translations"] }
 
+    /// The feed as later stages read it: every table without its line numbers
+    /// (``Table/forgettingLines()``), which only validation needs.
+    public func forgettingLines() -> Feed {
+        Feed(tables: tables.mapValues { $0.forgettingLines() }, dumpFiles: dumpFiles, subfolder: subfolder)
+    }
+
     /// Row counts per table, for reports and tests.
     public var rowCounts: [String: Int] {
         tables.mapValues(\.count)
