@@ -95,11 +95,10 @@ public final class Statement {
         sqlite3_reset(handle)
         let rc = values.withUnsafeBufferPointer { bindAndStep(from: 0, $0) }
         sqlite3_clear_bindings(handle)
-        guard rc == SQLITE_DONE else {
-            let message = database.lastError
-            sqlite3_reset(handle)
-            throw SQLiteError(code: rc, message: message, sql: sql)
-        }
+        let message = rc == SQLITE_DONE ? "" : database.lastError
+        // Reset too, so that not even the halted statement's registers refer to the values.
+        sqlite3_reset(handle)
+        guard rc == SQLITE_DONE else { throw SQLiteError(code: rc, message: message, sql: sql) }
     }
 
     /// Binds `values[offset...]` one by one, each within reach of its bytes, then steps the
@@ -141,7 +140,8 @@ public final class Statement {
         return copy.withUTF8 { bytes in bytes.withMemoryRebound(to: CChar.self) { body($0) } }
     }
 
-    private static let `static` = unsafeBitCast(0, to: sqlite3_destructor_type.self)
+    /// `SQLITE_STATIC`: SQLite neither copies nor frees the bytes.
+    private static let `static`: sqlite3_destructor_type? = nil
     /// A zero-length text's bytes: a pointer that stays valid (a NULL pointer would bind NULL).
     nonisolated(unsafe) private static let emptyText: UnsafePointer<CChar> = {
         let byte = UnsafeMutablePointer<CChar>.allocate(capacity: 1)

@@ -12,15 +12,21 @@ public struct FetchedSource: Sendable {
     /// SHA-256 of the dump (of each file, for a folder).
     public var fingerprint: String
 
-    /// The dump's size in bytes (a folder's files together), to start the largest first.
+    /// The dump's size in bytes (a folder's files together, in subfolders too, links followed),
+    /// to start the largest first.
     var bytes: Int {
-        let manager = FileManager.default
-        guard let names = try? manager.contentsOfDirectory(atPath: local.path) else {
-            return (try? manager.attributesOfItem(atPath: local.path)[.size] as? Int) ?? 0
+        let url = local.resolvingSymlinksInPath()
+        func size(_ file: URL) -> Int {
+            guard let values = try? file.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]), values.isRegularFile == true else { return 0 }
+            return values.fileSize ?? 0
         }
-        return names.reduce(0) { total, name in
-            total + ((try? manager.attributesOfItem(atPath: local.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
+        guard (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true,
+              let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey]) else {
+            return size(url)
         }
+        var total = 0
+        for case let file as URL in files { total += size(file.resolvingSymlinksInPath()) }
+        return total
     }
 }
 
