@@ -48,12 +48,8 @@ public final class Statement {
 
     /// Binds text with its explicit byte length: a value holding NUL is stored whole, not cut there.
     private func bindText(_ value: String, at index: Int32) -> Int32 {
-        var copy = value
-        return copy.withUTF8 { buffer in
-            guard let base = buffer.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, Self.transient) }
-            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                sqlite3_bind_text(handle, index, $0, Int32(buffer.count), Self.transient)
-            }
+        withUTF8(value) { bytes in
+            sqlite3_bind_text(handle, index, bytes.baseAddress ?? Self.emptyText, Int32(bytes.count), Self.transient)
         }
     }
 
