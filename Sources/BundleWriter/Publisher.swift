@@ -48,24 +48,22 @@ public struct Publisher {
 
     /// What one publication needs.
     public struct Candidate {
-        public var sqlite: [UInt8]
-        /// `sqlite` gzipped, when already made (``BundleFileWriter/writePacked(_:to:modules:workers:)``).
+        /// The written SQLite file: gzipped when published, and read for deltas.
+        public var sqlitePath: URL
+        /// The file gzipped, when already made (``BundleFileWriter/writePacked(_:to:modules:workers:)``).
         public var gzipped: [UInt8]?
         public var digest: String
         public var report: Data
         public var inputs: String
         public var serviceRange: ServiceRange?
         public var rows: [String: Int]
-        /// The written SQLite file, for computing deltas.
-        public var sqlitePath: URL?
         /// The diff against the previous version, as JSON; nil for a first version.
         public var diff: Data?
 
-        public init(sqlite: [UInt8], digest: String, report: Data, inputs: String, serviceRange: ServiceRange?, rows: [String: Int],
-                    sqlitePath: URL? = nil, diff: Data? = nil, gzipped: [UInt8]? = nil) {
+        public init(sqlitePath: URL, digest: String, report: Data, inputs: String, serviceRange: ServiceRange?, rows: [String: Int],
+                    diff: Data? = nil, gzipped: [UInt8]? = nil) {
             self.sqlitePath = sqlitePath
             self.gzipped = gzipped
-            self.sqlite = sqlite
             self.digest = digest
             self.report = report
             self.inputs = inputs
@@ -87,7 +85,7 @@ public struct Publisher {
     /// at once), then the manifest.
     public func publish(_ candidate: Candidate, version: Int, previous: Manifest?, keep: Int, maxDeltaShare: Double = 0.5,
                         signingKey: String? = nil, workers: Workers = Workers(1)) throws -> Published {
-        let gzipped = try candidate.gzipped ?? DeflateGzip.compress(candidate.sqlite)
+        let gzipped = try candidate.gzipped ?? DeflateGzip.compress(fileAt: candidate.sqlitePath.path)
         let digestHex = candidate.digest.split(separator: ":").last.map(String.init) ?? candidate.digest
         let file = "bundles/\(version)-\(digestHex.prefix(12)).sqlite.gz"
         // Every name carries its content (the digest, or the file's own SHA-256): two builds
@@ -107,14 +105,9 @@ public struct Publisher {
         let all = [entry] + (previous?.versions ?? [])
         let retained = Array(all.prefix(max(1, keep)))
         let pruned = all.dropFirst(retained.count)
-        var deltas: [DeltaFile] = []
-        var changes: DeltaStatistics?
-        if let sqlitePath = candidate.sqlitePath {
-            let written = try DeltaWriter(folder: folder, maxShare: maxDeltaShare, scratch: scratch)
-                .write(to: entry, newSQLite: sqlitePath, olderVersions: Array(retained.dropFirst()), workers: workers)
-            deltas = written.files
-            changes = written.fromPrevious
-        }
+        let written = try DeltaWriter(folder: folder, maxShare: maxDeltaShare, scratch: scratch)
+            .write(to: entry, newSQLite: candidate.sqlitePath, olderVersions: Array(retained.dropFirst()), workers: workers)
+        let deltas = written.files, changes = written.fromPrevious
         let manifest = Manifest(bundle: bundle, latest: entry, versions: retained, deltas: deltas)
         let manifestData = try manifest.encoded()
         // The signature is computed before anything is replaced: a bad key changes nothing.

@@ -4,4 +4,10 @@
 #define SQLITE_ENABLE_SESSION 1
 #define SQLITE_ENABLE_PREUPDATE_HOOK 1
 #include <sqlite3.h>
+
+// sqlite3_config is variadic, which Swift cannot call: one wrapper per setting used.
+// Turns off SQLite's memory statistics; must run before SQLite is first used (SQLITE_MISUSE after).
+static inline int feed_sqlite_config_memstatus(int on) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on);
+}
 #endif

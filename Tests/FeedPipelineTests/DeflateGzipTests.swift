@@ -29,4 +29,22 @@ import Testing
         #expect(try DeflateGzip.compress([]).count > 0)
         #expect(try Gzip.decompress(DeflateGzip.compress([])) == [])
     }
+
+    /// A written bundle is gzipped from its file, mapped: the same bytes as gzipping them in
+    /// memory, an empty file included, and a missing file is a typed error naming it.
+    @Test func aFileGzipsAsItsBytesDo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feedc-gzip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("bundle.sqlite"), empty = folder.appendingPathComponent("empty.sqlite")
+        try Data(input).write(to: file)
+        try Data().write(to: empty)
+        #expect(try DeflateGzip.compress(fileAt: file.path) == DeflateGzip.compress(input))
+        #expect(try Gzip.decompress(DeflateGzip.compress(fileAt: empty.path)) == [])
+        let missing = folder.appendingPathComponent("missing.sqlite").path
+        #expect { try DeflateGzip.compress(fileAt: missing) } throws: { error in
+            guard case PublishError.io(let path, _) = error else { return false }
+            return path == missing
+        }
+    }
 }

@@ -156,8 +156,8 @@ public struct BuildRunner {
         }
         progress("\(bundle.name): publishing version \(version)")
         report.serviceEnd = serviceRange.flatMap { ServiceEndCheck(lastDate: $0.end, today: today, settings: bundle.serviceEnd) }
-        let candidate = Publisher.Candidate(sqlite: written.sqlite, digest: digest, report: report.json(), inputs: inputs,
-                                            serviceRange: serviceRange, rows: rows, sqlitePath: temporary, diff: diff,
+        let candidate = Publisher.Candidate(sqlitePath: temporary, digest: digest, report: report.json(), inputs: inputs,
+                                            serviceRange: serviceRange, rows: rows, diff: diff,
                                             gzipped: written.gzipped)
         let signingKey = try bundle.signingKey.map { try String(contentsOf: $0, encoding: .utf8) }
         let published = try publisher.publish(candidate, version: version, previous: previous, keep: config.keep,
