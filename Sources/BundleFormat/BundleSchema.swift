@@ -215,13 +215,20 @@ public enum BundleSchema {
 
     /// Indexes and views derived from the content tables: plain SQL every SQLite has. Their
     /// definitions are part of the digest (the schema is), their contents are not.
-    public static let derivedDDL: [String] = [
-        "CREATE INDEX trips_by_pattern ON trips (pattern_id, start_time)",
-        "CREATE INDEX pattern_stops_by_stop ON pattern_stops (stop_id)",
-        "CREATE INDEX patterns_by_route ON patterns (route_id)",
-        "CREATE INDEX stop_routes_by_route ON stop_routes (route_id)",
-        "CREATE INDEX stops_by_parent ON stops (parent_station)",
-        "CREATE INDEX direction_stops_by_stop ON direction_stops (stop_id)",
+    public static var derivedDDL: [String] { indexes.map(\.ddl) + views }
+
+    /// The indexes of the content tables (each written with its table, ``BundleIndex``).
+    public static let indexes: [BundleIndex] = [
+        BundleIndex("trips_by_pattern", on: "trips", ["pattern_id", "start_time"]),
+        BundleIndex("pattern_stops_by_stop", on: "pattern_stops", ["stop_id"]),
+        BundleIndex("patterns_by_route", on: "patterns", ["route_id"]),
+        BundleIndex("stop_routes_by_route", on: "stop_routes", ["route_id"]),
+        BundleIndex("stops_by_parent", on: "stops", ["parent_station"]),
+        BundleIndex("direction_stops_by_stop", on: "direction_stops", ["stop_id"]),
+    ]
+
+    /// Views over the content tables.
+    public static let views: [String] = [
         """
         CREATE VIEW stop_times AS
           SELECT t.trip_id, ps.stop_index AS stop_sequence, ps.stop_id,

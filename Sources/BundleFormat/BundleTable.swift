@@ -62,3 +62,18 @@ public struct BundleTable: Sendable {
         "SELECT \(columnNames.joined(separator: ", ")) FROM \(name) ORDER BY \(primaryKey.joined(separator: ", "))"
     }
 }
+
+/// An index of a bundle table, declared with the tables (``BundleSchema/indexes``).
+public struct BundleIndex: Sendable {
+    public var name: String
+    public var table: String
+    public var columns: [String]
+
+    public init(_ name: String, on table: String, _ columns: [String]) {
+        self.name = name
+        self.table = table
+        self.columns = columns
+    }
+
+    public var ddl: String { "CREATE INDEX \(name) ON \(table) (\(columns.joined(separator: ", ")))" }
+}

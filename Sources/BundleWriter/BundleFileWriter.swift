@@ -8,38 +8,54 @@ import Foundation
 public enum BundleFileWriter {
     /// Writes `content` to a new SQLite file at `path`, with the optional virtual tables of
     /// `modules`, and returns its content digest. The tables' rows are put in key order by up to
-    /// `workers` at once (``KeyOrder``), then inserted one table after another.
+    /// `workers` at once (``KeyOrder``), then inserted by as many at once (``TableParts``).
     public static func write(_ content: BundleContent, to path: String, modules: SQLiteModules = [],
                              workers: Workers = Workers(1)) throws(SQLiteError) -> String {
         try ContentDigest.compute(writeFile(content, to: path, modules: modules, workers: workers))
     }
 
-    /// Writes the file; returns its connection, still open.
+    /// Writes the file; returns its connection, still open. The tables are inserted side by side
+    /// into part files (``TableParts``), in `<path>.part<n>`, removed once copied in.
     private static func writeFile(_ content: BundleContent, to path: String, modules: SQLiteModules,
                                   workers: Workers) throws(SQLiteError) -> Database {
-        let orders = workers.map(BundleSchema.tables) { table in
+        let tables = BundleSchema.tables
+        let orders = workers.map(tables) { table in
             let keyColumns = table.primaryKey.map { key in table.columns.firstIndex { $0.name == key }! }
             return KeyOrder.sortedIndexes(content.rows[table.name] ?? [], by: keyColumns)
         }
+        let costs = tables.map { TableParts.cost(rows: content.count($0), columns: $0.columns.count) }
+        let groups = TableParts.assign(costs: costs)
+        let partPaths = groups.indices.map { "\(path).part\($0)" }
+        defer { for part in partPaths { try? FileManager.default.removeItem(atPath: part) } }
+        _ = try workers.map(Array(groups.indices), largestFirst: { groups[$0].reduce(0) { $0 + costs[$1] } }) { (n: Int) throws(SQLiteError) in
+            try TableParts.writePart(groups[n], of: content, orders: orders, to: partPaths[n])
+        }
+        var partOf = [Int](repeating: 0, count: tables.count)
+        for (n, group) in groups.enumerated() { for table in group { partOf[table] = n } }
+
         try? FileManager.default.removeItem(atPath: path)
         let database = try Database(path: path, mode: .create)
         try database.execute("""
             PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
             PRAGMA locking_mode = EXCLUSIVE; PRAGMA user_version = \(BundleSchema.formatVersion);
             """)
-        try database.execute("BEGIN")
-        for (table, order) in zip(BundleSchema.tables, orders) {
-            try database.execute(table.ddl)
-            let insert = try database.prepare(table.insertSQL)
-            let rows = content.rows[table.name] ?? []
-            // Text and blobs bound where the rows hold them, uncopied: on the 21-feed region
-            // (0.8M rows) the inserts took 1.12 -> 0.99 s (medians of 6, interleaved, same bytes).
-            for index in order { try insert.runBindingInPlace(rows[index]) }
+        for (n, part) in partPaths.enumerated() {  // outside a transaction, as SQLite requires
+            let attach = try database.prepare("ATTACH ?1 AS part\(n)")
+            try attach.run([.text(part)])
         }
-        for statement in BundleSchema.derivedDDL + modules.ddl + modules.rebuild {
+        try database.execute("BEGIN")
+        for (index, table) in tables.enumerated() {
+            try database.execute(table.ddl)
+            for tableIndex in BundleSchema.indexes where tableIndex.table == table.name { try database.execute(tableIndex.ddl) }
+            // Copied as stored (the transfer optimisation): the table is new, and it and its
+            // indexes are defined as in the part.
+            try database.execute("INSERT INTO main.\(table.name) SELECT * FROM part\(partOf[index]).\(table.name)")
+        }
+        for statement in BundleSchema.views + modules.ddl + modules.rebuild {
             try database.execute(statement)
         }
         try database.execute("COMMIT")
+        for n in partPaths.indices { try database.execute("DETACH part\(n)") }
         return database
     }
 
@@ -56,9 +72,10 @@ public enum BundleFileWriter {
     /// build whose digest turns out unchanged throws the gzipped bytes away; with one worker,
     /// nothing is gzipped here (the publisher gzips the file when it publishes it).
     ///
-    /// On the 21-feed region this stage ran: rows freed 0.12 s, then the file read back into an
-    /// array 0.20–0.25 s, then digest 0.36 s beside gzip 0.53 s. Now the gzip starts at once,
-    /// beside the freeing and the digest: write+digest 2.01 -> (see the README's benchmarks).
+    /// On the 21-feed region, after the commit, this ran: rows freed 0.12 s, then the file read
+    /// back into an array 0.20–0.25 s, then the digest 0.36 s beside gzip 0.53 s. With the gzip
+    /// started at once, beside the freeing and the digest, the build's write+digest stage took
+    /// 1.66–1.69 s instead of 2.0–2.2 s (single runs, 2026-11-25, same bytes).
     ///
     /// `content` is consumed: its rows are freed once written.
     public static func writePacked(_ content: consuming BundleContent, to path: String, modules: SQLiteModules = [],
