@@ -38,10 +38,12 @@ public struct BundleCompiler: Sendable {
             part.append(contentsOf: timetablePart)
             part.append(contentsOf: others.wait(directions: true))
             TranslationsCompiler(source: source, timetable: timetable).compile(into: &part)
+            // A stop's search rows need only it and its translations, which are the source's
+            // own (ids carry the source's prefix): made here, side by side, not once for all.
+            StopIndexCompiler().compile(into: &part)
             return part
         }
         for part in parts { content.append(contentsOf: part) }
-        StopIndexCompiler().compile(into: &content)
         var meta: [(String, String)] = [("bundle", name), ("format", String(BundleSchema.formatVersion)), ("version", String(version))]
         if let range {
             meta.append(("service_start", range.start))

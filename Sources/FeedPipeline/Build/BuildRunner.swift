@@ -88,7 +88,7 @@ public struct BuildRunner {
         }
 
         // Sources side by side, the largest first; each check is independent of the others.
-        var checks = try workers.map(fetched, largestFirst: \.bytes) { source in
+        var checks = workers.map(fetched, largestFirst: \.bytes) { source in
             progress("\(bundle.name): reading and validating \(source.config.id)")
             let check = FeedCheck(url: source.local, source: source.config.id, fingerprint: source.fingerprint,
                                   format: source.config.format,
@@ -112,7 +112,7 @@ public struct BuildRunner {
         // goes (see BundleCompiler.compile).
         checks = []
         // Each source enhanced on its own (links never cross sources); stage times are summed.
-        var enhanced = try workers.map(Array(zip(fetched, feeds)), largestFirst: { $0.1.stopTimes.count }) { source, feed in
+        var enhanced = workers.map(Array(zip(fetched, feeds)), largestFirst: { $0.1.stopTimes.count }) { source, feed in
             progress("\(bundle.name): directions and opposite stops of \(source.config.id)")
             var stages = StageClock()
             let result = EnhanceStages.run(feed, source: source.config.id, prefix: source.config.prefix,
