@@ -61,4 +61,81 @@ import TestSupport
         #expect(try database.rows("PRAGMA integrity_check") == [[.text("ok")]])
         #expect(try database.rows("SELECT count(*) FROM sqlite_master WHERE type = 'table'") == [[.integer(Int64(BundleSchema.tables.count))]])
     }
+
+    /// Made-up rows for a few tables, out of key order: enough that the tables share out among
+    /// several parts and `timing_stops` spans hundreds of pages.
+    private static func content(nullRouteAt broken: Int? = nil) -> BundleContent {
+        var content = BundleContent()
+        for i in (0..<30_000).map({ ($0 * 7_919) % 30_000 }) {
+            content.append(BundleSchema.timingStops, [.text("timing \(i / 30)"), .integer(Int64(i % 30)), .integer(Int64(i * 60)), .integer(Int64(i * 60 + 30))])
+        }
+        for i in (0..<3_000).reversed() {
+            let row: [SQLValue] = [.text("trip \(i)"), i == broken ? .null : .text("route \(i % 7)"), .text("weekdays"), .text("pattern \(i % 50)"),
+                                   .text("timing \(i % 1_000)"), .integer(Int64(i * 60)), .text("Centrum"), .null, .integer(Int64(i % 2)), .null, .null, .null]
+            content.append(BundleSchema.trips, row)
+        }
+        for i in (0..<2_000).reversed() {
+            var row = [SQLValue](repeating: .null, count: BundleSchema.stops.columns.count)
+            row[0] = .text("stop \(i)")
+            row[2] = .text("Stop \(i)")
+            row[4] = .real(53.1 + Double(i) / 10_000)
+            row[5] = .real(18.0 + Double(i) / 7_000)
+            row[7] = i % 10 == 0 ? .null : .text("stop \(i / 10 * 10)")
+            content.append(BundleSchema.stops, row)
+        }
+        for i in (0..<5_000).map({ ($0 * 31) % 5_000 }) {
+            content.append(BundleSchema.patternStops, [.text("pattern \(i / 100)"), .integer(Int64(i % 100)), .text("stop \(i % 2_000)"),
+                                                       .null, .null, .null, .null, .null])
+        }
+        return content
+    }
+
+    /// The bundle's bytes come from its rows alone: one part written alone, or eight written by
+    /// three workers, give the same file.
+    @Test func oneOrEightPartsGiveTheSameBytes() throws {
+        let content = Self.content()
+        let costs = BundleSchema.tables.map { TableParts.cost(rows: content.count($0), columns: $0.columns.count) }
+        try #require(TableParts.assign(costs: costs).count >= 4, "the rows share out among several parts")
+        let folder = TemporaryFolder()
+        let one = folder.url.appendingPathComponent("one.sqlite").path, eight = folder.url.appendingPathComponent("eight.sqlite").path
+        let digestOne = try BundleFileWriter.write(content, to: one, workers: Workers(1), parts: 1)
+        let digestEight = try BundleFileWriter.write(content, to: eight, workers: Workers(3), parts: 8)
+        #expect(digestOne == digestEight)
+        #expect(FileManager.default.contents(atPath: one) == FileManager.default.contents(atPath: eight))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["eight.sqlite", "one.sqlite"])
+    }
+
+    /// The copy is SQLite's transfer optimisation, which appends whole records: the file has
+    /// fewer pages than the same rows inserted row by row in key order, with the indexes made
+    /// after (as bundles were written before), and the same content.
+    @Test func theCopyPacksPagesFullerThanRowByRowInserts() throws {
+        let content = Self.content()
+        let folder = TemporaryFolder()
+        let copied = folder.url.appendingPathComponent("copied.sqlite").path, inserted = folder.url.appendingPathComponent("inserted.sqlite").path
+        let digest = try BundleFileWriter.write(content, to: copied, workers: Workers(2), parts: 8)
+        let reference = try Database(path: inserted, mode: .create)
+        try reference.execute("PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; BEGIN")
+        for table in BundleSchema.tables {
+            try reference.execute(table.ddl)
+            let insert = try reference.prepare(table.insertSQL)
+            let keys = table.primaryKey.map { key in table.columns.firstIndex { $0.name == key }! }
+            let rows = content.rows[table.name] ?? []
+            for index in rows.indices.sorted(by: { SQLValue.sqliteOrder(rows[$0], rows[$1], at: keys) < 0 }) { try insert.run(rows[index]) }
+        }
+        for statement in BundleSchema.derivedDDL { try reference.execute(statement) }
+        try reference.execute("COMMIT")
+        #expect(try ContentDigest.compute(reference) == digest)
+        let pages = { (path: String) throws -> Int in try Database(path: path).rows("PRAGMA page_count").first?.first?.int ?? 0 }
+        let copiedPages = try pages(copied), insertedPages = try pages(inserted)
+        #expect(copiedPages < insertedPages * 95 / 100, "\(copiedPages) pages copied against \(insertedPages) inserted")
+    }
+
+    /// A row a part cannot take (NULL in a NOT NULL column) fails the write with SQLite's error,
+    /// and no part file, nor a bundle, is left in the folder.
+    @Test func aFailingPartLeavesNothingBehind() throws {
+        let folder = TemporaryFolder()
+        let path = folder.url.appendingPathComponent("b.sqlite").path
+        #expect(throws: SQLiteError.self) { try BundleFileWriter.write(Self.content(nullRouteAt: 1_234), to: path, workers: Workers(2), parts: 8) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [])
+    }
 }

@@ -135,7 +135,8 @@ public struct BuildRunner {
         let temporary = try publisher.scratch.file(".sqlite")
         defer { try? FileManager.default.removeItem(at: temporary) }
         for table in BundleSchema.tables { rows[table.name] = content.count(table) }
-        // The content is consumed: its rows are freed once the file is written, while it is gzipped.
+        // The content is consumed: its rows are freed once the file is written (with more than
+        // one worker, while it is gzipped).
         let written = try BundleFileWriter.writePacked(consume content, to: temporary.path, modules: bundle.sqliteModules, workers: workers)
         let digest = written.digest
         clock.lap("write+digest")
