@@ -227,6 +227,9 @@ public enum BundleSchema {
         BundleIndex("direction_stops_by_stop", on: "direction_stops", ["stop_id"]),
     ]
 
+    /// The indexes of `table`, in declared order.
+    public static func indexes(on table: BundleTable) -> [BundleIndex] { indexes.filter { $0.table == table.name } }
+
     /// Views over the content tables.
     public static let views: [String] = [
         """

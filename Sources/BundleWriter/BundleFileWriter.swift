@@ -45,7 +45,7 @@ public enum BundleFileWriter {
         try? FileManager.default.removeItem(atPath: path)
         let database = try Database(path: path, mode: .create)
         try database.execute("""
-            PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+            \(TableParts.filePragmas)
             PRAGMA locking_mode = EXCLUSIVE; PRAGMA user_version = \(BundleSchema.formatVersion);
             """)
         for (n, part) in partPaths.enumerated() {  // outside a transaction, as SQLite requires
@@ -55,7 +55,7 @@ public enum BundleFileWriter {
         try database.execute("BEGIN")
         for (index, table) in tables.enumerated() {
             try database.execute(table.ddl)
-            for tableIndex in BundleSchema.indexes where tableIndex.table == table.name { try database.execute(tableIndex.ddl) }
+            for tableIndex in BundleSchema.indexes(on: table) { try database.execute(tableIndex.ddl) }
             // Copied as stored (the transfer optimisation): the table is new, and it and its
             // indexes are defined as in the part.
             try database.execute("INSERT INTO main.\(table.name) SELECT * FROM part\(partOf[index]).\(table.name)")
