@@ -14,6 +14,8 @@
 # published once with keep 10 and max_delta_share 1.0, then each run builds the 10th dump on a
 # copy of that output, writing 9 deltas (each checked); it prints the build's wall and CPU time
 # and the deltas' CPU: the build's minus the same build's with keep 1 (no floor).
+# `wichita-nightly` is the same rebuild where little changed, as on most nights: the 10th Wichita
+# dump ten times, version k with stop k renamed, so every delta is a few hundred bytes.
 # FEEDC=path/to/feedc times another binary (e.g. a baseline copy) instead of this build's.
 # FEEDC_ARGS adds options to `feedc build` (e.g. "--jobs 1").
 set -euo pipefail
@@ -32,6 +34,10 @@ elif [ "$target" = wichita ]; then
   mapfile -t series < <(ls ../shared/data/gtfs/versions/wichita/*.zip | head -n 10)
   dumps=("${series[@]}")
   label="Wichita rebuild with 9 retained versions"
+elif [ "$target" = wichita-nightly ]; then
+  base=$(ls ../shared/data/gtfs/versions/wichita/*.zip | sed -n 10p)
+  dumps=("$base")
+  label="Wichita nightly rebuild (one stop renamed) with 9 retained versions"
 else
   dumps=("$target")
   label=$(basename "$target")
@@ -45,6 +51,27 @@ if [ -z "${FEEDC:-}" ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+if [ "$target" = wichita-nightly ]; then
+  series=()
+  for k in $(seq 10); do
+    # Version k: stops.txt with the name of its k-th stop changed, everything else as it was.
+    python3 - "$base" "$work/night$k.zip" "$k" <<'PY'
+import csv, io, sys, zipfile
+source, target, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
+    for info in zin.infolist():
+        data = zin.read(info.filename)
+        if info.filename == "stops.txt":
+            rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+            rows[k][rows[0].index("stop_name")] += f" {k}"
+            out = io.StringIO()
+            csv.writer(out, lineterminator="\n").writerows(rows)
+            data = out.getvalue().encode()
+        zout.writestr(info.filename, data)
+PY
+    series+=("$work/night$k.zip")
+  done
+fi
 median() { sort -n | awk '{ t[NR] = $1 } END { printf "%.2f", t[int((NR + 1) / 2)] }'; }
 if [ ${#series[@]} -gt 0 ]; then
   printf 'output: out\nkeep: 10\nbundles:\n  - name: bench\n    max_delta_share: 1.0\n    sources:\n      - id: wichita\n        path: dump.zip\n' > "$work/pipeline.yaml"

@@ -13,36 +13,108 @@ import FeedSQLite
 public enum ContentDigest {
     /// `sha256:` and 64 hex digits.
     public static func compute(_ database: Database) throws(SQLiteError) -> String {
-        var hasher = SHA256()
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(4096)
-        // The schema the file holds (tables, indexes, views), so a change of schema is a change
-        // of content even when the rows are the same.
-        let schema = try database.rows("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name")
-        for row in schema {
-            buffer.removeAll(keepingCapacity: true)
-            buffer.append(0x53)
-            for value in row { encode(value, to: &buffer) }
-            hasher.update(data: buffer)
+        try run(database, content: true, tables: nil).content
+    }
+
+    /// The content digest and, beside it, a digest of each content table
+    /// (``tableDigests(_:only:)``), in one pass over the rows.
+    public static func computeWithTables(_ database: Database) throws(SQLiteError) -> (content: String, tables: [String: String]) {
+        let digests = try run(database, content: true, tables: .all)
+        return (digests.content, digests.tables)
+    }
+
+    /// A digest of each content table (of those in `only`, when given): 32 hex digits, the first
+    /// half of SHA-256 over the bytes the content digest hashes for that table, its name and its
+    /// rows, except that `meta` counts every row (the version too).
+    ///
+    /// Not part of the update protocol: the publisher keeps them in the manifest, so that a delta
+    /// from an older version reads only the tables whose digests differ, and is checked by
+    /// comparing the digests of only those tables after it is applied. Two versions whose tables
+    /// all have the same digests and whose schemas are the same have the same content digest.
+    public static func tableDigests(_ database: Database, only: Set<String>? = nil) throws(SQLiteError) -> [String: String] {
+        try run(database, content: false, tables: only.map { .only($0) } ?? .all).tables
+    }
+
+    private enum TableSelection {
+        case all
+        case only(Set<String>)
+
+        func contains(_ name: String) -> Bool {
+            switch self {
+            case .all: true
+            case .only(let names): names.contains(name)
+            }
         }
-        for table in try contentTables(database) {
+    }
+
+    /// Rows are encoded into one buffer and hashed 64 KiB at a time: the same bytes in the same
+    /// order as hashing row by row, without a call into the hash per row.
+    private static func run(_ database: Database, content: Bool, tables: TableSelection?) throws(SQLiteError) -> (content: String, tables: [String: String]) {
+        var hasher = SHA256()
+        var tableHasher: SHA256?
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(flushBytes + 4096)
+        func flush(intoContent: Bool = content) {
+            guard !buffer.isEmpty else { return }
+            if intoContent { hasher.update(data: buffer) }
+            tableHasher?.update(data: buffer)
             buffer.removeAll(keepingCapacity: true)
+        }
+        if content {
+            // The schema the file holds (tables, indexes, views), so a change of schema is a
+            // change of content even when the rows are the same.
+            let schema = try database.rows("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name")
+            for row in schema {
+                buffer.append(0x53)
+                for value in row { encode(value, to: &buffer) }
+            }
+        }
+        var digests: [String: String] = [:]
+        for table in try contentTables(database) {
+            let wanted = tables?.contains(table.name) == true
+            guard content || wanted else { continue }
+            flush()
+            tableHasher = wanted ? SHA256() : nil
             append(table.name, tag: 0x54, to: &buffer)
-            hasher.update(data: buffer)
             let statement = try database.prepare(table.selectInKeyOrderSQL)
             try statement.bind([])
             let isMeta = table.name == BundleSchema.meta.name
             // Values are hashed where SQLite holds them, text as its stored bytes, uncopied.
             while try statement.step() {
-                if isMeta, case .text(let key) = statement.rawValue(at: 0),
-                   BundleSchema.metaKeysOutsideDigest.contains(String(decoding: key, as: UTF8.self)) { continue }
-                buffer.removeAll(keepingCapacity: true)
+                // Meta keys outside the content digest (the version) still count in meta's own.
+                let outside = isMeta && isKeyOutsideDigest(statement)
+                if outside {
+                    guard tableHasher != nil else { continue }
+                    flush()
+                }
                 buffer.append(0x52)
                 for column in table.columns.indices { encode(statement.rawValue(at: column), to: &buffer) }
-                hasher.update(data: buffer)
+                if outside {
+                    flush(intoContent: false)
+                } else if buffer.count >= flushBytes {
+                    flush()
+                }
             }
+            flush()
+            if wanted, let finished = tableHasher?.finalize() {
+                digests[table.name] = hex(finished.prefix(16))
+            }
+            tableHasher = nil
         }
-        return "sha256:" + hasher.finalize().map { hexDigits[Int($0 >> 4)] + hexDigits[Int($0 & 0xF)] }.joined()
+        flush()
+        return (content ? "sha256:" + hex(hasher.finalize()) : "", digests)
+    }
+
+    private static let flushBytes = 1 << 16
+
+    /// Whether the current `meta` row is one of ``BundleSchema/metaKeysOutsideDigest``.
+    private static func isKeyOutsideDigest(_ statement: Statement) -> Bool {
+        guard case .text(let key) = statement.rawValue(at: 0) else { return false }
+        return BundleSchema.metaKeysOutsideDigest.contains(String(decoding: key, as: UTF8.self))
+    }
+
+    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { hexDigits[Int($0 >> 4)] + hexDigits[Int($0 & 0xF)] }.joined()
     }
 
     /// A content table as the file declares it: columns in order, primary key in key order.

@@ -72,6 +72,8 @@ public enum BundleFileWriter {
     /// digest, the file gzipped (``DeflateGzip``).
     public struct Packed {
         public var digest: String
+        /// The digest of each table (``ContentDigest/tableDigests(_:only:)``), for the manifest.
+        public var tableDigests: [String: String]
         public var gzipped: [UInt8]?
     }
 
@@ -92,15 +94,17 @@ public enum BundleFileWriter {
         let database = try writeFile(content, to: path, modules: modules, workers: workers)
         guard workers.count > 1 else {
             _ = consume content
-            return Packed(digest: try ContentDigest.compute(database), gzipped: nil)
+            let digests = try ContentDigest.computeWithTables(database)
+            return Packed(digest: digests.content, tableDigests: digests.tables, gzipped: nil)
         }
         let packing = Packing(path: path)
         let thread = Thread { packing.run() }
         thread.start()
         _ = consume content
-        let digest = Result { () throws(SQLiteError) -> String in try ContentDigest.compute(database) }
+        let digests = Result { () throws(SQLiteError) in try ContentDigest.computeWithTables(database) }
         let gzipped = try packing.result()
-        return Packed(digest: try digest.get(), gzipped: gzipped)
+        let (digest, tables) = try digests.get()
+        return Packed(digest: digest, tableDigests: tables, gzipped: gzipped)
     }
 }
 

@@ -53,6 +53,8 @@ public struct Publisher {
         /// The file gzipped, when already made (``BundleFileWriter/writePacked(_:to:modules:workers:)``).
         public var gzipped: [UInt8]?
         public var digest: String
+        /// The digest of each table, kept in the manifest for later deltas from this version.
+        public var tableDigests: [String: String]?
         public var report: Data
         public var inputs: String
         public var serviceRange: ServiceRange?
@@ -61,8 +63,9 @@ public struct Publisher {
         public var diff: Data?
 
         public init(sqlitePath: URL, digest: String, report: Data, inputs: String, serviceRange: ServiceRange?, rows: [String: Int],
-                    diff: Data? = nil, gzipped: [UInt8]? = nil) {
+                    diff: Data? = nil, gzipped: [UInt8]? = nil, tableDigests: [String: String]? = nil) {
             self.sqlitePath = sqlitePath
+            self.tableDigests = tableDigests
             self.gzipped = gzipped
             self.digest = digest
             self.report = report
@@ -101,7 +104,8 @@ public struct Publisher {
         let entry = BundleVersion(
             version: version, digest: candidate.digest, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped),
             serviceStart: candidate.serviceRange?.start, serviceEnd: candidate.serviceRange?.end,
-            inputs: candidate.inputs, report: report, diff: diff, rows: candidate.rows)
+            inputs: candidate.inputs, report: report, diff: diff, rows: candidate.rows,
+            tables: candidate.tableDigests)
         let all = [entry] + (previous?.versions ?? [])
         let retained = Array(all.prefix(max(1, keep)))
         let pruned = all.dropFirst(retained.count)

@@ -28,6 +28,48 @@ public enum DeltaApplier {
     /// from it rolls the transaction back (a client whose task was cancelled).
     public static func apply(_ sql: String, to database: Database, expectedDigest: String,
                              beforeCommit: () throws(DeltaError) -> Void = {}) throws(DeltaError) {
+        try inTransaction(sql, on: database, writing: Set(BundleSchema.tables.map(\.name))) { () throws(DeltaError) in
+            // The optional virtual tables (R-tree, FTS5), where the bundle has them, follow `stops`.
+            do {
+                for statement in try SQLiteModules.present(in: database).rebuild { try database.execute(statement) }
+                let digest = try ContentDigest.compute(database)
+                guard digest == expectedDigest else { throw DeltaError.digestMismatch(expected: expectedDigest, found: digest) }
+            } catch let error as SQLiteError {
+                throw .sql(error)
+            } catch let error as DeltaError {
+                throw error
+            } catch {
+                throw .sql(SQLiteError(code: -1, message: "\(error)"))
+            }
+            try beforeCommit()
+        }
+    }
+
+    /// The publisher's check of a delta it wrote, on a throwaway copy of the older version: the
+    /// delta is applied as ``apply(_:to:expectedDigest:beforeCommit:)`` applies it, but may write
+    /// only `tables` (those whose digests differ between the two versions), and only their
+    /// digests are computed and compared with `expected`, the newer version's. The other tables
+    /// were left as they were and already had the newer version's digests, so this passes exactly
+    /// when the content digest would, reading only the tables that changed. Always rolled back.
+    public static func check(_ sql: String, on database: Database, writing tables: Set<String>,
+                             expected: [String: String]) throws(DeltaError) {
+        try inTransaction(sql, on: database, writing: tables, commit: false) { () throws(DeltaError) in
+            let found: [String: String]
+            do throws(SQLiteError) {
+                found = try ContentDigest.tableDigests(database, only: tables)
+            } catch {
+                throw .sql(error)
+            }
+            for table in tables.sorted() where found[table] != expected[table] {
+                throw .digestMismatch(expected: "table \(table) \(expected[table] ?? "absent")", found: found[table] ?? "absent")
+            }
+        }
+    }
+
+    /// Runs `sql` in one transaction that may write only `tables`, then `verify`; commits when
+    /// `verify` returns and `commit` is set, rolls back otherwise and whenever anything throws.
+    private static func inTransaction(_ sql: String, on database: Database, writing tables: Set<String>, commit: Bool = true,
+                                      verify: () throws(DeltaError) -> Void) throws(DeltaError) {
         guard sql.hasPrefix("-- feedc delta format 1\n") else { throw .notADelta }
         do {
             try database.execute("BEGIN IMMEDIATE")
@@ -37,29 +79,22 @@ public enum DeltaApplier {
         do {
             // The delta may only change rows of the bundle's own tables: a COMMIT, ATTACH or
             // PRAGMA in it is refused, so the transaction stays whole.
-            try database.restrictingWrites(to: Set(BundleSchema.tables.map(\.name))) { try database.execute(sql) }
-            // The optional virtual tables (R-tree, FTS5), where the bundle has them, follow `stops`.
-            for statement in try SQLiteModules.present(in: database).rebuild { try database.execute(statement) }
-            let digest = try ContentDigest.compute(database)
-            guard digest == expectedDigest else {
-                try? database.execute("ROLLBACK")
-                throw DeltaError.digestMismatch(expected: expectedDigest, found: digest)
-            }
-            do {
-                try beforeCommit()
-            } catch {
-                try? database.execute("ROLLBACK")
-                throw error
-            }
-            try database.execute("COMMIT")
-        } catch let error as DeltaError {
-            throw error
-        } catch let error as SQLiteError {
-            try? database.execute("ROLLBACK")
-            throw .sql(error)
+            try database.restrictingWrites(to: tables) { try database.execute(sql) }
         } catch {
             try? database.execute("ROLLBACK")
-            throw .sql(SQLiteError(code: -1, message: "\(error)"))
+            throw .sql(error as? SQLiteError ?? SQLiteError(code: -1, message: "\(error)"))
+        }
+        do {
+            try verify()
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+        do {
+            try database.execute(commit ? "COMMIT" : "ROLLBACK")
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw .sql(error)
         }
     }
 }

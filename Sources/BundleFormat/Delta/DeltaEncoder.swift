@@ -12,14 +12,17 @@ public enum DeltaEncoder {
     static let chunk = 400
 
     /// The delta turning `old` into `new`, or nil when their schemas differ (clients then take the
-    /// full bundle).
-    public static func encode(from old: Database, to new: Database, header: String) throws -> (sql: String, statistics: DeltaStatistics)? {
+    /// full bundle). With `only`, the tables not in it are known to be the same in both (their
+    /// digests are: ``ContentDigest/tableDigests(_:only:)``) and are not read: the SQL is the
+    /// same, since an unchanged table adds nothing to it, and their statistics are left out.
+    public static func encode(from old: Database, to new: Database, header: String,
+                              only: Set<String>? = nil) throws -> (sql: String, statistics: DeltaStatistics)? {
         let schemaSQL = "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name"
         guard try old.rows(schemaSQL) == new.rows(schemaSQL) else { return nil }
         var out = "-- feedc delta format 1\n-- " + header.split(separator: "\n").joined(separator: "\n-- ") + "\n"
         var statistics = DeltaStatistics()
         let literal = SQLLiteral(checkingWith: new)
-        for table in BundleSchema.tables {
+        for table in BundleSchema.tables where only?.contains(table.name) ?? true {
             statistics.tables[table.name] = try encode(table, old, new, literal, into: &out)
         }
         return (out, statistics)

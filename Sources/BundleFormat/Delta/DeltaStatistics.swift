@@ -7,6 +7,14 @@ public struct DeltaStatistics: Codable, Sendable, Equatable {
         /// Rows in the older version and the newer one.
         public var before = 0
         public var after = 0
+
+        public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0, before: Int = 0, after: Int = 0) {
+            self.inserted = inserted
+            self.updated = updated
+            self.deleted = deleted
+            self.before = before
+            self.after = after
+        }
     }
 
     public var tables: [String: Table] = [:]

@@ -159,7 +159,7 @@ public struct BuildRunner {
         report.serviceEnd = serviceRange.flatMap { ServiceEndCheck(lastDate: $0.end, today: today, settings: bundle.serviceEnd) }
         let candidate = Publisher.Candidate(sqlitePath: temporary, digest: digest, report: report.json(), inputs: inputs,
                                             serviceRange: serviceRange, rows: rows, diff: diff,
-                                            gzipped: written.gzipped)
+                                            gzipped: written.gzipped, tableDigests: written.tableDigests)
         let signingKey = try bundle.signingKey.map { try String(contentsOf: $0, encoding: .utf8) }
         let published = try publisher.publish(candidate, version: version, previous: previous, keep: config.keep,
                                               maxDeltaShare: bundle.maxDeltaShare, signingKey: signingKey, workers: workers)

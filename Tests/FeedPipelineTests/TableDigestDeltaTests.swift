@@ -1,0 +1,104 @@
+import BundleFormat
+import FeedPipeline
+import FeedSQLite
+import Foundation
+import Testing
+import TestSupport
+
+/// Nightly rebuilds of the metro sample where one stop is renamed each night: the manifest keeps
+/// each version's table digests, and each delta from an older version reads, writes and checks
+/// only the tables whose digests differ, with the same bytes as a delta computed from the whole
+/// files; versions published without table digests (an older feedc) still get their deltas.
+@Suite struct TableDigestDeltaTests {
+    /// A copy of the metro sample whose stop `s10n` is renamed `name` (s101..s104 are real ids).
+    private func night(_ n: Int, in folder: TemporaryFolder) throws -> URL {
+        let dump = folder.url.appendingPathComponent("metro-\(n)")
+        try FileManager.default.copyItem(at: SharedData.sample("metro"), to: dump)
+        let stops = dump.appendingPathComponent("stops.txt")
+        let text = try String(contentsOf: stops, encoding: .utf8)
+        let renamed = text.replacingOccurrences(of: "s10\(n % 4 + 1),1010\(n % 4 + 1),", with: "s10\(n % 4 + 1),1010\(n % 4 + 1),Night \(n) ")
+        #expect(renamed != text)
+        try renamed.write(to: stops, atomically: true, encoding: .utf8)
+        return dump
+    }
+
+    private func build(_ workspace: Workspace, _ dump: URL) throws -> Manifest {
+        let report = try workspace.build(workspace.config(sources: [("metro", dump)], extra: "    max_delta_share: 1.0\n"))
+        #expect(report.status == .published, "\(report.reason ?? "")")
+        return try requireManifestValue(workspace.manifest())
+    }
+
+    private func bundle(_ workspace: Workspace, _ version: BundleVersion) throws -> (Database, () -> Void) {
+        try BundleFile.open(workspace.output.appendingPathComponent("b").appendingPathComponent(version.file))
+    }
+
+    /// Every delta of the manifest, applied to its base, gives the latest digest, and is the SQL
+    /// the encoder writes from the two whole files.
+    private func checkDeltas(_ workspace: Workspace, _ manifest: Manifest) throws {
+        #expect(manifest.deltas.count == manifest.versions.count - 1)
+        let (new, closeNew) = try bundle(workspace, manifest.latest)
+        defer { closeNew() }
+        for delta in manifest.deltas {
+            let base = try #require(manifest.versions.first { $0.version == delta.from })
+            let packed = try Data(contentsOf: workspace.output.appendingPathComponent("b").appendingPathComponent(delta.file))
+            let sql = String(decoding: try Gzip.decompress([UInt8](packed)), as: UTF8.self)
+            let (old, closeOld) = try bundle(workspace, base)
+            defer { closeOld() }
+            let header = "from version \(base.version) \(base.digest)\nto version \(manifest.latest.version) \(manifest.latest.digest)"
+            #expect(sql == (try DeltaEncoder.encode(from: old, to: new, header: header))?.sql, "delta from \(delta.from)")
+            let copy = try Database(deserializing: Gzip.decompress([UInt8](Data(contentsOf: workspace.output.appendingPathComponent("b").appendingPathComponent(base.file)))))
+            try DeltaApplier.apply(sql, to: copy, expectedDigest: manifest.latest.digest)
+        }
+    }
+
+    @Test func eachNightReadsOnlyWhatChanged() throws {
+        let folder = TemporaryFolder(), workspace = Workspace()
+        var manifest = try build(workspace, night(1, in: folder))
+        for n in 2...4 {
+            manifest = try build(workspace, night(n, in: folder))
+            // Each listed version keeps the digests of its own file's tables.
+            for version in manifest.versions {
+                let (db, close) = try bundle(workspace, version)
+                defer { close() }
+                #expect(version.tables == (try ContentDigest.tableDigests(db)), "version \(version.version)")
+            }
+            try checkDeltas(workspace, manifest)
+        }
+        // A renamed stop changes its row and the search words, and meta's version: not the
+        // timetable, whose tables the deltas never mention.
+        let latest = try #require(manifest.latest.tables), first = try #require(manifest.versions.last?.tables)
+        let changed = Set(latest.keys.filter { latest[$0] != first[$0] })
+        #expect(changed.contains("stops") && changed.contains("meta"))
+        #expect(!changed.contains("trips") && !changed.contains("timing_stops"))
+        for delta in manifest.deltas {
+            let packed = try Data(contentsOf: workspace.output.appendingPathComponent("b").appendingPathComponent(delta.file))
+            let sql = String(decoding: try Gzip.decompress([UInt8](packed)), as: UTF8.self)
+            #expect(!sql.contains("trips") && !sql.contains("timing_stops"))
+        }
+    }
+
+    /// Versions from a manifest without table digests: their tables are read from their files.
+    /// A retained bundle whose file is not the one listed (its SHA-256) gets no delta, and the
+    /// publication goes on.
+    @Test func olderVersionsWithoutDigestsAndADamagedOne() throws {
+        let folder = TemporaryFolder(), workspace = Workspace()
+        for n in 1...3 { _ = try build(workspace, night(n, in: folder)) }
+        let url = workspace.output.appendingPathComponent("b/manifest.json")
+        var old = try requireManifestValue(workspace.manifest())
+        old.versions = old.versions.map { var v = $0; v.tables = nil; return v }
+        old.latest.tables = nil
+        try old.encoded().write(to: url)
+        var manifest = try build(workspace, night(4, in: folder))
+        #expect(manifest.versions.dropFirst().allSatisfy { $0.tables == nil })
+        try checkDeltas(workspace, manifest)
+
+        let damaged = try #require(manifest.versions.last)
+        let folderB = workspace.output.appendingPathComponent("b")
+        // A valid bundle, but another version's: a delta from it would not apply to version 1.
+        try Data(contentsOf: folderB.appendingPathComponent(manifest.versions[1].file)).write(to: folderB.appendingPathComponent(damaged.file))
+        manifest = try build(workspace, night(5, in: folder))
+        #expect(manifest.latest.version == 5)
+        #expect(!manifest.deltas.contains { $0.from == damaged.version })
+        #expect(manifest.deltas.count == manifest.versions.count - 2)
+    }
+}
