@@ -15,34 +15,55 @@ public struct BundleCompiler: Sendable {
     /// over (`consume`), a source's tables (stop_times above all) are freed while later sources
     /// compile, and never sit beside the whole bundle's rows.
     public func compile(bundle name: String, version: Int, sources: consuming [SourceFeed], workers: Workers = Workers(1)) -> BundleContent {
-        var content = BundleContent()
         let range = ServiceRange(sources.map(\.feed))
-        let slots = sources.map(SourceSlot.init)
+        let slots = sources.map { Handover($0, cost: $0.feed.stopTimes.count) }
         _ = consume sources
         // Only when a worker would otherwise wait: with as many sources as workers, the sources
         // already keep every core busy (the region's compile was 0.84 -> 0.89 s with it).
         let beside = workers.count > slots.count
-        let parts = workers.map(slots, largestFirst: \.stopTimes) { slot in
-            let source = slot.take()
-            let runs = TripRuns(source.feed)
-            // The static tables and the enhancement stages' rows need nothing of the timetable:
-            // with a worker to spare they are made on a thread of their own meanwhile (Bydgoszcz
-            // compile 0.219 -> 0.197 s). The parts are joined in one order whatever finishes first.
-            let others = OtherTables(source: source, runs: runs)
-            let thread = beside ? Thread { others.compile() } : nil
-            thread?.start()
-            var timetablePart = BundleContent()
-            let timetable = TimetableCompiler(source: source, runs: runs).compile(into: &timetablePart)
-            if !beside { others.compile() }
-            var part = others.wait()
-            part.append(contentsOf: timetablePart)
-            part.append(contentsOf: others.wait(directions: true))
-            TranslationsCompiler(source: source, timetable: timetable).compile(into: &part)
-            // A stop's search rows need only it and its translations, which are the source's
-            // own (ids carry the source's prefix): made here, side by side, not once for all.
-            StopIndexCompiler().compile(into: &part)
-            return part
+        let parts = workers.map(slots, largestFirst: \.cost) { slot in
+            compile(source: slot.take(), beside: beside)
         }
+        return join(bundle: name, version: version, parts: parts, range: range)
+    }
+
+    /// One source's rows, all but `meta`'s. With `beside`, the rows that need nothing of the
+    /// timetable are made on a thread of their own while it compiles. With `drafting`, the
+    /// timetable was started on a thread of its own before the enhancement stages (it needs
+    /// nothing of them but its patterns' directions): those rows are made here meanwhile.
+    public func compile(source: consuming SourceFeed, drafting: BesideTask<DraftedTimetable>? = nil, beside: Bool = false) -> BundleContent {
+        let source = source
+        let runs = TripRuns(source.feed)
+        // The static tables and the enhancement stages' rows need nothing of the timetable:
+        // with a worker to spare they are made on a thread of their own meanwhile (Bydgoszcz
+        // compile 0.219 -> 0.197 s). The parts are joined in one order whatever finishes first.
+        let others = OtherTables(source: source, runs: runs)
+        let thread = beside && drafting == nil ? Thread { others.compile() } : nil
+        thread?.start()
+        if thread == nil && drafting != nil { others.compile() }
+        var timetablePart = BundleContent()
+        let timetable: CompiledTimetable
+        if let drafted = drafting?.wait() {
+            timetablePart = drafted.content
+            timetable = drafted.compiled
+        } else {
+            timetable = TimetableCompiler(source: source, runs: runs).compile(into: &timetablePart)
+        }
+        timetable.writePatterns(directions: source.directions, into: &timetablePart)
+        if thread == nil && drafting == nil { others.compile() }
+        var part = others.wait()
+        part.append(contentsOf: timetablePart)
+        part.append(contentsOf: others.wait(directions: true))
+        TranslationsCompiler(source: source, timetable: timetable).compile(into: &part)
+        // A stop's search rows need only it and its translations, which are the source's
+        // own (ids carry the source's prefix): made here, side by side, not once for all.
+        StopIndexCompiler().compile(into: &part)
+        return part
+    }
+
+    /// The bundle's content: the sources' rows in the sources' order, then the meta rows.
+    public func join(bundle name: String, version: Int, parts: consuming [BundleContent], range: ServiceRange?) -> BundleContent {
+        var content = BundleContent()
         for part in parts { content.append(contentsOf: part) }
         var meta: [(String, String)] = [("bundle", name), ("format", String(BundleSchema.formatVersion)), ("version", String(version))]
         if let range {
@@ -85,24 +106,6 @@ private final class OtherTables: @unchecked Sendable {
             finished = true
         }
         return directions ? directionsPart : staticPart
-    }
-}
-
-/// Holds one source until the worker compiling it takes it, so that the list of sources keeps
-/// no copy of it. `@unchecked Sendable`: each slot is taken by exactly one worker.
-private final class SourceSlot: @unchecked Sendable {
-    private var source: SourceFeed?
-    /// The source's stop_times, for starting the largest first.
-    let stopTimes: Int
-
-    init(_ source: SourceFeed) {
-        self.source = source
-        stopTimes = source.feed.stopTimes.count
-    }
-
-    func take() -> SourceFeed {
-        defer { source = nil }
-        return source!
     }
 }
 

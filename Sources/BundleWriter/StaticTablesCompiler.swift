@@ -79,10 +79,20 @@ struct StaticTablesCompiler {
 /// Reads typed values out of a table for the bundle, namespacing ids.
 struct Reader {
     let table: Table
-    let source: SourceFeed
+    /// The source's prefix, put before every id (``SourceFeed/prefix``).
+    let prefix: String
+
+    init(table: Table, prefix: String) {
+        self.table = table
+        self.prefix = prefix
+    }
+
+    init(table: Table, source: SourceFeed) {
+        self.init(table: table, prefix: source.prefix)
+    }
 
     func text(_ field: String, _ row: Int) -> SQLValue { SQLValue(table.column(field).description(row)) }
-    func id(_ field: String, _ row: Int) -> SQLValue { source.ns(table.column(field).description(row)) }
+    func id(_ field: String, _ row: Int) -> SQLValue { table.column(field).description(row).map { .text(prefix + $0) } ?? .null }
     func int(_ field: String, _ row: Int) -> SQLValue {
         if case .integer(let values) = table.column(field) { return SQLValue(integer: values[row]) }
         return .null

@@ -8,9 +8,25 @@ import FeedSQLite
 /// start), each shared by every trip that runs alike. Also derives which lines serve each stop.
 /// Trip counts (`patterns.trip_count`, `stop_routes.trip_count`) count runs: a frequency-based
 /// trip once per run of its windows.
+///
+/// It needs nothing of the enhancement stages but the user-facing direction of each pattern's
+/// first trip, which ``CompiledTimetable/writePatterns(directions:into:)`` adds last: the rest
+/// can be compiled while the directions are still being worked out (``DraftedTimetable``).
 struct TimetableCompiler {
-    let source: SourceFeed
+    let feed: Feed
+    /// The source's prefix, put before every id.
+    let prefix: String
     let runs: TripRuns
+
+    init(feed: Feed, prefix: String, runs: TripRuns) {
+        self.feed = feed
+        self.prefix = prefix
+        self.runs = runs
+    }
+
+    init(source: SourceFeed, runs: TripRuns) {
+        self.init(feed: source.feed, prefix: source.prefix, runs: runs)
+    }
 
     private struct Pattern {
         var id: String
@@ -18,18 +34,20 @@ struct TimetableCompiler {
         var direction: Int
         var shape: String?
         var firstTripRows: [Int]
+        /// The feed's id of its first trip, whose user-facing direction is the pattern's.
+        var firstTrip: String
         var tripCount = 0
-        /// The user-facing direction of its trips.
-        var directionIndex: Int
         var headsigns: [String: Int] = [:]
     }
 
-    /// Writes the timetable's rows; returns each trip's pattern and each pattern's headsign,
-    /// which translations refer to.
+    private func ns(_ id: String?) -> SQLValue { id.map { .text(prefix + $0) } ?? .null }
+
+    /// Writes the timetable's rows but `patterns`' (written by the returned value's
+    /// ``CompiledTimetable/writePatterns(directions:into:)``); returns each trip's pattern and each
+    /// pattern's headsign, which translations refer to.
     @discardableResult
     func compile(into content: inout BundleContent) -> CompiledTimetable {
         var compiled = CompiledTimetable()
-        let feed = source.feed
         let stopTimes = feed.stopTimes
         let trips = feed.trips
         let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
@@ -48,7 +66,7 @@ struct TimetableCompiler {
         let directions = trips.integers("direction_id")
         let shapeIds = trips.texts("shape_id")
         let headsigns = trips.texts("trip_headsign")
-        let reader = Reader(table: trips, source: source)
+        let reader = Reader(table: trips, prefix: prefix)
         let null = Column.nullInteger
 
         // Patterns and timings are keyed by integer arrays (interned texts and the values of each
@@ -86,15 +104,15 @@ struct TimetableCompiler {
             } else {
                 let description = describe(route: route, direction: directions[row], shape: shapeIds[row], rows: rows,
                                            stopIds, pickups, dropOffs, stopHeadsigns, distances, timepoints)
-                var id = source.prefix + StableID.make(from: description)
+                var id = prefix + StableID.make(from: description)
                 // Two different patterns with one 48-bit id are astronomically rare; should it
                 // happen, the later one (in trip order) takes a suffix rather than failing.
                 var n = 1
-                while !patternIds.insert(id).inserted { n += 1; id = source.prefix + StableID.make(from: description) + "~\(n)" }
+                while !patternIds.insert(id).inserted { n += 1; id = prefix + StableID.make(from: description) + "~\(n)" }
                 number = patterns.count
                 patternIndex[key] = number
                 patterns.append(Pattern(id: id, route: route, direction: directions[row], shape: shapeIds[row], firstTripRows: rows,
-                                        directionIndex: source.directions.tripDirection[groups.keys[g]] ?? 0))
+                                        firstTrip: groups.keys[g]))
             }
             patterns[number].tripCount += runs.count(groups.keys[g])
             let patternId = patterns[number].id
@@ -112,9 +130,9 @@ struct TimetableCompiler {
                 timingId = existing
             } else {
                 let text = timing.map { $0 == null ? "-" : String($0) }.joined(separator: ",")
-                var id = source.prefix + StableID.make(from: text)
+                var id = prefix + StableID.make(from: text)
                 var n = 1
-                while !timingIds.insert(id).inserted { n += 1; id = source.prefix + StableID.make(from: text) + "~\(n)" }
+                while !timingIds.insert(id).inserted { n += 1; id = prefix + StableID.make(from: text) + "~\(n)" }
                 timingId = id
                 timings[timing] = timingId
                 timingRows.append((timingId, timing))
@@ -131,15 +149,16 @@ struct TimetableCompiler {
         for pattern in patterns {
             let headsign = pattern.headsigns.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
             compiled.patternHeadsigns[pattern.id] = headsign
-            content.append(BundleSchema.patterns, [
-                .text(pattern.id), source.ns(pattern.route), SQLValue(integer: pattern.direction),
-                .integer(Int64(pattern.directionIndex)), source.ns(pattern.shape),
+            // The direction index (the fourth value) is the first trip's, once it is known.
+            compiled.patterns.append((firstTrip: pattern.firstTrip, row: [
+                .text(pattern.id), ns(pattern.route), SQLValue(integer: pattern.direction),
+                .integer(0), ns(pattern.shape),
                 SQLValue(headsign), .integer(Int64(pattern.firstTripRows.count)), .integer(Int64(pattern.tripCount)),
-            ])
+            ]))
             var seen: Set<String> = []
             for (index, r) in pattern.firstTripRows.enumerated() {
                 content.append(BundleSchema.patternStops, [
-                    .text(pattern.id), .integer(Int64(index)), source.ns(stopIds[r]), SQLValue(integer: pickups[r]),
+                    .text(pattern.id), .integer(Int64(index)), ns(stopIds[r]), SQLValue(integer: pickups[r]),
                     SQLValue(integer: dropOffs[r]), SQLValue(stopHeadsigns[r]), SQLValue(real: distances[r]),
                     SQLValue(integer: timepoints[r]),
                 ])
@@ -150,7 +169,7 @@ struct TimetableCompiler {
         }
         for (key, count) in stopRoutes {
             let parts = key.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            content.append(BundleSchema.stopRoutes, [source.ns(parts[0]), source.ns(parts[1]), .integer(Int64(count))])
+            content.append(BundleSchema.stopRoutes, [ns(parts[0]), ns(parts[1]), .integer(Int64(count))])
         }
         for timing in timingRows {
             for index in 0..<timing.offsets.count / 2 {
@@ -166,7 +185,7 @@ struct TimetableCompiler {
     /// The text a pattern's id is derived from: everything that makes two patterns differ.
     private func describe(route: String, direction: Int, shape: String?, rows: [Int], _ stopIds: [String?], _ pickups: [Int],
                           _ dropOffs: [Int], _ stopHeadsigns: [String?], _ distances: [Double], _ timepoints: [Int]) -> String {
-        var text = "\(source.prefix)\(route)\u{1E}\(direction)\u{1E}\(shape ?? "")"
+        var text = "\(prefix)\(route)\u{1E}\(direction)\u{1E}\(shape ?? "")"
         for r in rows {
             text += "\u{1E}\(stopIds[r] ?? "")\u{1F}\(pickups[r])\u{1F}\(dropOffs[r])\u{1F}\(stopHeadsigns[r] ?? "")\u{1F}\(distances[r])\u{1F}\(timepoints[r])"
         }
@@ -175,8 +194,19 @@ struct TimetableCompiler {
 }
 
 /// What later compilers need of the timetable: the pattern of each trip (by the feed's trip id)
-/// and the headsign of each pattern (by bundle pattern id).
-struct CompiledTimetable {
+/// and the headsign of each pattern (by bundle pattern id); and the `patterns` rows, which wait
+/// for the directions stage.
+struct CompiledTimetable: Sendable {
     var tripPatterns: [String: String] = [:]
     var patternHeadsigns: [String: String?] = [:]
+    /// Each pattern's row with its direction index left 0, and its first trip's feed id.
+    var patterns: [(firstTrip: String, row: [SQLValue])] = []
+
+    /// Writes the `patterns` rows, each with the user-facing direction of its first trip.
+    func writePatterns(directions: FeedDirections, into content: inout BundleContent) {
+        for var pattern in patterns {
+            pattern.row[3] = .integer(Int64(directions.tripDirection[pattern.firstTrip] ?? 0))
+            content.append(BundleSchema.patterns, pattern.row)
+        }
+    }
 }

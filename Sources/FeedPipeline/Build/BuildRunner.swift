@@ -108,26 +108,37 @@ public struct BuildRunner {
         let version = (previous?.latest.version ?? 0) + 1
         let sourceReports = checks.map(\.report)
         let feeds = checks.map(\.feed!)
-        // From here on each source's tables have one owner, so the compiler can free them as it
-        // goes (see BundleCompiler.compile).
+        // From here on each source's tables have one owner, so each is freed once compiled.
         checks = []
-        // Each source enhanced on its own (links never cross sources); stage times are summed.
-        var enhanced = workers.map(Array(zip(fetched, feeds)), largestFirst: { $0.1.stopTimes.count }) { source, feed in
-            progress("\(bundle.name): directions and opposite stops of \(source.config.id)")
-            var stages = StageClock()
-            let result = EnhanceStages.run(feed, source: source.config.id, prefix: source.config.prefix,
-                                           opposites: bundle.opposites) { stages.lap($0) }
-            return (result, stages.seconds)
-        }
+        var rows = ["stop_times": feeds.reduce(0) { $0 + $1.stopTimes.count }]
+        let serviceRange = ServiceRange(feeds)
+        // Each source enhanced and compiled on its own (links never cross sources), one job per
+        // source with no barrier between the stages; stage times are summed over sources. With a
+        // worker to spare (fewer sources than workers), a source's timetable, which needs nothing
+        // of the enhancement but its patterns' directions, is compiled meanwhile on a thread of
+        // its own (BundleWriter.DraftedTimetable; the same rows either way).
+        let beside = workers.count > feeds.count
+        // Each feed handed to its job alone: freed once its source is compiled.
+        let slots = zip(fetched, feeds).map { Handover(($0, $1), cost: $1.stopTimes.count) }
         _ = consume feeds
-        for (_, seconds) in enhanced { clock.add(seconds) }
+        var compiled = workers.map(slots, largestFirst: \.cost) { slot in
+            let (source, feed) = slot.take()
+            progress("\(bundle.name): directions and opposite stops of \(source.config.id)")
+            let prefix = source.config.prefix
+            let drafting = beside ? BesideTask { DraftedTimetable(feed: feed, prefix: prefix) } : nil
+            var stages = StageClock()
+            let enhanced = EnhanceStages.run(feed, source: source.config.id, prefix: prefix,
+                                             opposites: bundle.opposites) { stages.lap($0) }
+            let part = BundleCompiler().compile(source: enhanced.source, drafting: drafting, beside: beside)
+            stages.lap("compile")
+            return (part, enhanced.report, stages.seconds)
+        }
+        for (_, _, seconds) in compiled { clock.add(seconds) }
         clock.restart()
-        let sources = enhanced.map(\.0.source)
-        let enhancements = enhanced.map(\.0.report)
-        enhanced = []
-        var rows = ["stop_times": sources.reduce(0) { $0 + $1.feed.stopTimes.count }]
-        let serviceRange = ServiceRange(sources.map(\.feed))
-        let content = BundleCompiler().compile(bundle: bundle.name, version: version, sources: consume sources, workers: workers)
+        let enhancements = compiled.map(\.1)
+        let parts = compiled.map(\.0)
+        compiled = []
+        let content = BundleCompiler().join(bundle: bundle.name, version: version, parts: consume parts, range: serviceRange)
         clock.lap("compile")
         let total = BundleSchema.tables.reduce(0) { $0 + content.count($1) }
         progress("\(bundle.name): writing the bundle, \(RowRate.describe(rows: total, seconds: 0))")
