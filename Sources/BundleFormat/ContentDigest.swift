@@ -27,8 +27,8 @@ public enum ContentDigest {
     /// half of SHA-256 over the bytes the content digest hashes for that table, its name and its
     /// rows, except that `meta` counts every row (the version too).
     ///
-    /// Not part of the update protocol: the publisher keeps them in the manifest, so that a delta
-    /// from an older version reads only the tables whose digests differ, and is checked by
+    /// Not part of the update protocol: the publisher keeps them in each version's report, so that
+    /// a delta from an older version reads only the tables whose digests differ, and is checked by
     /// comparing the digests of only those tables after it is applied. Two versions whose tables
     /// all have the same digests and whose schemas are the same have the same content digest.
     public static func tableDigests(_ database: Database, only: Set<String>? = nil) throws(SQLiteError) -> [String: String] {

@@ -69,14 +69,10 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     public var diff: String?
     /// Row counts per table.
     public var rows: [String: Int]?
-    /// A digest of each table (``ContentDigest/tableDigests(_:only:)``), written by the publisher
-    /// for its own later deltas: a delta from this version reads and checks only the tables whose
-    /// digests differ. Clients need not read it; nil in manifests written before it was added.
-    public var tables: [String: String]?
 
     public init(version: Int, digest: String, file: String, bytes: Int, sha256: String,
                 serviceStart: String? = nil, serviceEnd: String? = nil, inputs: String? = nil,
-                report: String? = nil, diff: String? = nil, rows: [String: Int]? = nil, tables: [String: String]? = nil) {
+                report: String? = nil, diff: String? = nil, rows: [String: Int]? = nil) {
         self.version = version
         self.digest = digest
         self.file = file
@@ -88,12 +84,10 @@ public struct BundleVersion: Codable, Sendable, Equatable {
         self.report = report
         self.diff = diff
         self.rows = rows
-        self.tables = tables
     }
 
     enum CodingKeys: String, CodingKey {
         case version, digest, file, bytes, sha256, inputs, report, diff, rows
-        case tables = "table_digests"
         case serviceStart = "service_start"
         case serviceEnd = "service_end"
     }

@@ -25,13 +25,12 @@ struct DeltaWriter {
         var statistics: DeltaStatistics?
     }
 
-    func write(to newVersion: BundleVersion, newSQLite: URL, olderVersions: [BundleVersion], workers: Workers = Workers(1)) throws -> Written {
+    func write(to newVersion: BundleVersion, newSQLite: URL, newTables: [String: String]? = nil, olderVersions: [BundleVersion],
+               workers: Workers = Workers(1)) throws -> Written {
+        guard !olderVersions.isEmpty else { return Written(files: [], fromPrevious: nil) }
         // The newer version's table digests, made when its file was written; computed here for a
         // caller that did not keep them.
-        var newTables = newVersion.tables ?? [:]
-        if newVersion.tables == nil {
-            newTables = try ContentDigest.tableDigests(Database(path: newSQLite.path, mode: .readOnly))
-        }
+        let newTables = try newTables ?? ContentDigest.tableDigests(Database(path: newSQLite.path, mode: .readOnly))
         let outcomes = try workers.map(olderVersions) { old in
             try delta(from: old, to: newVersion, newTables: newTables, newSQLite: newSQLite)
         }
@@ -46,8 +45,9 @@ struct DeltaWriter {
     private func delta(from old: BundleVersion, to newVersion: BundleVersion, newTables: [String: String], newSQLite: URL) throws -> Outcome {
         // A retained bundle that is missing or damaged costs its own delta, not the publication.
         guard let oldDatabase = try? unpackedCopy(of: old) else { return Outcome() }
-        // Versions published before table digests were kept: read from the file.
-        guard let oldTables = try? old.tables ?? ContentDigest.tableDigests(oldDatabase) else { return Outcome() }
+        // Versions published before table digests were kept (or whose report is gone): read from
+        // the file.
+        guard let oldTables = try? storedTableDigests(of: old) ?? ContentDigest.tableDigests(oldDatabase) else { return Outcome() }
         let changed = Set(BundleSchema.tables.map(\.name).filter { oldTables[$0] == nil || oldTables[$0] != newTables[$0] })
         let new = try Database(path: newSQLite.path, mode: .readOnly)
         let header = "from version \(old.version) \(old.digest)\nto version \(newVersion.version) \(newVersion.digest)"
@@ -69,6 +69,18 @@ struct DeltaWriter {
         try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file), scratch: scratch)
         return Outcome(file: DeltaFile(from: old.version, to: newVersion.version, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped)),
                        statistics: statistics)
+    }
+
+    /// The table digests kept in an older version's report (`table_digests`), when its report
+    /// is the one the manifest names: the file's SHA-256 begins with the 12 hex digits in its name.
+    private func storedTableDigests(of old: BundleVersion) -> [String: String]? {
+        guard let path = old.report, let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path),
+              (path as NSString).lastPathComponent.hasSuffix("-\(sha256Hex(data).prefix(12)).json") else { return nil }
+        struct Stored: Decodable {
+            var tableDigests: [String: String]?
+            enum CodingKeys: String, CodingKey { case tableDigests = "table_digests" }
+        }
+        return (try? JSONDecoder().decode(Stored.self, from: data))?.tableDigests
     }
 
     /// The old version's bundle, unpacked into memory (never written to disk): read to compute

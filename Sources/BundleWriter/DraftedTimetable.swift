@@ -4,7 +4,7 @@ import FeedModel
 /// nothing of them but each pattern's direction, added when the source is compiled
 /// (``CompiledTimetable/writePatterns(directions:into:)``). A build with a worker to spare drafts
 /// it beside the directions stage, on a thread of its own, and hands it to
-/// ``BundleCompiler/compile(source:drafting:beside:)``; the rows are the same as compiled in line.
+/// ``BundleCompiler/compile(source:drafting:)``; the rows are the same as compiled in line.
 public struct DraftedTimetable: Sendable {
     /// The timetable's rows but `patterns`'.
     let content: BundleContent

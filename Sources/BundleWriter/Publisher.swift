@@ -53,7 +53,8 @@ public struct Publisher {
         /// The file gzipped, when already made (``BundleFileWriter/writePacked(_:to:modules:workers:)``).
         public var gzipped: [UInt8]?
         public var digest: String
-        /// The digest of each table, kept in the manifest for later deltas from this version.
+        /// The digest of each table (``ContentDigest/tableDigests(_:only:)``): deltas from older
+        /// versions compare them with those kept in each older version's report.
         public var tableDigests: [String: String]?
         public var report: Data
         public var inputs: String
@@ -104,13 +105,13 @@ public struct Publisher {
         let entry = BundleVersion(
             version: version, digest: candidate.digest, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped),
             serviceStart: candidate.serviceRange?.start, serviceEnd: candidate.serviceRange?.end,
-            inputs: candidate.inputs, report: report, diff: diff, rows: candidate.rows,
-            tables: candidate.tableDigests)
+            inputs: candidate.inputs, report: report, diff: diff, rows: candidate.rows)
         let all = [entry] + (previous?.versions ?? [])
         let retained = Array(all.prefix(max(1, keep)))
         let pruned = all.dropFirst(retained.count)
         let written = try DeltaWriter(folder: folder, maxShare: maxDeltaShare, scratch: scratch)
-            .write(to: entry, newSQLite: candidate.sqlitePath, olderVersions: Array(retained.dropFirst()), workers: workers)
+            .write(to: entry, newSQLite: candidate.sqlitePath, newTables: candidate.tableDigests,
+                   olderVersions: Array(retained.dropFirst()), workers: workers)
         let deltas = written.files, changes = written.fromPrevious
         let manifest = Manifest(bundle: bundle, latest: entry, versions: retained, deltas: deltas)
         let manifestData = try manifest.encoded()

@@ -5,8 +5,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Nightly rebuilds of the metro sample where one stop is renamed each night: the manifest keeps
-/// each version's table digests, and each delta from an older version reads, writes and checks
+/// Nightly rebuilds of the metro sample where one stop is renamed each night: each version's
+/// report keeps its table digests, and each delta from an older version reads, writes and checks
 /// only the tables whose digests differ, with the same bytes as a delta computed from the whole
 /// files; versions published without table digests (an older feedc) still get their deltas.
 @Suite struct TableDigestDeltaTests {
@@ -26,6 +26,22 @@ import TestSupport
         let report = try workspace.build(workspace.config(sources: [("metro", dump)], extra: "    max_delta_share: 1.0\n"))
         #expect(report.status == .published, "\(report.reason ?? "")")
         return try requireManifestValue(workspace.manifest())
+    }
+
+    /// The table digests kept in a version's report.
+    private func storedTables(_ workspace: Workspace, _ version: BundleVersion) throws -> [String: String]? {
+        let report = try #require(version.report)
+        let data = try Data(contentsOf: workspace.output.appendingPathComponent("b").appendingPathComponent(report))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return object["table_digests"] as? [String: String]
+    }
+
+    /// Rewrites a version's report without its table digests, as an older feedc wrote it.
+    private func forgetTables(_ workspace: Workspace, _ version: BundleVersion) throws {
+        let url = workspace.output.appendingPathComponent("b").appendingPathComponent(try #require(version.report))
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        object["table_digests"] = nil
+        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: url)
     }
 
     private func bundle(_ workspace: Workspace, _ version: BundleVersion) throws -> (Database, () -> Void) {
@@ -56,17 +72,19 @@ import TestSupport
         var manifest = try build(workspace, night(1, in: folder))
         for n in 2...4 {
             manifest = try build(workspace, night(n, in: folder))
-            // Each listed version keeps the digests of its own file's tables.
+            // Each listed version's report keeps the digests of its own file's tables.
             for version in manifest.versions {
                 let (db, close) = try bundle(workspace, version)
                 defer { close() }
-                #expect(version.tables == (try ContentDigest.tableDigests(db)), "version \(version.version)")
+                #expect(try storedTables(workspace, version) == ContentDigest.tableDigests(db), "version \(version.version)")
             }
             try checkDeltas(workspace, manifest)
         }
         // A renamed stop changes its row and the search words, and meta's version: not the
         // timetable, whose tables the deltas never mention.
-        let latest = try #require(manifest.latest.tables), first = try #require(manifest.versions.last?.tables)
+        let latest = try #require(try storedTables(workspace, manifest.latest))
+        let oldest = try #require(manifest.versions.last)
+        let first = try #require(try storedTables(workspace, oldest))
         let changed = Set(latest.keys.filter { latest[$0] != first[$0] })
         #expect(changed.contains("stops") && changed.contains("meta"))
         #expect(!changed.contains("trips") && !changed.contains("timing_stops"))
@@ -77,19 +95,15 @@ import TestSupport
         }
     }
 
-    /// Versions from a manifest without table digests: their tables are read from their files.
+    /// Versions whose reports have no table digests: their tables are read from their files.
     /// A retained bundle whose file is not the one listed (its SHA-256) gets no delta, and the
     /// publication goes on.
     @Test func olderVersionsWithoutDigestsAndADamagedOne() throws {
         let folder = TemporaryFolder(), workspace = Workspace()
         for n in 1...3 { _ = try build(workspace, night(n, in: folder)) }
-        let url = workspace.output.appendingPathComponent("b/manifest.json")
-        var old = try requireManifestValue(workspace.manifest())
-        old.versions = old.versions.map { var v = $0; v.tables = nil; return v }
-        old.latest.tables = nil
-        try old.encoded().write(to: url)
+        for version in try requireManifestValue(workspace.manifest()).versions { try forgetTables(workspace, version) }
         var manifest = try build(workspace, night(4, in: folder))
-        #expect(manifest.versions.dropFirst().allSatisfy { $0.tables == nil })
+        #expect(try manifest.versions.dropFirst().allSatisfy { try storedTables(workspace, $0) == nil })
         try checkDeltas(workspace, manifest)
 
         let damaged = try #require(manifest.versions.last)
@@ -100,5 +114,37 @@ import TestSupport
         #expect(manifest.latest.version == 5)
         #expect(!manifest.deltas.contains { $0.from == damaged.version })
         #expect(manifest.deltas.count == manifest.versions.count - 2)
+    }
+
+    /// The stored digests decide which tables are read: an older version's file changed in a
+    /// table whose stored digest still equals the newer one's (with the manifest's SHA-256 made
+    /// to match) gives a delta that leaves that table alone; once its report has no digests, they
+    /// are computed from its file, and the delta puts the table right.
+    @Test func theStoredDigestsDecideWhatIsRead() throws {
+        let folder = TemporaryFolder(), workspace = Workspace()
+        for n in 1...2 { _ = try build(workspace, night(n, in: folder)) }
+        let folderB = workspace.output.appendingPathComponent("b")
+        var manifest = try requireManifestValue(workspace.manifest())
+        let first = try #require(manifest.versions.last)
+        let unpacked = folder.url.appendingPathComponent("first.sqlite")
+        try Data(Gzip.decompress([UInt8](Data(contentsOf: folderB.appendingPathComponent(first.file))))).write(to: unpacked)
+        try Database(path: unpacked.path, mode: .readWrite).execute("UPDATE agencies SET name = name || ' (changed by hand)'")
+        let packed = try Gzip.compress([UInt8](Data(contentsOf: unpacked)))
+        try Data(packed).write(to: folderB.appendingPathComponent(first.file))
+        manifest.versions[manifest.versions.count - 1].sha256 = sha256Hex(packed)
+        manifest.versions[manifest.versions.count - 1].bytes = packed.count
+        try manifest.encoded().write(to: folderB.appendingPathComponent("manifest.json"))
+
+        func sqlOfDelta(from version: Int) throws -> String {
+            let manifest = try requireManifestValue(workspace.manifest())
+            let delta = try #require(manifest.deltas.first { $0.from == version })
+            return String(decoding: try Gzip.decompress([UInt8](Data(contentsOf: folderB.appendingPathComponent(delta.file)))), as: UTF8.self)
+        }
+        _ = try build(workspace, night(3, in: folder))
+        #expect(try !sqlOfDelta(from: first.version).contains("agencies"))
+
+        try forgetTables(workspace, try #require(requireManifestValue(workspace.manifest()).versions.last))
+        _ = try build(workspace, night(4, in: folder))
+        #expect(try sqlOfDelta(from: first.version).contains("UPDATE agencies SET name = "))
     }
 }

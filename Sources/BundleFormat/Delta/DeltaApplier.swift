@@ -46,11 +46,13 @@ public enum DeltaApplier {
     }
 
     /// The publisher's check of a delta it wrote, on a throwaway copy of the older version: the
-    /// delta is applied as ``apply(_:to:expectedDigest:beforeCommit:)`` applies it, but may write
+    /// delta's statements run as in ``apply(_:to:expectedDigest:beforeCommit:)``, but may write
     /// only `tables` (those whose digests differ between the two versions), and only their
     /// digests are computed and compared with `expected`, the newer version's. The other tables
     /// were left as they were and already had the newer version's digests, so this passes exactly
-    /// when the content digest would, reading only the tables that changed. Always rolled back.
+    /// when the content digest would, reading only the tables that changed. The optional virtual
+    /// tables are not rebuilt here (they are outside the digest; their fixed rebuild statements
+    /// are the client's, tested on their own). Always rolled back.
     public static func check(_ sql: String, on database: Database, writing tables: Set<String>,
                              expected: [String: String]) throws(DeltaError) {
         try inTransaction(sql, on: database, writing: tables, commit: false) { () throws(DeltaError) in

@@ -129,7 +129,7 @@ public struct BuildRunner {
             var stages = StageClock()
             let enhanced = EnhanceStages.run(feed, source: source.config.id, prefix: prefix,
                                              opposites: bundle.opposites) { stages.lap($0) }
-            let part = BundleCompiler().compile(source: enhanced.source, drafting: drafting, beside: beside)
+            let part = BundleCompiler().compile(source: enhanced.source, drafting: drafting)
             stages.lap("compile")
             return (part, enhanced.report, stages.seconds)
         }
@@ -168,6 +168,7 @@ public struct BuildRunner {
         }
         progress("\(bundle.name): publishing version \(version)")
         report.serviceEnd = serviceRange.flatMap { ServiceEndCheck(lastDate: $0.end, today: today, settings: bundle.serviceEnd) }
+        report.tableDigests = written.tableDigests
         let candidate = Publisher.Candidate(sqlitePath: temporary, digest: digest, report: report.json(), inputs: inputs,
                                             serviceRange: serviceRange, rows: rows, diff: diff,
                                             gzipped: written.gzipped, tableDigests: written.tableDigests)
@@ -235,7 +236,10 @@ public struct BuildRunner {
     }
 }
 
-/// Wall-clock seconds per stage.
+/// Seconds per stage: wall-clock, except for the stages each source runs in its own job after it
+/// is validated (directions, opposites, compile), whose times are summed over the sources. A timetable
+/// drafted beside a source's enhancement counts in that source's compile only for what it took
+/// after the enhancement ended.
 struct StageClock {
     private var last = Date()
     private(set) var seconds: [String: Double] = [:]

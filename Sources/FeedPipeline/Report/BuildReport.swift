@@ -29,6 +29,10 @@ public struct BuildReport: Codable, Sendable {
     public var enhancements: [EnhancementReport]
     /// Row counts per bundle table (plus `stop_times`, the rows the view reconstructs).
     public var rows: [String: Int]?
+    /// A digest of each table of the version published (32 hex digits,
+    /// `ContentDigest.tableDigests`): a later build reads them from this version's report to
+    /// compute its delta from this version over only the tables that changed.
+    public var tableDigests: [String: String]?
     /// Seconds per stage.
     public var seconds: [String: Double]
     /// Deltas published with this version.
@@ -43,6 +47,7 @@ public struct BuildReport: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case bundle, status, version, digest, reason, sources, enhancements, rows, seconds, deltas, changes, upload
         case serviceEnd = "service_end"
+        case tableDigests = "table_digests"
     }
 
     public init(bundle: String, status: Status, version: Int? = nil, digest: String? = nil, reason: String? = nil,
