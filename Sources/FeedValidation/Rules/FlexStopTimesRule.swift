@@ -16,6 +16,10 @@ public struct FlexStopTimesRule: ValidationRule {
         let stopTimes = feed.stopTimes
         guard stopTimes.isPresent, !stopTimes.isEmpty else { return }
         let stops = stopTimes.texts("stop_id")
+        // Nearly every feed names a stop on every row: then nothing is reported or left out, and
+        // one scan for an empty stop_id is all it takes (Bydgoszcz: 24 ms -> under 1 ms, on the
+        // path every later repairing rule waits for).
+        guard stops.contains(where: { $0 == nil }) else { return }
         let groups = stopTimes.texts("location_group_id")
         let locations = stopTimes.texts("location_id")
         let trips = stopTimes.texts("trip_id")
