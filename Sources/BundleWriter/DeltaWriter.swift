@@ -45,11 +45,13 @@ struct DeltaWriter {
     private func delta(from old: BundleVersion, to newVersion: BundleVersion, newTables: [String: String], newSQLite: URL) throws -> Outcome {
         // A retained bundle that is missing or damaged costs its own delta, not the publication.
         guard let oldDatabase = try? unpackedCopy(of: old) else { return Outcome() }
+        let new = try Database(path: newSQLite.path, mode: .readOnly)
+        // Across a change of schema (a new feedc) there is no delta: found before anything is read.
+        guard try DeltaEncoder.sameSchema(oldDatabase, new) else { return Outcome() }
         // Versions published before table digests were kept (or whose report is gone): read from
         // the file.
         guard let oldTables = try? storedTableDigests(of: old) ?? ContentDigest.tableDigests(oldDatabase) else { return Outcome() }
         let changed = Set(BundleSchema.tables.map(\.name).filter { oldTables[$0] == nil || oldTables[$0] != newTables[$0] })
-        let new = try Database(path: newSQLite.path, mode: .readOnly)
         let header = "from version \(old.version) \(old.digest)\nto version \(newVersion.version) \(newVersion.digest)"
         guard case (let sql, var statistics)? = try DeltaEncoder.encode(from: oldDatabase, to: new, header: header, only: changed) else { return Outcome() }
         // A table left out is the same in both versions: all its rows stay.

@@ -17,8 +17,7 @@ public enum DeltaEncoder {
     /// same, since an unchanged table adds nothing to it, and their statistics are left out.
     public static func encode(from old: Database, to new: Database, header: String,
                               only: Set<String>? = nil) throws -> (sql: String, statistics: DeltaStatistics)? {
-        let schemaSQL = "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name"
-        guard try old.rows(schemaSQL) == new.rows(schemaSQL) else { return nil }
+        guard try sameSchema(old, new) else { return nil }
         var out = "-- feedc delta format 1\n-- " + header.split(separator: "\n").joined(separator: "\n-- ") + "\n"
         var statistics = DeltaStatistics()
         let literal = SQLLiteral(checkingWith: new)
@@ -26,6 +25,13 @@ public enum DeltaEncoder {
             statistics.tables[table.name] = try encode(table, old, new, literal, into: &out)
         }
         return (out, statistics)
+    }
+
+    /// Whether the two bundles declare the same tables, indexes and views: a delta exists only
+    /// between those.
+    public static func sameSchema(_ old: Database, _ new: Database) throws -> Bool {
+        let schemaSQL = "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name"
+        return try old.rows(schemaSQL) == new.rows(schemaSQL)
     }
 
     private static func encode(_ table: BundleTable, _ old: Database, _ new: Database, _ literal: SQLLiteral,
