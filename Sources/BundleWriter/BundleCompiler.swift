@@ -30,8 +30,9 @@ public struct BundleCompiler: Sendable {
     }
 
     /// One source's rows, all but `meta`'s. With `drafting`, its timetable is being compiled on a
-    /// thread of its own (started beside the enhancement stages: it needs nothing of them but its
-    /// patterns' directions); the rows that need nothing of the timetable are made meanwhile.
+    /// thread of its own (a build starts it beside the enhancement stages: it needs nothing of
+    /// them but its patterns' directions); the rows that need nothing of the timetable are made
+    /// meanwhile.
     /// Before, with a worker to spare, those rows were made beside the timetable instead (Bydgoszcz
     /// compile 0.219 -> 0.197 s); with the timetable beside the enhancement, the directions,
     /// opposites and compile stages went from 0.275 to 0.166 s.

@@ -72,7 +72,8 @@ public enum BundleFileWriter {
     /// digest, the file gzipped (``DeflateGzip``).
     public struct Packed {
         public var digest: String
-        /// The digest of each table (``ContentDigest/tableDigests(_:only:)``), for the manifest.
+        /// The digest of each table (``ContentDigest/tableDigests(_:only:)``), kept in the version's
+        /// report for later deltas.
         public var tableDigests: [String: String]
         public var gzipped: [UInt8]?
     }

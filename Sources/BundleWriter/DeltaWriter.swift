@@ -74,15 +74,21 @@ struct DeltaWriter {
     }
 
     /// The table digests kept in an older version's report (`table_digests`), when its report
-    /// is the one the manifest names: the file's SHA-256 begins with the 12 hex digits in its name.
+    /// is the one the manifest names (the file's SHA-256 begins with the 12 hex digits in its
+    /// name) and is that version's (its version and content digest). The check of a delta relies
+    /// on them for the tables it leaves out.
     private func storedTableDigests(of old: BundleVersion) -> [String: String]? {
         guard let path = old.report, let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path),
               (path as NSString).lastPathComponent.hasSuffix("-\(sha256Hex(data).prefix(12)).json") else { return nil }
         struct Stored: Decodable {
+            var version: Int?
+            var digest: String?
             var tableDigests: [String: String]?
-            enum CodingKeys: String, CodingKey { case tableDigests = "table_digests" }
+            enum CodingKeys: String, CodingKey { case version, digest, tableDigests = "table_digests" }
         }
-        return (try? JSONDecoder().decode(Stored.self, from: data))?.tableDigests
+        guard let stored = try? JSONDecoder().decode(Stored.self, from: data),
+              stored.version == old.version, stored.digest == old.digest else { return nil }
+        return stored.tableDigests
     }
 
     /// The old version's bundle, unpacked into memory (never written to disk): read to compute

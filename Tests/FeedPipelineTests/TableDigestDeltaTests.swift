@@ -36,12 +36,23 @@ import TestSupport
         return object["table_digests"] as? [String: String]
     }
 
-    /// Rewrites a version's report without its table digests, as an older feedc wrote it.
+    /// Rewrites a version's report without its table digests, as an older feedc wrote it, under
+    /// the name its bytes give it, listed in the manifest.
     private func forgetTables(_ workspace: Workspace, _ version: BundleVersion) throws {
         let url = workspace.output.appendingPathComponent("b").appendingPathComponent(try #require(version.report))
         var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         object["table_digests"] = nil
-        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: url)
+        try replaceReport(workspace, version.version, with: JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+    }
+
+    /// Lists `data` as version `number`'s report, named as the publisher names it.
+    private func replaceReport(_ workspace: Workspace, _ number: Int, with data: Data) throws {
+        let path = "reports/\(number)-\(sha256Hex(data).prefix(12)).json"
+        try data.write(to: workspace.output.appendingPathComponent("b").appendingPathComponent(path))
+        var manifest = try requireManifestValue(workspace.manifest())
+        let index = try #require(manifest.versions.firstIndex { $0.version == number })
+        manifest.versions[index].report = path
+        try manifest.encoded().write(to: workspace.output.appendingPathComponent("b/manifest.json"))
     }
 
     private func bundle(_ workspace: Workspace, _ version: BundleVersion) throws -> (Database, () -> Void) {
@@ -118,8 +129,9 @@ import TestSupport
 
     /// The stored digests decide which tables are read: an older version's file changed in a
     /// table whose stored digest still equals the newer one's (with the manifest's SHA-256 made
-    /// to match) gives a delta that leaves that table alone; once its report has no digests, they
-    /// are computed from its file, and the delta puts the table right.
+    /// to match) gives a delta that leaves that table alone. A report that is not what its name
+    /// says, another version's report, or one without digests is not relied on: the digests are
+    /// computed from the file, and the delta puts the table right.
     @Test func theStoredDigestsDecideWhatIsRead() throws {
         let folder = TemporaryFolder(), workspace = Workspace()
         for n in 1...2 { _ = try build(workspace, night(n, in: folder)) }
@@ -140,11 +152,33 @@ import TestSupport
             let delta = try #require(manifest.deltas.first { $0.from == version })
             return String(decoding: try Gzip.decompress([UInt8](Data(contentsOf: folderB.appendingPathComponent(delta.file)))), as: UTF8.self)
         }
+        func firstReport() throws -> URL {
+            let manifest = try requireManifestValue(workspace.manifest())
+            let version = try #require(manifest.versions.first { $0.version == first.version })
+            return folderB.appendingPathComponent(try #require(version.report))
+        }
         _ = try build(workspace, night(3, in: folder))
         #expect(try !sqlOfDelta(from: first.version).contains("agencies"))
 
-        try forgetTables(workspace, try #require(requireManifestValue(workspace.manifest()).versions.last))
+        // Edited in place: its bytes no longer give its name.
+        let report = try Data(contentsOf: firstReport())
+        try (report + Data(" ".utf8)).write(to: firstReport())
         _ = try build(workspace, night(4, in: folder))
+        #expect(try sqlOfDelta(from: first.version).contains("UPDATE agencies SET name = "))
+        try report.write(to: firstReport())
+        _ = try build(workspace, night(5, in: folder))
+        #expect(try !sqlOfDelta(from: first.version).contains("agencies"), "the report is relied on again")
+
+        // Another version's report, named by its bytes.
+        let second = try #require(requireManifestValue(workspace.manifest()).versions.first { $0.version == first.version + 1 })
+        try replaceReport(workspace, first.version, with: Data(contentsOf: folderB.appendingPathComponent(try #require(second.report))))
+        _ = try build(workspace, night(6, in: folder))
+        #expect(try sqlOfDelta(from: first.version).contains("UPDATE agencies SET name = "))
+
+        // A report without digests, as an older feedc wrote it.
+        try replaceReport(workspace, first.version, with: report)
+        try forgetTables(workspace, try #require(requireManifestValue(workspace.manifest()).versions.first { $0.version == first.version }))
+        _ = try build(workspace, night(7, in: folder))
         #expect(try sqlOfDelta(from: first.version).contains("UPDATE agencies SET name = "))
     }
 }

@@ -172,6 +172,9 @@ public struct BuildRunner {
         let candidate = Publisher.Candidate(sqlitePath: temporary, digest: digest, report: report.json(), inputs: inputs,
                                             serviceRange: serviceRange, rows: rows, diff: diff,
                                             gzipped: written.gzipped, tableDigests: written.tableDigests)
+        // The digests are for the published report, where later deltas read them; `--json` and
+        // the returned report leave them out.
+        report.tableDigests = nil
         let signingKey = try bundle.signingKey.map { try String(contentsOf: $0, encoding: .utf8) }
         let published = try publisher.publish(candidate, version: version, previous: previous, keep: config.keep,
                                               maxDeltaShare: bundle.maxDeltaShare, signingKey: signingKey, workers: workers)
