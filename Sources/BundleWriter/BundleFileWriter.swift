@@ -98,33 +98,11 @@ public enum BundleFileWriter {
             let digests = try ContentDigest.computeWithTables(database)
             return Packed(digest: digests.content, tableDigests: digests.tables, gzipped: nil)
         }
-        let packing = Packing(path: path)
-        let thread = Thread { packing.run() }
-        thread.start()
+        let packing = BesideTask { Result { () throws(PublishError) -> [UInt8] in try DeflateGzip.compress(fileAt: path) } }
         _ = consume content
         let digests = Result { () throws(SQLiteError) in try ContentDigest.computeWithTables(database) }
-        let gzipped = try packing.result()
+        let gzipped = try packing.wait().get()
         let (digest, tables) = try digests.get()
         return Packed(digest: digest, tableDigests: tables, gzipped: gzipped)
-    }
-}
-
-/// The gzip of a bundle file, made on another thread. `@unchecked Sendable`: `outcome` is
-/// written by that thread before it signals and read only after the wait.
-private final class Packing: @unchecked Sendable {
-    private let path: String
-    private var outcome: Result<[UInt8], PublishError>?
-    private let done = DispatchSemaphore(value: 0)
-
-    init(path: String) { self.path = path }
-
-    func run() {
-        outcome = Result { () throws(PublishError) -> [UInt8] in try DeflateGzip.compress(fileAt: path) }
-        done.signal()
-    }
-
-    func result() throws(PublishError) -> [UInt8] {
-        done.wait()
-        return try outcome!.get()
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Work started on a thread of its own, beside the caller's, whose result the caller takes once
-/// with ``wait()``. For one piece of work that overlaps another on the same source, where
-/// ``Workers/map(_:_:)`` would need a list. `@unchecked Sendable`: `result` is written by the
+/// with ``wait()``. For one piece of work that overlaps another (a source's timetable beside its
+/// enhancement, a bundle's gzip beside its digest), where ``Workers/map(_:_:)`` would need a list. `@unchecked Sendable`: `result` is written by the
 /// thread before it signals and read only after the wait.
 public final class BesideTask<T: Sendable>: @unchecked Sendable {
     private var result: T?

@@ -168,13 +168,13 @@ public struct BuildRunner {
         }
         progress("\(bundle.name): publishing version \(version)")
         report.serviceEnd = serviceRange.flatMap { ServiceEndCheck(lastDate: $0.end, today: today, settings: bundle.serviceEnd) }
-        report.tableDigests = written.tableDigests
-        let candidate = Publisher.Candidate(sqlitePath: temporary, digest: digest, report: report.json(), inputs: inputs,
+        // The table digests are for the published report, where later deltas read them; `--json`
+        // and the returned report leave them out.
+        var stored = report
+        stored.tableDigests = written.tableDigests
+        let candidate = Publisher.Candidate(sqlitePath: temporary, digest: digest, report: stored.json(), inputs: inputs,
                                             serviceRange: serviceRange, rows: rows, diff: diff,
                                             gzipped: written.gzipped, tableDigests: written.tableDigests)
-        // The digests are for the published report, where later deltas read them; `--json` and
-        // the returned report leave them out.
-        report.tableDigests = nil
         let signingKey = try bundle.signingKey.map { try String(contentsOf: $0, encoding: .utf8) }
         let published = try publisher.publish(candidate, version: version, previous: previous, keep: config.keep,
                                               maxDeltaShare: bundle.maxDeltaShare, signingKey: signingKey, workers: workers)
