@@ -55,6 +55,9 @@ struct TimetableCompiler {
         for (row, id) in trips.texts("trip_id").enumerated() { if let id { tripRow[id] = row } }
 
         let stopIds = stopTimes.texts("stop_id")
+        // Stops by their numbers, shared with the rules and the enhancement (``TextCodes``).
+        let stopCodes = stopTimes.codes("stop_id").codes
+        let headsignCodes = stopTimes.codes("stop_headsign").codes
         let pickups = stopTimes.integers("pickup_type")
         let dropOffs = stopTimes.integers("drop_off_type")
         let stopHeadsigns = stopTimes.texts("stop_headsign")
@@ -69,8 +72,8 @@ struct TimetableCompiler {
         let reader = Reader(table: trips, prefix: prefix)
         let null = Column.nullInteger
 
-        // Patterns and timings are keyed by integer arrays (interned texts and the values of each
-        // stop time): exact, and cheap to hash. The text a pattern id derives from is built once
+        // Patterns and timings are keyed by integer arrays (stop numbers, interned texts and the
+        // values of each stop time): exact, and cheap to hash. The text a pattern id derives from is built once
         // per distinct pattern.
         var interned = Interner()
         // Each pattern is found by its key once per trip and changed where it lies: taking it
@@ -91,12 +94,12 @@ struct TimetableCompiler {
             key.append(shapeIds[row].map { interned[$0] } ?? -1)
             key.append(directions[row])
             for r in rows {
-                key.append(interned[stopIds[r] ?? ""])
+                key.append(Int(stopCodes[r]))
                 key.append(pickups[r])
                 key.append(dropOffs[r])
                 key.append(timepoints[r])
                 key.append(Int(truncatingIfNeeded: distances[r].bitPattern))
-                key.append(stopHeadsigns[r].map { interned[$0] } ?? -1)
+                key.append(Int(headsignCodes[r]))
             }
             let number: Int
             if let known = patternIndex[key] {

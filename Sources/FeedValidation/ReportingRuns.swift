@@ -11,8 +11,8 @@ import Foundation
 /// queued rules itself until none is left, so neither side idles while the other has work.
 /// (Before, a reporting rule that found the one background thread busy ran in line, and the
 /// caller ended up with most of the work: on Bydgoszcz 21% of the run's CPU on the caller
-/// against 10% beside it.) At most ``maxQueued`` rules wait; past that the caller runs the next
-/// one itself, so the feeds they hold stay few.
+/// against 10% beside it.) At most ``maxQueued`` rules wait; past that the caller runs the oldest
+/// waiting one itself, so the feeds they hold stay few.
 ///
 /// `@unchecked Sendable`: `queue`, `running` and `closed` are only touched under `condition`;
 /// each rule's sink is written by the one thread running that rule and read only once that rule
@@ -44,16 +44,20 @@ final class ReportingRuns: @unchecked Sendable {
     /// Rule `index`'s own sink.
     func sink(_ index: Int) -> NoticeSink { sinks[index] }
 
-    /// Queues a rule that only reports, to run on `feed` as it is now; runs it here instead when
-    /// ``maxQueued`` rules are already waiting.
+    /// Queues a rule that only reports, to run on `feed` as it is now. When ``maxQueued`` rules
+    /// are already waiting, the oldest of them is run here instead and this one queued in its
+    /// place: a long rule arriving last (`TravelSpeedRule`, 60-75 ms on Bydgoszcz, right after a
+    /// run of small ones) then goes to a background thread instead of onto the caller's path,
+    /// where the repairs after it wait for it.
     func start(_ index: Int, _ rule: any ValidationRule, on feed: Feed) {
         condition.lock()
-        guard queue.count < maxQueued else {
+        queue.append(Queued(index: index, rule: rule, feed: feed))
+        if queue.count > maxQueued {
+            let oldest = queue.removeFirst()
             condition.unlock()
-            run(Queued(index: index, rule: rule, feed: feed), counted: false)
+            run(oldest, counted: false)
             return
         }
-        queue.append(Queued(index: index, rule: rule, feed: feed))
         condition.signal()
         let spawn = !started
         started = true

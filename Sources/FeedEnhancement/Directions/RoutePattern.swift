@@ -53,9 +53,10 @@ public enum RoutePatterns {
         let stopTimes = feed.stopTimes
         let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
         let stopIds = stopTimes.texts("stop_id")
+        let stopCodes = stopTimes.codes("stop_id").codes
 
-        // Keyed by integers (the route and stops interned as they come), each trip looked up
-        // once: hashing stop id texts three times per trip was most of this stage.
+        // Keyed by integers (the route interned, the stops by their numbers, ``TextCodes``), each
+        // trip looked up once: hashing stop id texts three times per trip was most of this stage.
         var interned = Interner()
         var index: [[Int]: Int] = [:]
         var found: [RoutePattern] = []
@@ -67,9 +68,7 @@ public enum RoutePatterns {
             key.removeAll(keepingCapacity: true)
             key.append(interned[route])
             key.append(direction)
-            for r in rows {
-                if let stop = stopIds[r] { key.append(interned[stop]) }
-            }
+            for r in rows where stopCodes[r] != TextCodes.missing { key.append(Int(stopCodes[r])) }
             let number: Int
             if let known = index[key] {
                 number = known

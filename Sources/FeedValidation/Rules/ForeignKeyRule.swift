@@ -25,9 +25,18 @@ public struct ForeignKeyRule: ValidationRule {
                 }
                 let parentDropped = targets.reduce(into: Set<String>()) { $0.formUnion(droppedKeys["\($1.table).\($1.field)"] ?? []) }
                 let values = table.texts(field.name)
+                // References to stops change from row to row (a stop_time's stop, where its trip
+                // comes in a run of rows): those are checked once per distinct stop, through the
+                // numbers the other rules and stages share (``TextCodes``).
+                let coded = reference.targets.contains { $0.table == "stops" } ? table.codes(field.name) : nil
+                let validCodes = coded.map { $0.values.map { valid.contains($0) } }
                 var cleared: [Int] = []
                 var lastValid: String?
                 for row in 0..<table.count where keep[row] {
+                    if let coded, let validCodes {
+                        let code = coded.codes[row]
+                        if code == TextCodes.missing || validCodes[Int(code)] { continue }
+                    }
                     guard let value = values[row], value != lastValid else { continue }
                     if valid.contains(value) {
                         lastValid = value

@@ -16,14 +16,10 @@ public struct StopUsageRule: ValidationRule {
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         let stops = feed.stops, stopTimes = feed.stopTimes
         guard stops.isPresent, stopTimes.isPresent else { return }
+        // The line of the first stop time naming each stop.
+        let stopCodes = stopTimes.codes("stop_id")
         var served: [String: Int] = [:]
-        let stopOfRow = stopTimes.texts("stop_id")
-        var last: String?
-        for row in 0..<stopTimes.count {
-            guard let id = stopOfRow[row], id != last else { continue }
-            last = id
-            if served[id] == nil { served[id] = Int(stopTimes.lines[row]) }
-        }
+        for (code, row) in stopCodes.firstRows().enumerated() { served[stopCodes.values[code]] = Int(stopTimes.lines[row]) }
         // A stop of a GTFS-Flex location group that stop times name is served too.
         let groupsServed = Set(stopTimes.texts("location_group_id").compactMap { $0 })
         var inServedGroup: Set<String> = []

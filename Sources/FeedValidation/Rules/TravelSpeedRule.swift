@@ -61,12 +61,17 @@ public struct TravelSpeedRule: ValidationRule {
         }
         let arrivals = stopTimes.integers("arrival_time"), departures = stopTimes.integers("departure_time")
         let stopOfRow = stopTimes.texts("stop_id")
+        // Each stop time's position number, through its stop's number (``TextCodes``): each
+        // distinct stop id looked up once, not once per stop time.
+        let stopCodes = stopTimes.codes("stop_id")
+        let numberOfCode = stopCodes.values.map { stopNumber[$0] }
+        let codes = stopCodes.codes
         let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
         let null = Column.nullInteger
         for (g, rows) in groups.rows.enumerated() {
             let trip = groups.keys[g]
             guard let limit = tripLimit[trip], rows.count > 1 else { continue }
-            let points = rows.map { stopOfRow[$0].flatMap { stopNumber[$0] } }
+            let points = rows.map { codes[$0] == TextCodes.missing ? nil : numberOfCode[Int(codes[$0])] }
             func kph(_ km: Double, from start: Int, to end: Int) -> Double {
                 let departure = departures[start], arrival = arrivals[end]
                 var seconds = arrival - departure
