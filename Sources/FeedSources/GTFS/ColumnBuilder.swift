@@ -63,6 +63,18 @@ struct ColumnBuilder {
     /// A builder for more rows of the same file (same header), holding none yet.
     func empty() -> ColumnBuilder { ColumnBuilder(schema: schema, slots: slots) }
 
+    /// Rows converted so far.
+    var count: Int { lines.count }
+
+    /// Makes room for `rows` rows in every column the file has, so that they grow without being
+    /// moved to larger buffers (and the pages of each buffer touched anew) as they fill.
+    mutating func reserveCapacity(_ rows: Int) {
+        for i in presentTexts { texts[i].reserveCapacity(rows) }
+        for i in presentIntegers { integers[i].reserveCapacity(rows) }
+        for i in presentReals { reals[i].reserveCapacity(rows) }
+        lines.reserveCapacity(rows)
+    }
+
     /// Takes one record of the file's body: a blank line (or one of spaces only, read as empty
     /// by MobilityData's parser) is skipped, a record of the wrong length reported, and the row
     /// converted. Returns false when the row was dropped.

@@ -87,7 +87,8 @@ public struct GTFSReader {
     private func load(_ schema: TableSchema, from archive: DumpArchive, _ sink: NoticeSink, ahead: Bool = false) throws(DumpError) -> Loaded {
         let notices = NoticeSink(samplesPerCode: sink.samplesPerCode)
         let large = ahead && archive.declaredSize(schema.fileName) >= Self.inflateAheadBytes
-        var loader = TableLoader(schema: schema, sink: notices, sideBySide: large)
+        var loader = TableLoader(schema: schema, sink: notices, sideBySide: large,
+                                 expectedBytes: Int(clamping: archive.declaredSize(schema.fileName)))
         let found = if large {
             try InflateAhead.stream(schema.fileName, of: archive) { loader.consume($0) }
         } else {

@@ -55,7 +55,9 @@ struct RecordBatch {
     /// same time on a thread of its own; returns how many rows were dropped.
     func convertInHalves(into builder: inout ColumnBuilder, notices: TableNotices, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         let middle = count / 2
-        let second = SecondHalf(builder: builder.empty(),
+        var secondBuilder = builder.empty()
+        secondBuilder.reserveCapacity(count - middle)
+        let second = SecondHalf(builder: secondBuilder,
                                 notices: TableNotices(schema: notices.schema, sink: NoticeSink(samplesPerCode: notices.sink.samplesPerCode)),
                                 batch: self, bytes: bytes)
         let done = DispatchSemaphore(value: 0)

@@ -1,0 +1,64 @@
+import FeedModel
+import Foundation
+@testable import FeedSources
+import Testing
+
+/// Given the file's declared size, the loader sizes its columns once from the first batch's
+/// record length: room for the whole file and a little more when the size is right, at most 256
+/// times the first batch's rows when it lies, none when it is smaller than what came; and the
+/// table is the same in every case.
+@Suite struct RowReservationTests {
+    /// 20,000 stop_times whose ids grow longer down the file (as real ids do).
+    static let file: [UInt8] = {
+        var text = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        for row in 0..<20_000 {
+            text += "trip\(row / 20),08:\(String(format: "%02d", row % 60)):00,08:\(String(format: "%02d", row % 60)):00,stop\(row % 700),\(row % 20)\n"
+        }
+        return Array(text.utf8)
+    }()
+
+    static func load(expectedBytes: Int?, halves: Bool = false) -> (table: Table?, reserved: Int?) {
+        var loader = TableLoader(schema: GTFSSchema.stopTimes, sink: NoticeSink(), batchBytes: 64 << 10,
+                                 sideBySide: halves, halvesFrom: halves ? 100 : 4096, expectedBytes: expectedBytes)
+        file.withUnsafeBufferPointer { all in
+            var start = 0
+            while start < all.count {
+                let end = min(all.count, start + 10_000)
+                loader.consume(UnsafeBufferPointer(rebasing: all[start..<end]))
+                start = end
+            }
+        }
+        let table = loader.finish()
+        return (table, loader.reservedRows)
+    }
+
+    static func values(_ table: Table?) -> [String] {
+        guard let table else { return [] }
+        return ["trip_id", "stop_id"].map { "\(table.texts($0))" } + ["arrival_time", "stop_sequence"].map { "\(table.integers($0))" }
+    }
+
+    @Test func aTrueSizeReservesTheWholeFile() throws {
+        let plain = Self.load(expectedBytes: nil)
+        #expect(plain.reserved == nil)
+        #expect(plain.table?.count == 20_000)
+        for halves in [false, true] {
+            let sized = Self.load(expectedBytes: Self.file.count, halves: halves)
+            let reserved = try #require(sized.reserved)
+            #expect(reserved >= 20_000 && reserved <= 20_000 * 17 / 16, "room for \(reserved) rows")
+            #expect(Self.values(sized.table) == Self.values(plain.table))
+        }
+    }
+
+    @Test func aLyingSizeReservesAtMost256TimesTheFirstRows() throws {
+        let plain = Self.load(expectedBytes: nil)
+        let lying = Self.load(expectedBytes: 1 << 40)
+        let reserved = try #require(lying.reserved)
+        // The first batch (64 KiB) holds about 1,700 records.
+        #expect(reserved <= 256 * 2_000)
+        #expect(reserved >= 256 * 1_000)
+        #expect(Self.values(lying.table) == Self.values(plain.table))
+        let small = Self.load(expectedBytes: 1_000)
+        #expect(small.reserved == nil)
+        #expect(Self.values(small.table) == Self.values(plain.table))
+    }
+}
