@@ -168,6 +168,9 @@ public struct TableLoader {
         if !reserved && !final { reserveRows() }
         if consumed < buffer.count { pending = Array(buffer[consumed...]) }
         scanAt = max(batchBytes, 2 * pending.count)
+        // Room for the next batch and the chunk that completes it (at most 1 MiB), so that it
+        // is gathered without being moved to larger buffers as it grows.
+        if !final { pending.reserveCapacity(scanAt + (1 << 20)) }
     }
 
     /// Once rows have come, gives the columns room for as many as the whole file should hold at
