@@ -37,7 +37,7 @@ struct StaticTablesCompiler {
 
         let shapes = feed.shapes
         if shapes.isPresent {
-            let groups = RowGroups(shapes, by: "shape_id", orderedBy: "shape_pt_sequence")
+            let groups = shapes.groups(by: "shape_id", orderedBy: "shape_pt_sequence")
             let lats = shapes.reals("shape_pt_lat")
             let lons = shapes.reals("shape_pt_lon")
             for (g, rows) in groups.rows.enumerated() {

@@ -50,7 +50,7 @@ struct TimetableCompiler {
         var compiled = CompiledTimetable()
         let stopTimes = feed.stopTimes
         let trips = feed.trips
-        let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
+        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
         var tripRow: [String: Int] = [:]
         for (row, id) in trips.texts("trip_id").enumerated() { if let id { tripRow[id] = row } }
 

@@ -125,7 +125,7 @@ private struct PatternStopIndex {
         guard needed else { return }
         let stopTimes = feed.stopTimes
         let sequences = stopTimes.integers("stop_sequence")
-        let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
+        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
         for (g, rows) in groups.rows.enumerated() {
             indexes[groups.keys[g]] = Dictionary(rows.enumerated().map { (sequences[$0.element], $0.offset) }) { a, _ in a }
         }

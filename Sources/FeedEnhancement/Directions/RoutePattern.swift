@@ -51,7 +51,7 @@ public enum RoutePatterns {
         let directions = trips.integers("direction_id")
         let headsigns = trips.texts("trip_headsign")
         let stopTimes = feed.stopTimes
-        let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
+        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
         let stopIds = stopTimes.texts("stop_id")
         let stopCodes = stopTimes.codes("stop_id").codes
 

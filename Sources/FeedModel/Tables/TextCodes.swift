@@ -1,5 +1,3 @@
-import Foundation
-
 /// A text column as numbers: each distinct value numbered in order of first appearance, each row
 /// holding its value's number.
 ///
@@ -51,24 +49,5 @@ public struct TextCodes: Sendable {
             if found == values.count { break }
         }
         return first
-    }
-}
-
-/// The codes computed for one table's text columns, shared by the copies of the table until one
-/// of them changes its values (it then starts a store of its own).
-///
-/// `@unchecked Sendable`: `byField` is only touched under `lock`. A column is coded under the
-/// lock, so two threads asking at once for the same column code it once (the second waits).
-final class TableCodes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var byField: [Int: TextCodes] = [:]
-
-    func codes(_ field: Int, of values: () -> [String?]) -> TextCodes {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = byField[field] { return known }
-        let made = TextCodes(values())
-        byField[field] = made
-        return made
     }
 }

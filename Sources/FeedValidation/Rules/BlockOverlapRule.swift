@@ -19,7 +19,7 @@ public struct BlockOverlapRule: ValidationRule {
         var blockTrips: [String: [Int]] = [:]
         for row in 0..<trips.count { if let block = blocks[row], tripIds[row] != nil { blockTrips[block, default: []].append(row) } }
         guard !blockTrips.isEmpty else { return }
-        let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
+        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
         let arrivals = stopTimes.integers("arrival_time"), departures = stopTimes.integers("departure_time")
         var edges: [String: (firstArrival: Int, firstDeparture: Int, lastArrival: Int, lastDeparture: Int)] = [:]
         let null = Column.nullInteger

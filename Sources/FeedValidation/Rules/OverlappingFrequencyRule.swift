@@ -16,7 +16,7 @@ public struct OverlappingFrequencyRule: ValidationRule {
         guard frequencies.isPresent, frequencies.count > 1 else { return }
         let starts = frequencies.integers("start_time")
         var ends = frequencies.integers("end_time")
-        let groups = RowGroups(frequencies, by: "trip_id", orderedBy: "start_time")
+        let groups = frequencies.groups(by: "trip_id", orderedBy: "start_time")
         var changed = false
         for (g, rows) in groups.rows.enumerated() where rows.count > 1 {
             for (earlier, later) in zip(rows, rows.dropFirst()) where starts[later] < ends[earlier] {

@@ -51,7 +51,7 @@ public struct OverlappingPickupDropOffZoneRule: ValidationRule {
         func type(_ values: [Int], _ row: Int) -> Int { values[row] == Column.nullInteger ? 0 : values[row] }
         var overlap = ZoneOverlaps(geometries: geometries, budget: PlanarWorkBudget())
         var pairs = 0
-        let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
+        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
         for (g, allRows) in groups.rows.enumerated() {
             let rows = allRows.filter {
                 zones[$0] != nil && starts[$0] != Column.nullInteger && ends[$0] != Column.nullInteger

@@ -25,7 +25,7 @@ public struct ShapeDistanceRule: ValidationRule {
         let distances = shapes.reals("shape_dist_traveled")
         let lats = shapes.reals("shape_pt_lat")
         let lons = shapes.reals("shape_pt_lon")
-        let groups = RowGroups(shapes, by: "shape_id", orderedBy: "shape_pt_sequence")
+        let groups = shapes.groups(by: "shape_id", orderedBy: "shape_pt_sequence")
         var cleared: [Int] = []
         for (g, rows) in groups.rows.enumerated() {
             var broken = false

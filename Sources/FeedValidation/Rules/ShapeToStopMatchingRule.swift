@@ -43,13 +43,13 @@ public struct ShapeToStopMatchingRule: ValidationRule {
         var routeTypes: [String: Int] = [:]
         for case let (id?, type) in zip(feed.routes.texts("route_id"), feed.routes.integers("route_type")) { routeTypes[id] = type }
         var places = StopPlaces(stops)
-        let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
+        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
         var groupOfTrip: [String: Int] = [:]
         for (g, key) in groups.keys.enumerated() { groupOfTrip[key] = g }
         let stopOfRow = stopTimes.texts("stop_id"), stopDistances = stopTimes.reals("shape_dist_traveled")
         let reporter = ShapeMatchReporter(sink: sink, stopTimes: stopTimes, stopOfRow: stopOfRow, names: places.names)
 
-        let shapeGroups = RowGroups(shapes, by: "shape_id", orderedBy: "shape_pt_sequence")
+        let shapeGroups = shapes.groups(by: "shape_id", orderedBy: "shape_pt_sequence")
         let lats = shapes.reals("shape_pt_lat"), lons = shapes.reals("shape_pt_lon")
         let shapeDistances = shapes.reals("shape_dist_traveled")
         for (g, shapeId) in shapeGroups.keys.enumerated() {

@@ -14,7 +14,7 @@ public struct StopTimeDistanceRule: ValidationRule {
         var stopTimes = feed.stopTimes
         guard stopTimes.has("shape_dist_traveled") else { return }
         let distances = stopTimes.reals("shape_dist_traveled")
-        let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
+        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
         var cleared = TripShapeDistanceCheck.check(feed, groups, sink: sink)
         for (g, rows) in groups.rows.enumerated() {
             var broken = false

@@ -56,6 +56,7 @@ public struct TravelSpeedRule: ValidationRule {
         var routeType: [String: Int] = [:]
         for case let (id?, type) in zip(feed.routes.texts("route_id"), feed.routes.integers("route_type")) { routeType[id] = type }
         var tripLimit: [String: Double] = [:]
+        tripLimit.reserveCapacity(feed.trips.count)
         for case let (trip?, route?) in zip(feed.trips.texts("trip_id"), feed.trips.texts("route_id")) {
             if let type = routeType[route] { tripLimit[trip] = Self.limit(type) }
         }
@@ -66,7 +67,7 @@ public struct TravelSpeedRule: ValidationRule {
         let stopCodes = stopTimes.codes("stop_id")
         let numberOfCode = stopCodes.values.map { stopNumber[$0] }
         let codes = stopCodes.codes
-        let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
+        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
         let null = Column.nullInteger
         for (g, rows) in groups.rows.enumerated() {
             let trip = groups.keys[g]

@@ -21,7 +21,7 @@ enum TripShapeDistanceCheck {
         var ends: [String: (distance: Double, lat: Double, lon: Double)] = [:]
         let shapeIds = shapes.texts("shape_id"), shapeDistances = shapes.reals("shape_dist_traveled")
         let shapeLats = shapes.reals("shape_pt_lat"), shapeLons = shapes.reals("shape_pt_lon")
-        for row in RowGroups(shapes, by: "shape_id", orderedBy: "shape_pt_sequence").rows.joined() {
+        for row in shapes.groups(by: "shape_id", orderedBy: "shape_pt_sequence").rows.joined() {
             guard let id = shapeIds[row] else { continue }
             let d = shapeDistances[row].isNaN ? 0 : shapeDistances[row]
             if let end = ends[id], end.distance >= d { continue }

@@ -17,7 +17,7 @@ public struct TripStopTimesRule: ValidationRule {
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         var stopTimes = feed.stopTimes
         guard stopTimes.isPresent else { return }
-        let groups = RowGroups(stopTimes, by: "trip_id", orderedBy: "stop_sequence")
+        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
         var arrivals = stopTimes.integers("arrival_time")
         var departures = stopTimes.integers("departure_time")
         let null = Column.nullInteger

@@ -5,9 +5,9 @@ import Testing
 import TestSupport
 
 /// A text column as numbers (`TextCodes`): each distinct value numbered in order of first
-/// appearance, missing values apart; and a table's codes shared by its copies only while their
-/// values are the same.
-@Suite struct TextCodesTests {
+/// appearance, missing values apart; and a table's codes and row groupings shared by its copies
+/// only while their values are the same.
+@Suite struct TableMemoTests {
     @Test func numbersInOrderOfFirstAppearance() {
         let codes = TextCodes(["b", "b", nil, "a", "b", "c", "a", nil, "c", "c"])
         #expect(codes.values == ["b", "a", "c"])
@@ -68,5 +68,33 @@ import TestSupport
         // Rows dropped: a new table, numbered afresh.
         let kept = original.keeping([false, true, true])
         #expect(kept.codes("parent_station").codes == [0, 1])
+    }
+
+    /// Rows grouped once per table and its copies: a copy whose order field or key changes gets
+    /// groups of its own, the original keeps its own, and each equals a fresh grouping.
+    @Test func aChangedCopyIsGroupedAfresh() throws {
+        let folder = TemporaryFolder()
+        let url = folder.feed("feed", ["stop_times.txt": """
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence
+            T1,08:00:00,08:00:00,s1,1
+            T1,08:01:00,08:01:00,s2,2
+            T2,09:00:00,09:00:00,s2,1
+            T2,09:01:00,09:01:00,s3,2
+
+            """])
+        let feed = try #require(GTFSReader(url: url).read(into: NoticeSink()))
+        let original = feed.stopTimes
+        let groups = original.groups(by: "trip_id", orderedBy: "stop_sequence")
+        #expect(groups.keys == ["T1", "T2"])
+        #expect(groups.rows == [[0, 1], [2, 3]])
+        var reordered = original
+        reordered.setIntegers("stop_sequence", [2, 1, 2, 1])
+        #expect(reordered.groups(by: "trip_id", orderedBy: "stop_sequence").rows == [[1, 0], [3, 2]])
+        var cleared = original
+        cleared.clear("trip_id", rows: [1])
+        #expect(cleared.groups(by: "trip_id", orderedBy: "stop_sequence").rows == [[0], [2, 3]])
+        #expect(original.groups(by: "trip_id", orderedBy: "stop_sequence").rows == [[0, 1], [2, 3]], "the original keeps its own")
+        let frozen = original.forgettingLines()
+        #expect(frozen.groups(by: "trip_id", orderedBy: "stop_sequence").rows == [[0, 1], [2, 3]])
     }
 }
