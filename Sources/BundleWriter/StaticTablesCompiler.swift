@@ -91,14 +91,28 @@ struct Reader {
         self.init(table: table, prefix: source.prefix)
     }
 
-    func text(_ field: String, _ row: Int) -> SQLValue { SQLValue(table.column(field).description(row)) }
-    func id(_ field: String, _ row: Int) -> SQLValue { table.column(field).description(row).map { .text(prefix + $0) } ?? .null }
-    func int(_ field: String, _ row: Int) -> SQLValue {
-        if case .integer(let values) = table.column(field) { return SQLValue(integer: values[row]) }
-        return .null
-    }
-    func real(_ field: String, _ row: Int) -> SQLValue {
-        if case .real(let values) = table.column(field) { return SQLValue(real: values[row]) }
-        return .null
+    func text(_ field: String, _ row: Int) -> SQLValue { self.field(field).text(row) }
+    func id(_ field: String, _ row: Int) -> SQLValue { self.field(field).id(row) }
+    func int(_ field: String, _ row: Int) -> SQLValue { self.field(field).int(row) }
+    func real(_ field: String, _ row: Int) -> SQLValue { self.field(field).real(row) }
+
+    /// One field, looked up once for many rows (a compiler's loop over 25k trips, say).
+    func field(_ name: String) -> Field { Field(column: table.column(name), prefix: prefix) }
+
+    /// One field's values as bundle values.
+    struct Field {
+        let column: Column
+        let prefix: String
+
+        func text(_ row: Int) -> SQLValue { SQLValue(column.description(row)) }
+        func id(_ row: Int) -> SQLValue { column.description(row).map { .text(prefix + $0) } ?? .null }
+        func int(_ row: Int) -> SQLValue {
+            if case .integer(let values) = column { return SQLValue(integer: values[row]) }
+            return .null
+        }
+        func real(_ row: Int) -> SQLValue {
+            if case .real(let values) = column { return SQLValue(real: values[row]) }
+            return .null
+        }
     }
 }

@@ -59,18 +59,25 @@ struct TimetableCompiler {
         let stopCodes = stopTimes.codes("stop_id").codes
         // Most feeds have no stop_headsign column: then no numbers (every value missing, -1).
         let headsignCodes = stopTimes.has("stop_headsign") ? stopTimes.codes("stop_headsign").codes : nil
-        let pickups = stopTimes.integers("pickup_type")
-        let dropOffs = stopTimes.integers("drop_off_type")
-        let stopHeadsigns = stopTimes.texts("stop_headsign")
-        let distances = stopTimes.reals("shape_dist_traveled")
-        let timepoints = stopTimes.integers("timepoint")
+        // Optional columns most feeds lack: read without arrays of missing values.
+        let pickups = stopTimes.integerValues("pickup_type")
+        let dropOffs = stopTimes.integerValues("drop_off_type")
+        let stopHeadsigns = stopTimes.textValues("stop_headsign")
+        let distances = stopTimes.realValues("shape_dist_traveled")
+        let timepoints = stopTimes.integerValues("timepoint")
         let arrivals = stopTimes.integers("arrival_time")
         let departures = stopTimes.integers("departure_time")
         let routeIds = trips.texts("route_id")
         let directions = trips.integers("direction_id")
         let shapeIds = trips.texts("shape_id")
         let headsigns = trips.texts("trip_headsign")
+        // Each field looked up once, not once per trip.
         let reader = Reader(table: trips, prefix: prefix)
+        let tripIdField = reader.field("trip_id"), routeIdField = reader.field("route_id")
+        let serviceIdField = reader.field("service_id"), headsignField = reader.field("trip_headsign")
+        let shortNameField = reader.field("trip_short_name"), directionField = reader.field("direction_id")
+        let blockField = reader.field("block_id"), wheelchairField = reader.field("wheelchair_accessible")
+        let bikesField = reader.field("bikes_allowed")
         let null = Column.nullInteger
 
         // Patterns and timings are keyed by integer arrays (stop numbers, interned texts and the
@@ -145,10 +152,10 @@ struct TimetableCompiler {
                 timingRows.append((timingId, timing))
             }
             content.append(BundleSchema.trips, [
-                reader.id("trip_id", row), reader.id("route_id", row), reader.id("service_id", row),
+                tripIdField.id(row), routeIdField.id(row), serviceIdField.id(row),
                 .text(patternId), .text(timingId), .integer(Int64(start)),
-                reader.text("trip_headsign", row), reader.text("trip_short_name", row), reader.int("direction_id", row),
-                reader.id("block_id", row), reader.int("wheelchair_accessible", row), reader.int("bikes_allowed", row),
+                headsignField.text(row), shortNameField.text(row), directionField.int(row),
+                blockField.id(row), wheelchairField.int(row), bikesField.int(row),
             ])
         }
 
@@ -190,8 +197,9 @@ struct TimetableCompiler {
     }
 
     /// The text a pattern's id is derived from: everything that makes two patterns differ.
-    private func describe(route: String, direction: Int, shape: String?, rows: [Int], _ stopIds: [String?], _ pickups: [Int],
-                          _ dropOffs: [Int], _ stopHeadsigns: [String?], _ distances: [Double], _ timepoints: [Int]) -> String {
+    private func describe(route: String, direction: Int, shape: String?, rows: [Int], _ stopIds: [String?],
+                          _ pickups: ColumnValues<Int>, _ dropOffs: ColumnValues<Int>, _ stopHeadsigns: ColumnValues<String?>,
+                          _ distances: ColumnValues<Double>, _ timepoints: ColumnValues<Int>) -> String {
         var text = "\(prefix)\(route)\u{1E}\(direction)\u{1E}\(shape ?? "")"
         for r in rows {
             text += "\u{1E}\(stopIds[r] ?? "")\u{1F}\(pickups[r])\u{1F}\(dropOffs[r])\u{1F}\(stopHeadsigns[r] ?? "")\u{1F}\(distances[r])\u{1F}\(timepoints[r])"
