@@ -3,10 +3,9 @@ import Foundation
 @testable import FeedSources
 import Testing
 
-/// Given the file's declared size, the loader sizes its columns once from the first batch's
-/// record length: room for the whole file and a little more when the size is right, at most 256
-/// times the first batch's rows when it lies, none when it is smaller than what came; and the
-/// table is the same in every case.
+/// Given the file's declared size, the loader sizes its columns from the records' length: room
+/// for the whole file and a little more when the size is right, at most 8 times the rows kept
+/// when it lies, none when it is smaller than what came; and the table is the same in every case.
 @Suite struct RowReservationTests {
     /// 20,000 stop_times whose ids grow longer down the file (as real ids do).
     static let file: [UInt8] = {
@@ -49,16 +48,39 @@ import Testing
         }
     }
 
-    @Test func aLyingSizeReservesAtMost256TimesTheFirstRows() throws {
+    @Test func aLyingSizeReservesAtMost8TimesTheRowsKept() throws {
         let plain = Self.load(expectedBytes: nil)
         let lying = Self.load(expectedBytes: 1 << 40)
         let reserved = try #require(lying.reserved)
-        // The first batch (64 KiB) holds about 1,700 records.
-        #expect(reserved <= 256 * 2_000)
-        #expect(reserved >= 256 * 1_000)
+        // Room given in steps, each at most 8 times the rows kept by then (all 20,000 at most).
+        #expect(reserved <= 8 * 20_000 + 4_096)
+        #expect(reserved > 20_000)
         #expect(Self.values(lying.table) == Self.values(plain.table))
         let small = Self.load(expectedBytes: 1_000)
         #expect(small.reserved == nil)
         #expect(Self.values(small.table) == Self.values(plain.table))
+    }
+
+    /// A header that overstates the size of a file of short records, most of them dropped (no
+    /// stop_sequence): the room given never passes 8 times the rows kept, plus 4,096.
+    @Test func roomStaysNearTheRowsKept() throws {
+        var text = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        for row in 0..<40_000 { text += row % 10 == 0 ? "t,,,s,1\n" : "t,,,s,\n" }
+        let bytes = Array(text.utf8)
+        var loader = TableLoader(schema: GTFSSchema.stopTimes, sink: NoticeSink(), batchBytes: 16 << 10,
+                                 expectedBytes: 1 << 40)
+        bytes.withUnsafeBufferPointer { all in
+            var start = 0
+            while start < all.count {
+                let end = min(all.count, start + 4_096)
+                loader.consume(UnsafeBufferPointer(rebasing: all[start..<end]))
+                start = end
+            }
+        }
+        let finished = loader.finish()
+        let table = try #require(finished)
+        #expect(table.count == 4_000)
+        let reserved = try #require(loader.reservedRows)
+        #expect(reserved <= 8 * table.count + 4_096)
     }
 }

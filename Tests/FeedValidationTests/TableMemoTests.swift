@@ -68,6 +68,18 @@ import TestSupport
         #expect(copy.codes("parent_station").codes == [-1, 0, -1])
         #expect(original.codes("parent_station").codes == [0, 0, 1], "the original keeps its own")
         #expect(original.forgettingLines().codes("parent_station").values == ["p", "q"])
+        // Worked out once: the frozen table and an unchanged copy read the same numbers, and a
+        // copy whose other, non-text values change keeps them too.
+        func address(_ table: Table) -> UnsafePointer<Int32>? {
+            table.codes("parent_station").codes.withUnsafeBufferPointer { $0.baseAddress }
+        }
+        let unchanged = original
+        #expect(address(unchanged) == address(original))
+        #expect(address(original.forgettingLines()) == address(original))
+        var located = original
+        located.clear("stop_lat", rows: [0])
+        #expect(address(located) == address(original))
+        #expect(address(copy) != address(original))
         // Rows dropped: a new table, numbered afresh.
         let kept = original.keeping([false, true, true])
         #expect(kept.codes("parent_station").codes == [0, 1])

@@ -12,10 +12,10 @@ public struct Table: Sendable {
     /// False when the dump has no such file.
     public let isPresent: Bool
     /// The text columns' codes computed so far (``codes(_:)``): shared by copies of this table,
-    /// the frozen one too, and replaced by an empty memo when its values change.
+    /// the frozen one too, and replaced by an empty memo when a text column's values change.
     private var coded = TableMemo<TextCodes>()
     /// Its rows grouped so far (``groups(by:orderedBy:)``): shared by copies of this table,
-    /// replaced by an empty memo when its values change, and left behind by the frozen table
+    /// replaced by an empty memo when any of its values change, and left behind by the frozen table
     /// (``forgettingLines()``): on Bydgoszcz x16 the groupings of every source would add about 10
     /// bytes per stop_time to the build's peak, when all the frozen feeds wait to be compiled.
     private var grouped = TableMemo<RowGroups>()
@@ -115,8 +115,10 @@ public struct Table: Sendable {
     /// Sets the value of `field` to missing in `rows`.
     public mutating func clear(_ field: String, rows: [Int]) {
         guard !rows.isEmpty, let index = schema.index(of: field) else { return }
+        // Codes are of text columns only: clearing another keeps them (a repair clearing
+        // shape_dist_traveled keeps the stop numbers for the later stages).
+        if case .text = columns[index] { coded = TableMemo() }
         columns[index].clear(rows)
-        coded = TableMemo()
         grouped = TableMemo()
     }
 
@@ -124,6 +126,7 @@ public struct Table: Sendable {
     public mutating func setIntegers(_ field: String, _ values: [Int]) {
         guard let index = schema.index(of: field) else { return }
         precondition(values.count == count)
+        if case .text = columns[index] { preconditionFailure("\(schema.name).\(field) is a text field") }
         columns[index] = .integer(values)  // texts unchanged: their codes stay
         grouped = TableMemo()
     }

@@ -50,13 +50,14 @@ public struct TableLoader {
 
     /// The file's size as its archive declares it, if known: once the first batch has shown how
     /// long a record is, the columns are given room for the rows the whole file should hold
-    /// (``reserveRows(after:)``). A hint only: a wrong size changes no row, only when the
-    /// columns grow.
+    /// (``reserveRows()``). A hint only: a wrong size changes no row, only when the columns
+    /// grow.
     let expectedBytes: Int?
     /// Bytes of the file scanned so far (whole records).
     private var scannedBytes = 0
-    private var reserved = false
-    /// The rows the columns were given room for, if they were (tests).
+    /// Whether the room last given was cut short by the cap (``reserveRows()``): more may come.
+    private var roomCapped = true
+    /// The rows the columns were last given room for, if they were (tests).
     private(set) var reservedRows: Int?
 
     /// With `sideBySide`, each batch's records are converted in two halves at once, the second
@@ -165,32 +166,43 @@ public struct TableLoader {
         }
         if case .unusable = stage { return }
         scannedBytes += consumed
-        if !reserved && !final { reserveRows() }
-        if consumed < buffer.count { pending = Array(buffer[consumed...]) }
-        scanAt = max(batchBytes, 2 * pending.count)
-        // Room for the next batch and the chunk that completes it (at most 1 MiB), so that it
-        // is gathered without being moved to larger buffers as it grows.
-        if !final { pending.reserveCapacity(scanAt + (1 << 20)) }
+        if !final { reserveRows() }
+        // The next batch gathered in a buffer with room for it and the chunk that completes it
+        // (at most 1 MiB), so that it is not moved to larger buffers as it grows.
+        let leftover = buffer.count - consumed
+        scanAt = max(batchBytes, 2 * leftover)
+        var next: [UInt8] = []
+        if !final { next.reserveCapacity(scanAt + (1 << 20)) }
+        if leftover > 0 { next.append(contentsOf: buffer[consumed...]) }
+        pending = next
     }
 
-    /// Once rows have come, gives the columns room for as many as the whole file should hold at
-    /// the length of the records so far, and 1.5% more. Grown by doubling instead, the columns
-    /// were moved to a new buffer about 20 times each and copied once more to their exact size:
-    /// on Bydgoszcz's stop_times (583k rows) about a tenth of the read's time, in moving bytes and
-    /// in touching new pages. The estimate stays under the slack ``ColumnBuilder/table()`` keeps
-    /// (a sixteenth), so a good one is never copied again; a wrong one costs what doubling did.
+    /// Gives the columns room for the rows the whole file should hold, at the length of the
+    /// records so far and 1.5% more: grown by doubling instead, each column was moved to a new
+    /// buffer about 20 times and copied once more to its exact size (on Bydgoszcz's stop_times,
+    /// 583k rows, about a tenth of the read's time, in moving bytes and touching new pages). The
+    /// estimate stays under the slack ``ColumnBuilder/table()`` keeps (a sixteenth), so a good
+    /// one is not copied again.
+    ///
+    /// The declared size may overstate the file (nothing refuses a member for ending early), so
+    /// the room given is at most 8 times the rows kept so far: a file of 25 MB gets its room at
+    /// once after its first 4 MiB batch, a larger one in a few steps, re-estimated as its rows
+    /// come (each step once half of the room is used), and a lying header costs at most 8 times
+    /// the rows the file really has.
     private mutating func reserveRows() {
-        guard let expectedBytes, case .rows = stage, let rows = builder.map({ $0.count + dropped }), rows > 0,
+        guard roomCapped, let expectedBytes, case .rows = stage, let kept = builder?.count, kept > 0,
               scannedBytes > 0, expectedBytes > scannedBytes else { return }
-        reserved = true
-        let estimate = Double(expectedBytes) / Double(scannedBytes) * Double(rows) * 1.015
-        // The declared size may lie (the member is refused once it does, as it inflates): room
-        // for at most 256 times the rows so far (18M stop_times after a first batch of 4 MiB,
-        // a file of about 1 GB); a larger file's columns grow by doubling from there. Only the
-        // pages filled are ever touched.
-        let room = Int(min(estimate, Double(rows) * 256))
-        builder!.reserveCapacity(room)
-        reservedRows = room
+        let room = reservedRows ?? 0
+        guard kept * 2 >= room else { return }
+        let estimate = Double(expectedBytes) / Double(scannedBytes) * Double(kept + dropped) * 1.015
+        let cap = Double(kept) * 8 + 4096
+        // Once the estimate itself fits, it is final: a slightly larger estimate later would
+        // move the columns for nothing (doubling takes over if it was short).
+        roomCapped = estimate > cap
+        let next = Int(min(estimate, cap))
+        guard next > room else { return }
+        builder!.reserveCapacity(next)
+        reservedRows = next
     }
 
     /// Handles one record: the header, or a row. Returns false when the file is unusable.
