@@ -16,13 +16,16 @@ import Testing
         return Array(text.utf8)
     }()
 
-    static func load(expectedBytes: Int?, halves: Bool = false) -> (table: Table?, reserved: Int?) {
-        var loader = TableLoader(schema: GTFSSchema.stopTimes, sink: NoticeSink(), batchBytes: 64 << 10,
+    /// `bytes` (the 20,000 stop_times by default) fed in chunks of `chunk` bytes, gathered in
+    /// batches of `batchBytes`: the table, and the rows last reserved.
+    static func load(_ bytes: [UInt8] = file, expectedBytes: Int?, halves: Bool = false, batchBytes: Int = 64 << 10,
+                     chunk: Int = 10_000) -> (table: Table?, reserved: Int?) {
+        var loader = TableLoader(schema: GTFSSchema.stopTimes, sink: NoticeSink(), batchBytes: batchBytes,
                                  sideBySide: halves, halvesFrom: halves ? 100 : 4096, expectedBytes: expectedBytes)
-        file.withUnsafeBufferPointer { all in
+        bytes.withUnsafeBufferPointer { all in
             var start = 0
             while start < all.count {
-                let end = min(all.count, start + 10_000)
+                let end = min(all.count, start + chunk)
                 loader.consume(UnsafeBufferPointer(rebasing: all[start..<end]))
                 start = end
             }
@@ -66,21 +69,10 @@ import Testing
     @Test func roomStaysNearTheRowsKept() throws {
         var text = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
         for row in 0..<40_000 { text += row % 10 == 0 ? "t,,,s,1\n" : "t,,,s,\n" }
-        let bytes = Array(text.utf8)
-        var loader = TableLoader(schema: GTFSSchema.stopTimes, sink: NoticeSink(), batchBytes: 16 << 10,
-                                 expectedBytes: 1 << 40)
-        bytes.withUnsafeBufferPointer { all in
-            var start = 0
-            while start < all.count {
-                let end = min(all.count, start + 4_096)
-                loader.consume(UnsafeBufferPointer(rebasing: all[start..<end]))
-                start = end
-            }
-        }
-        let finished = loader.finish()
-        let table = try #require(finished)
+        let loaded = Self.load(Array(text.utf8), expectedBytes: 1 << 40, batchBytes: 16 << 10, chunk: 4_096)
+        let table = try #require(loaded.table)
         #expect(table.count == 4_000)
-        let reserved = try #require(loader.reservedRows)
+        let reserved = try #require(loaded.reserved)
         #expect(reserved <= 8 * table.count + 4_096)
     }
 }
