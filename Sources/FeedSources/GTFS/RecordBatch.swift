@@ -60,14 +60,9 @@ struct RecordBatch {
         let second = SecondHalf(builder: secondBuilder,
                                 notices: TableNotices(schema: notices.schema, sink: NoticeSink(samplesPerCode: notices.sink.samplesPerCode)),
                                 batch: self, bytes: bytes)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            second.convert(middle..<second.batch.count)
-            done.signal()
-        }
-        thread.start()
+        let converting = BesideTask { second.convert(middle..<second.batch.count) }
         let dropped = convert(0..<middle, into: &builder, notices: notices, bytes)
-        done.wait()
+        converting.wait()
         builder.append(contentsOf: second.builder)
         notices.sink.absorb(second.notices.sink)
         return dropped + second.dropped
@@ -75,8 +70,8 @@ struct RecordBatch {
 }
 
 /// The second half of a batch and what its conversion makes. `@unchecked Sendable`: the thread
-/// converting it is the only one to touch it until it signals, and the batch's bytes outlive
-/// that thread (``RecordBatch/convertInHalves(into:notices:_:)`` waits for it).
+/// converting it (a `BesideTask`) is the only one to touch it until it ends, and the batch's
+/// bytes outlive that thread (``RecordBatch/convertInHalves(into:notices:_:)`` waits for it).
 private final class SecondHalf: @unchecked Sendable {
     var builder: ColumnBuilder
     let notices: TableNotices
