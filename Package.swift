@@ -23,8 +23,6 @@ let package = Package(
         .systemLibrary(name: "CFeedSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFeedZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CFeedXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        // libdeflate: the compiler's gzip only (bundles, deltas); clients decompress with zlib.
-        .systemLibrary(name: "CFeedDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // glibc's mallopt, for the command's allocator settings (no library to link).
         .systemLibrary(name: "CFeedMalloc"),
 
@@ -53,7 +51,7 @@ let package = Package(
         // The client apps embed: manifest → delta or full → verify → apply.
         .target(name: "FeedClient", dependencies: ["BundleFormat", "FeedSQLite"]),
         // Feed → bundle rows → SQLite file; publication into the output folder.
-        .target(name: "BundleWriter", dependencies: ["FeedModel", "FeedEnhancement", "BundleFormat", "FeedSQLite", "CFeedDeflate"]),
+        .target(name: "BundleWriter", dependencies: ["FeedModel", "FeedEnhancement", "BundleFormat", "FeedSQLite"]),
         // What changed between two bundles: compared through SQL, rendered as text, JSON or HTML.
         .target(name: "FeedDiff", dependencies: ["FeedModel", "BundleFormat", "FeedSQLite"]),
         // Publication to object storage (S3 API): SigV4, a small S3 client, the upload order.

@@ -69,7 +69,7 @@ public enum BundleFileWriter {
     }
 
     /// A written bundle as a build publishes it: its content digest and, when made beside the
-    /// digest, the file gzipped (``DeflateGzip``).
+    /// digest, the file gzipped (``BundleGzip``).
     public struct Packed {
         public var digest: String
         /// The digest of each table (``ContentDigest/tableDigests(_:only:)``), kept in the version's
@@ -98,7 +98,7 @@ public enum BundleFileWriter {
             let digests = try ContentDigest.computeWithTables(database)
             return Packed(digest: digests.content, tableDigests: digests.tables, gzipped: nil)
         }
-        let packing = BesideTask { Result { () throws(PublishError) -> [UInt8] in try DeflateGzip.compress(fileAt: path) } }
+        let packing = BesideTask { Result { () throws(PublishError) -> [UInt8] in try BundleGzip.compress(fileAt: path) } }
         _ = consume content
         let digests = Result { () throws(SQLiteError) in try ContentDigest.computeWithTables(database) }
         let gzipped = try packing.wait().get()

@@ -59,7 +59,7 @@ struct DeltaWriter {
             let count = newVersion.rows?[table.name] ?? 0
             statistics.tables[table.name] = DeltaStatistics.Table(before: count, after: count)
         }
-        let gzipped = try DeflateGzip.compress(Array(sql.utf8))
+        let gzipped = try BundleGzip.compress(Array(sql.utf8))
         guard Double(gzipped.count) <= maxShare * Double(newVersion.bytes) else { return Outcome(statistics: statistics) }
         // Published only once it is known to work: applied to the (throwaway) copy of the old
         // bundle it was computed from, it may change only the tables that differ, and those must

@@ -89,7 +89,7 @@ public struct Publisher {
     /// at once), then the manifest.
     public func publish(_ candidate: Candidate, version: Int, previous: Manifest?, keep: Int, maxDeltaShare: Double = 0.5,
                         signingKey: String? = nil, workers: Workers = Workers(1)) throws -> Published {
-        let gzipped = try candidate.gzipped ?? DeflateGzip.compress(fileAt: candidate.sqlitePath.path)
+        let gzipped = try candidate.gzipped ?? BundleGzip.compress(fileAt: candidate.sqlitePath.path)
         let digestHex = candidate.digest.split(separator: ":").last.map(String.init) ?? candidate.digest
         let file = "bundles/\(version)-\(digestHex.prefix(12)).sqlite.gz"
         // Every name carries its content (the digest, or the file's own SHA-256): two builds
