@@ -84,6 +84,6 @@ let package = Package(
         .testTarget(name: "FeedPublishTests", dependencies: ["FeedPublish", "FeedPipeline", "FeedClient", "BundleFormat", "FeedSQLite", "TestSupport",
                                                             .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["Fixtures"]),
-        .target(name: "TestSupport", dependencies: ["FeedModel", "FeedSources", "CFeedZlib"], path: "Tests/TestSupport", exclude: ["Fixtures"]),
+        .target(name: "TestSupport", dependencies: ["FeedModel", "FeedSources", "FeedPipeline", "BundleFormat", "CFeedZlib"], path: "Tests/TestSupport", exclude: ["Fixtures"]),
     ]
 )

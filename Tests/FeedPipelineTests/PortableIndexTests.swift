@@ -19,8 +19,9 @@ import TestSupport
 
     @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data"), arguments: RealFeedTests.feeds)
     func nearbyAndNameSearchOnARealFeed(_ dump: URL) throws {
-        let (database, cleanup, _) = try Self.bundle([("feed", dump)])
-        defer { cleanup() }
+        let built = try BuiltFeeds.bundle(of: dump, extra: "    sqlite_modules: [rtree, fts5]\n")
+        try #require(built.report.status == .published, "\(built.report.reason ?? "")")
+        let database = try Database(path: built.sqlite.path, mode: .readOnly)
         let stops = try BruteForceStops(database)
         let name = dump.lastPathComponent
         // Up to 25 stops spread over the feed as search centres, two box sizes each.
