@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import FeedSQLite
 
 /// The content digest: SHA-256 over a bundle's schema and canonical rows.
@@ -192,6 +193,15 @@ public enum ContentDigest {
 /// SHA-256 of bytes, as 64 hex digits: what the manifest lists for each file.
 public func sha256Hex(_ bytes: some DataProtocol) -> String {
     SHA256.hash(data: bytes).map { String(format2: $0) }.joined()
+}
+
+/// SHA-256 of the file at `url`, read 1 MiB at a time (a bundle of any size in bounded memory).
+public func sha256Hex(ofFile url: URL) throws -> String {
+    let handle = try FileHandle(forReadingFrom: url)
+    defer { try? handle.close() }
+    var hasher = SHA256()
+    while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty { hasher.update(data: piece) }
+    return hasher.finalize().map { String(format2: $0) }.joined()
 }
 
 extension String {

@@ -7,6 +7,8 @@ public enum GzipError: Error, Sendable, CustomStringConvertible {
     case corrupt(String)
     case tooLarge(limit: Int)
     case zlib(Int32)
+    /// A file could not be read or written.
+    case io(String)
 
     public var description: String {
         switch self {
@@ -14,6 +16,7 @@ public enum GzipError: Error, Sendable, CustomStringConvertible {
         case .corrupt(let message): "corrupt gzip data (\(message))"
         case .tooLarge(let limit): "gzip data expands beyond \(limit) bytes"
         case .zlib(let code): "zlib error \(code)"
+        case .io(let message): message
         }
     }
 }
@@ -62,36 +65,109 @@ public enum Gzip {
         return output
     }
 
-    /// Decompresses gzip data, refusing output larger than `limit` bytes.
+    /// Decompresses gzip data: exactly one gzip member, nothing after it, refusing output larger
+    /// than `limit` bytes before it is produced (at most 256 KiB past a piece already kept).
     public static func decompress(_ input: [UInt8], limit: Int = 4 << 30) throws(GzipError) -> [UInt8] {
-        guard input.count >= 18, input[0] == 0x1F, input[1] == 0x8B else { throw .notGzip }
-        var stream = z_stream()
-        var rc = inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard rc == Z_OK else { throw .zlib(rc) }
-        defer { inflateEnd(&stream) }
         var output: [UInt8] = []
         output.reserveCapacity(min(limit, input.count * 4))
-        var chunk = [UInt8](repeating: 0, count: 1 << 18)
-        let failure: GzipError? = input.withUnsafeBufferPointer { inBuffer in
-            stream.next_in = UnsafeMutablePointer(mutating: inBuffer.baseAddress)
-            stream.avail_in = UInt32(inBuffer.count)
+        let inflater = try GzipInflater(limit: limit)
+        try input.withUnsafeBytes { bytes in
+            Result { () throws(GzipError) in try inflater.feed(bytes, last: true) { output.append(contentsOf: $0) } }
+        }.get()
+        return output
+    }
+
+    /// Decompresses the gzip file at `source` into a new file at `destination`, streaming (a
+    /// few hundred KiB in memory whatever the sizes): one member, nothing after it, at most `limit`
+    /// bytes out. Returns the bytes written. The destination is flushed to disk; on any error
+    /// it is removed.
+    public static func decompress(file source: String, to destination: String, limit: Int) throws(GzipError) -> Int {
+        guard let input = FileHandle(forReadingAtPath: source) else { throw .io("cannot read \(source)") }
+        defer { try? input.close() }
+        guard FileManager.default.createFile(atPath: destination, contents: nil),
+              let output = FileHandle(forWritingAtPath: destination) else { throw .io("cannot create \(destination)") }
+        var written = 0
+        do throws(GzipError) {
+            defer { try? output.close() }
+            let inflater = try GzipInflater(limit: limit)
+            while true {
+                let piece: Data
+                do { piece = try input.read(upToCount: 1 << 20) ?? Data() } catch { throw GzipError.io("cannot read \(source): \(error.localizedDescription)") }
+                var failure: GzipError?
+                piece.withUnsafeBytes { bytes in
+                    do throws(GzipError) {
+                        try inflater.feed(bytes, last: piece.isEmpty) { (out) throws(GzipError) in
+                            do { try output.write(contentsOf: Data(out)) } catch { throw GzipError.io("cannot write \(destination): \(error.localizedDescription)") }
+                            written += out.count
+                        }
+                    } catch { failure = error }
+                }
+                if let failure { throw failure }
+                if piece.isEmpty { break }
+            }
+            do { try output.synchronize() } catch { throw GzipError.io("cannot write \(destination): \(error.localizedDescription)") }
+        } catch {
+            try? FileManager.default.removeItem(atPath: destination)
+            throw error
+        }
+        return written
+    }
+}
+
+/// One zlib inflate stream for one gzip member, fed in pieces; owned by this object.
+final class GzipInflater {
+    private var stream = z_stream()
+    private let limit: Int
+    private var produced = 0
+    private var ended = false
+    private var header: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 1 << 18)
+
+    init(limit: Int) throws(GzipError) {
+        self.limit = limit
+        let rc = inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard rc == Z_OK else { throw .zlib(rc) }
+    }
+
+    deinit { inflateEnd(&stream) }
+
+    /// Inflates `input`, handing each piece of output to `emit`. `last`: no more input follows,
+    /// so the member must have ended.
+    func feed(_ input: UnsafeRawBufferPointer, last: Bool, emit: (UnsafeRawBufferPointer) throws(GzipError) -> Void) throws(GzipError) {
+        if header.count < 2 { header += input.prefix(2 - header.count) }
+        if header.count == 2, header != [0x1F, 0x8B] { throw .notGzip }
+        var offset = 0
+        while offset < input.count {
+            if ended { throw .corrupt("data after the gzip member") }
+            let take = min(input.count - offset, 1 << 30)
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress!.advanced(by: offset).assumingMemoryBound(to: UInt8.self))
+            stream.avail_in = UInt32(take)
             repeat {
-                rc = chunk.withUnsafeMutableBufferPointer { outBuffer in
-                    stream.next_out = outBuffer.baseAddress
-                    stream.avail_out = UInt32(outBuffer.count)
+                let rc = chunk.withUnsafeMutableBufferPointer { out in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = UInt32(out.count)
                     return inflate(&stream, Z_NO_FLUSH)
                 }
-                let produced = chunk.count - Int(stream.avail_out)
-                output.append(contentsOf: chunk[0..<produced])
-                if output.count > limit { return .tooLarge(limit: limit) }
-                if rc == Z_STREAM_END { return nil }
-                if rc != Z_OK {
-                    return .corrupt(stream.msg.map { String(cString: $0) } ?? "zlib code \(rc)")
+                let count = chunk.count - Int(stream.avail_out)
+                produced += count
+                if produced > limit { throw .tooLarge(limit: limit) }
+                if count > 0 {
+                    var failure: GzipError?
+                    chunk.withUnsafeBytes { raw in
+                        do throws(GzipError) { try emit(UnsafeRawBufferPointer(rebasing: raw[0..<count])) } catch { failure = error }
+                    }
+                    if let failure { throw failure }
                 }
+                if rc == Z_STREAM_END {
+                    ended = true
+                    if stream.avail_in > 0 { throw .corrupt("data after the gzip member") }
+                    break
+                }
+                if rc == Z_BUF_ERROR && stream.avail_in == 0 { break }
+                guard rc == Z_OK else { throw .corrupt(stream.msg.map { String(cString: $0) } ?? "zlib code \(rc)") }
             } while stream.avail_in > 0 || stream.avail_out == 0
-            return .corrupt("truncated")
+            offset += take
         }
-        if let failure { throw failure }
-        return output
+        if last && !ended { throw header.count < 2 ? .notGzip : .corrupt("truncated") }
     }
 }

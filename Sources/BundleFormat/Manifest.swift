@@ -69,15 +69,19 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     public var diff: String?
     /// Row counts per table.
     public var rows: [String: Int]?
+    /// Size of the bundle once gunzipped (the `.sqlite` file): clients inflate no more than this
+    /// (docs/update-protocol.md, "Limits"). Absent in manifests written before 2026-11-27.
+    public var unpackedBytes: Int?
 
     public init(version: Int, digest: String, file: String, bytes: Int, sha256: String,
                 serviceStart: String? = nil, serviceEnd: String? = nil, inputs: String? = nil,
-                report: String? = nil, diff: String? = nil, rows: [String: Int]? = nil) {
+                report: String? = nil, diff: String? = nil, rows: [String: Int]? = nil, unpackedBytes: Int? = nil) {
         self.version = version
         self.digest = digest
         self.file = file
         self.bytes = bytes
         self.sha256 = sha256
+        self.unpackedBytes = unpackedBytes
         self.serviceStart = serviceStart
         self.serviceEnd = serviceEnd
         self.inputs = inputs
@@ -90,6 +94,7 @@ public struct BundleVersion: Codable, Sendable, Equatable {
         case version, digest, file, bytes, sha256, inputs, report, diff, rows
         case serviceStart = "service_start"
         case serviceEnd = "service_end"
+        case unpackedBytes = "unpacked_bytes"
     }
 }
 
@@ -103,12 +108,20 @@ public struct DeltaFile: Codable, Sendable, Equatable {
     public var bytes: Int
     /// SHA-256 of the gzipped file, hex.
     public var sha256: String
+    /// Size of the SQL once gunzipped; absent in manifests written before 2026-11-27.
+    public var unpackedBytes: Int?
 
-    public init(from: Int, to: Int, file: String, bytes: Int, sha256: String) {
+    public init(from: Int, to: Int, file: String, bytes: Int, sha256: String, unpackedBytes: Int? = nil) {
         self.from = from
         self.to = to
         self.file = file
         self.bytes = bytes
         self.sha256 = sha256
+        self.unpackedBytes = unpackedBytes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case from, to, file, bytes, sha256
+        case unpackedBytes = "unpacked_bytes"
     }
 }

@@ -59,8 +59,11 @@ struct DeltaWriter {
             let count = newVersion.rows?[table.name] ?? 0
             statistics.tables[table.name] = DeltaStatistics.Table(before: count, after: count)
         }
-        let gzipped = try BundleGzip.compress(Array(sql.utf8))
-        guard Double(gzipped.count) <= maxShare * Double(newVersion.bytes) else { return Outcome(statistics: statistics) }
+        let sqlBytes = Array(sql.utf8)
+        let gzipped = try BundleGzip.compress(sqlBytes)
+        // Over the share of the bundle, or larger than a client applies (UpdateLimits): no delta.
+        guard Double(gzipped.count) <= maxShare * Double(newVersion.bytes), sqlBytes.count <= UpdateLimits.deltaBytes,
+              sqlBytes.count <= gzipped.count * UpdateLimits.ratio else { return Outcome(statistics: statistics) }
         // Published only once it is known to work: applied to the (throwaway) copy of the old
         // bundle it was computed from, it may change only the tables that differ, and those must
         // end with the new version's digests (which makes the content digest the new one's).
@@ -69,7 +72,8 @@ struct DeltaWriter {
         }
         let file = "deltas/\(old.version)-\(newVersion.version)-\(sha256Hex(gzipped).prefix(12)).sql.gz"
         try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file), scratch: scratch)
-        return Outcome(file: DeltaFile(from: old.version, to: newVersion.version, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped)),
+        return Outcome(file: DeltaFile(from: old.version, to: newVersion.version, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped),
+                                       unpackedBytes: sqlBytes.count),
                        statistics: statistics)
     }
 

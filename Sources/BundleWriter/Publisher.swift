@@ -105,7 +105,8 @@ public struct Publisher {
         let entry = BundleVersion(
             version: version, digest: candidate.digest, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped),
             serviceStart: candidate.serviceRange?.start, serviceEnd: candidate.serviceRange?.end,
-            inputs: candidate.inputs, report: report, diff: diff, rows: candidate.rows)
+            inputs: candidate.inputs, report: report, diff: diff, rows: candidate.rows,
+            unpackedBytes: try unpackedSize(of: candidate.sqlitePath))
         let all = [entry] + (previous?.versions ?? [])
         let retained = Array(all.prefix(max(1, keep)))
         let pruned = all.dropFirst(retained.count)
@@ -137,5 +138,13 @@ public struct Publisher {
             try? FileManager.default.removeItem(at: deltaFolder.appendingPathComponent(name))
         }
         return Published(manifest: manifest, changes: changes)
+    }
+
+    /// The size of the written `.sqlite` file, declared in the manifest as `unpacked_bytes`.
+    private func unpackedSize(of file: URL) throws(PublishError) -> Int {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int else {
+            throw .io(path: file.path, reason: "cannot read the written bundle's size")
+        }
+        return size
     }
 }

@@ -27,13 +27,15 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible, Lo
     case notABundle(path: String, reason: String)
     /// Local storage failed (disk full, permissions).
     case local(path: String, reason: String)
+    /// Another process is updating the same database and did not finish in time; try again later.
+    case busy(path: String)
     /// The task was cancelled. The database is unchanged; a partial download is kept.
     case cancelled
 
     /// True where trying again later can succeed without anything being republished.
     public var isTransient: Bool {
         switch self {
-        case .offline, .server, .cancelled: true
+        case .offline, .server, .cancelled, .busy: true
         default: false
         }
     }
@@ -48,6 +50,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         case .corruptDownload(let file, let reason): "\(file): \(reason)"
         case .notABundle(let path, let reason): "\(path) is not a readable bundle: \(reason)"
         case .local(let path, let reason): "\(path): \(reason)"
+        case .busy(let path): "another update of \(path) is under way"
         case .cancelled: "the update was cancelled"
         }
     }
@@ -59,6 +62,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         case .server, .http: "The timetable server is not answering right now. Your saved timetable is still shown."
         case .badManifest, .checksumMismatch, .corruptDownload: "The published timetable update is damaged. Your saved timetable is still shown."
         case .notABundle: "The saved timetable cannot be read. It will be downloaded again."
+        case .busy: "The timetable is being updated already."
         case .local(_, let reason): "The timetable could not be saved on this device (\(reason))."
         case .cancelled: "The timetable update was cancelled."
         }

@@ -53,7 +53,11 @@ public struct FeedClient: Sendable {
     /// already under way for the same database gets its result but no progress events.
     public func update(progress: (@Sendable (UpdateProgress) -> Void)? = nil) async throws(ClientError) -> UpdateResult {
         try await UpdateGate.shared.run(database.standardizedFileURL.path) { () async throws(ClientError) -> UpdateResult in
-            try await self.performUpdate(progress: progress ?? { _ in })
+            // One writer across processes too (another app process, `feedc pull`, the Python
+            // client): each holds `<database>.lock` for the whole update.
+            let lock = try await DatabaseLock.acquire(for: self.database, waiting: self.transport.timeout)
+            defer { lock.release() }
+            return try await self.performUpdate(progress: progress ?? { _ in })
         }
     }
 
@@ -76,12 +80,25 @@ public struct FeedClient: Sendable {
         progress(UpdateProgress(phase: .manifest))
         var headers: [String: String] = [:]
         if local != nil, let etag = try? String(contentsOf: etagFile, encoding: .utf8) { headers["If-None-Match"] = etag }
-        let response = try await transport.get(manifestURL, headers: headers)
+        guard ["http", "https"].contains(manifestURL.scheme?.lowercased() ?? "") else {
+            throw .badManifest("\(manifestURL.absoluteString) is not an http(s) URL")
+        }
+        let response: HTTPTransport.Response
+        do {
+            response = try await transport.get(manifestURL, headers: headers, maxBytes: UpdateLimits.manifestBytes)
+        } catch .corruptDownload {
+            throw .badManifest("manifest.json is larger than 1 MiB")
+        }
         if response.status == 304, let local { return .upToDate(version: local) }
         guard response.status == 200 else { throw Self.statusError(manifestURL.absoluteString, response.status) }
         if let publicKey {
             let signatureURL = manifestURL.appendingPathExtension("sig")
-            let signature = try await transport.get(signatureURL)
+            let signature: HTTPTransport.Response
+            do {
+                signature = try await transport.get(signatureURL, maxBytes: UpdateLimits.signatureBytes)
+            } catch .corruptDownload {
+                throw .badManifest("\(signatureURL.lastPathComponent) is larger than 1 KiB")
+            }
             guard signature.status == 200 else { throw .badManifest("unsigned: \(signatureURL.lastPathComponent) answered HTTP \(signature.status)") }
             guard ManifestSignature.verify(response.body, signature: String(decoding: signature.body, as: UTF8.self), publicKey: publicKey) else {
                 throw .badManifest("the signature does not verify with the configured public key")
@@ -89,9 +106,9 @@ public struct FeedClient: Sendable {
         }
         let manifest: Manifest
         do {
-            manifest = try Manifest.decode(response.body)
+            manifest = try ManifestCheck.decode(response.body, from: manifestURL)
         } catch {
-            throw .badManifest("\(error)")
+            throw .badManifest(error.reason)
         }
         guard manifest.format == BundleSchema.formatVersion else {
             throw .badManifest("format \(manifest.format); this client reads format \(BundleSchema.formatVersion)")
@@ -112,15 +129,21 @@ public struct FeedClient: Sendable {
                   try await applyDelta(delta, latest, progress: progress) {
             result = .appliedDelta(from: local, to: latest.version, bytes: delta.bytes)
         } else {
-            try await FullBundleInstall(client: self, latest: latest, progress: progress).run()
+            try await FullBundleInstall(client: self, bundle: manifest.bundle, latest: latest, progress: progress).run()
             result = .downloadedFull(version: latest.version, bytes: latest.bytes)
         }
         if let etag = response.headers["etag"] { try? etag.write(to: etagFile, atomically: true, encoding: .utf8) }
         return result
     }
 
-    func url(_ file: String) -> URL {
-        URL(string: file, relativeTo: manifestURL)?.absoluteURL ?? manifestURL.deletingLastPathComponent().appendingPathComponent(file)
+    /// A file the manifest names, on the manifest's server (``ManifestCheck`` refused any other
+    /// before anything was fetched).
+    func url(_ file: String) throws(ClientError) -> URL {
+        do {
+            return try ManifestCheck.resolve(file, against: manifestURL)
+        } catch {
+            throw .badManifest(error.reason)
+        }
     }
 
     /// 5xx is the server failing; anything else unexpected is an HTTP error.
@@ -132,10 +155,14 @@ public struct FeedClient: Sendable {
     /// bundle). Cancellation is the one failure that does not fall back.
     private func applyDelta(_ delta: DeltaFile, _ latest: BundleVersion,
                             progress: @escaping @Sendable (UpdateProgress) -> Void) async throws(ClientError) -> Bool {
+        // A delta larger than the bundle it leads to, or than a client applies from memory, is
+        // no delta: the full bundle serves.
+        let limit = UpdateLimits.inflateLimit(bytes: delta.bytes, unpacked: delta.unpackedBytes, ceiling: UpdateLimits.deltaBytes)
+        guard delta.bytes <= latest.bytes, delta.unpackedBytes.map({ $0 <= limit }) ?? true else { return false }
         progress(UpdateProgress(phase: .download, received: 0, expected: delta.bytes))
         let response: HTTPTransport.Response
         do {
-            response = try await transport.get(url(delta.file))
+            response = try await transport.get(url(delta.file), maxBytes: delta.bytes)
         } catch .cancelled {
             throw .cancelled
         } catch {
@@ -145,7 +172,8 @@ public struct FeedClient: Sendable {
         guard response.status == 200 else { return false }
         progress(UpdateProgress(phase: .verify))
         guard sha256Hex(response.body) == delta.sha256,
-              let sql = try? Gzip.decompress([UInt8](response.body), limit: 1 << 30) else { return false }
+              let sql = try? Gzip.decompress([UInt8](response.body), limit: limit),
+              delta.unpackedBytes.map({ $0 == sql.count }) ?? true else { return false }
         if Task.isCancelled { throw .cancelled }
         progress(UpdateProgress(phase: .apply))
         guard let db = try? Database(path: database.path, mode: .readWrite) else { return false }
@@ -153,7 +181,8 @@ public struct FeedClient: Sendable {
         db.busyTimeout(milliseconds: 5000)
         _ = try? db.execute("PRAGMA journal_mode = WAL")
         do {
-            try DeltaApplier.apply(String(decoding: sql, as: UTF8.self), to: db, expectedDigest: latest.digest) { () throws(DeltaError) in
+            try DeltaApplier.apply(String(decoding: sql, as: UTF8.self), to: db, expectedDigest: latest.digest,
+                                   expectedVersion: latest.version) { () throws(DeltaError) in
                 // The last moment to give up: nothing is committed yet.
                 if Task.isCancelled { throw .cancelled }
             }

@@ -8,6 +8,8 @@ import Foundation
 /// the app reads is touched; a cancellation keeps the partial download for the next update.
 struct FullBundleInstall {
     let client: FeedClient
+    /// The manifest's bundle name, which the new file's `meta.bundle` must hold.
+    let bundle: String
     let latest: BundleVersion
     let progress: @Sendable (UpdateProgress) -> Void
 
@@ -21,20 +23,31 @@ struct FullBundleInstall {
         removeLeftovers()
         try await download()
         progress(UpdateProgress(phase: .verify))
-        guard let gzipped = FileManager.default.contents(atPath: partial.path) else { throw .local(path: partial.path, reason: "cannot read the download") }
-        let found = sha256Hex(gzipped)
+        let found: String
+        do {
+            found = try sha256Hex(ofFile: partial)
+        } catch {
+            throw .local(path: partial.path, reason: "cannot read the download: \(error.localizedDescription)")
+        }
         guard found == latest.sha256 else {
             try? FileManager.default.removeItem(at: partial)
             throw .checksumMismatch(file: latest.file, expected: latest.sha256, found: found)
         }
-        let sqlite: [UInt8]
-        do {
-            sqlite = try Gzip.decompress([UInt8](gzipped), limit: 4 << 30)
+        // Inflated as a stream into the new file, no more than the manifest declares.
+        let limit = UpdateLimits.inflateLimit(bytes: latest.bytes, unpacked: latest.unpackedBytes, ceiling: UpdateLimits.bundleBytes)
+        do throws(GzipError) {
+            let size = try Gzip.decompress(file: partial.path, to: unpacked.path, limit: limit)
+            if let declared = latest.unpackedBytes, declared != size {
+                throw GzipError.corrupt("\(size) bytes unpacked, the manifest says \(declared)")
+            }
+        } catch .io(let reason) {
+            throw .local(path: unpacked.path, reason: reason)
         } catch {
+            // What was downloaded is wrong whatever happens next: it is not kept to be tried again.
             try? FileManager.default.removeItem(at: partial)
             throw .corruptDownload(file: latest.file, reason: error.description)
         }
-        try write(sqlite, to: unpacked)
+        try check(unpacked)
         if Task.isCancelled { throw .cancelled }
         progress(UpdateProgress(phase: .apply))
         // A stale journal belongs to the database being replaced.
@@ -62,17 +75,22 @@ struct FullBundleInstall {
     private func download() async throws(ClientError) {
         // A download kept from an earlier attempt may already be complete (the unpacking failed,
         // say for want of disk space): then there is nothing left to fetch.
-        let kept = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0
+        var kept = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0
+        if kept > latest.bytes {
+            try? FileManager.default.removeItem(at: partial)
+            kept = 0
+        }
         progress(UpdateProgress(phase: .download, received: kept, expected: latest.bytes))
         guard kept != latest.bytes else { return }
         let expected = latest.bytes
         let report = progress
         let onBytes: @Sendable (Int) -> Void = { report(UpdateProgress(phase: .download, received: $0, expected: expected)) }
-        var status = try await client.transport.download(client.url(latest.file), to: partial, progress: onBytes)
+        let url = try client.url(latest.file)
+        var status = try await client.transport.download(url, to: partial, maxBytes: latest.bytes, progress: onBytes)
         if status == 416 {
             // The server cannot serve the range asked for: start the download over.
             try? FileManager.default.removeItem(at: partial)
-            status = try await client.transport.download(client.url(latest.file), to: partial, progress: onBytes)
+            status = try await client.transport.download(url, to: partial, maxBytes: latest.bytes, progress: onBytes)
         }
         guard status == 200 || status == 206 else {
             try? FileManager.default.removeItem(at: partial)
@@ -80,28 +98,27 @@ struct FullBundleInstall {
         }
     }
 
-    /// Writes the unpacked bundle, flushed to disk, and checks its digest.
-    private func write(_ sqlite: [UInt8], to unpacked: URL) throws(ClientError) {
+    /// Checks the unpacked bundle: a SQLite file whose content digest is the manifest's, whose
+    /// schema and `meta` are what the manifest names (``InstalledBundleCheck``); then switches it
+    /// to WAL. A bundle that fails is deleted with its download: it is not tried again.
+    private func check(_ unpacked: URL) throws(ClientError) {
         do {
-            guard FileManager.default.createFile(atPath: unpacked.path, contents: nil) else {
-                throw ClientError.local(path: unpacked.path, reason: "cannot create the file (disk full?)")
-            }
-            let handle = try FileHandle(forWritingTo: unpacked)
-            defer { try? handle.close() }
-            try handle.write(contentsOf: Data(sqlite))
-            try handle.synchronize()
             let db = try Database(path: unpacked.path, mode: .readWrite)
+            try InstalledBundleCheck.check(db, bundle: bundle, version: latest.version)
             let digest = try ContentDigest.compute(db)
             guard digest == latest.digest else {
-                try? FileManager.default.removeItem(at: partial)
                 throw ClientError.corruptDownload(file: latest.file, reason: "content digest \(digest), the manifest says \(latest.digest)")
             }
             // WAL: apps keep reading while later deltas apply. The mode is kept in the file.
             try db.execute("PRAGMA journal_mode = WAL")
+        } catch let error as SQLiteError where error.isStorageFailure {
+            throw .local(path: unpacked.path, reason: error.message)
         } catch let error as ClientError {
+            try? FileManager.default.removeItem(at: partial)
             throw error
         } catch {
-            throw .local(path: unpacked.path, reason: "\(error)")
+            try? FileManager.default.removeItem(at: partial)
+            throw .corruptDownload(file: latest.file, reason: "\(error)")
         }
     }
 }

@@ -29,3 +29,29 @@ private final class AllowedTables {
     let tables: Set<String>
     init(_ tables: Set<String>) { self.tables = tables }
 }
+
+extension Database {
+    /// Runs `body` with SQLite interrupting any statement once the connection has run about
+    /// `instructions` virtual-machine instructions in all (counted in steps of 1,000): a bound on
+    /// the time SQL from elsewhere may take, whatever its shape. The interrupted statement fails
+    /// with `SQLITE_INTERRUPT`; the caller rolls back.
+    public func limitingInstructions<T>(to instructions: Int, _ body: () throws -> T) throws -> T {
+        let budget = Unmanaged.passRetained(InstructionBudget(steps: max(1, instructions / 1000)))
+        defer { budget.release() }
+        sqlite3_progress_handler(handle, 1000, { context in
+            guard let context else { return 1 }
+            let budget = Unmanaged<InstructionBudget>.fromOpaque(context).takeUnretainedValue()
+            budget.steps -= 1
+            return budget.steps < 0 ? 1 : 0
+        }, budget.toOpaque())
+        defer { sqlite3_progress_handler(handle, 0, nil, nil) }
+        return try body()
+    }
+}
+
+/// What is left of a statement budget, in steps of 1,000 instructions; touched only by the
+/// connection's own thread, inside its progress handler.
+private final class InstructionBudget {
+    var steps: Int
+    init(steps: Int) { self.steps = steps }
+}

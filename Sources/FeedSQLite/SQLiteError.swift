@@ -12,6 +12,9 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         self.sql = sql
     }
 
+    /// The storage failed (`SQLITE_IOERR`, `SQLITE_FULL`): the device's problem, not the data's.
+    public var isStorageFailure: Bool { code == 10 || code == 13 }
+
     public var description: String {
         var out = "SQLite error \(code): \(message)"
         if let sql { out += " (in: \(sql.prefix(120)))" }

@@ -44,7 +44,17 @@ enum Terminal {
             FileHandle.standardError.write(Data("error: cannot encode JSON\n".utf8))
             Foundation.exit(2)
         }
-        FileHandle.standardOutput.write(data)
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        writeStandardOutput(data + Data("\n".utf8))
+    }
+
+    /// Writes `data` to standard output, or exits with status 2 and a message when it cannot be
+    /// written (a full disk, `> /dev/full`): the plain `write(_:)` traps there.
+    static func writeStandardOutput(_ data: Data) {
+        do {
+            try FileHandle.standardOutput.write(contentsOf: data)
+        } catch {
+            FileHandle.standardError.write(Data("error: cannot write to standard output: \(error.localizedDescription)\n".utf8))
+            Foundation.exit(2)
+        }
     }
 }

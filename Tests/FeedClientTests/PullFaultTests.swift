@@ -127,7 +127,7 @@ struct PullFaultTests {
         let garbage = Data("this is not a gzip file".utf8)
         let latest = try f.manifest.latest
         try garbage.write(to: f.bundleFolder.appendingPathComponent(latest.file))
-        try f.editManifest { $0.latest.sha256 = sha256Hex(garbage); $0.latest.bytes = garbage.count; $0.deltas = [] }
+        try f.editManifest { $0.latest.sha256 = sha256Hex(garbage); $0.latest.bytes = garbage.count; $0.latest.unpackedBytes = nil; $0.deltas = [] }
         let db = try f.clientAtVersion1()
         let before = try digest(db)
         do {

@@ -113,7 +113,7 @@ struct PythonClientFaultTests {
         let f = try Fixture()
         let garbage = Data("this is not a gzip file".utf8)
         try garbage.write(to: f.bundleFolder.appendingPathComponent(try f.manifest.latest.file))
-        try f.editManifest { $0.latest.sha256 = sha256Hex(garbage); $0.latest.bytes = garbage.count; $0.deltas = [] }
+        try f.editManifest { $0.latest.sha256 = sha256Hex(garbage); $0.latest.bytes = garbage.count; $0.latest.unpackedBytes = nil; $0.deltas = [] }
         let db = try f.clientAtVersion1()
         let before = try digest(db)
         let failed = try client(f, db).pull()

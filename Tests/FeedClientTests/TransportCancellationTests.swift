@@ -30,11 +30,11 @@ struct TransportCancellationTests {
             let download = trial % 2 == 1 ? folder.url.appendingPathComponent("download-\(trial)") : nil
             let task = Task { () async throws -> Data in
                 if let download {
-                    let status = try await transport.download(url, to: download)
+                    let status = try await transport.download(url, to: download, maxBytes: 1 << 30)
                     guard status == 200 else { return Data() }
                     return (try? Data(contentsOf: download)) ?? Data()
                 }
-                return try await transport.get(url).body
+                return try await transport.get(url, maxBytes: 1 << 30).body
             }
             try await Task.sleep(nanoseconds: delay * 1_000)
             task.cancel()

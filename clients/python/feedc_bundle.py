@@ -1,12 +1,36 @@
 """The bundle side of the feedc update protocol (bundle format 2): the content digest, computed
-from what the file itself declares, and applying a delta in one checked transaction.
-Standard library only; docs/update-protocol.md defines both byte for byte.
+from what the file itself declares; the checks a database must pass before it is installed; and
+applying a delta in one checked transaction. Standard library only; docs/update-protocol.md
+defines them byte for byte.
 """
 import hashlib
 import sqlite3
 import struct
 
+from feedc_delta_check import check_delta_sql
+from feedc_limits import UpdateError
+
+FORMAT = 2
 DELTA_HEADER = "-- feedc delta format 1\n"
+# The one view a bundle may hold, exactly as the Swift writer creates it (BundleSchema.views).
+STOP_TIMES_VIEW = (
+    "CREATE VIEW stop_times AS\n"
+    "  SELECT t.trip_id, ps.stop_index AS stop_sequence, ps.stop_id,\n"
+    "         t.start_time + ts.arrival_offset AS arrival_time,\n"
+    "         t.start_time + ts.departure_offset AS departure_time,\n"
+    "         ps.pickup_type, ps.drop_off_type, ps.headsign AS stop_headsign, ps.shape_dist_traveled, ps.timepoint\n"
+    "  FROM trips t\n"
+    "  JOIN pattern_stops ps ON ps.pattern_id = t.pattern_id\n"
+    "  JOIN timing_stops ts ON ts.timing_id = t.timing_id AND ts.stop_index = ps.stop_index")
+# The virtual tables a bundle may hold (`sqlite_modules:`), exactly as the writer creates them
+# (SQLiteModules.ddl).
+VIRTUAL_TABLES = (
+    "CREATE VIRTUAL TABLE stop_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon)",
+    "CREATE VIRTUAL TABLE stop_search USING fts5(name, code, content='stops', content_rowid='rowid', "
+    "tokenize='unicode61 remove_diacritics 2')",
+)
+# SQLite instructions a delta may run: at least this many, and at least this many per byte of SQL.
+DELTA_BUDGET_MIN, DELTA_BUDGET_PER_BYTE, PROGRESS_STEP = 10_000_000, 1_000, 1_000
 # Virtual tables a bundle may carry (`sqlite_modules:`), rebuilt from `stops` after a delta.
 MODULE_REBUILD = {
     "stop_rtree": ["DELETE FROM stop_rtree",
@@ -14,10 +38,6 @@ MODULE_REBUILD = {
                    "WHERE lat IS NOT NULL AND lon IS NOT NULL"],
     "stop_search": ["INSERT INTO stop_search(stop_search) VALUES ('rebuild')"],
 }
-
-
-class UpdateError(Exception):
-    """Why an update did not complete; the database is as it was."""
 
 
 class _Text(bytes):
@@ -84,6 +104,25 @@ def content_digest(conn):
         conn.text_factory = saved
 
 
+def check_installable(conn, version, bundle):
+    """Raises UpdateError unless the database is the manifest's: `meta` holds exactly
+    version = str(`version`), format = '2' and bundle = `bundle` (the content digest leaves the
+    version out, so a forged version would otherwise pass); it has no trigger, no view but
+    `stop_times` and no virtual table but `stop_rtree` and `stop_search`, each exactly as the
+    writer defines it."""
+    for kind, name, sql in conn.execute("SELECT type, name, sql FROM sqlite_master WHERE type IN ('trigger', 'view') "
+                                        "OR (type = 'table' AND upper(substr(sql, 1, 20)) = 'CREATE VIRTUAL TABLE') "
+                                        "ORDER BY name"):
+        if sql not in ((STOP_TIMES_VIEW,) if kind == "view" else VIRTUAL_TABLES if kind == "table" else ()):
+            raise UpdateError("the database has a %s the bundle format does not define (`%s`)"
+                              % ("virtual table" if kind == "table" else kind, name))
+    for key, wanted in (("version", str(version)), ("format", str(FORMAT)), ("bundle", bundle)):
+        found = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchall()
+        if found != [(wanted,)]:
+            raise UpdateError("meta.%s is %s, the manifest says %r"
+                              % (key, repr(found[0][0])[:40] if len(found) == 1 else "%d rows" % len(found), wanted))
+
+
 def _clear_authorizer(conn):
     try:
         conn.set_authorizer(None)  # Python 3.11 and later
@@ -91,12 +130,20 @@ def _clear_authorizer(conn):
         conn.set_authorizer(lambda *_: sqlite3.SQLITE_OK)
 
 
-def apply_delta(conn, sql, expected_digest):
-    """Applies delta SQL in one transaction; commits only when the digest is `expected_digest`.
-    `conn` must be in autocommit mode (isolation_level=None). Raises UpdateError otherwise."""
+def _rollback(conn):
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
+
+
+def apply_delta(conn, sql, expected_digest, version, bundle):
+    """Applies delta SQL in one transaction; commits only when the content digest is
+    `expected_digest` and `check_installable(conn, version, bundle)` passes. `conn` must be in
+    autocommit mode (isolation_level=None). Raises UpdateError otherwise (rolled back)."""
     if not sql.startswith(DELTA_HEADER):
         raise UpdateError("not a feedc delta")
-    allowed = {name for name, _, _ in content_tables(conn)}
+    tables = content_tables(conn)
+    allowed = {name for name, _, _ in tables}
+    check_delta_sql(sql, {name: set(columns) for name, columns, _ in tables})
     began = []
 
     def authorize(action, first, _second, _database, _trigger):
@@ -111,16 +158,28 @@ def apply_delta(conn, sql, expected_digest):
             return sqlite3.SQLITE_OK
         return sqlite3.SQLITE_DENY
 
+    # A bounded amount of work: past the budget the handler interrupts the statement running.
+    budget = max(DELTA_BUDGET_MIN, DELTA_BUDGET_PER_BYTE * (len(sql) if sql.isascii() else len(sql.encode("utf-8"))))
+    steps = [0]
+
+    def progress():
+        steps[0] += 1
+        return 1 if steps[0] * PROGRESS_STEP > budget else 0
+
     # executescript() commits a pending transaction before it runs, so BEGIN is the script's own
     # first statement.
     conn.set_authorizer(authorize)
+    conn.set_progress_handler(progress, PROGRESS_STEP)
     try:
         conn.executescript("BEGIN IMMEDIATE;\n" + sql)
     except sqlite3.Error as error:
+        conn.set_progress_handler(None, 0)
         _clear_authorizer(conn)
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
+        _rollback(conn)
+        if steps[0] * PROGRESS_STEP > budget:
+            raise UpdateError("the delta did not apply: it ran past its budget of %d SQLite instructions" % budget) from None
         raise UpdateError("the delta did not apply: %s" % error) from None
+    conn.set_progress_handler(None, 0)
     _clear_authorizer(conn)
     try:
         present = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
@@ -128,9 +187,10 @@ def apply_delta(conn, sql, expected_digest):
         for table in sorted(present):
             for statement in MODULE_REBUILD[table]:
                 conn.execute(statement)
+        check_installable(conn, version, bundle)
         found = content_digest(conn)
-    except sqlite3.Error as error:
-        conn.execute("ROLLBACK")
+    except (sqlite3.Error, UpdateError) as error:
+        _rollback(conn)
         raise UpdateError("the delta did not apply: %s" % error) from None
     if found != expected_digest:
         conn.execute("ROLLBACK")

@@ -4,38 +4,44 @@
 The reference client for ports to other platforms (Android/Kotlin, the web): standard library
 only, and it does what the Swift `FeedClient` does, step for step (docs/update-protocol.md):
 
+0. Take `<db>.lock` (one update of a database at a time, across processes).
 1. GET manifest.json with the last ETag (`<db>.etag`); 304 means up to date.
 2. With a public key: GET manifest.json.sig and verify its Ed25519 signature of the manifest bytes.
 3. Refuse a manifest of another format or bundle, or one older than the local version.
-4. The delta from the local version when listed: SHA-256 checked, applied in one transaction,
-   committed only when the content digest equals the manifest's.
+4. The delta from the local version when listed: SHA-256 checked, its statements checked against
+   the writer's shapes, applied in one transaction with a bounded amount of work, committed only
+   when the content digest and `meta` are the manifest's.
 5. Else, or when the delta fails: the full bundle, streamed beside the database (a cut download is
-   resumed with a Range request), size and SHA-256 checked, unpacked, digest checked, flushed to
-   disk and renamed over the database.
+   resumed with a Range request), size and SHA-256 checked, unpacked, schema, `meta` and digest
+   checked, flushed to disk and renamed over the database.
 
+Nothing a server sends is trusted further than the manifest declares (feedc_limits.py): bodies,
+unpacked sizes and the time of every request are bounded, and only files on the manifest's
+server are fetched.
 Whatever fails, the database stays as it was and usable.
 
-    python3 feedc_client.py pull MANIFEST_URL --db PATH [--public-key KEY] [--timeout S]
+    python3 feedc_client.py pull MANIFEST_URL --db PATH [--public-key KEY] [--timeout S (30)]
 
 Exit status 0: updated or up to date; 2: failed (one line on standard error).
 """
 import argparse
 import base64
 import hashlib
-import json
 import os
 import sqlite3
 import sys
 import tempfile
 import unicodedata
 import urllib.parse
-import zlib
 
 import feedc_ed25519
-from feedc_bundle import UpdateError, apply_delta, content_digest
-from feedc_http import HTTP
+from feedc_bundle import DELTA_HEADER, FORMAT, apply_delta, check_installable, content_digest
+from feedc_http import HTTP, resolve, server_of
+from feedc_limits import (BUNDLE_UNPACKED_MAX, CHUNK, DELTA_UNPACKED_MAX, MANIFEST_MAX, SIGNATURE_MAX,
+                          DatabaseLock, UpdateError, inflate, local_error, slices, unpack_limit)
+from feedc_manifest import parse_manifest
 
-FORMAT = 2
+DEFAULT_TIMEOUT = 30
 _WORD_CATEGORIES = {"Lu", "Ll", "Lt", "Lm", "Lo", "Mc", "Me", "Nd", "Nl", "No"}
 
 
@@ -83,34 +89,6 @@ class UpdateResult:
         return "downloaded full bundle (version %d), %d bytes" % (self.version, self.bytes)
 
 
-def _require(manifest, fields, where):
-    types = {"i": int, "s": str}
-    for field in fields.split():
-        name, kind = field.split(":")
-        value = manifest.get(name) if isinstance(manifest, dict) else None
-        if not isinstance(value, types[kind]) or isinstance(value, bool):
-            raise UpdateError("unusable manifest: %s: `%s` missing or not a %s"
-                              % (where, name, "number" if kind == "i" else "string"))
-
-
-def parse_manifest(body):
-    """The manifest as a dict, its fields checked; UpdateError when unusable."""
-    try:
-        manifest = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        raise UpdateError("unusable manifest: %s" % error) from None
-    version_fields = "version:i digest:s file:s bytes:i sha256:s"
-    _require(manifest, "format:i bundle:s", "manifest")
-    _require(manifest.get("latest"), version_fields, "latest")
-    if not isinstance(manifest.get("versions"), list) or not isinstance(manifest.get("deltas"), list):
-        raise UpdateError("unusable manifest: `versions` or `deltas` missing")
-    for entry in manifest["versions"]:
-        _require(entry, version_fields, "versions")
-    for entry in manifest["deltas"]:
-        _require(entry, "from:i to:i file:s bytes:i sha256:s", "deltas")
-    return manifest
-
-
 def _read_only(path):
     return sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(path)), uri=True)
 
@@ -134,40 +112,39 @@ def _sha256_file(path):
     return h.hexdigest()
 
 
-def _gunzip_file(source, target, limit=4 << 30):
-    """Unpacks one gzip member from `source` into `target`, flushed to disk. ValueError when the
-    data is not gzip, is corrupt or truncated, or expands beyond `limit` bytes."""
-    inflater, written = zlib.decompressobj(15 + 16), 0
-    with open(source, "rb") as f, open(target, "wb") as out:
-        head = f.read(18)
-        if len(head) < 18 or head[:2] != b"\x1f\x8b":
-            raise ValueError("not gzip data")
-        chunk = head
-        while chunk and not inflater.eof:
-            try:
-                data = inflater.decompress(chunk)
-            except zlib.error as error:
-                raise ValueError("corrupt gzip data (%s)" % error) from None
-            written += len(data)
-            if written > limit:
-                raise ValueError("gzip data expands beyond %d bytes" % limit)
-            out.write(data)
-            chunk = f.read(1 << 20)
-        if not inflater.eof:
-            raise ValueError("corrupt gzip data (truncated)")
-        out.flush()
-        os.fsync(out.fileno())
+def _unpack_delta(body, delta):
+    """The delta's SQL: `body` gunzipped within its limits, refused as soon as it does not begin
+    with the header or holds a NUL byte (a bomb of zeros stops at its first bytes)."""
+    header = DELTA_HEADER.encode("utf-8")
+    sql = bytearray()
+
+    def take(piece):
+        if b"\x00" in piece:
+            raise ValueError("the delta holds a NUL byte")
+        sql.extend(piece)
+        if not header.startswith(bytes(sql[:len(header)])):
+            raise ValueError("not a feedc delta")
+
+    cap, exact = unpack_limit(delta, DELTA_UNPACKED_MAX)
+    inflate(slices(body), take, cap, exact)
+    return sql.decode("utf-8")
 
 
 class FeedClient:
     """Keeps the database at `database` at the latest version the manifest at `manifest_url`
     lists. With `public_key` (base64 of a raw Ed25519 key), a manifest without a valid
-    `manifest.json.sig` is refused."""
+    `manifest.json.sig` is refused. `timeout`: the idle timeout of every request, and the base of
+    its deadline (docs/update-protocol.md, "Limits"); also the longest wait for another update of
+    the same database to end."""
 
-    def __init__(self, manifest_url, database, public_key=None, timeout=60):
+    def __init__(self, manifest_url, database, public_key=None, timeout=DEFAULT_TIMEOUT):
+        if server_of(manifest_url) is None:
+            raise UpdateError("%s is not an http(s) URL" % manifest_url)
         self.manifest_url, self.database, self.public_key = manifest_url, database, public_key
-        self.http = HTTP(timeout)
+        self.timeout = timeout
+        self.http = HTTP(timeout, manifest_url)
         self.etag_file = database + ".etag"
+        self.delta_failure = None  # why the last delta tried was not applied, for diagnostics
 
     def _meta(self, key):
         if not os.path.exists(self.database):
@@ -191,7 +168,12 @@ class FeedClient:
             return None
 
     def update(self):
-        """Brings the database up to date; an UpdateResult, or UpdateError (database unchanged)."""
+        """Brings the database up to date; an UpdateResult, or UpdateError (database unchanged).
+        Holds `<database>.lock` throughout: one update of a database at a time."""
+        with DatabaseLock(self.database, self.timeout):
+            return self._update()
+
+    def _update(self):
         local = self.local_version
         headers = {}
         if local is not None:
@@ -200,7 +182,8 @@ class FeedClient:
                     headers["If-None-Match"] = f.read()
             except (OSError, ValueError):
                 pass  # no ETag kept: the manifest comes whole
-        status, response_headers, body = self.http.get(self.manifest_url, headers)
+        status, response_headers, body = self.http.get(
+            self.manifest_url, headers, MANIFEST_MAX, "manifest.json is larger than 1 MiB")
         if status == 304 and local is not None:
             return UpdateResult("up_to_date", local)
         if status != 200:
@@ -223,10 +206,10 @@ class FeedClient:
         delta = next((d for d in manifest["deltas"] if d["from"] == local and d["to"] == latest["version"]), None)
         if local == latest["version"]:
             result = UpdateResult("up_to_date", local)
-        elif delta is not None and self._try_delta(delta, latest):
+        elif delta is not None and self._try_delta(delta, latest, manifest["bundle"]):
             result = UpdateResult("delta", latest["version"], local, delta["bytes"])
         else:
-            self._replace_with_full(latest)
+            self._replace_with_full(latest, manifest["bundle"])
             result = UpdateResult("full", latest["version"], size=latest["bytes"])
         if "etag" in response_headers:
             try:
@@ -234,9 +217,6 @@ class FeedClient:
             except OSError:
                 pass  # the next update costs a full manifest, nothing worse
         return result
-
-    def _url(self, file):
-        return urllib.parse.urljoin(self.manifest_url, file)
 
     def _verify_signature(self, manifest_bytes):
         try:
@@ -246,8 +226,8 @@ class FeedClient:
         if len(key) != 32:
             raise UpdateError("the public key is not the base64 of a 32-byte Ed25519 key")
         parts = urllib.parse.urlsplit(self.manifest_url)
-        signature_url = urllib.parse.urlunsplit(parts._replace(path=parts.path + ".sig"))
-        status, _, body = self.http.get(signature_url)
+        signature_url = urllib.parse.urlunsplit(parts._replace(path=parts.path + ".sig", fragment=""))
+        status, _, body = self.http.get(signature_url, None, SIGNATURE_MAX, "manifest.json.sig is larger than 1 KiB")
         if status != 200:
             raise UpdateError("unusable manifest: unsigned: %s answered HTTP %d"
                               % (os.path.basename(parts.path) + ".sig", status))
@@ -258,17 +238,18 @@ class FeedClient:
         if not feedc_ed25519.verify(key, manifest_bytes, signature):
             raise UpdateError("unusable manifest: the signature does not verify with the configured public key")
 
-    def _try_delta(self, delta, latest):
-        """Whether the delta brought the database to the latest digest (else it is unchanged)."""
+    def _try_delta(self, delta, latest, bundle):
+        """Whether the delta brought the database to the latest version (else it is unchanged)."""
         try:
-            status, _, body = self.http.get(self._url(delta["file"]))
-            if status != 200 or len(body) != delta["bytes"] or hashlib.sha256(body).hexdigest() != delta["sha256"]:
-                return False
-            inflater = zlib.decompressobj(15 + 16)
-            sql = inflater.decompress(body, 1 << 30)
-            if not inflater.eof:
-                return False  # truncated, or larger than 1 GiB
-            sql = sql.decode("utf-8")
+            url = resolve(self.manifest_url, delta["file"])
+            too_large = "%s: more than the %d bytes the manifest lists" % (delta["file"], delta["bytes"])
+            status, _, body = self.http.get(url, None, delta["bytes"], too_large, declared=delta["bytes"])
+            if status != 200:
+                raise _status_error(delta["file"], status)
+            if len(body) != delta["bytes"] or hashlib.sha256(body).hexdigest() != delta["sha256"]:
+                raise UpdateError("%s: not the size and SHA-256 the manifest lists" % delta["file"])
+            sql = _unpack_delta(body, delta)
+            del body
             # Readers keep reading while the delta applies (WAL); a writer elsewhere is waited for.
             conn = sqlite3.connect(self.database, isolation_level=None, timeout=5)
             try:
@@ -276,45 +257,30 @@ class FeedClient:
                     conn.execute("PRAGMA journal_mode = WAL")
                 except sqlite3.Error:
                     pass
-                apply_delta(conn, sql, latest["digest"])
+                apply_delta(conn, sql, latest["digest"], latest["version"], bundle)
             finally:
                 conn.close()
             return True
-        except (UpdateError, sqlite3.Error, zlib.error, UnicodeDecodeError, OSError):
+        except (UpdateError, sqlite3.Error, ValueError, OSError, MemoryError) as error:
+            self.delta_failure = str(error)
             return False
 
-    def _replace_with_full(self, latest):
+    def _replace_with_full(self, latest, bundle):
+        url = resolve(self.manifest_url, latest["file"])
         folder = os.path.dirname(os.path.abspath(self.database))
         name = os.path.basename(self.database)
         partial = os.path.join(folder, ".%s.download-%s" % (name, latest["sha256"][:16]))
         unpacked = os.path.join(folder, ".%s.new-%d" % (name, os.getpid()))
-        # Leftovers of earlier attempts at other versions (or of a killed process) go.
         try:
+            # Leftovers of earlier attempts at other versions (or of a killed process) go; the
+            # update lock is held, so no `.new-` file belongs to a live update.
             for entry in os.listdir(folder):
                 if (entry.startswith(".%s.download-" % name) and entry != os.path.basename(partial)) \
                         or entry.startswith(".%s.new-" % name):
                     _remove(os.path.join(folder, entry))
-            self._fetch_full(latest, partial)
-            try:
-                _gunzip_file(partial, unpacked)
-            except ValueError as error:
-                _remove(partial)
-                raise UpdateError("%s: %s" % (latest["file"], error)) from None
-            conn = sqlite3.connect(unpacked, isolation_level=None)
-            try:
-                try:
-                    digest = content_digest(conn)
-                except sqlite3.Error as error:
-                    digest = "unreadable (%s)" % error
-                if digest != latest["digest"]:
-                    _remove(partial)
-                    raise UpdateError("%s: content digest %s, the manifest says %s" % (latest["file"], digest, latest["digest"]))
-                # WAL: apps keep reading while later deltas apply. The mode is kept in the file.
-                conn.execute("PRAGMA journal_mode = WAL")
-            except sqlite3.Error as error:
-                raise UpdateError("%s: %s" % (unpacked, error)) from None
-            finally:
-                conn.close()
+            self._fetch_full(latest, url, partial)
+            self._unpack_full(latest, partial, unpacked)
+            self._check_full(latest, bundle, partial, unpacked)
             # A stale journal belongs to the database being replaced.
             for suffix in ("-journal", "-wal", "-shm"):
                 _remove(self.database + suffix)
@@ -326,19 +292,60 @@ class FeedClient:
                 os.close(directory)
             _remove(partial)
         except OSError as error:
-            raise UpdateError("%s: %s" % (error.filename or self.database, error.strerror or error)) from None
+            raise local_error(error, self.database) from None
         finally:
-            _remove(unpacked)
+            for suffix in ("", "-journal", "-wal", "-shm"):
+                _remove(unpacked + suffix)
 
-    def _fetch_full(self, latest, partial):
+    def _unpack_full(self, latest, partial, unpacked):
+        """Gunzips the checked download into `unpacked`, flushed to disk, within its limits."""
+        cap, exact = unpack_limit(latest, BUNDLE_UNPACKED_MAX)
+        try:
+            with open(partial, "rb") as source, open(unpacked, "wb") as out:
+                try:
+                    inflate(iter(lambda: source.read(CHUNK), b""), out.write, cap, exact)
+                except OSError as error:
+                    raise local_error(error, unpacked) from None
+                out.flush()
+                os.fsync(out.fileno())
+        except ValueError as error:
+            _remove(partial)
+            raise UpdateError("%s: %s" % (latest["file"], error)) from None
+
+    def _check_full(self, latest, bundle, partial, unpacked):
+        """The unpacked bundle is the manifest's (meta, schema, content digest); then WAL."""
+        conn = sqlite3.connect(unpacked, isolation_level=None)
+        try:
+            try:
+                check_installable(conn, latest["version"], bundle)
+                digest = content_digest(conn)
+            except sqlite3.Error as error:
+                digest = "unreadable (%s)" % error
+            except UpdateError as error:
+                _remove(partial)
+                raise UpdateError("%s: %s" % (latest["file"], error)) from None
+            if digest != latest["digest"]:
+                _remove(partial)
+                raise UpdateError("%s: content digest %s, the manifest says %s" % (latest["file"], digest, latest["digest"]))
+            # WAL: apps keep reading while later deltas apply. The mode is kept in the file.
+            conn.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.Error as error:
+            raise UpdateError("%s: %s" % (unpacked, error)) from None
+        finally:
+            conn.close()
+
+    def _fetch_full(self, latest, url, partial):
         """The gzipped bundle in `partial`, complete and checked (a kept complete one is reused)."""
-        url = self._url(latest["file"])
-        if not os.path.exists(partial) or os.path.getsize(partial) != latest["bytes"]:
-            status = self.http.download(url, partial)
+        size = os.path.getsize(partial) if os.path.exists(partial) else 0
+        if size > latest["bytes"]:
+            _remove(partial)
+        if size != latest["bytes"]:
+            too_large = "%s: more than the %d bytes the manifest lists" % (latest["file"], latest["bytes"])
+            status = self.http.download(url, partial, latest["bytes"], too_large)
             if status == 416:
                 # The server cannot serve the range asked for: start the download over.
                 _remove(partial)
-                status = self.http.download(url, partial)
+                status = self.http.download(url, partial, latest["bytes"], too_large)
             if status not in (200, 206):
                 _remove(partial)
                 raise _status_error(latest["file"], status)
@@ -363,6 +370,11 @@ def _remove(path):
         pass
 
 
+def _one_line(text):
+    """`text` with control characters escaped: the error is one line, whatever a server sent."""
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="feedc_client.py", description="Keeps a local feedc bundle database up to date.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -370,21 +382,19 @@ def main(argv=None):
     pull.add_argument("manifest", help="URL of the bundle's manifest.json")
     pull.add_argument("--db", required=True, help="the local database file (created on first pull)")
     pull.add_argument("--public-key", help="Ed25519 public key (base64): refuse a manifest without a valid signature")
-    pull.add_argument("--timeout", type=float, default=60, help="seconds before a request gives up")
+    pull.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+                      help="idle timeout of a request in seconds, and the base of its deadline (default %d)" % DEFAULT_TIMEOUT)
     args = parser.parse_args(argv)
-    if urllib.parse.urlsplit(args.manifest).scheme not in ("http", "https"):
-        print("feedc_client: %s is not an http(s) URL" % args.manifest, file=sys.stderr)
-        return 2
     try:
         print(FeedClient(args.manifest, args.db, args.public_key, args.timeout).update())
     except UpdateError as error:
-        print("feedc_client: %s; %s is unchanged" % (error, args.db), file=sys.stderr)
+        print("feedc_client: %s; %s is unchanged" % (_one_line(str(error)), args.db), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("feedc_client: the update was cancelled; %s is unchanged" % args.db, file=sys.stderr)
         return 2
     except Exception as error:  # noqa: BLE001 — one readable line, never a traceback
-        print("feedc_client: %s: %s; %s is unchanged" % (type(error).__name__, error, args.db), file=sys.stderr)
+        print("feedc_client: %s: %s; %s is unchanged" % (type(error).__name__, _one_line(str(error)), args.db), file=sys.stderr)
         return 2
     return 0
 

@@ -5,6 +5,10 @@ public enum DeltaError: Error, Sendable, CustomStringConvertible {
     case notADelta
     case sql(SQLiteError)
     case digestMismatch(expected: String, found: String)
+    /// A statement is not of the shape the writer emits (``DeltaStatementCheck``); nothing ran.
+    case refused(DeltaStatementCheck.Refusal)
+    /// After applying, `meta.version` is not the version the manifest names; rolled back.
+    case wrongVersion(expected: Int, found: String?)
     /// `beforeCommit` gave up (the caller's task was cancelled); rolled back.
     case cancelled
 
@@ -13,6 +17,8 @@ public enum DeltaError: Error, Sendable, CustomStringConvertible {
         case .notADelta: "not a feedc delta"
         case .sql(let error): "the delta did not apply: \(error)"
         case .digestMismatch(let expected, let found): "after applying, the content digest is \(found), not \(expected): the local database was not the delta's base"
+        case .refused(let refusal): "refused before it ran: \(refusal)"
+        case .wrongVersion(let expected, let found): "after applying, meta.version is \(found ?? "missing"), not \(expected): refused"
         case .cancelled: "cancelled before the commit; rolled back"
         }
     }
@@ -26,7 +32,10 @@ public enum DeltaError: Error, Sendable, CustomStringConvertible {
 public enum DeltaApplier {
     /// `beforeCommit` runs last, with everything applied and checked but not committed: throwing
     /// from it rolls the transaction back (a client whose task was cancelled).
-    public static func apply(_ sql: String, to database: Database, expectedDigest: String,
+    /// `expectedVersion`: the version the manifest names; `meta.version` must hold it after the
+    /// delta, or everything is rolled back (the digest leaves the version out, so a delta could
+    /// otherwise set any version, and a client that holds version 999999 never updates again).
+    public static func apply(_ sql: String, to database: Database, expectedDigest: String, expectedVersion: Int? = nil,
                              beforeCommit: () throws(DeltaError) -> Void = {}) throws(DeltaError) {
         try inTransaction(sql, on: database, writing: Set(BundleSchema.tables.map(\.name))) { () throws(DeltaError) in
             // The optional virtual tables (R-tree, FTS5), where the bundle has them, follow `stops`.
@@ -34,6 +43,10 @@ public enum DeltaApplier {
                 for statement in try SQLiteModules.present(in: database).rebuild { try database.execute(statement) }
                 let digest = try ContentDigest.compute(database)
                 guard digest == expectedDigest else { throw DeltaError.digestMismatch(expected: expectedDigest, found: digest) }
+                if let expectedVersion {
+                    let found = try database.scalar("SELECT value FROM meta WHERE key = 'version'")?.string
+                    guard found == String(expectedVersion) else { throw DeltaError.wrongVersion(expected: expectedVersion, found: found) }
+                }
             } catch let error as SQLiteError {
                 throw .sql(error)
             } catch let error as DeltaError {
@@ -73,6 +86,12 @@ public enum DeltaApplier {
     private static func inTransaction(_ sql: String, on database: Database, writing tables: Set<String>, commit: Bool = true,
                                       verify: () throws(DeltaError) -> Void) throws(DeltaError) {
         guard sql.hasPrefix("-- feedc delta format 1\n") else { throw .notADelta }
+        let columns = Dictionary(uniqueKeysWithValues: BundleSchema.tables.filter { tables.contains($0.name) }.map { ($0.name, Set($0.columnNames)) })
+        do {
+            try DeltaStatementCheck.check(sql, columns: columns)
+        } catch {
+            throw .refused(error)
+        }
         do {
             try database.execute("BEGIN IMMEDIATE")
         } catch {
@@ -81,7 +100,9 @@ public enum DeltaApplier {
         do {
             // The delta may only change rows of the bundle's own tables: a COMMIT, ATTACH or
             // PRAGMA in it is refused, so the transaction stays whole.
-            try database.restrictingWrites(to: tables) { try database.execute(sql) }
+            try database.restrictingWrites(to: tables) {
+                try database.limitingInstructions(to: instructionBudget(sql)) { try database.execute(sql) }
+            }
         } catch {
             try? database.execute("ROLLBACK")
             throw .sql(error as? SQLiteError ?? SQLiteError(code: -1, message: "\(error)"))
@@ -98,5 +119,13 @@ public enum DeltaApplier {
             try? database.execute("ROLLBACK")
             throw .sql(error)
         }
+    }
+
+    /// The virtual-machine instructions a delta's statements may take: 1,000 per byte of SQL, at
+    /// least 10 million. A writer's delta needs a few per byte (measured: ~20 on a Wichita delta
+    /// that rewrites every table); a statement of another shape that slipped past the check is
+    /// stopped within seconds (docs/update-protocol.md).
+    public static func instructionBudget(_ sql: String) -> Int {
+        max(10_000_000, 1000 * sql.utf8.count)
     }
 }

@@ -97,15 +97,22 @@ public struct SourceConfig: Sendable, Equatable {
     public var schema: URL?
     /// The agency time zone of a legacy source (`timezone:`, Kalkati and NextBus sources only).
     public var timezone: String?
+    /// The most a `url:` dump may be (`max_download_mb`, default 2048 MiB): a longer body ends
+    /// the download.
+    public var maxDownloadBytes: Int
+    /// The time a `url:` download may take in all (`download_timeout`, seconds, default 900).
+    public var downloadDeadline: TimeInterval
 
     public init(id: String, format: SourceFormat, location: SourceLocation, prefix: String,
-                schema: URL? = nil, timezone: String? = nil) {
+                schema: URL? = nil, timezone: String? = nil, maxDownloadBytes: Int = 2048 << 20, downloadDeadline: TimeInterval = 900) {
         self.id = id
         self.format = format
         self.location = location
         self.prefix = prefix
         self.schema = schema
         self.timezone = timezone
+        self.maxDownloadBytes = maxDownloadBytes
+        self.downloadDeadline = downloadDeadline
     }
 }
 

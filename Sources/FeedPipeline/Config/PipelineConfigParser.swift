@@ -152,7 +152,8 @@ public struct PipelineConfigParser {
     }
 
     private func parseSource(_ node: Node, doc: YAMLReader, base: URL, several: Bool) throws(ConfigError) -> SourceConfig {
-        let map = try doc.mapping(node, allowed: ["id", "format", "path", "url", "prefix", "schema", "timezone"], context: "a source")
+        let map = try doc.mapping(node, allowed: ["id", "format", "path", "url", "prefix", "schema", "timezone", "max_download_mb", "download_timeout"],
+                                  context: "a source")
         guard let idNode = map["id"] else { throw doc.error(node, "a source needs an `id`") }
         let id = try doc.string(idNode, "id")
         guard id.range(of: "^[A-Za-z0-9][A-Za-z0-9_.-]*$", options: .regularExpression) != nil else {
@@ -210,7 +211,15 @@ public struct PipelineConfigParser {
             }
             timezone = zone
         }
-        return SourceConfig(id: id, format: format, location: location, prefix: prefix, schema: schema, timezone: timezone)
+        var source = SourceConfig(id: id, format: format, location: location, prefix: prefix, schema: schema, timezone: timezone)
+        for (key, n) in [("max_download_mb", map["max_download_mb"]), ("download_timeout", map["download_timeout"])] {
+            guard let n else { continue }
+            guard case .remote = location else { throw doc.error(n, "`\(key)` applies to `url:` sources only") }
+            let value = try doc.double(n, key)
+            guard value > 0 else { throw doc.error(n, "`\(key)` must be above 0") }
+            if key == "max_download_mb" { source.maxDownloadBytes = Int(value * 1_048_576) } else { source.downloadDeadline = value }
+        }
+        return source
     }
 
     static func describe(_ error: YamlError, file: String) -> ConfigError {

@@ -56,15 +56,19 @@ public struct SourceFetcher: Sendable {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw .io(path: url.path, reason: "no such file or folder")
         }
+        // Hashed 1 MiB at a time: a dump of any size in bounded memory.
         if !isDirectory.boolValue {
-            guard let data = FileManager.default.contents(atPath: url.path) else { throw .io(path: url.path, reason: "cannot read") }
-            return sha256Hex(data)
+            guard let digest = try? sha256Hex(ofFile: url) else { throw .io(path: url.path, reason: "cannot read") }
+            return digest
         }
         let names = ((try? FileManager.default.subpathsOfDirectory(atPath: url.path)) ?? []).sorted()
         var listing = ""
         for name in names {
-            guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(name).path) else { continue }
-            listing += "\(name)\t\(sha256Hex(data))\n"
+            var isFolder: ObjCBool = false
+            let file = url.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), !isFolder.boolValue,
+                  let digest = try? sha256Hex(ofFile: file) else { continue }
+            listing += "\(name)\t\(digest)\n"
         }
         return sha256Hex(Data(listing.utf8))
     }
@@ -84,49 +88,34 @@ public struct SourceFetcher: Sendable {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         if let etag = cached?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let modified = cached?.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
-        let (data, response) = try HTTPGet.run(request)
-        if response.statusCode == 304, let cached {
+        // Streamed into a file beside the cached dump, hashed as it arrives; renamed over the
+        // dump only once whole, so a failed download leaves the previous one in place.
+        do {
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        } catch {
+            throw .io(path: cache.path, reason: "\(error)")
+        }
+        let partial = cache.appendingPathComponent("\(source.id).dump.part")
+        defer { try? FileManager.default.removeItem(at: partial) }
+        let limits = StreamingGet.Limits(maxBytes: source.maxDownloadBytes, idle: timeout, overall: source.downloadDeadline)
+        let fetched = try StreamingGet.run(request, into: partial, limits: limits)
+        if fetched.response.statusCode == 304, let cached {
             return FetchedSource(config: source, local: dump, fingerprint: cached.sha256)
         }
-        guard (200..<300).contains(response.statusCode), let data else {
-            throw .http(url: url.absoluteString, status: response.statusCode)
+        guard (200..<300).contains(fetched.response.statusCode) else {
+            throw .http(url: url.absoluteString, status: fetched.response.statusCode)
         }
-        let entry = CacheEntry(url: url.absoluteString, etag: response.value(forHTTPHeaderField: "ETag"),
-                               lastModified: response.value(forHTTPHeaderField: "Last-Modified"), sha256: sha256Hex(data))
+        let entry = CacheEntry(url: url.absoluteString, etag: fetched.response.value(forHTTPHeaderField: "ETag"),
+                               lastModified: fetched.response.value(forHTTPHeaderField: "Last-Modified"), sha256: fetched.sha256)
         do {
-            try writeAtomically(data, to: dump)
+            // The metadata goes first: a run that dies between the two renames finds a cache
+            // entry whose SHA-256 is not the old dump's, and so does not trust an ETag for it.
+            try? FileManager.default.removeItem(at: metaURL)
+            guard rename(partial.path, dump.path) == 0 else { throw FetchError.io(path: dump.path, reason: String(cString: strerror(errno))) }
             try writeAtomically(try JSONEncoder().encode(entry), to: metaURL)
         } catch {
             throw .io(path: dump.path, reason: "\(error)")
         }
         return FetchedSource(config: source, local: dump, fingerprint: entry.sha256)
-    }
-}
-
-/// A blocking GET, for a batch tool that has nothing else to do meanwhile.
-enum HTTPGet {
-    private final class Box: @unchecked Sendable {
-        var data: Data?
-        var response: URLResponse?
-        var error: Error?
-    }
-
-    static func run(_ request: URLRequest) throws(FetchError) -> (Data?, HTTPURLResponse) {
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        let session = URLSession(configuration: .ephemeral)
-        let task = session.dataTask(with: request) { data, response, error in
-            box.data = data
-            box.response = response
-            box.error = error
-            done.signal()
-        }
-        task.resume()
-        done.wait()
-        session.finishTasksAndInvalidate()
-        let url = request.url?.absoluteString ?? "?"
-        if let error = box.error { throw .network(url: url, reason: error.localizedDescription) }
-        guard let response = box.response as? HTTPURLResponse else { throw .network(url: url, reason: "no HTTP response") }
-        return (box.data, response)
     }
 }

@@ -54,7 +54,7 @@ struct Diff: ParsableCommand {
         }
         if json {
             guard let data = try? DiffJSON.encode(diff) else { Terminal.fail("cannot encode JSON") }
-            FileHandle.standardOutput.write(data)
+            Terminal.writeStandardOutput(data)
         } else {
             print(DiffText(limit: max(0, limit)).render(diff), terminator: "")
         }

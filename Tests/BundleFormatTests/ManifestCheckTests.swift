@@ -1,0 +1,60 @@
+@testable import BundleFormat
+import Foundation
+import Testing
+
+/// A manifest from a server is checked before anything it names is fetched (issue 33): size,
+/// duplicated keys, integer ranges, declared inflation, and every file on the manifest's server.
+@Suite struct ManifestCheckTests {
+    private let origin = URL(string: "https://cdn.example.org/feeds/m/manifest.json")!
+
+    private func manifest(file: String = "bundles/2-abc.sqlite.gz", bytes: Int = 1000, unpacked: Int? = 8000, version: Int = 2,
+                          deltaFile: String = "deltas/1-2-abc.sql.gz") -> Manifest {
+        let latest = BundleVersion(version: version, digest: "sha256:" + String(repeating: "0", count: 64), file: file, bytes: bytes,
+                                   sha256: String(repeating: "1", count: 64), unpackedBytes: unpacked)
+        return Manifest(bundle: "m", latest: latest, versions: [latest],
+                        deltas: [DeltaFile(from: 1, to: version, file: deltaFile, bytes: 10, sha256: String(repeating: "2", count: 64), unpackedBytes: 40)])
+    }
+
+    private func reason(_ data: Data) -> String? {
+        do {
+            _ = try ManifestCheck.decode(data, from: origin)
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
+    @Test func aWritersManifestPasses() throws {
+        let checked = try ManifestCheck.decode(manifest().encoded(), from: origin)
+        #expect(checked == manifest())
+        #expect(try ManifestCheck.resolve("bundles/x.gz", against: origin).absoluteString == "https://cdn.example.org/feeds/m/bundles/x.gz")
+        #expect(try ManifestCheck.resolve("../m/x.gz", against: origin).absoluteString == "https://cdn.example.org/feeds/m/x.gz")
+        #expect(try ManifestCheck.resolve("https://CDN.example.org:443/y", against: origin).host == "CDN.example.org")
+    }
+
+    @Test(arguments: ["file:///dev/zero", "https://elsewhere.example.org/x.gz", "http://cdn.example.org/x.gz",
+                      "https://cdn.example.org:8443/x.gz", "ftp://cdn.example.org/x.gz", "//evil.example.org/x.gz"])
+    func aFileOffTheManifestsServerIsRefused(_ file: String) throws {
+        #expect(reason(try manifest(deltaFile: file).encoded())?.contains("not on the manifest's server") == true)
+        #expect(reason(try manifest(file: file).encoded())?.contains("not on the manifest's server") == true)
+    }
+
+    @Test func sizesAndIntegers() throws {
+        #expect(reason(Data(repeating: 0x20, count: (1 << 20) + 1)) == "manifest.json is larger than 1 MiB")
+        #expect(reason(try manifest(version: 1 << 53).encoded()) == "an integer is outside 0…2^53 − 1")
+        #expect(reason(try manifest(bytes: -1).encoded()) == "an integer is outside 0…2^53 − 1")
+        #expect(reason(try manifest(unpacked: 1000 * 101).encoded())?.contains("inflate 101×") == true)
+        #expect(reason(try manifest(unpacked: nil).encoded()) == nil)
+    }
+
+    /// One key twice in one object: refused (Swift's decoder took the first, Python's the last),
+    /// at any depth, escaped spellings included; the same key in two objects is fine.
+    @Test func duplicatedKeysAreRefused() throws {
+        let text = String(decoding: try manifest().encoded(), as: UTF8.self)
+        let twice = text.replacingOccurrences(of: "\"format\" : 2,", with: "\"format\" : 2, \"format\" : 2,")
+        #expect(reason(Data(twice.utf8)) == "the key `format` appears twice in one object")
+        let deep = text.replacingOccurrences(of: "\"version\" : 2", with: "\"version\" : 2, \"vers\\u0069on\" : 999999")
+        #expect(reason(Data(deep.utf8)) == "the key `version` appears twice in one object")
+        #expect(ManifestCheck.firstDuplicateKey(in: Data(#"{"a": {"a": 1, "b": "a,\"a\":"}, "b": [{"a": 1}, {"a": 2}]}"#.utf8)) == nil)
+    }
+}

@@ -1,0 +1,634 @@
+"""The Python client against a hostile server (docs/update-protocol.md, "Limits"): each attack
+ends in exit status 2 with one readable line (or, for a delta, in the full bundle), the database
+as it was, within the deadline, and in bounded memory. Also the good path, and the limits'
+building blocks on their own.
+
+    python3 -m unittest discover -s clients/python/tests -v      (from the repository's root)
+
+Each pull runs `feedc_client.py pull URL --db PATH --timeout 5` as a child process; its wall
+time (at most 10 s) and peak memory (at most 256 MB: ru_maxrss of that process alone, `run`) are
+checked, and printed at the end with what the pull printed. About 100 s in all.
+"""
+import base64
+import fcntl
+import hashlib
+import os
+import re
+import resource
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+import hostile_fixtures as fx
+from feedc_bundle import STOP_TIMES_VIEW, VIRTUAL_TABLES, apply_delta, content_digest
+from feedc_client import FeedClient
+from feedc_delta_check import check_delta_sql
+from feedc_http import resolve
+from feedc_limits import UpdateError, inflate, slices
+from feedc_manifest import parse_manifest
+
+CLIENT = os.path.join(fx.CLIENT_FOLDER, "feedc_client.py")
+TIMEOUT = 5            # --timeout of every pull
+WALL_MAX = 10.0        # seconds: the deadline of a small request, with room to spare
+PEAK_MAX_MB = 256
+MEASURED = []          # (test, seconds, peak MB, line printed), printed at the end
+
+DELTA_1_2 = (
+    "-- feedc delta format 1\n-- from version 1\n-- to version 2\n"
+    "DELETE FROM stops WHERE stop_id IN ('s00007');\n"
+    "UPDATE meta SET value = '2' WHERE key = 'version';\n"
+    "UPDATE stops SET stop_name = 'Stop 3 (new)' WHERE stop_id = 's00003';\n"
+    "INSERT INTO stops (stop_id, stop_name, lat, code) VALUES "
+    + ",\n".join("('s%05d','Stop %d',%r,NULL)" % (n, n, 40 + n / 8) for n in range(50, 60)) + ";\n")
+# What the writer emits for awkward values: TEXT holding NUL, a REAL written as a scaled integer
+# (where a decimal would not read back exactly), negative and exponent literals, blobs.
+DELTA_AWKWARD = (
+    "-- feedc delta format 1\n"
+    "UPDATE meta SET value = '2' WHERE key = 'version';\n"
+    "UPDATE stops SET stop_name = CAST(X'610062' AS TEXT), lat = (CAST(4503599627370497 AS REAL)/1024), "
+    "code = X'00ff' WHERE stop_id = 's00003';\n"
+    "INSERT INTO stops (stop_id, stop_name, lat, code) VALUES ('s00099','it''s',-2.0,NULL),\n('s00100',NULL,1e-05,X'');\n")
+
+
+FIXTURE = {}           # version -> (bundle bytes, content digest)
+
+
+def setUpModule():
+    """The good publication, made once: bundles 1 and 2, the delta 1 -> 2, each checked."""
+    global SHARED
+    SHARED = tempfile.mkdtemp(prefix="feedc-hostile-")
+    v1 = fx.stop_rows(50)
+    v2 = [r for r in fx.stop_rows(60, renamed={3}) if r[0] != "s00007"]
+    awkward = [r for r in v1 if r[0] != "s00003"] + [
+        ("s00003", "a\x00b", 4503599627370497 / 1024, b"\x00\xff"), ("s00099", "it's", -2.0, None),
+        ("s00100", None, 1e-05, b"")]
+    for version, number, rows in ((1, 1, v1), (2, 2, v2), ("awkward", 2, awkward)):
+        path = os.path.join(SHARED, "%s.sqlite" % version)
+        digest = fx.make_bundle(path, number, rows)
+        with open(path, "rb") as f:
+            FIXTURE[version] = (f.read(), digest)
+    for sql, target in ((DELTA_1_2, 2), (DELTA_AWKWARD, "awkward")):
+        path = os.path.join(SHARED, "check.sqlite")
+        with open(path, "wb") as f:
+            f.write(FIXTURE[1][0])
+        conn = sqlite3.connect(path)
+        conn.executescript(sql)
+        assert content_digest(conn) == FIXTURE[target][1], "the fixture delta does not reach %s" % target
+        conn.close()
+
+
+def tearDownModule():
+    shutil.rmtree(SHARED, ignore_errors=True)
+    if MEASURED:
+        print("\nmeasured (test, wall seconds, child peak MB, what it printed):", file=sys.stderr)
+        for name, seconds, peak, line in MEASURED:
+            print("  %-60s %5.2f s %6.1f MB  %s" % (name, seconds, peak, line[:150]), file=sys.stderr)
+
+
+class Outcome:
+    """What one pull did: exit status, standard output and error, wall seconds, peak MB."""
+
+    def __init__(self, status, out, err, seconds, peak_mb):
+        self.status, self.out, self.err, self.seconds, self.peak_mb = status, out, err, seconds, peak_mb
+
+    def __repr__(self):
+        return "exit %d in %.2f s, %.0f MB: out %r err %r" % (self.status, self.seconds, self.peak_mb, self.out, self.err)
+
+
+class ClientTest(unittest.TestCase):
+    """A fresh folder and server per test, serving the good publication (version 2, delta 1->2)."""
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="case-", dir=SHARED)
+        self.db = os.path.join(self.folder, "t.sqlite")
+        self.server = fx.HostileServer()
+        self.addCleanup(self.server.stop)
+        self.bundle = {v: fx.gz(FIXTURE[v][0]) for v in (1, 2)}
+        self.latest = fx.entry("bundles/2.sqlite.gz", self.bundle[2], 2, FIXTURE[2][1])
+        self.delta_bytes = fx.gz(DELTA_1_2.encode())
+        self.publish(deltas=[fx.entry("deltas/1-2.sql.gz", self.delta_bytes, **{"from": 1, "to": 2})])
+        self.serve("bundles/1.sqlite.gz", fx.static(self.bundle[1]))
+        self.serve("bundles/2.sqlite.gz", fx.static(self.bundle[2]))
+        self.serve("deltas/1-2.sql.gz", fx.static(self.delta_bytes))
+
+    def serve(self, path, handler):
+        self.server.routes["/m/" + path] = handler
+
+    def publish(self, latest=None, deltas=(), body=None):
+        """manifest.json: `body` as is, else the manifest of `latest` (default version 2)."""
+        body = body if body is not None else fx.manifest(latest or self.latest, deltas=deltas)
+        self.serve("manifest.json", fx.static(body, etag='"%s"' % hashlib.sha256(body).hexdigest()[:16]))
+
+    def install_v1(self):
+        """The database as a pull of version 1 leaves it (WAL); returns its bytes."""
+        with open(self.db, "wb") as f:
+            f.write(FIXTURE[1][0])
+        conn = sqlite3.connect(self.db)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.close()
+        self.before_digest = self.digest()
+        with open(self.db, "rb") as f:
+            return f.read()
+
+    def pull(self, path="/m/manifest.json", timeout=TIMEOUT, public_key=None, file_size_limit=None, db=None):
+        args = [sys.executable, CLIENT, "pull", self.server.url(path), "--db", db or self.db, "--timeout", str(timeout)]
+        if public_key:
+            args += ["--public-key", public_key]
+        return run(args, file_size_limit)
+
+    def measured(self, outcome):
+        MEASURED.append((self.id().split(".", 1)[1], outcome.seconds, outcome.peak_mb,
+                         (outcome.err.strip() or outcome.out.strip()).replace(SHARED, "")))
+        self.assertLess(outcome.seconds, WALL_MAX, outcome)
+        self.assertLessEqual(outcome.peak_mb, PEAK_MAX_MB, outcome)
+        return outcome
+
+    def assertFailed(self, outcome, *words, before=None):
+        """Exit 2, one line on standard error naming `words`, no traceback, in time and memory;
+        the database's bytes as `before` (None: no database), no unpacked file left."""
+        self.measured(outcome)
+        self.assertEqual(outcome.status, 2, outcome)
+        self.assertEqual(len(outcome.err.strip().splitlines()), 1, outcome)
+        self.assertNotIn("Traceback", outcome.err)
+        for word in words:
+            self.assertIn(word, outcome.err)
+        if before is None:
+            self.assertFalse(os.path.exists(self.db), "a database was written")
+        else:
+            with open(self.db, "rb") as f:
+                self.assertTrue(f.read() == before, "the database changed")
+            self.assertEqual(self.digest(), self.before_digest)
+        self.assertEqual([n for n in os.listdir(self.folder) if ".new-" in n], [])
+
+    def assertAtVersion2(self, outcome, line):
+        self.measured(outcome)
+        self.assertEqual((outcome.status, outcome.out.strip(), outcome.err), (0, line, ""), outcome)
+        self.assertEqual(self.digest(), FIXTURE[2][1])
+        self.assertEqual(self.meta("version"), "2")
+        conn = sqlite3.connect(self.db)
+        self.assertEqual(conn.execute("PRAGMA integrity_check").fetchone()[0], "ok")
+        conn.close()
+
+    def digest(self):
+        conn = sqlite3.connect("file:%s?mode=ro" % self.db, uri=True)
+        try:
+            return content_digest(conn)
+        finally:
+            conn.close()
+
+    def meta(self, key):
+        conn = sqlite3.connect(self.db)
+        try:
+            return conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0]
+        finally:
+            conn.close()
+
+    def full_line(self, latest=None):
+        return "downloaded full bundle (version 2), %d bytes" % (latest or self.latest)["bytes"]
+
+
+# Runs the client as its child and writes the child's peak memory (ru_maxrss, KiB) to argv[1].
+# A child's ru_maxrss starts from what its parent held when it forked (Linux keeps it across
+# exec), so the client is started from this small process, not from the test's.
+_MEASURE = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+def run(args, file_size_limit=None):
+    """Runs the client: its exit status, output, wall time and peak memory in MB."""
+    def limit():
+        if file_size_limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r") as peak:
+        start = time.monotonic()
+        child = subprocess.Popen([sys.executable, "-S", "-c", _MEASURE, peak.name] + args,
+                                 stdout=out, stderr=err, env=env, preexec_fn=limit)
+        try:
+            status = child.wait(60)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            status = child.wait()
+        seconds = time.monotonic() - start
+        out.seek(0)
+        err.seek(0)
+        kib = peak.read().strip()
+        return Outcome(status, out.read().decode(), err.read().decode(), seconds, int(kib or 0) / 1024)
+
+class GoodPathTests(ClientTest):
+    def test_fresh_install_then_up_to_date(self):
+        self.assertAtVersion2(self.pull(), self.full_line())
+        self.assertAtVersion2(self.pull(), "up to date (version 2)")
+        self.assertEqual(self.server.requests.count("/m/manifest.json"), 2)
+
+    def test_delta(self):
+        self.install_v1()
+        self.assertAtVersion2(self.pull(), "applied delta 1\u21922, %d bytes" % len(self.delta_bytes))
+        self.assertNotIn("/m/bundles/2.sqlite.gz", self.server.requests)
+
+    def test_delta_with_awkward_values_passes_the_statement_check(self):
+        data = fx.gz(DELTA_AWKWARD.encode())
+        latest = dict(self.latest, digest=FIXTURE["awkward"][1])
+        self.publish(latest, [fx.entry("deltas/1-2.sql.gz", data, unpacked_bytes=len(DELTA_AWKWARD), **{"from": 1, "to": 2})])
+        self.serve("deltas/1-2.sql.gz", fx.static(data))
+        self.install_v1()
+        outcome = self.measured(self.pull())
+        self.assertEqual((outcome.status, outcome.out.strip()), (0, "applied delta 1\u21922, %d bytes" % len(data)), outcome)
+        self.assertEqual(self.digest(), FIXTURE["awkward"][1])
+
+    def test_signed_manifest(self):
+        body = fx.manifest(self.latest)
+        public, signature = fx.sign(b"k" * 32, body)
+        key = base64.b64encode(public).decode()
+        self.publish(body=body)
+        self.serve("manifest.json.sig", fx.static(base64.b64encode(signature) + b"\n"))
+        self.assertAtVersion2(self.pull(public_key=key), self.full_line())
+        os.remove(self.db)
+        self.publish(body=body + b" ")
+        self.assertFailed(self.pull(public_key=key), "does not verify", before=None)
+
+    def test_cut_download_resumes_with_range(self):
+        self.serve("bundles/2.sqlite.gz", fx.cut(self.bundle[2], 1000))
+        self.assertFailed(self.pull(), "connection closed after 1000 of", before=None)
+        self.serve("bundles/2.sqlite.gz", fx.static(self.bundle[2]))
+        self.assertAtVersion2(self.pull(), self.full_line())
+        self.assertIn("Range: bytes=1000-", self.server.requests)
+
+    def test_unpacked_bytes_when_given_is_the_exact_size(self):
+        latest = dict(self.latest, unpacked_bytes=len(FIXTURE[2][0]))
+        self.publish(latest)
+        self.assertAtVersion2(self.pull(), self.full_line())
+        os.remove(self.db)
+        self.publish(dict(self.latest, unpacked_bytes=len(FIXTURE[2][0]) - 1))
+        self.assertFailed(self.pull(), "unpacks to more than", before=None)
+
+
+class ManifestAttackTests(ClientTest):
+    def setUp(self):
+        super().setUp()
+        self.before = self.install_v1()
+
+    def test_3_gb_manifest(self):
+        self.serve("manifest.json", fx.endless(b'{"format": 2, "x": "'))
+        self.assertFailed(self.pull(), "manifest.json is larger than 1 MiB", before=self.before)
+
+    def test_3_gb_manifest_announced(self):
+        self.serve("manifest.json", fx.endless(content_length=fx.GB3))
+        self.assertFailed(self.pull(), "manifest.json is larger than 1 MiB", before=self.before)
+
+    def test_3_gb_signature(self):
+        self.serve("manifest.json.sig", fx.endless())
+        key = "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo="
+        self.assertFailed(self.pull(public_key=key), "manifest.json.sig is larger than 1 KiB", before=self.before)
+
+    def test_duplicated_key(self):
+        body = fx.manifest(self.latest).replace(b'"format": 2,', b'"format": 2, "format": 2,')
+        self.publish(body=body)
+        self.assertFailed(self.pull(), "`format` occurs twice", before=self.before)
+        nested = fx.manifest(self.latest).replace(b'"version": 2', b'"version": 2, "version": 999999')
+        self.publish(body=nested)
+        self.assertFailed(self.pull(), "`version` occurs twice", before=self.before)
+
+    def test_integers_out_of_range(self):
+        for bad in (2 ** 53, -1, 2.0, True, "2"):
+            self.publish(dict(self.latest, version=bad))
+            self.assertFailed(self.pull(), "`version` missing or not an integer", before=self.before)
+
+    def test_unpacked_bytes_beyond_the_ratio(self):
+        self.publish(dict(self.latest, unpacked_bytes=100 * self.latest["bytes"] + 1))
+        self.assertFailed(self.pull(), "`unpacked_bytes`", before=self.before)
+
+    def test_files_off_the_manifests_server(self):
+        other = "http://127.0.0.2:%d/m/bundles/2.sqlite.gz" % self.server.server_address[1]
+        for file in ("file:///dev/zero", other, "ftp://127.0.0.1/x", "//example.invalid/x"):
+            self.publish(dict(self.latest, file=file))
+            self.assertFailed(self.pull(), "is not on the manifest's server", before=self.before)
+        self.assertNotIn("/m/bundles/2.sqlite.gz", self.server.requests)
+
+    def test_manifest_at_1_byte_a_second(self):
+        self.serve("manifest.json", fx.dripping(fx.manifest(self.latest)))
+        outcome = self.pull()
+        self.assertFailed(outcome, "timed out after 5 s", before=self.before)
+        self.assertGreater(outcome.seconds, TIMEOUT - 0.5)
+
+    def test_response_head_at_1_byte_a_second(self):
+        self.serve("manifest.json", fx.dripping(fx.manifest(self.latest), headers_too=True))
+        self.assertFailed(self.pull(), "timed out after 5 s", before=self.before)
+
+    def test_manifest_stalled(self):
+        body = fx.manifest(self.latest)
+        self.serve("manifest.json", fx.stalled(body, len(body) // 2))
+        self.assertFailed(self.pull(), "timed out after 5 s", before=self.before)
+
+
+class DeltaAttackTests(ClientTest):
+    """The full bundle is gone (404), so a delta the client refuses ends in exit 2, and the
+    database must be exactly as it was: nothing of the delta stayed."""
+
+    def setUp(self):
+        super().setUp()
+        self.before = self.install_v1()
+        self.serve("bundles/2.sqlite.gz", fx.not_found)
+
+    def delta(self, data, handler=None, **extra):
+        self.publish(deltas=[fx.entry("deltas/1-2.sql.gz", data, **dict(extra, **{"from": 1, "to": 2}))])
+        self.serve("deltas/1-2.sql.gz", handler or fx.static(data))
+
+    def install_rows(self, count):
+        """A local version 1 of `count` stops (as a pull leaves it), in place of the small one."""
+        path = os.path.join(self.folder, "big.sqlite")
+        fx.make_bundle(path, 1, fx.stop_rows(count))
+        shutil.copy(path, self.db)
+        conn = sqlite3.connect(self.db)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.close()
+        self.before_digest = self.digest()
+        with open(self.db, "rb") as f:
+            self.before = f.read()
+
+    def assertRefused(self, outcome, reason):
+        """Exit 2 on the missing full bundle, the database unchanged; and, pulled again in
+        process, the delta refused for `reason`."""
+        self.assertFailed(outcome, "bundles/2.sqlite.gz: HTTP 404", before=self.before)
+        self.assertIn("/m/deltas/1-2.sql.gz", self.server.requests)
+        client = FeedClient(self.server.url("/m/manifest.json"), self.db, timeout=TIMEOUT)
+        with self.assertRaisesRegex(UpdateError, "HTTP 404"):
+            client.update()
+        self.assertIn(reason, client.delta_failure or "")
+        name, seconds, peak, _ = MEASURED[-1]
+        MEASURED[-1] = (name, seconds, peak, "delta refused: " + client.delta_failure.replace(self.server.url(""), ""))
+
+    def test_3_gb_delta_body(self):
+        self.delta(self.delta_bytes, fx.endless(self.delta_bytes))
+        self.assertRefused(self.pull(), "more than the %d bytes the manifest lists" % len(self.delta_bytes))
+
+    def test_3_gb_delta_announced(self):
+        self.delta(self.delta_bytes, fx.endless(self.delta_bytes, content_length=fx.GB3))
+        self.assertRefused(self.pull(), "more than the %d bytes the manifest lists" % len(self.delta_bytes))
+
+    def test_zero_bombs(self):
+        for gib, header in ((2, b""), (5, b""), (5, fx.DELTA_HEADER)):
+            self.delta(fx.zero_bomb(gib, header))
+            self.assertRefused(self.pull(), "the delta holds a NUL byte")
+        self.delta(fx.text_bomb(2048, b"-- feedc delta format 2\n"))
+        self.assertRefused(self.pull(), "not a feedc delta")
+
+    def test_text_bomb_within_declared_size(self):
+        # A valid beginning, then 2 GiB of comment text: stopped at the declared unpacked size.
+        self.delta(fx.text_bomb(2048, fx.DELTA_HEADER + b"-- "), unpacked_bytes=1 << 20)
+        self.assertRefused(self.pull(), "unpacks to more than 1048576 bytes")
+
+    def test_file_url_falls_back_to_the_full_bundle(self):
+        self.serve("bundles/2.sqlite.gz", fx.static(self.bundle[2]))
+        self.publish(deltas=[dict(fx.entry("deltas/1-2.sql.gz", self.delta_bytes, **{"from": 1, "to": 2}),
+                                  file="file:///dev/zero")])
+        self.assertAtVersion2(self.pull(), self.full_line())
+
+    def test_cross_join(self):
+        self.install_rows(2000)  # 2000^4 rows to look at: hours of work if it ran
+        sql = fx.DELTA_HEADER.decode() + ("DELETE FROM stops WHERE stop_id IN "
+                                          "(SELECT a.stop_id FROM stops a, stops b, stops c, stops d);\n")
+        self.delta(fx.gz(sql.encode()))
+        self.assertRefused(self.pull(), "'SELECT' is neither a column")
+
+    def test_function_calls(self):
+        sql = fx.DELTA_HEADER.decode() + "UPDATE stops SET stop_name = stop_name (1) WHERE stop_id = 's00001';\n"
+        self.delta(fx.gz(sql.encode()))
+        self.assertRefused(self.pull(), "'stop_name' followed by \"(\"")
+
+    def test_delta_at_1_byte_a_second(self):
+        self.delta(self.delta_bytes, fx.dripping(self.delta_bytes))
+        self.assertRefused(self.pull(), "timed out after 5 s")
+
+    def test_delta_stalled(self):
+        self.delta(self.delta_bytes, fx.stalled(self.delta_bytes, 40))
+        self.assertRefused(self.pull(), "timed out after 5 s")
+
+    def test_delta_forging_the_version(self):
+        # The digest leaves meta.version out, so this delta reaches the right digest.
+        sql = DELTA_1_2.replace("SET value = '2'", "SET value = '999999'")
+        self.delta(fx.gz(sql.encode()))
+        self.assertRefused(self.pull(), "meta.version is '999999'")
+
+    def test_work_beyond_the_budget(self):
+        # Statements of the writer's shape, each a scan of 100,000 rows: far more work than the
+        # budget of 1,000 SQLite instructions per byte of SQL allows.
+        self.install_rows(100000)
+        scans = "".join("UPDATE stops SET lat = 1.5 WHERE lat = -%r AND stop_name = '%s';\n"
+                        % (n / 7, hashlib.sha256(b"%d" % n).hexdigest()[:20]) for n in range(2000))
+        self.delta(fx.gz(fx.DELTA_HEADER + scans.encode()))
+        self.assertRefused(self.pull(), "ran past its budget")
+
+class FullBundleAttackTests(ClientTest):
+    """No delta: the full bundle is the only way, and each attack on it ends in exit 2."""
+
+    def setUp(self):
+        super().setUp()
+        self.before = self.install_v1()
+
+    def bundle_as(self, data, handler=None, **extra):
+        latest = dict(fx.entry("bundles/2.sqlite.gz", data, 2, FIXTURE[2][1]), **extra)
+        self.publish(latest)
+        self.serve("bundles/2.sqlite.gz", handler or fx.static(data))
+        return latest
+
+    def test_bundle_followed_by_3_gb(self):
+        self.publish(self.latest)
+        self.serve("bundles/2.sqlite.gz", fx.endless(self.bundle[2]))
+        self.assertFailed(self.pull(), "more than the %d bytes the manifest lists" % len(self.bundle[2]), before=self.before)
+        self.assertEqual([n for n in os.listdir(self.folder) if ".download-" in n], [])
+
+    def test_bundle_announcing_3_gb(self):
+        self.publish(self.latest)
+        self.serve("bundles/2.sqlite.gz", fx.endless(self.bundle[2], content_length=fx.GB3))
+        self.assertFailed(self.pull(), "more than the", before=self.before)
+
+    def test_zero_bombs(self):
+        for gib in (2, 5):
+            bomb = fx.zero_bomb(gib)
+            self.bundle_as(bomb)
+            self.assertFailed(self.pull(), "unpacks to more than %d bytes" % (100 * len(bomb)), before=self.before)
+            self.bundle_as(bomb, unpacked_bytes=len(FIXTURE[2][0]))
+            self.assertFailed(self.pull(), "unpacks to more than %d bytes" % len(FIXTURE[2][0]), before=self.before)
+            self.bundle_as(bomb, unpacked_bytes=gib << 30)
+            self.assertFailed(self.pull(), "`unpacked_bytes`", before=self.before)
+
+    def test_bytes_after_the_gzip_member(self):
+        self.bundle_as(self.bundle[2] + b"junk")
+        self.assertFailed(self.pull(), "bytes after the end of the gzip data", before=self.before)
+        self.bundle_as(self.bundle[2] + self.bundle[2])
+        self.assertFailed(self.pull(), "bytes after the end of the gzip data", before=self.before)
+
+    def test_bundle_forging_the_version(self):
+        path = os.path.join(self.folder, "forged.sqlite")
+        digest = fx.make_bundle(path, 2, [r for r in fx.stop_rows(60, renamed={3}) if r[0] != "s00007"], meta_version=999999)
+        self.assertEqual(digest, FIXTURE[2][1])  # the version is outside the digest
+        with open(path, "rb") as f:
+            self.bundle_as(fx.gz(f.read()))
+        self.assertFailed(self.pull(), "meta.version is '999999'", before=self.before)
+
+    def test_bundle_with_a_trigger_view_or_virtual_table(self):
+        rows = [r for r in fx.stop_rows(60, renamed={3}) if r[0] != "s00007"]
+        odd = [("CREATE TRIGGER t AFTER DELETE ON stops BEGIN DELETE FROM meta; END;", "a trigger"),
+               ("CREATE VIEW stop_times AS SELECT 1;", "a view"), ("CREATE VIEW v AS SELECT * FROM stops;", "a view")]
+        if "ENABLE_RTREE" in " ".join(r[0] for r in sqlite3.connect(":memory:").execute("PRAGMA compile_options")):
+            odd.append(("CREATE VIRTUAL TABLE stop_rtree USING rtree(id, a, b);", "a virtual table"))
+        for extra, words in odd:
+            path = os.path.join(self.folder, "odd.sqlite")
+            digest = fx.make_bundle(path, 2, rows, extra_sql=extra)
+            with open(path, "rb") as f:
+                self.publish(dict(self.bundle_as(fx.gz(f.read())), digest=digest))
+            self.assertFailed(self.pull(), "the database has %s the bundle format does not define" % words,
+                              before=self.before)
+
+    def test_bundle_at_1_byte_a_second(self):
+        self.bundle_as(self.bundle[2], fx.dripping(self.bundle[2]))
+        self.assertFailed(self.pull(), "timed out after 5 s", before=self.before)
+
+    def test_bundle_stalled_then_resumed(self):
+        self.bundle_as(self.bundle[2], fx.stalled(self.bundle[2], 1000))
+        self.assertFailed(self.pull(), "timed out after 5 s", before=self.before)
+        self.serve("bundles/2.sqlite.gz", fx.static(self.bundle[2]))
+        self.assertAtVersion2(self.pull(), self.full_line())
+
+    def test_disk_full_is_a_local_error(self):
+        os.remove(self.db)
+        outcome = self.pull(file_size_limit=1000)
+        self.assertFailed(outcome, "cannot write", "File too large", before=None)
+        self.assertNotIn("no connection", outcome.err)
+
+
+class ConcurrencyTests(ClientTest):
+    def test_two_pulls_into_one_database(self):
+        self.serve("bundles/2.sqlite.gz", fx.delayed(1, fx.static(self.bundle[2])))
+        args = [sys.executable, CLIENT, "pull", self.server.url("/m/manifest.json"), "--db", self.db, "--timeout", str(TIMEOUT)]
+        outcomes = [None, None]
+
+        def one(n):
+            outcomes[n] = run(args)
+        threads = [threading.Thread(target=one, args=(n,)) for n in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        lines = sorted(o.out.strip() for o in outcomes)
+        for outcome in outcomes:
+            self.measured(outcome)
+            self.assertEqual((outcome.status, outcome.err), (0, ""), outcome)
+        self.assertEqual(lines, sorted([self.full_line(), "up to date (version 2)"]))
+        self.assertAtVersion2(self.pull(), "up to date (version 2)")
+
+    def test_waits_for_the_lock_then_gives_up(self):
+        with open(self.db + ".lock", "a") as held:
+            fcntl.flock(held, fcntl.LOCK_EX)
+            outcome = self.pull(timeout=1)
+        self.assertFailed(outcome, "another update of", "is under way", before=None)
+        self.assertEqual(self.server.requests, [])
+
+
+class BuildingBlockTests(unittest.TestCase):
+    """The limits on their own, in process."""
+
+    TABLES = {"stops": {"stop_id", "stop_name", "lat"}, "pattern_stops": {"pattern_id", "stop_index"},
+              "meta": {"key", "value"}}
+
+    def test_the_writers_statements_pass(self):
+        sql = ("-- feedc delta format 1\n-- from version 1\n"
+               "DELETE FROM stops WHERE stop_id IN ('a','b');\n"
+               "DELETE FROM pattern_stops WHERE pattern_id IN (3,4) AND (pattern_id, stop_index) IN (VALUES (3,0),(4,1));\n"
+               "UPDATE stops SET stop_name = 'X', lat = 37.5 WHERE stop_id = 'a';\n"
+               "INSERT INTO stops (stop_id, stop_name, lat) VALUES ('a','A',1.5),\n('b','B\n;',-2.0);\n"
+               "UPDATE stops SET stop_name = CAST(X'00ff' AS TEXT), lat = (CAST(4503599627370497 AS REAL)/1024) WHERE stop_id = 'c';\n"
+               "UPDATE stops SET lat = 1e-05, stop_name = NULL WHERE stop_id = 'it''s';\n")
+        self.assertEqual(check_delta_sql(sql, self.TABLES), 6)
+
+    def test_other_statements_are_refused(self):
+        for statement in ("COMMIT;", "SELECT 1;", "update stops SET lat = 1;", 'UPDATE "stops" SET lat = 1;',
+                          "UPDATE stops SET lat = 1", "UPDATE stops SET stop_name = upper(stop_name);",
+                          "UPDATE stops SET stop_name = upper /* */ (stop_name);", "UPDATE stops SET lat = lat * 2;",
+                          "UPDATE stops SET lat = REAL(1);", "UPDATE stops SET lat = ?;", "UPDATE evil SET x = 1;",
+                          "INSERT INTO stops (stop_id) SELECT stop_id FROM stops;", "UPDATE stops SET lat = 1 WHERE stops.lat = 1;",
+                          "DELETE FROM stops WHERE stop_id LIKE 'a%';", "UPDATE stops SET stop_name = 'a\x00';", ";"):
+            with self.subTest(statement=statement), self.assertRaises(UpdateError):
+                check_delta_sql("-- feedc delta format 1\n" + statement + "\n", self.TABLES)
+
+    def test_the_budget_stops_a_cross_join_the_shape_check_would_refuse(self):
+        import feedc_bundle
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        conn.executescript(fx.SCHEMA)
+        conn.executemany("INSERT INTO stops VALUES (?, ?, ?, ?)", fx.stop_rows(1000))
+        conn.executemany("INSERT INTO meta VALUES (?, ?)", [("bundle", "t"), ("format", "2"), ("version", "1")])
+        sql = fx.DELTA_HEADER.decode() + "DELETE FROM stops WHERE stop_id IN (SELECT a.stop_id FROM stops a, stops b, stops c, stops d);\n"
+        saved, feedc_bundle.check_delta_sql = feedc_bundle.check_delta_sql, lambda *_: 0
+        try:
+            start = time.monotonic()
+            with self.assertRaisesRegex(UpdateError, "budget"):
+                apply_delta(conn, sql, "sha256:" + "0" * 64, 2, "t")
+            self.assertLess(time.monotonic() - start, 5)
+        finally:
+            feedc_bundle.check_delta_sql = saved
+        self.assertFalse(conn.in_transaction)
+        self.assertEqual(conn.execute("SELECT count(*) FROM stops").fetchone()[0], 1000)
+
+    def test_inflate(self):
+        data = os.urandom(100000)
+        packed = fx.gz(data)
+        out = bytearray()
+        self.assertEqual(inflate(slices(packed, 7), out.extend, len(data), len(data)), len(data))
+        self.assertEqual(bytes(out), data)
+        for bad, cap, exact, words in ((packed + b"x", 10 ** 6, None, "after the end"),
+                                       (packed[:-3], 10 ** 6, None, "truncated"),
+                                       (packed, 99999, None, "more than 99999"),
+                                       (packed, 10 ** 6, 100001, "unpacks to 100000 bytes"),
+                                       (b"PK\x03\x04", 10 ** 6, None, "not gzip"), (b"", 1, None, "not gzip")):
+            with self.subTest(words=words), self.assertRaisesRegex(ValueError, words):
+                inflate(slices(bad), lambda _: None, cap, exact)
+
+    def test_manifest_parsing(self):
+        good = fx.manifest(fx.entry("b.gz", b"x", 2, "sha256:" + "0" * 64))
+        self.assertEqual(parse_manifest(good)["latest"]["version"], 2)
+        for bad in (good.replace(b'"file"', b'"file": "a", "file"'), b"[" * 100000, b"\xff",
+                    good.replace(b'"bytes": 1', b'"bytes": 1e0'), good.replace(b'"bytes": 1', b'"bytes": 9007199254740992'),
+                    good.replace(b'"sha256": "', b'"sha256": "../')):
+            with self.assertRaisesRegex(UpdateError, "unusable manifest"):
+                parse_manifest(bad)
+
+    def test_resolve(self):
+        base = "https://cdn.example:8443/feeds/m/manifest.json"
+        self.assertEqual(resolve(base, "bundles/2.sqlite.gz"), "https://cdn.example:8443/feeds/m/bundles/2.sqlite.gz")
+        self.assertEqual(resolve(base, "/other/x#y"), "https://cdn.example:8443/other/x")
+        self.assertEqual(resolve("http://h/m/manifest.json", "http://H:80/m/x"), "http://H:80/m/x")
+        for file in ("file:///dev/zero", "http://cdn.example:8443/x", "https://cdn.example/x", "//evil/x", "ftp://cdn.example:8443/x"):
+            with self.assertRaisesRegex(UpdateError, "not on the manifest's server"):
+                resolve(base, file)
+
+    def test_the_view_and_virtual_tables_are_the_swift_writers(self):
+        source = os.path.join(fx.CLIENT_FOLDER, os.pardir, os.pardir, "Sources", "BundleFormat", "BundleSchema.swift")
+        if not os.path.exists(source):
+            self.skipTest("no Swift sources")
+        with open(source, encoding="utf-8") as f:
+            found = re.search(r'static let views: \[String\] = \[\n *"""\n(.*?)\n( *)""",', f.read(), re.DOTALL)
+        indent = len(found.group(2))
+        self.assertEqual("\n".join(line[indent:] for line in found.group(1).split("\n")), STOP_TIMES_VIEW)
+        with open(os.path.join(os.path.dirname(source), "SQLiteModules.swift"), encoding="utf-8") as f:
+            modules = f.read().replace('"\n            "', "")
+        for ddl in VIRTUAL_TABLES:
+            self.assertIn('"%s"' % ddl, modules)
+
+
+if __name__ == "__main__":
+    unittest.main()
