@@ -47,33 +47,42 @@ public struct BundleInspection: Codable, Sendable {
 
 /// Opens bundle files for reading.
 public enum BundleFile {
-    /// Opens a `.sqlite` or `.sqlite.gz` bundle read-only. A gzipped one is unpacked to a
-    /// temporary file, removed by the returned cleanup.
+    /// Opens a `.sqlite` or `.sqlite.gz` bundle read-only. A gzipped one is unpacked as a
+    /// stream to a temporary file (at most 100 times its size and 4 GiB, as a client would),
+    /// removed by the returned cleanup, or at once when the file turns out not to be a bundle.
+    /// A bundle whose schema holds a trigger, or a view or virtual table the format does not
+    /// define (which a count could run forever on), is refused as a client refuses it.
     public static func open(_ url: URL) throws -> (Database, () -> Void) {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw BundleFileError.unreadable(path: url.path, reason: "no such file")
         }
-        let bytes = [UInt8](data)
-        if bytes.starts(with: [0x1F, 0x8B]) {
-            let sqlite: [UInt8]
-            do {
-                sqlite = try Gzip.decompress(bytes)
-            } catch {
-                throw BundleFileError.unreadable(path: url.path, reason: error.description)
-            }
-            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("feedc-\(UUID().uuidString).sqlite")
-            guard FileManager.default.createFile(atPath: temporary.path, contents: Data(sqlite)) else {
-                throw BundleFileError.unreadable(path: temporary.path, reason: "cannot write a temporary file")
-            }
-            let database = try checked(Database(path: temporary.path, mode: .readOnly), url)
-            return (database, { try? FileManager.default.removeItem(at: temporary) })
+        let head = (try? handle.read(upToCount: 2)) ?? Data()
+        let size = (try? handle.seekToEnd()).map(Int.init) ?? 0
+        try? handle.close()
+        guard head == Data([0x1F, 0x8B]) else { return (try checked(Database(path: url.path, mode: .readOnly), url), {}) }
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("feedc-\(UUID().uuidString).sqlite")
+        let cleanup = { try? FileManager.default.removeItem(at: temporary) }
+        do {
+            let limit = UpdateLimits.inflateLimit(bytes: size, unpacked: nil, ceiling: UpdateLimits.bundleBytes)
+            _ = try Gzip.decompress(file: url.path, to: temporary.path, limit: limit)
+            return (try checked(Database(path: temporary.path, mode: .readOnly), url), { cleanup() })
+        } catch let error as GzipError {
+            cleanup()
+            throw BundleFileError.unreadable(path: url.path, reason: error.description)
+        } catch {
+            cleanup()
+            throw error
         }
-        return (try checked(Database(path: url.path, mode: .readOnly), url), {})
     }
 
     private static func checked(_ database: Database, _ url: URL) throws -> Database {
         do {
             _ = try database.scalar("SELECT count(*) FROM meta")
+        } catch {
+            throw BundleFileError.unreadable(path: url.path, reason: "not a feedc bundle (\(error))")
+        }
+        do {
+            try InstalledBundleCheck.checkSchema(database)
         } catch {
             throw BundleFileError.unreadable(path: url.path, reason: "not a feedc bundle (\(error))")
         }

@@ -14,7 +14,7 @@ public enum GzipError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .notGzip: "not gzip data"
         case .corrupt(let message): "corrupt gzip data (\(message))"
-        case .tooLarge(let limit): "gzip data expands beyond \(limit) bytes"
+        case .tooLarge(let limit): "unpacks to more than \(limit) bytes"
         case .zlib(let code): "zlib error \(code)"
         case .io(let message): message
         }

@@ -18,6 +18,13 @@ public enum InstalledBundleCheck {
 
     /// Checks `database` against what the manifest says it is.
     public static func check(_ database: Database, bundle: String, version: Int) throws -> Void {
+        try checkSchema(database)
+        try checkMeta(database, bundle: bundle, version: version)
+    }
+
+    /// Throws when the schema holds a trigger, or a view or virtual table that the format does not
+    /// define to the letter.
+    public static func checkSchema(_ database: Database) throws -> Void {
         let schema = try database.rows("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")
         let views = Set(BundleSchema.views)
         let virtualTables = Set(SQLiteModules.all.ddl)
@@ -34,6 +41,9 @@ public enum InstalledBundleCheck {
                 continue
             }
         }
+    }
+
+    private static func checkMeta(_ database: Database, bundle: String, version: Int) throws -> Void {
         var meta: [String: String] = [:]
         for row in try database.rows("SELECT key, value FROM meta") {
             guard let key = row[0].string else { continue }

@@ -13,8 +13,21 @@ public enum ManifestCheck {
 
     /// The manifest in `data`, fetched from `url`.
     public static func decode(_ data: Data, from url: URL) throws(Refusal) -> Manifest {
+        try decode(data, from: url, deltaFilesChecked: true)
+    }
+
+    /// The manifest in `data`, fetched from `url`, as a client updating from it reads it: checked
+    /// as ``decode(_:from:)`` does, except that a delta whose file is not on the manifest's server
+    /// is kept, for the client to refuse when it would fetch it and take the full bundle instead
+    /// (docs/update-protocol.md, "Limits": a delta off the server is no reason to fail).
+    public static func decodeForUpdate(_ data: Data, from url: URL) throws(Refusal) -> Manifest {
+        try decode(data, from: url, deltaFilesChecked: false)
+    }
+
+    private static func decode(_ data: Data, from url: URL, deltaFilesChecked: Bool) throws(Refusal) -> Manifest {
         guard data.count <= UpdateLimits.manifestBytes else { throw Refusal(reason: "manifest.json is larger than 1 MiB") }
         if let key = firstDuplicateKey(in: data) { throw Refusal(reason: "the key `\(key)` appears twice in one object") }
+        if let field = firstNonInteger(in: data) { throw Refusal(reason: "\(field) is not a JSON integer") }
         let manifest: Manifest
         do {
             manifest = try Manifest.decode(data)
@@ -28,16 +41,18 @@ public enum ManifestCheck {
         guard integers.allSatisfy({ (0...UpdateLimits.largestInteger).contains($0) }) else {
             throw Refusal(reason: "an integer is outside 0…2^53 − 1")
         }
-        let sizes = versions.map { ($0.file, $0.bytes, $0.unpackedBytes, $0.sha256, UpdateLimits.bundleBytes) }
-            + manifest.deltas.map { ($0.file, $0.bytes, $0.unpackedBytes, $0.sha256, UpdateLimits.deltaBytes) }
-        for (file, bytes, unpacked, sha256, ceiling) in sizes {
+        let sizes = versions.map { ($0.file, $0.bytes, $0.unpackedBytes, $0.sha256, UpdateLimits.bundleBytes, true) }
+            + manifest.deltas.map { ($0.file, $0.bytes, $0.unpackedBytes, $0.sha256, UpdateLimits.deltaBytes, deltaFilesChecked) }
+        for (file, bytes, unpacked, sha256, ceiling, onServer) in sizes {
             if let unpacked, unpacked > bytes.multipliedReportingOverflow(by: UpdateLimits.ratio).partialValue {
-                throw Refusal(reason: "\(file) is declared to inflate \(unpacked / max(bytes, 1))× (more than \(UpdateLimits.ratio)×)")
+                // Rounded up: 100 × `bytes` + 1 is more than 100×.
+                let ratio = bytes > 0 ? unpacked / bytes + (unpacked % bytes == 0 ? 0 : 1) : unpacked
+                throw Refusal(reason: "\(file): `unpacked_bytes` \(unpacked) would inflate \(ratio)× (more than \(UpdateLimits.ratio)×)")
             }
-            if let unpacked, unpacked > ceiling { throw Refusal(reason: "\(file) is declared to unpack to more than \(ceiling) bytes") }
+            if let unpacked, unpacked > ceiling { throw Refusal(reason: "\(file): `unpacked_bytes` \(unpacked) is more than \(ceiling) bytes") }
             // The SHA-256 names the partial download's file: nothing but hex may reach a path.
             guard isLowerHex(sha256, count: 64) else { throw Refusal(reason: "\(file): `sha256` is not 64 lowercase hex digits") }
-            _ = try resolve(file, against: url)
+            if onServer { _ = try resolve(file, against: url) }
         }
         for version in versions where !(version.digest.hasPrefix("sha256:") && isLowerHex(String(version.digest.dropFirst(7)), count: 64)) {
             throw Refusal(reason: "version \(version.version): `digest` is not sha256: and 64 lowercase hex digits")
@@ -104,6 +119,74 @@ public enum ManifestCheck {
                 break
             }
             index = data.index(after: index)
+        }
+        return nil
+    }
+
+    /// The first field the protocol reads as an integer (`format`; `version`, `bytes` and
+    /// `unpacked_bytes` of `latest` and of each of `versions`; `from`, `to`, `bytes` and
+    /// `unpacked_bytes` of each of `deltas`) whose value is not written as a JSON integer
+    /// (`2.0`, `2e0`, `true`, `"2"`, an object): Swift's decoder reads `2.0` as 2, Python's
+    /// parser does not, and two clients must read one manifest alike. Nil when there is none.
+    static func firstNonInteger(in data: Data) -> String? {
+        let versionFields: Set<String> = ["version", "bytes", "unpacked_bytes"], deltaFields: Set<String> = ["from", "to", "bytes", "unpacked_bytes"]
+        let bytes = [UInt8](data)
+        var open: [(object: Bool, name: String)] = []  // the containers open, each with its key (or `[]`) in its parent
+        var key: String?  // the key of the value that comes next, in an object
+        var expectingKey = false
+        let delimiters = Set(" \n\r\t,]}".utf8)
+        /// Where a value starting now sits, when the protocol reads it as an integer.
+        func integerField() -> String? {
+            guard let key, !expectingKey, open.first?.object == true, open.last?.object == true else { return nil }
+            let path = open.dropFirst().map(\.name)
+            switch path {
+            case []: return key == "format" ? "`format`" : nil
+            case ["latest"]: return versionFields.contains(key) ? "latest: `\(key)`" : nil
+            case ["versions", "[]"]: return versionFields.contains(key) ? "versions: `\(key)`" : nil
+            case ["deltas", "[]"]: return deltaFields.contains(key) ? "deltas: `\(key)`" : nil
+            default: return nil
+            }
+        }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                if let field = integerField() { return field }
+                open.append((byte == UInt8(ascii: "{"), open.last.map { $0.object ? key ?? "" : "[]" } ?? ""))
+                expectingKey = byte == UInt8(ascii: "{")
+                key = nil
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                _ = open.popLast()
+                expectingKey = false
+                key = nil
+            case UInt8(ascii: ","):
+                expectingKey = open.last?.object ?? false
+            case UInt8(ascii: ":"):
+                expectingKey = false
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                break
+            case UInt8(ascii: "\""):
+                var end = index + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                if expectingKey {
+                    key = String(decoding: decodedKey(Array(bytes[(index + 1)..<min(end, bytes.count)])), as: UTF8.self)
+                } else if let field = integerField() {
+                    return field
+                }
+                index = end
+            default:
+                // A number, `true`, `false` or `null`, up to the next delimiter.
+                var end = index
+                while end < bytes.count, !delimiters.contains(bytes[end]) { end += 1 }
+                let token = bytes[index..<end]
+                let digits = token.first == UInt8(ascii: "-") ? token.dropFirst() : token
+                if let field = integerField(), digits.isEmpty || !digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                    return field
+                }
+                index = end - 1
+            }
+            index += 1
         }
         return nil
     }

@@ -1,8 +1,11 @@
 import Crypto
 import Foundation
 
-/// Ed25519 signatures of manifests: `manifest.json.sig` beside `manifest.json` holds the
-/// base64 signature of the manifest's exact bytes. Keys are base64 text of their raw 32 bytes.
+/// Ed25519 signatures of manifests: `manifest.json.sig` beside `manifest.json` holds base64
+/// signatures of manifests' exact bytes, one per line; a manifest is accepted when one of them
+/// verifies. While a new manifest is published, the file holds the live one's signature and the
+/// new one's, so a publisher that dies between the two writes never leaves a live manifest
+/// without its signature. Keys are base64 text of their raw 32 bytes.
 public enum ManifestSignature {
     public enum KeyError: Error, Sendable, CustomStringConvertible {
         case unreadable(String)
@@ -40,10 +43,26 @@ public enum ManifestSignature {
     }
 
     /// Whether `signature` (base64) is the public key's signature of `manifest`.
+    /// Whether one line of `signature` (base64 signatures, one per line) is the public key's
+    /// signature of `manifest`.
     public static func verify(_ manifest: Data, signature: String, publicKey: String) -> Bool {
         guard let raw = Data(base64Encoded: publicKey.trimmingCharacters(in: .whitespacesAndNewlines)),
-              let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw),
-              let signatureBytes = Data(base64Encoded: signature.trimmingCharacters(in: .whitespacesAndNewlines)) else { return false }
-        return key.isValidSignature(signatureBytes, for: manifest)
+              let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) else { return false }
+        return lines(of: signature).contains { line in
+            Data(base64Encoded: line).map { key.isValidSignature($0, for: manifest) } ?? false
+        }
+    }
+
+    /// The signature lines of a `manifest.json.sig`, without blank lines and white space.
+    public static func lines(of signature: String) -> [String] {
+        signature.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The file that bridges a publication: the signature lines in place (those of the live
+    /// manifest) and the new manifest's, so both manifests verify while either is live.
+    public static func bridge(live: String?, new: String) -> String {
+        var lines = live.map { Self.lines(of: $0) } ?? []
+        lines.removeAll { $0 == new.trimmingCharacters(in: .whitespacesAndNewlines) }
+        return (lines.suffix(3) + [new.trimmingCharacters(in: .whitespacesAndNewlines)]).joined(separator: "\n") + "\n"
     }
 }

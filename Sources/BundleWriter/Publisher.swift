@@ -118,8 +118,14 @@ public struct Publisher {
         let manifestData = try manifest.encoded()
         // The signature is computed before anything is replaced: a bad key changes nothing.
         let signature = try signingKey.map { try ManifestSignature.sign(manifestData, privateKey: $0) }
-        try writeAtomically(manifestData, to: manifestURL, scratch: scratch)
         let signatureURL = folder.appendingPathComponent("manifest.json.sig")
+        if let signature {
+            // First the live manifest's signature and the new one's together: whenever this
+            // process dies, the manifest in place verifies with the file beside it.
+            let live = FileManager.default.contents(atPath: signatureURL.path).map { String(decoding: $0, as: UTF8.self) }
+            try writeAtomically(Data(ManifestSignature.bridge(live: live, new: signature).utf8), to: signatureURL, scratch: scratch)
+        }
+        try writeAtomically(manifestData, to: manifestURL, scratch: scratch)
         if let signature {
             try writeAtomically(Data((signature + "\n").utf8), to: signatureURL, scratch: scratch)
         } else {

@@ -21,9 +21,16 @@ public struct FeedClient: Sendable {
     public let database: URL
     /// Ed25519 public key (base64): when set, a manifest without a valid `manifest.json.sig` is refused.
     public let publicKey: String?
+    /// Called when the manifest lists a delta from the local version that cannot be used, with
+    /// why (the update then takes the full bundle): for logs. `feedc pull` names it when the
+    /// full bundle fails too.
+    public var onDeltaRefused: (@Sendable (String) -> Void)?
     var transport = HTTPTransport()
 
-    public init(manifest: URL, database: URL, publicKey: String? = nil, timeout: TimeInterval = 60) {
+    /// `timeout`: the idle timeout of every request and the base of its deadline
+    /// (docs/update-protocol.md, "Limits"); also the longest wait for another process's update
+    /// of the same database.
+    public init(manifest: URL, database: URL, publicKey: String? = nil, timeout: TimeInterval = 30) {
         self.manifestURL = manifest
         self.database = database
         self.publicKey = publicKey
@@ -85,7 +92,7 @@ public struct FeedClient: Sendable {
         }
         let response: HTTPTransport.Response
         do {
-            response = try await transport.get(manifestURL, headers: headers, maxBytes: UpdateLimits.manifestBytes)
+            response = try await transport.get(manifestURL, headers: headers, maxBytes: UpdateLimits.manifestBytes, declared: 0)
         } catch .corruptDownload {
             throw .badManifest("manifest.json is larger than 1 MiB")
         }
@@ -95,7 +102,7 @@ public struct FeedClient: Sendable {
             let signatureURL = manifestURL.appendingPathExtension("sig")
             let signature: HTTPTransport.Response
             do {
-                signature = try await transport.get(signatureURL, maxBytes: UpdateLimits.signatureBytes)
+                signature = try await transport.get(signatureURL, maxBytes: UpdateLimits.signatureBytes, declared: 0)
             } catch .corruptDownload {
                 throw .badManifest("\(signatureURL.lastPathComponent) is larger than 1 KiB")
             }
@@ -106,7 +113,7 @@ public struct FeedClient: Sendable {
         }
         let manifest: Manifest
         do {
-            manifest = try ManifestCheck.decode(response.body, from: manifestURL)
+            manifest = try ManifestCheck.decodeForUpdate(response.body, from: manifestURL)
         } catch {
             throw .badManifest(error.reason)
         }
@@ -122,18 +129,22 @@ public struct FeedClient: Sendable {
         if let localBundle = localBundleName, localBundle != manifest.bundle {
             throw .badManifest("the manifest is for bundle `\(manifest.bundle)`, the database holds `\(localBundle)`")
         }
-        let result: UpdateResult
+        var result: UpdateResult?
         if let local, local == latest.version {
             result = .upToDate(version: local)
-        } else if let local, let delta = manifest.deltas.first(where: { $0.from == local && $0.to == latest.version }),
-                  try await applyDelta(delta, latest, progress: progress) {
-            result = .appliedDelta(from: local, to: latest.version, bytes: delta.bytes)
-        } else {
+        } else if let local, let delta = manifest.deltas.first(where: { $0.from == local && $0.to == latest.version }) {
+            if let refusal = try await applyDelta(delta, latest, progress: progress) {
+                onDeltaRefused?(refusal)
+            } else {
+                result = .appliedDelta(from: local, to: latest.version, bytes: delta.bytes)
+            }
+        }
+        if result == nil {
             try await FullBundleInstall(client: self, bundle: manifest.bundle, latest: latest, progress: progress).run()
             result = .downloadedFull(version: latest.version, bytes: latest.bytes)
         }
         if let etag = response.headers["etag"] { try? etag.write(to: etagFile, atomically: true, encoding: .utf8) }
-        return result
+        return result!
     }
 
     /// A file the manifest names, on the manifest's server (``ManifestCheck`` refused any other
@@ -151,14 +162,12 @@ public struct FeedClient: Sendable {
         (500..<600).contains(status) ? .server(url: url, status: status) : .http(url: url, status: status)
     }
 
-    /// Applies the delta; false when it cannot be used (the caller falls back to the full
-    /// bundle). Cancellation is the one failure that does not fall back.
+    /// Applies the delta (docs/update-protocol.md, step 5); returns why it cannot be used when it
+    /// cannot (the caller takes the full bundle), nil once it is applied. Cancellation is the one
+    /// failure that does not fall back.
     private func applyDelta(_ delta: DeltaFile, _ latest: BundleVersion,
-                            progress: @escaping @Sendable (UpdateProgress) -> Void) async throws(ClientError) -> Bool {
-        // A delta larger than the bundle it leads to, or than a client applies from memory, is
-        // no delta: the full bundle serves.
+                            progress: @escaping @Sendable (UpdateProgress) -> Void) async throws(ClientError) -> String? {
         let limit = UpdateLimits.inflateLimit(bytes: delta.bytes, unpacked: delta.unpackedBytes, ceiling: UpdateLimits.deltaBytes)
-        guard delta.bytes <= latest.bytes, delta.unpackedBytes.map({ $0 <= limit }) ?? true else { return false }
         progress(UpdateProgress(phase: .download, received: 0, expected: delta.bytes))
         let response: HTTPTransport.Response
         do {
@@ -166,31 +175,41 @@ public struct FeedClient: Sendable {
         } catch .cancelled {
             throw .cancelled
         } catch {
-            return false
+            return error.description
         }
         progress(UpdateProgress(phase: .download, received: response.body.count, expected: delta.bytes))
-        guard response.status == 200 else { return false }
+        guard response.status == 200 else { return Self.statusError(delta.file, response.status).description }
         progress(UpdateProgress(phase: .verify))
-        guard sha256Hex(response.body) == delta.sha256,
-              let sql = try? Gzip.decompress([UInt8](response.body), limit: limit),
-              delta.unpackedBytes.map({ $0 == sql.count }) ?? true else { return false }
+        guard response.body.count == delta.bytes, sha256Hex(response.body) == delta.sha256 else {
+            return "\(delta.file): not the size and SHA-256 the manifest lists"
+        }
+        let sql: String
+        do {
+            sql = try DeltaApplier.unpack([UInt8](response.body), limit: limit, exact: delta.unpackedBytes)
+        } catch {
+            return "\(delta.file): \(error)"
+        }
         if Task.isCancelled { throw .cancelled }
         progress(UpdateProgress(phase: .apply))
-        guard let db = try? Database(path: database.path, mode: .readWrite) else { return false }
+        let db: Database
+        do {
+            db = try Database(path: database.path, mode: .readWrite)
+        } catch {
+            return "cannot open \(database.path): \(error)"
+        }
         // Readers keep reading while the delta applies (WAL); a writer elsewhere is waited for.
         db.busyTimeout(milliseconds: 5000)
         _ = try? db.execute("PRAGMA journal_mode = WAL")
         do {
-            try DeltaApplier.apply(String(decoding: sql, as: UTF8.self), to: db, expectedDigest: latest.digest,
-                                   expectedVersion: latest.version) { () throws(DeltaError) in
+            try DeltaApplier.apply(sql, to: db, expectedDigest: latest.digest, expectedVersion: latest.version) { () throws(DeltaError) in
                 // The last moment to give up: nothing is committed yet.
                 if Task.isCancelled { throw .cancelled }
             }
-            return true
+            return nil
         } catch .cancelled {
             throw .cancelled
         } catch {
-            return false
+            return "\(delta.file): \(error)"
         }
     }
 }

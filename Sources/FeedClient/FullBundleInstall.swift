@@ -86,15 +86,26 @@ struct FullBundleInstall {
         let report = progress
         let onBytes: @Sendable (Int) -> Void = { report(UpdateProgress(phase: .download, received: $0, expected: expected)) }
         let url = try client.url(latest.file)
-        var status = try await client.transport.download(url, to: partial, maxBytes: latest.bytes, progress: onBytes)
+        var status = try await fetch(url, progress: onBytes)
         if status == 416 {
             // The server cannot serve the range asked for: start the download over.
             try? FileManager.default.removeItem(at: partial)
-            status = try await client.transport.download(url, to: partial, maxBytes: latest.bytes, progress: onBytes)
+            status = try await fetch(url, progress: onBytes)
         }
         guard status == 200 || status == 206 else {
             try? FileManager.default.removeItem(at: partial)
             throw FeedClient.statusError(latest.file, status)
+        }
+    }
+
+    /// Downloads into the partial file; a server sending more than the manifest lists gets it
+    /// deleted (docs/update-protocol.md, step 6.2), a cut or a timeout keeps it to be resumed.
+    private func fetch(_ url: URL, progress: @escaping @Sendable (Int) -> Void) async throws(ClientError) -> Int {
+        do {
+            return try await client.transport.download(url, to: partial, maxBytes: latest.bytes, progress: progress)
+        } catch .corruptDownload(_, let reason) {
+            try? FileManager.default.removeItem(at: partial)
+            throw .corruptDownload(file: latest.file, reason: reason)
         }
     }
 

@@ -9,13 +9,29 @@ import FoundationNetworking
 ///
 /// Every transfer is bounded (docs/update-protocol.md, "Limits"): at most `maxBytes` of body
 /// (more ends it at once), no more than `timeout` seconds without a byte, and done within
-/// `timeout` plus one second per 64 KiB of `maxBytes` in all. A watchdog checks both 5 times a
-/// second and cancels the transfer; nothing spins meanwhile.
+/// `timeout` plus one second per 64 KiB of its declared size in all. Redirects are followed only
+/// on the request's own server (the manifest's), at most 5. The body of a status other than 2xx
+/// is never read (no caller uses it).
+///
+/// `http` URLs on Linux go over a socket of their own (``SocketExchange``): FoundationNetworking's
+/// URLSession keeps a write source armed on a socket that waits for a response, spinning a core
+/// for as long as a slow server takes, and queues what a fast server sends for the delegate
+/// without bound (1 GB of a 3 GB body before a cancellation lands). Elsewhere (`https`, Apple
+/// platforms) URLSession, with a watchdog that checks both limits 5 times a second and cancels
+/// the transfer.
 struct HTTPTransport: Sendable {
-    var timeout: TimeInterval = 60
+    var timeout: TimeInterval = 30
 
-    /// The overall deadline of a transfer of at most `bytes`.
-    func deadline(forBytes bytes: Int) -> TimeInterval { timeout + Double(bytes) / 65_536 }
+    /// The overall deadline of a request declaring `bytes`: the idle timeout and one second per
+    /// 64 KiB.
+    func deadline(forBytes bytes: Int) -> TimeInterval { timeout + Double(max(bytes, 0)) / 65_536 }
+
+    /// Whether `a` and `b` are on one server: the same scheme, host and port (the port written or
+    /// the scheme's default), as docs/update-protocol.md ("Limits") defines it for redirects.
+    static func sameServer(_ a: URL, _ b: URL) -> Bool {
+        func port(_ url: URL) -> Int? { url.port ?? ["http": 80, "https": 443][url.scheme?.lowercased() ?? ""] }
+        return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
+    }
 
     struct Response: Sendable {
         var status: Int
@@ -23,15 +39,17 @@ struct HTTPTransport: Sendable {
         var body: Data
     }
 
-    /// A body of at most `maxBytes`, in memory.
-    func get(_ url: URL, headers: [String: String] = [:], maxBytes: Int) async throws(ClientError) -> Response {
-        try await run(url, headers: headers, sink: StreamSink(file: nil, progress: nil, maxBytes: maxBytes))
+    /// A body of at most `maxBytes`, in memory. `declared`: the size the manifest declares, which
+    /// sets the deadline (nil: `maxBytes`; the manifest and its signature declare none, 0).
+    func get(_ url: URL, headers: [String: String] = [:], maxBytes: Int, declared: Int? = nil) async throws(ClientError) -> Response {
+        try await run(url, headers: headers, sink: StreamSink(file: nil, progress: nil, maxBytes: maxBytes), declared: declared ?? maxBytes)
     }
 
     /// Downloads into `file`, appending when it already holds the first bytes (Range request),
     /// reporting the bytes the file holds as they arrive. Returns the final status. A cut or a
     /// cancellation leaves the bytes received so far in `file`.
-    /// The file may hold at most `maxBytes` in the end: a longer body ends the transfer.
+    /// The file may hold at most `maxBytes` in the end: a longer body ends the transfer. The
+    /// deadline counts the bytes still missing.
     func download(_ url: URL, to file: URL, maxBytes: Int, progress: (@Sendable (Int) -> Void)? = nil) async throws(ClientError) -> Int {
         var headers: [String: String] = [:]
         let existing = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
@@ -45,11 +63,23 @@ struct HTTPTransport: Sendable {
         let sink = StreamSink(file: handle, progress: progress, maxBytes: maxBytes)
         sink.resumeFrom = existing
         sink.path = file.path
-        return try await run(url, headers: headers, sink: sink).status
+        return try await run(url, headers: headers, sink: sink, declared: maxBytes - existing).status
     }
 
-    private func run(_ url: URL, headers: [String: String], sink: StreamSink) async throws(ClientError) -> Response {
+    private func run(_ url: URL, headers: [String: String], sink: StreamSink, declared: Int) async throws(ClientError) -> Response {
         if Task.isCancelled { throw .cancelled }
+        let (idle, overall) = (timeout, deadline(forBytes: declared))
+        #if canImport(FoundationNetworking)
+        if url.scheme?.lowercased() == "http" {
+            let exchange = SocketExchange(url: url, headers: headers, sink: sink, idle: idle, overall: overall)
+            await withTaskCancellationHandler {
+                await exchange.run()
+            } onCancel: {
+                exchange.cancel()
+            }
+            return try outcome(of: sink, url)
+        }
+        #endif
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         // The bytes as stored: checksums are of the files, not of a re-encoded transfer.
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
@@ -68,7 +98,6 @@ struct HTTPTransport: Sendable {
         // finishes its tasks alive for ever: that one is cancelled with the session.
         defer { if sink.started { session.finishTasksAndInvalidate() } else { session.invalidateAndCancel() } }
         let task = session.dataTask(with: request)
-        let (idle, overall) = (timeout, deadline(forBytes: sink.maxBytes))
         let watchdog = Task {
             let start = ContinuousClock.now
             while !Task.isCancelled {
@@ -87,28 +116,39 @@ struct HTTPTransport: Sendable {
         } onCancel: {
             sink.cancel(task)
         }
+        return try outcome(of: sink, url)
+    }
+
+    /// What the transfer `sink` received came to: the response, or why there is none.
+    private func outcome(of sink: StreamSink, _ url: URL) throws(ClientError) -> Response {
         if Task.isCancelled || sink.cancelled { throw .cancelled }
         if let local = sink.localError { throw .local(path: sink.path ?? url.absoluteString, reason: local) }
-        if sink.overLimit { throw .corruptDownload(file: url.absoluteString, reason: "the server sent more than the \(sink.maxBytes) bytes declared") }
-        if let error = sink.error { throw .offline(url: url.absoluteString, reason: error) }
-        guard let response = sink.response else { throw .offline(url: url.absoluteString, reason: "no HTTP response") }
+        if sink.overLimit { throw .corruptDownload(file: url.absoluteString, reason: "more than the \(sink.maxBytes) bytes the manifest lists") }
+        if let refusal = sink.refusal { throw .badManifest(refusal) }
+        if sink.timedOut, let error = sink.error { throw .offline(url: url.absoluteString, reason: error) }
+        let response = sink.response
         var fields: [String: String] = [:]
-        for (key, value) in response.allHeaderFields { fields["\(key)".lowercased()] = "\(value)" }
-        if sink.file != nil, let expected = fields["content-length"].flatMap(Int.init), sink.received < expected,
-           (200..<300).contains(response.statusCode) {
+        for (key, value) in response?.allHeaderFields ?? [:] { fields["\(key)".lowercased()] = "\(value)" }
+        // Shorter than announced: a cut (a full download keeps what arrived, to be resumed).
+        if let response, !sink.headRefused, (200..<300).contains(response.statusCode),
+           let expected = fields["content-length"].flatMap(Int.init), sink.received < expected {
             throw .offline(url: url.absoluteString, reason: "connection closed after \(sink.received) of \(expected) bytes")
         }
+        if let error = sink.error { throw .offline(url: url.absoluteString, reason: error) }
+        guard let response else { throw .offline(url: url.absoluteString, reason: "no HTTP response") }
         return Response(status: response.statusCode, headers: fields, body: sink.body)
     }
 }
 
-/// Receives a response's bytes, into memory or a file.
+/// Receives a response's bytes, into memory or a file, from URLSession (as its delegate) or from
+/// a ``SocketExchange`` (through `accept`).
 ///
 /// `@unchecked Sendable`: URLSession calls the delegate methods one at a time on its delegate
-/// queue (an OperationQueue of width 1, see `run`), and the awaiting task reads the fields only
-/// after `didCompleteWithError` has resumed it. What a cancellation touches from another thread
-/// (`start`, `cancel`, the end of `didCompleteWithError`) is under `lock`.
-private final class StreamSink: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// queue (an OperationQueue of width 1, see `run`), a socket exchange from its one thread, and
+/// the awaiting task reads the fields only after the transfer has resumed it. What a
+/// cancellation touches from another thread (`start`, `cancel`, the end of
+/// `didCompleteWithError`) is under `lock`.
+final class StreamSink: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let file: FileHandle?
     let progress: (@Sendable (Int) -> Void)?
     /// The most the body (or the file, counting what it held) may reach.
@@ -120,12 +160,19 @@ private final class StreamSink: NSObject, URLSessionDataDelegate, @unchecked Sen
     var localError: String?
     /// The server sent more than `maxBytes`.
     var overLimit = false
+    /// A redirect off the request's server, refused.
+    var refusal: String?
+    /// `error` is a timeout (idle or deadline): reported as such even when the body was cut short.
+    var timedOut = false
     var response: HTTPURLResponse?
     var body = Data()
     var received = 0
     var error: String?
     var cancelled = false
     private var offset = 0
+    private var redirects = 0
+    /// `accept(_:)` refused the head: no byte of the body is taken.
+    private(set) var headRefused = false
     private let lock = NSLock()
     // Under `lock`:
     private var continuation: CheckedContinuation<Void, Never>?
@@ -147,6 +194,12 @@ private final class StreamSink: NSObject, URLSessionDataDelegate, @unchecked Sen
         self.maxBytes = maxBytes
     }
 
+    /// The words of a timeout, as both clients write them: `seconds` of the deadline, or of the
+    /// idle timeout `withoutData`.
+    static func timeoutReason(after seconds: TimeInterval, withoutData: Bool = false) -> String {
+        "timed out after \(String(format: "%.0f", seconds)) s" + (withoutData ? " without data" : "")
+    }
+
     /// Why the transfer must end now, nil while it may go on: `idle` seconds without a byte, or
     /// `overall` seconds since `start`.
     func overdue(since start: ContinuousClock.Instant, idle: TimeInterval, overall: TimeInterval) -> String? {
@@ -154,8 +207,8 @@ private final class StreamSink: NSObject, URLSessionDataDelegate, @unchecked Sen
         defer { lock.unlock() }
         guard !finished else { return nil }
         let now = ContinuousClock.now
-        if now - lastByte > .seconds(idle) { return "no data for \(Int(idle)) s" }
-        if now - start > .seconds(overall) { return "not done within \(Int(overall.rounded(.up))) s" }
+        if now - start > .seconds(overall) { return Self.timeoutReason(after: overall) }
+        if now - lastByte > .seconds(idle) { return Self.timeoutReason(after: idle, withoutData: true) }
         return nil
     }
 
@@ -164,7 +217,8 @@ private final class StreamSink: NSObject, URLSessionDataDelegate, @unchecked Sen
         lock.lock()
         defer { lock.unlock() }
         guard running && !finished else { return }
-        error = "timed out: \(reason)"
+        error = reason
+        timedOut = true
         task.cancel()
     }
 
@@ -199,32 +253,38 @@ private final class StreamSink: NSObject, URLSessionDataDelegate, @unchecked Sen
         if running && !finished { task.cancel() }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        self.response = response as? HTTPURLResponse
+    /// The response's head: false when its body is not to be read (declared longer than
+    /// allowed, resumed at another offset than asked, or a status other than 2xx, whose body no
+    /// caller uses).
+    func accept(_ response: HTTPURLResponse) -> Bool {
+        self.response = response
         touch()
+        headRefused = !acceptable(response)
+        return !headRefused
+    }
+
+    private func acceptable(_ response: HTTPURLResponse) -> Bool {
+        let status = response.statusCode
+        guard (200..<300).contains(status) else { return false }
         // A body declared longer than allowed is refused before it is read.
-        if let length = self.response?.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init),
-           (200..<300).contains(self.response?.statusCode ?? 0),
-           length > maxBytes - (self.response?.statusCode == 206 ? resumeFrom : 0) {
+        if let length = response.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init),
+           length > maxBytes - (status == 206 ? resumeFrom : 0) {
             overLimit = true
-            completionHandler(.cancel)
-            return
+            return false
         }
         if let file {
             // 206: the server resumes; anything else: start the file over. Some S3 servers
             // (rclone's) answer a range with 200 and a Content-Range: that resumes too.
-            let range = self.response?.value(forHTTPHeaderField: "Content-Range") ?? ""
-            if self.response?.statusCode == 206 && !range.hasPrefix("bytes \(resumeFrom)-") {
+            let range = response.value(forHTTPHeaderField: "Content-Range") ?? ""
+            if status == 206 && !range.hasPrefix("bytes \(resumeFrom)-") {
                 // A resumption at another offset than asked would splice the file wrongly.
                 lock.lock()
                 error = "the server resumed at another offset (Content-Range: \(range))"
                 lock.unlock()
                 try? file.truncate(atOffset: 0)
-                completionHandler(.cancel)
-                return
+                return false
             }
-            if self.response?.statusCode == 206 || (resumeFrom > 0 && range.hasPrefix("bytes \(resumeFrom)-")) {
+            if status == 206 || (resumeFrom > 0 && range.hasPrefix("bytes \(resumeFrom)-")) {
                 _ = try? file.seekToEnd()
                 offset = resumeFrom
             } else {
@@ -233,29 +293,76 @@ private final class StreamSink: NSObject, URLSessionDataDelegate, @unchecked Sen
             }
             progress?(offset)
         }
-        completionHandler(.allow)
+        return true
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    /// A piece of the body: false when the transfer must end (more than allowed arrived, or the
+    /// file cannot be written).
+    func accept(_ data: Data) -> Bool {
+        guard !headRefused else { return false }
         received += data.count
         touch()
         guard offset + received <= maxBytes else {
             overLimit = true
-            dataTask.cancel()
+            return false
+        }
+        guard let file else {
+            body.append(data)
+            return true
+        }
+        if let failure = append(data, to: file.fileDescriptor) {
+            localError = "cannot write: \(failure)"
+            return false
+        }
+        progress?(offset + received)
+        return true
+    }
+
+    /// Writes `data` whole to `descriptor`; the system's words when it cannot (a full disk, a
+    /// file size limit).
+    private func append(_ data: Data, to descriptor: Int32) -> String? {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
+            var done = 0
+            while done < raw.count {
+                let count = write(descriptor, raw.baseAddress! + done, raw.count - done)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return String(cString: strerror(count < 0 ? errno : EIO)) }
+                done += count
+            }
+            return nil
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        guard let response = response as? HTTPURLResponse else {
+            completionHandler(.cancel)
             return
         }
-        if let file, let status = response?.statusCode, (200..<300).contains(status) {
-            do {
-                try file.write(contentsOf: data)
-            } catch {
-                localError = "cannot write the download: \(error.localizedDescription)"
-                dataTask.cancel()
-                return
-            }
-            progress?(offset + received)
-        } else {
-            body.append(data)
+        guard accept(response) else {
+            // FoundationNetworking reads on after `.cancel` alone (a 404's body to its end). The
+            // task waits for this handler, so it cannot have completed: the cancel is safe.
+            dataTask.cancel()
+            completionHandler(.cancel)
+            return
         }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        if !accept(data) { dataTask.cancel() }
+    }
+
+    /// Redirects stay on the request's server (the manifest's), at most 5 of them.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        redirects += 1
+        guard let from = task.originalRequest?.url, let to = request.url, HTTPTransport.sameServer(from, to), redirects <= 5 else {
+            refusal = redirects > 5 ? "more than 5 redirects" : "a redirect to `\(request.url?.absoluteString ?? "")` is not on the manifest's server"
+            completionHandler(nil)
+            return
+        }
+        completionHandler(request)
     }
 
     private func touch() {
@@ -272,8 +379,14 @@ private final class StreamSink: NSObject, URLSessionDataDelegate, @unchecked Sen
             return
         }
         if let error {
-            let ownCancel = overLimit || localError != nil || self.error != nil
-            if (error as? URLError)?.code == .cancelled, !ownCancel { cancelled = true } else if self.error == nil { self.error = error.localizedDescription }
+            // A cancel of our own (a limit, a refused head or body, a timeout) is no failure of its own.
+            let ownCancel = overLimit || localError != nil || self.error != nil || refusal != nil
+                || (response.map { !(200..<300).contains($0.statusCode) } ?? false)
+            if (error as? URLError)?.code == .cancelled {
+                if !ownCancel { cancelled = true }
+            } else if self.error == nil {
+                self.error = error.localizedDescription
+            }
         }
         finished = true
         let continuation = self.continuation

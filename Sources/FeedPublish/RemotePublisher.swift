@@ -87,7 +87,8 @@ public struct UploadReport: Codable, Sendable, Equatable {
 ///    holds other content is never overwritten;
 /// 3. writes `manifest.json` only if the live one is still the one read (`If-Match`, or
 ///    `If-None-Match: *` for a first one; checked again just before and read back after, for
-///    stores that ignore those headers), then its signature (or deletes a stale one);
+///    stores that ignore those headers), with a signature object holding the live manifest's
+///    line and the new one's before it and the new one's alone after it (or deletes a stale one);
 /// 4. deletes files neither the new nor the previous manifest lists once they have been
 ///    unlisted, and in the store, for `pruneAfter` seconds.
 ///
@@ -263,6 +264,7 @@ public final class RemotePublisher {
         } else {
             let plan = try UploadPlan(manifest: local)
             for path in plan.immutable { try ensure(path, into: &report) }
+            try bridgeSignature(localData, publicKey: signingPublicKey, into: &report)
             try writeManifest(localData, local: local, replacing: live)
             report.uploaded.append("manifest.json")
             report.bytes += localData.count
@@ -358,6 +360,21 @@ public final class RemotePublisher {
         if outcome == .preconditionFailed, try client.get(manifestKey)?.0 != data { throw try lost() }
         if options.settle > 0 { Thread.sleep(forTimeInterval: options.settle) }
         guard try client.get(manifestKey)?.0 == data else { throw try lost() }
+    }
+
+    /// Before a signed manifest replaces the live one: the signature object holds the live
+    /// manifest's signature lines and the new one's, so a run that dies between the manifest and
+    /// its signature (the read-back wait lies between them) leaves no live manifest unverifiable.
+    /// ``syncSignature(_:publicKey:into:)`` then leaves the new one's alone.
+    private func bridgeSignature(_ manifest: Data, publicKey: String?, into report: inout UploadReport) throws(RemotePublishError) {
+        guard let publicKey, let local = FileManager.default.contents(atPath: folder.appendingPathComponent("manifest.json.sig").path),
+              let newest = ManifestSignature.lines(of: String(decoding: local, as: UTF8.self))
+                .first(where: { ManifestSignature.verify(manifest, signature: $0, publicKey: publicKey) }) else { return }
+        let live = try client.get(signatureKey).map { String(decoding: $0.0, as: UTF8.self) }
+        let bridge = Data(ManifestSignature.bridge(live: live, new: newest).utf8)
+        _ = try client.put(signatureKey, bridge, contentType: UploadPlan.contentType("manifest.json.sig"), cacheControl: target.manifestCacheControl)
+        report.uploaded.append("manifest.json.sig")
+        report.bytes += bridge.count
     }
 
     /// `manifest.json.sig` follows the manifest: uploaded when the bundle signs and the local

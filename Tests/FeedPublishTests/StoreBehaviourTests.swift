@@ -88,7 +88,7 @@ struct StoreBehaviourTests {
         #expect(!store.proxy.entries.dropFirst(before).contains { ["PUT", "POST", "DELETE"].contains($0.method) })
     }
 
-    /// `manifest.json.sig` is uploaded after the manifest while the bundle signs, and deleted
+    /// `manifest.json.sig` is uploaded before the manifest while the bundle signs, and deleted
     /// with the first manifest published unsigned: a stale signature never stays.
     @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data")) func signatureFollowsTheManifest() async throws {
         let store = try Store()
@@ -98,7 +98,10 @@ struct StoreBehaviourTests {
         let publish = "  to: s3://feeds/signed"
         let dumps = SharedData.zips(in: "versions/wichita")
         let signed = try build(pipeline.write(source: dumps[0], publish: publish, extra: "    signing_key: key\n"), store: store)
-        #expect(signed.upload?.uploaded.suffix(2) == ["manifest.json", "manifest.json.sig"])
+        // The signature goes up before the manifest it signs (beside the live one's, when there
+        // is one: `SignedPublishKillTests`), so the live manifest always has its signature.
+        #expect(signed.upload?.uploaded.suffix(2) == ["manifest.json.sig", "manifest.json"])
+        #expect(ManifestSignature.lines(of: String(decoding: try Data(contentsOf: store.file("signed/w/manifest.json.sig")), as: UTF8.self)).count == 1)
         let info = try #require(try store.client().head("signed/w/manifest.json.sig"))
         #expect(info.cacheControl == "max-age=60" && info.contentType == "text/plain; charset=utf-8")
         let db = pipeline.folder.url.appendingPathComponent("app.sqlite")

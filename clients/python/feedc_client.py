@@ -231,11 +231,15 @@ class FeedClient:
         if status != 200:
             raise UpdateError("unusable manifest: unsigned: %s answered HTTP %d"
                               % (os.path.basename(parts.path) + ".sig", status))
-        try:
-            signature = base64.b64decode(body.strip(), validate=True)
-        except ValueError:
-            signature = b""
-        if not feedc_ed25519.verify(key, manifest_bytes, signature):
+        # One signature per line: while a manifest is replaced, the file holds the live one's and
+        # the new one's (docs/update-protocol.md, "Signature"); one must verify.
+        signatures = []
+        for line in body.splitlines():
+            try:
+                signatures.append(base64.b64decode(line.strip(), validate=True))
+            except ValueError:
+                continue
+        if not any(feedc_ed25519.verify(key, manifest_bytes, s) for s in signatures if s):
             raise UpdateError("unusable manifest: the signature does not verify with the configured public key")
 
     def _try_delta(self, delta, latest, bundle):

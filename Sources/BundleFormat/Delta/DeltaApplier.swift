@@ -11,6 +11,11 @@ public enum DeltaError: Error, Sendable, CustomStringConvertible {
     case wrongVersion(expected: Int, found: String?)
     /// `beforeCommit` gave up (the caller's task was cancelled); rolled back.
     case cancelled
+    /// The gzipped delta could not be unpacked within its limits, or what it unpacks to is no
+    /// delta's text (``DeltaApplier/unpack(_:limit:exact:)``).
+    case unpacking(String)
+    /// The statements took more than their budget of SQLite instructions; rolled back.
+    case overBudget(instructions: Int)
 
     public var description: String {
         switch self {
@@ -20,6 +25,8 @@ public enum DeltaError: Error, Sendable, CustomStringConvertible {
         case .refused(let refusal): "refused before it ran: \(refusal)"
         case .wrongVersion(let expected, let found): "after applying, meta.version is \(found ?? "missing"), not \(expected): refused"
         case .cancelled: "cancelled before the commit; rolled back"
+        case .unpacking(let reason): reason
+        case .overBudget(let instructions): "the delta did not apply: it ran past its budget of \(instructions) SQLite instructions; rolled back"
         }
     }
 }
@@ -27,9 +34,47 @@ public enum DeltaError: Error, Sendable, CustomStringConvertible {
 /// Applies a delta with plain SQL, in one transaction: its statements, then the optional virtual
 /// tables (R-tree, FTS5) brought up to date where the bundle has them, then the content digest
 /// checked. A default bundle has none, so any SQLite applies its deltas. The delta's own
-/// statements may only insert, update or delete rows of the bundle's tables. Only a database whose
-/// digest then equals `expectedDigest` is committed; anything else is rolled back.
+/// statements may only insert, update or delete rows of the database's content tables (those the
+/// content digest reads, with the columns the file gives them: docs/update-protocol.md). Only a
+/// database whose digest then equals `expectedDigest` is committed; anything else is rolled back.
 public enum DeltaApplier {
+    /// The first line of every delta.
+    public static let headerLine = "-- feedc delta format 1\n"
+
+    /// A delta's SQL from its gzipped bytes (docs/update-protocol.md, step 5): one gzip member
+    /// inflated as a stream to at most `limit` bytes (exactly `exact` when the manifest gives
+    /// it), refused as soon as its first bytes are not the header line or any byte is NUL, so a
+    /// bomb of zeros stops at its first block; and UTF-8.
+    public static func unpack(_ gzipped: [UInt8], limit: Int, exact: Int? = nil) throws(DeltaError) -> String {
+        let header = Array(headerLine.utf8)
+        var sql: [UInt8] = []
+        sql.reserveCapacity(min(limit, exact ?? 1 << 20))
+        var refusal: DeltaError?
+        do throws(GzipError) {
+            let inflater = try GzipInflater(limit: limit)
+            try gzipped.withUnsafeBytes { bytes in
+                Result { () throws(GzipError) in
+                    try inflater.feed(bytes, last: true) { (piece) throws(GzipError) in
+                        if piece.contains(0) {
+                            refusal = .unpacking("the delta holds a NUL byte")
+                        } else {
+                            sql.append(contentsOf: piece)
+                            if !header.starts(with: sql.prefix(header.count)) { refusal = .notADelta }
+                        }
+                        // Stops the inflation at once; `refusal` says why.
+                        if refusal != nil { throw GzipError.corrupt("refused") }
+                    }
+                }
+            }.get()
+        } catch {
+            throw refusal ?? .unpacking(error.description)
+        }
+        guard sql.count >= header.count else { throw .notADelta }
+        if let exact, sql.count != exact { throw .unpacking("unpacks to \(sql.count) bytes, the manifest says \(exact)") }
+        guard let text = String(validating: sql, as: UTF8.self) else { throw .unpacking("the delta is not UTF-8") }
+        return text
+    }
+
     /// `beforeCommit` runs last, with everything applied and checked but not committed: throwing
     /// from it rolls the transaction back (a client whose task was cancelled).
     /// `expectedVersion`: the version the manifest names; `meta.version` must hold it after the
@@ -37,7 +82,7 @@ public enum DeltaApplier {
     /// otherwise set any version, and a client that holds version 999999 never updates again).
     public static func apply(_ sql: String, to database: Database, expectedDigest: String, expectedVersion: Int? = nil,
                              beforeCommit: () throws(DeltaError) -> Void = {}) throws(DeltaError) {
-        try inTransaction(sql, on: database, writing: Set(BundleSchema.tables.map(\.name))) { () throws(DeltaError) in
+        try inTransaction(sql, on: database, writing: nil) { () throws(DeltaError) in
             // The optional virtual tables (R-tree, FTS5), where the bundle has them, follow `stops`.
             do {
                 for statement in try SQLiteModules.present(in: database).rebuild { try database.execute(statement) }
@@ -81,12 +126,20 @@ public enum DeltaApplier {
         }
     }
 
-    /// Runs `sql` in one transaction that may write only `tables`, then `verify`; commits when
-    /// `verify` returns and `commit` is set, rolls back otherwise and whenever anything throws.
-    private static func inTransaction(_ sql: String, on database: Database, writing tables: Set<String>, commit: Bool = true,
+    /// Runs `sql` in one transaction that may write only `tables` (nil: every content table of the
+    /// database), then `verify`; commits when `verify` returns and `commit` is set, rolls back
+    /// otherwise and whenever anything throws.
+    private static func inTransaction(_ sql: String, on database: Database, writing only: Set<String>?, commit: Bool = true,
                                       verify: () throws(DeltaError) -> Void) throws(DeltaError) {
-        guard sql.hasPrefix("-- feedc delta format 1\n") else { throw .notADelta }
-        let columns = Dictionary(uniqueKeysWithValues: BundleSchema.tables.filter { tables.contains($0.name) }.map { ($0.name, Set($0.columnNames)) })
+        guard sql.hasPrefix(headerLine) else { throw .notADelta }
+        let columns: [String: Set<String>]
+        do {
+            let content = try ContentDigest.contentTables(database).filter { only?.contains($0.name) ?? true }
+            columns = Dictionary(content.map { ($0.name, Set($0.columns)) }) { first, _ in first }
+        } catch {
+            throw .sql(error)
+        }
+        let tables = Set(columns.keys)
         do {
             try DeltaStatementCheck.check(sql, columns: columns)
         } catch {
@@ -105,6 +158,8 @@ public enum DeltaApplier {
             }
         } catch {
             try? database.execute("ROLLBACK")
+            // SQLITE_INTERRUPT: the progress handler stopped it.
+            if (error as? SQLiteError)?.code == 9 { throw .overBudget(instructions: instructionBudget(sql)) }
             throw .sql(error as? SQLiteError ?? SQLiteError(code: -1, message: "\(error)"))
         }
         do {

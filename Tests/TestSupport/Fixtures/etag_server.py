@@ -1,17 +1,36 @@
 """A tiny HTTP server for fetch tests, on 127.0.0.1 only.
 
 Serves the files of a folder with an ETag (SHA-256 of the bytes) and answers 304 to a matching
-If-None-Match. /status/500 answers 500. Prints its port on the first line, appends each request
+If-None-Match. /status/500 answers 500. Hostile answers for the download limits: /endless sends
+zeros without a Content-Length until the client hangs up (3 GB at most), /huge announces 10 GB
+and sends zeros likewise, /drip sends one byte a second. Prints its port on the first line, appends each request
 as `METHOD PATH STATUS` to the log file, and stops by itself after `seconds`.
 
     python3 etag_server.py FOLDER SECONDS LOGFILE
 """
-import hashlib, http.server, os, sys, threading
+import hashlib, http.server, os, sys, threading, time
 
 root, seconds, logfile = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
+        if self.path in ("/endless", "/huge", "/drip"):
+            self.send_response(200)
+            if self.path == "/huge":
+                self.send_header("Content-Length", str(10 << 30))
+            self.end_headers()
+            self.log("GET", 200)
+            chunk, sent, start = bytes(1 << 16), 0, time.time()
+            try:
+                while sent < 3 << 30 and time.time() - start < seconds:
+                    if self.path == "/drip":
+                        self.wfile.write(b"P"); self.wfile.flush(); time.sleep(1)
+                    else:
+                        self.wfile.write(chunk); sent += len(chunk)
+            except OSError:
+                pass  # the client hung up, as it should
+            self.close_connection = True
+            return
         if self.path.startswith("/cut/"):
             # The file under /cut/, announced whole but cut off after half its bytes.
             path = os.path.join(root, self.path[len("/cut/"):])
@@ -38,7 +57,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
 print(server.server_address[1], flush=True)
 threading.Timer(seconds, server.shutdown).start()
 server.serve_forever()

@@ -1,13 +1,18 @@
-"""The Python client against a hostile server (docs/update-protocol.md, "Limits"): each attack
-ends in exit status 2 with one readable line (or, for a delta, in the full bundle), the database
-as it was, within the deadline, and in bounded memory. Also the good path, and the limits'
-building blocks on their own.
+"""Both clients against a hostile server (docs/update-protocol.md, "Limits"): each attack ends
+in exit status 2 with one readable line (or, for a delta, in the full bundle), the database as it
+was, within the deadline, and in bounded memory. Also the good path, and the limits' building
+blocks on their own.
 
     python3 -m unittest discover -s clients/python/tests -v      (from the repository's root)
 
-Each pull runs `feedc_client.py pull URL --db PATH --timeout 5` as a child process; its wall
-time (at most 10 s) and peak memory (at most 256 MB: ru_maxrss of that process alone, `run`) are
-checked, and printed at the end with what the pull printed. About 100 s in all.
+Each pull runs a client as a child process: the Python one, `feedc_client.py pull URL --db PATH
+--timeout 5`, in the classes below, and the Swift one, `feedc pull URL --db PATH --timeout 5`,
+in their `Swift…` subclasses at the end (the same cases; where the clients word a reason
+differently, `words` gives each its own). The Swift binary is $FEEDC_BINARY, else
+.build/release/feedc (`swift build -c release --product feedc`); without it those tests fail.
+A pull's wall time (at most 10 s) and peak memory (at most 256 MB: ru_maxrss of that process
+alone, `run`) are checked, and its CPU time where it waits on a slow server (at most 2 s), and
+printed at the end with what the pull printed. About 3 minutes in all.
 """
 import base64
 import fcntl
@@ -33,10 +38,13 @@ from feedc_limits import UpdateError, inflate, slices
 from feedc_manifest import parse_manifest
 
 CLIENT = os.path.join(fx.CLIENT_FOLDER, "feedc_client.py")
+FEEDC = os.environ.get("FEEDC_BINARY") or os.path.join(
+    fx.CLIENT_FOLDER, os.pardir, os.pardir, ".build", "release", "feedc")
 TIMEOUT = 5            # --timeout of every pull
 WALL_MAX = 10.0        # seconds: the deadline of a small request, with room to spare
+CPU_MAX = 2.0          # seconds of CPU while a pull waits on a slow server: it must not spin
 PEAK_MAX_MB = 256
-MEASURED = []          # (test, seconds, peak MB, line printed), printed at the end
+MEASURED = []          # (test, seconds, CPU seconds, peak MB, line printed), printed at the end
 
 DELTA_1_2 = (
     "-- feedc delta format 1\n-- from version 1\n-- to version 2\n"
@@ -85,25 +93,33 @@ def setUpModule():
 def tearDownModule():
     shutil.rmtree(SHARED, ignore_errors=True)
     if MEASURED:
-        print("\nmeasured (test, wall seconds, child peak MB, what it printed):", file=sys.stderr)
-        for name, seconds, peak, line in MEASURED:
-            print("  %-60s %5.2f s %6.1f MB  %s" % (name, seconds, peak, line[:150]), file=sys.stderr)
+        print("\nmeasured (test, wall seconds, child CPU seconds, child peak MB, what it printed):", file=sys.stderr)
+        for name, seconds, cpu, peak, line in MEASURED:
+            print("  %-66s %5.2f s %5.2f s %6.1f MB  %s" % (name, seconds, cpu, peak, line[:150]), file=sys.stderr)
 
 
 class Outcome:
-    """What one pull did: exit status, standard output and error, wall seconds, peak MB."""
+    """What one pull did: exit status, standard output and error, wall seconds, CPU seconds
+    (user and system), peak MB."""
 
-    def __init__(self, status, out, err, seconds, peak_mb):
+    def __init__(self, status, out, err, seconds, peak_mb, cpu=0.0):
         self.status, self.out, self.err, self.seconds, self.peak_mb = status, out, err, seconds, peak_mb
+        self.cpu = cpu
 
     def __repr__(self):
-        return "exit %d in %.2f s, %.0f MB: out %r err %r" % (self.status, self.seconds, self.peak_mb, self.out, self.err)
+        return "exit %d in %.2f s (CPU %.2f s), %.0f MB: out %r err %r" % (
+            self.status, self.seconds, self.cpu, self.peak_mb, self.out, self.err)
 
 
 class ClientTest(unittest.TestCase):
-    """A fresh folder and server per test, serving the good publication (version 2, delta 1->2)."""
+    """A fresh folder and server per test, serving the good publication (version 2, delta 1->2).
+    `client`: which client pulls, "python" (feedc_client.py) or "swift" (feedc pull)."""
+
+    client = "python"
 
     def setUp(self):
+        if self.client == "swift" and not os.access(FEEDC, os.X_OK):
+            self.fail("no feedc binary at %s: build it (swift build -c release --product feedc) or set FEEDC_BINARY" % FEEDC)
         self.folder = tempfile.mkdtemp(prefix="case-", dir=SHARED)
         self.db = os.path.join(self.folder, "t.sqlite")
         self.server = fx.HostileServer()
@@ -135,18 +151,26 @@ class ClientTest(unittest.TestCase):
         with open(self.db, "rb") as f:
             return f.read()
 
+    def words(self, python, swift):
+        """What the reason is called in this test's client's error: `python` or `swift`."""
+        return swift if self.client == "swift" else python
+
     def pull(self, path="/m/manifest.json", timeout=TIMEOUT, public_key=None, file_size_limit=None, db=None):
-        args = [sys.executable, CLIENT, "pull", self.server.url(path), "--db", db or self.db, "--timeout", str(timeout)]
+        args = command(self.client, self.server.url(path), db or self.db, timeout)
         if public_key:
             args += ["--public-key", public_key]
-        return run(args, file_size_limit)
+        return run(args, file_size_limit, self.client)
 
     def measured(self, outcome):
-        MEASURED.append((self.id().split(".", 1)[1], outcome.seconds, outcome.peak_mb,
+        MEASURED.append((self.id().split(".", 1)[1], outcome.seconds, outcome.cpu, outcome.peak_mb,
                          (outcome.err.strip() or outcome.out.strip()).replace(SHARED, "")))
         self.assertLess(outcome.seconds, WALL_MAX, outcome)
         self.assertLessEqual(outcome.peak_mb, PEAK_MAX_MB, outcome)
         return outcome
+
+    def assertIdleOnCPU(self, outcome):
+        """A pull that waited on a slow or stalled server used little CPU: no busy waiting."""
+        self.assertLess(outcome.cpu, CPU_MAX, outcome)
 
     def assertFailed(self, outcome, *words, before=None):
         """Exit 2, one line on standard error naming `words`, no traceback, in time and memory;
@@ -192,9 +216,16 @@ class ClientTest(unittest.TestCase):
         return "downloaded full bundle (version 2), %d bytes" % (latest or self.latest)["bytes"]
 
 
-# Runs the client as its child and writes the child's peak memory (ru_maxrss, KiB) to argv[1].
-# A child's ru_maxrss starts from what its parent held when it forked (Linux keeps it across
-# exec), so the client is started from this small process, not from the test's.
+def command(client, url, db, timeout):
+    """The command line of a pull by `client` ("python" or "swift")."""
+    program = [FEEDC] if client == "swift" else [sys.executable, CLIENT]
+    return program + ["pull", url, "--db", db, "--timeout", str(timeout)]
+
+
+# Runs the client as its child and writes the child's peak memory (ru_maxrss, KiB) and CPU time
+# (user and system, seconds) to argv[1]. A child's ru_maxrss starts from what its parent held when
+# it forked (Linux keeps it across exec), so the client is started from this small process, not
+# from the test's.
 _MEASURE = """
 import os, sys
 pid = os.fork()
@@ -202,17 +233,19 @@ if pid == 0:
     os.execv(sys.argv[2], sys.argv[2:])
 _, status, usage = os.wait4(pid, 0)
 with open(sys.argv[1], "w") as f:
-    f.write(str(usage.ru_maxrss))
+    f.write("%d %f" % (usage.ru_maxrss, usage.ru_utime + usage.ru_stime))
 sys.exit(os.waitstatus_to_exitcode(status))
 """
 
 
-def run(args, file_size_limit=None):
-    """Runs the client: its exit status, output, wall time and peak memory in MB."""
+def run(args, file_size_limit=None, client="python"):
+    """Runs a client: its exit status, output, wall time, peak memory in MB and CPU time."""
     def limit():
         if file_size_limit is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    if client == "swift":
+        env.pop("LD_LIBRARY_PATH", None)  # the core SQLite is the Python client's; feedc keeps its own
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.NamedTemporaryFile("r") as peak:
         start = time.monotonic()
@@ -226,8 +259,8 @@ def run(args, file_size_limit=None):
         seconds = time.monotonic() - start
         out.seek(0)
         err.seek(0)
-        kib = peak.read().strip()
-        return Outcome(status, out.read().decode(), err.read().decode(), seconds, int(kib or 0) / 1024)
+        kib, cpu = (peak.read().split() + ["0", "0"])[:2]
+        return Outcome(status, out.read().decode(), err.read().decode(), seconds, int(kib) / 1024, float(cpu))
 
 class GoodPathTests(ClientTest):
     def test_fresh_install_then_up_to_date(self):
@@ -298,15 +331,19 @@ class ManifestAttackTests(ClientTest):
     def test_duplicated_key(self):
         body = fx.manifest(self.latest).replace(b'"format": 2,', b'"format": 2, "format": 2,')
         self.publish(body=body)
-        self.assertFailed(self.pull(), "`format` occurs twice", before=self.before)
+        self.assertFailed(self.pull(), self.words("`format` occurs twice", "`format` appears twice"), before=self.before)
         nested = fx.manifest(self.latest).replace(b'"version": 2', b'"version": 2, "version": 999999')
         self.publish(body=nested)
-        self.assertFailed(self.pull(), "`version` occurs twice", before=self.before)
+        self.assertFailed(self.pull(), self.words("`version` occurs twice", "`version` appears twice"), before=self.before)
 
     def test_integers_out_of_range(self):
         for bad in (2 ** 53, -1, 2.0, True, "2"):
             self.publish(dict(self.latest, version=bad))
-            self.assertFailed(self.pull(), "`version` missing or not an integer", before=self.before)
+            # The Swift client's words for a JSON integer out of range name no field (its own
+            # tests pin them); for a value not written as an integer, they do.
+            swift = "an integer is outside 0\u20262^53 \u2212 1" if isinstance(bad, int) and not isinstance(bad, bool) \
+                else "latest: `version` is not a JSON integer"
+            self.assertFailed(self.pull(), self.words("`version` missing or not an integer", swift), before=self.before)
 
     def test_unpacked_bytes_beyond_the_ratio(self):
         self.publish(dict(self.latest, unpacked_bytes=100 * self.latest["bytes"] + 1))
@@ -324,15 +361,20 @@ class ManifestAttackTests(ClientTest):
         outcome = self.pull()
         self.assertFailed(outcome, "timed out after 5 s", before=self.before)
         self.assertGreater(outcome.seconds, TIMEOUT - 0.5)
+        self.assertIdleOnCPU(outcome)
 
     def test_response_head_at_1_byte_a_second(self):
         self.serve("manifest.json", fx.dripping(fx.manifest(self.latest), headers_too=True))
-        self.assertFailed(self.pull(), "timed out after 5 s", before=self.before)
+        outcome = self.pull()
+        self.assertFailed(outcome, "timed out after 5 s", before=self.before)
+        self.assertIdleOnCPU(outcome)
 
     def test_manifest_stalled(self):
         body = fx.manifest(self.latest)
         self.serve("manifest.json", fx.stalled(body, len(body) // 2))
-        self.assertFailed(self.pull(), "timed out after 5 s", before=self.before)
+        outcome = self.pull()
+        self.assertFailed(outcome, "timed out after 5 s", before=self.before)
+        self.assertIdleOnCPU(outcome)
 
 
 class DeltaAttackTests(ClientTest):
@@ -361,16 +403,21 @@ class DeltaAttackTests(ClientTest):
             self.before = f.read()
 
     def assertRefused(self, outcome, reason):
-        """Exit 2 on the missing full bundle, the database unchanged; and, pulled again in
-        process, the delta refused for `reason`."""
+        """Exit 2 on the missing full bundle, the database unchanged; and the delta refused for
+        `reason`: named in the error line by `feedc pull`, which reports why the delta was not
+        used; for the Python client, by the delta failure of a pull again in process."""
+        if self.client == "swift":
+            self.assertFailed(outcome, "bundles/2.sqlite.gz: HTTP 404", "the delta was not used: ", reason, before=self.before)
+            self.assertIn("/m/deltas/1-2.sql.gz", self.server.requests)
+            return
         self.assertFailed(outcome, "bundles/2.sqlite.gz: HTTP 404", before=self.before)
         self.assertIn("/m/deltas/1-2.sql.gz", self.server.requests)
         client = FeedClient(self.server.url("/m/manifest.json"), self.db, timeout=TIMEOUT)
         with self.assertRaisesRegex(UpdateError, "HTTP 404"):
             client.update()
         self.assertIn(reason, client.delta_failure or "")
-        name, seconds, peak, _ = MEASURED[-1]
-        MEASURED[-1] = (name, seconds, peak, "delta refused: " + client.delta_failure.replace(self.server.url(""), ""))
+        name, seconds, cpu, peak, _ = MEASURED[-1]
+        MEASURED[-1] = (name, seconds, cpu, peak, "delta refused: " + client.delta_failure.replace(self.server.url(""), ""))
 
     def test_3_gb_delta_body(self):
         self.delta(self.delta_bytes, fx.endless(self.delta_bytes))
@@ -403,26 +450,32 @@ class DeltaAttackTests(ClientTest):
         sql = fx.DELTA_HEADER.decode() + ("DELETE FROM stops WHERE stop_id IN "
                                           "(SELECT a.stop_id FROM stops a, stops b, stops c, stops d);\n")
         self.delta(fx.gz(sql.encode()))
-        self.assertRefused(self.pull(), "'SELECT' is neither a column")
+        # The Swift check reads a statement's tokens before its shape, so the `.` of `a.stop_id`
+        # refuses it first.
+        self.assertRefused(self.pull(), self.words("'SELECT' is neither a column", "`.` outside a string"))
 
     def test_function_calls(self):
         sql = fx.DELTA_HEADER.decode() + "UPDATE stops SET stop_name = stop_name (1) WHERE stop_id = 's00001';\n"
         self.delta(fx.gz(sql.encode()))
-        self.assertRefused(self.pull(), "'stop_name' followed by \"(\"")
+        self.assertRefused(self.pull(), self.words("'stop_name' followed by \"(\"", "`stop_name(` calls a function"))
 
     def test_delta_at_1_byte_a_second(self):
         self.delta(self.delta_bytes, fx.dripping(self.delta_bytes))
-        self.assertRefused(self.pull(), "timed out after 5 s")
+        outcome = self.pull()
+        self.assertRefused(outcome, "timed out after 5 s")
+        self.assertIdleOnCPU(outcome)
 
     def test_delta_stalled(self):
         self.delta(self.delta_bytes, fx.stalled(self.delta_bytes, 40))
-        self.assertRefused(self.pull(), "timed out after 5 s")
+        outcome = self.pull()
+        self.assertRefused(outcome, "timed out after 5 s")
+        self.assertIdleOnCPU(outcome)
 
     def test_delta_forging_the_version(self):
         # The digest leaves meta.version out, so this delta reaches the right digest.
         sql = DELTA_1_2.replace("SET value = '2'", "SET value = '999999'")
         self.delta(fx.gz(sql.encode()))
-        self.assertRefused(self.pull(), "meta.version is '999999'")
+        self.assertRefused(self.pull(), self.words("meta.version is '999999'", "meta.version is 999999"))
 
     def test_work_beyond_the_budget(self):
         # Statements of the writer's shape, each a scan of 100,000 rows: far more work than the
@@ -468,10 +521,11 @@ class FullBundleAttackTests(ClientTest):
             self.assertFailed(self.pull(), "`unpacked_bytes`", before=self.before)
 
     def test_bytes_after_the_gzip_member(self):
+        words = self.words("bytes after the end of the gzip data", "data after the gzip member")
         self.bundle_as(self.bundle[2] + b"junk")
-        self.assertFailed(self.pull(), "bytes after the end of the gzip data", before=self.before)
+        self.assertFailed(self.pull(), words, before=self.before)
         self.bundle_as(self.bundle[2] + self.bundle[2])
-        self.assertFailed(self.pull(), "bytes after the end of the gzip data", before=self.before)
+        self.assertFailed(self.pull(), words, before=self.before)
 
     def test_bundle_forging_the_version(self):
         path = os.path.join(self.folder, "forged.sqlite")
@@ -479,29 +533,35 @@ class FullBundleAttackTests(ClientTest):
         self.assertEqual(digest, FIXTURE[2][1])  # the version is outside the digest
         with open(path, "rb") as f:
             self.bundle_as(fx.gz(f.read()))
-        self.assertFailed(self.pull(), "meta.version is '999999'", before=self.before)
+        self.assertFailed(self.pull(), self.words("meta.version is '999999'", "meta.version is `999999`"), before=self.before)
 
     def test_bundle_with_a_trigger_view_or_virtual_table(self):
         rows = [r for r in fx.stop_rows(60, renamed={3}) if r[0] != "s00007"]
-        odd = [("CREATE TRIGGER t AFTER DELETE ON stops BEGIN DELETE FROM meta; END;", "a trigger"),
-               ("CREATE VIEW stop_times AS SELECT 1;", "a view"), ("CREATE VIEW v AS SELECT * FROM stops;", "a view")]
+        odd = [("CREATE TRIGGER t AFTER DELETE ON stops BEGIN DELETE FROM meta; END;", "a trigger", "holds a trigger (t)"),
+               ("CREATE VIEW stop_times AS SELECT 1;", "a view", "holds a view `stop_times` that the format does not define"),
+               ("CREATE VIEW v AS SELECT * FROM stops;", "a view", "holds a view `v` that the format does not define")]
         if "ENABLE_RTREE" in " ".join(r[0] for r in sqlite3.connect(":memory:").execute("PRAGMA compile_options")):
-            odd.append(("CREATE VIRTUAL TABLE stop_rtree USING rtree(id, a, b);", "a virtual table"))
-        for extra, words in odd:
+            odd.append(("CREATE VIRTUAL TABLE stop_rtree USING rtree(id, a, b);", "a virtual table",
+                        "holds a virtual table `stop_rtree` that the format does not define"))
+        for extra, words, swift in odd:
             path = os.path.join(self.folder, "odd.sqlite")
             digest = fx.make_bundle(path, 2, rows, extra_sql=extra)
             with open(path, "rb") as f:
                 self.publish(dict(self.bundle_as(fx.gz(f.read())), digest=digest))
-            self.assertFailed(self.pull(), "the database has %s the bundle format does not define" % words,
+            self.assertFailed(self.pull(), self.words("the database has %s the bundle format does not define" % words, swift),
                               before=self.before)
 
     def test_bundle_at_1_byte_a_second(self):
         self.bundle_as(self.bundle[2], fx.dripping(self.bundle[2]))
-        self.assertFailed(self.pull(), "timed out after 5 s", before=self.before)
+        outcome = self.pull()
+        self.assertFailed(outcome, "timed out after 5 s", before=self.before)
+        self.assertIdleOnCPU(outcome)
 
     def test_bundle_stalled_then_resumed(self):
         self.bundle_as(self.bundle[2], fx.stalled(self.bundle[2], 1000))
-        self.assertFailed(self.pull(), "timed out after 5 s", before=self.before)
+        outcome = self.pull()
+        self.assertFailed(outcome, "timed out after 5 s", before=self.before)
+        self.assertIdleOnCPU(outcome)
         self.serve("bundles/2.sqlite.gz", fx.static(self.bundle[2]))
         self.assertAtVersion2(self.pull(), self.full_line())
 
@@ -513,16 +573,22 @@ class FullBundleAttackTests(ClientTest):
 
 
 class ConcurrencyTests(ClientTest):
-    def test_two_pulls_into_one_database(self):
+    def pulls_at_once(self, clients, in_order=False):
+        """Pulls by the two `clients` into one database at once, while the full bundle takes a
+        second to start: one downloads it, the other waits for the lock and finds the database up
+        to date. `in_order`: the second starts once the first holds the lock (it asks for the
+        manifest only then)."""
         self.serve("bundles/2.sqlite.gz", fx.delayed(1, fx.static(self.bundle[2])))
-        args = [sys.executable, CLIENT, "pull", self.server.url("/m/manifest.json"), "--db", self.db, "--timeout", str(TIMEOUT)]
-        outcomes = [None, None]
+        outcomes = [None] * len(clients)
 
         def one(n):
-            outcomes[n] = run(args)
-        threads = [threading.Thread(target=one, args=(n,)) for n in range(2)]
-        for thread in threads:
+            outcomes[n] = run(command(clients[n], self.server.url("/m/manifest.json"), self.db, TIMEOUT), client=clients[n])
+        threads = [threading.Thread(target=one, args=(n,)) for n in range(len(clients))]
+        for n, thread in enumerate(threads):
             thread.start()
+            give_up = time.monotonic() + 5
+            while in_order and n == 0 and "/m/manifest.json" not in self.server.requests and time.monotonic() < give_up:
+                time.sleep(0.01)
         for thread in threads:
             thread.join()
         lines = sorted(o.out.strip() for o in outcomes)
@@ -531,12 +597,27 @@ class ConcurrencyTests(ClientTest):
             self.assertEqual((outcome.status, outcome.err), (0, ""), outcome)
         self.assertEqual(lines, sorted([self.full_line(), "up to date (version 2)"]))
         self.assertAtVersion2(self.pull(), "up to date (version 2)")
+        return outcomes
+
+    def test_two_pulls_into_one_database(self):
+        self.pulls_at_once([self.client, self.client])
+
+    def test_a_pull_by_each_client_at_once(self):
+        # This test's client takes the lock first; the other client waits for it.
+        other = "python" if self.client == "swift" else "swift"
+        if other == "swift" and not os.access(FEEDC, os.X_OK):
+            self.fail("no feedc binary at %s" % FEEDC)
+        first, second = self.pulls_at_once([self.client, other], in_order=True)
+        self.assertEqual(first.out.strip(), self.full_line(), first)
+        self.assertEqual(second.out.strip(), "up to date (version 2)", second)
 
     def test_waits_for_the_lock_then_gives_up(self):
         with open(self.db + ".lock", "a") as held:
             fcntl.flock(held, fcntl.LOCK_EX)
             outcome = self.pull(timeout=1)
         self.assertFailed(outcome, "another update of", "is under way", before=None)
+        self.assertGreater(outcome.seconds, 0.9)
+        self.assertIdleOnCPU(outcome)
         self.assertEqual(self.server.requests, [])
 
 
@@ -628,6 +709,27 @@ class BuildingBlockTests(unittest.TestCase):
             modules = f.read().replace('"\n            "', "")
         for ddl in VIRTUAL_TABLES:
             self.assertIn('"%s"' % ddl, modules)
+
+
+# The same cases for the Swift client, `feedc pull`.
+class SwiftGoodPathTests(GoodPathTests):
+    client = "swift"
+
+
+class SwiftManifestAttackTests(ManifestAttackTests):
+    client = "swift"
+
+
+class SwiftDeltaAttackTests(DeltaAttackTests):
+    client = "swift"
+
+
+class SwiftFullBundleAttackTests(FullBundleAttackTests):
+    client = "swift"
+
+
+class SwiftConcurrencyTests(ConcurrencyTests):
+    client = "swift"
 
 
 if __name__ == "__main__":
