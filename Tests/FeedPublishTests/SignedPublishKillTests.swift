@@ -68,9 +68,10 @@ struct SignedPublishKillTests {
             #expect(finished.status == 0, "round \(round): \(finished.error)")
             #expect(liveVerifies().verifies && liveVerifies().lines == 1, "round \(round): after a whole publication")
         }
-        // The kills did land in the window: some with the old manifest live beside the two-line
-        // signature, some with the new one live beside it.
-        #expect(outcomes.contains { $0.version == nil && $0.lines == 2 }, "\(outcomes)")
+        // Kills did land in the window that used to be unsigned (the new manifest live during the
+        // read-back wait, before its signature alone): there the two-line signature is live. (The
+        // old manifest beside the two lines lasts only the few milliseconds between the two
+        // writes, too short to be hit reliably by 40 kills.)
         #expect(outcomes.contains { $0.version != nil && $0.lines == 2 }, "\(outcomes)")
         print("signed publication: \(String(format: "%.2f", whole)) s whole; 40 kills, the live manifest verified after each")
     }
