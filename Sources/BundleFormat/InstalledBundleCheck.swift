@@ -25,17 +25,20 @@ public enum InstalledBundleCheck {
     /// Throws when the schema holds a trigger, or a view or virtual table that the format does not
     /// define to the letter.
     public static func checkSchema(_ database: Database) throws -> Void {
-        let schema = try database.rows("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")
+        // Every object, whatever its name (`LIKE 'sqlite_%'` would also skip `sqliteX`: `_` is
+        // a wildcard), and a virtual table known by its root page 0, not by its text.
+        let schema = try database.rows("SELECT type, name, sql, rootpage FROM sqlite_master ORDER BY type, name")
         let views = Set(BundleSchema.views)
         let virtualTables = Set(SQLiteModules.all.ddl)
         for row in schema {
             let type = row[0].string ?? "", name = row[1].string ?? "", sql = row[2].string ?? ""
+            let virtual = type == "table" && row[3].int == 0
             switch type {
             case "trigger":
                 throw Refusal(reason: "the bundle holds a trigger (\(name)); bundles have none")
             case "view" where !views.contains(sql):
                 throw Refusal(reason: "the bundle holds a view `\(name)` that the format does not define")
-            case "table" where sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") && !virtualTables.contains(sql):
+            case "table" where virtual && !virtualTables.contains(sql):
                 throw Refusal(reason: "the bundle holds a virtual table `\(name)` that the format does not define")
             default:
                 continue

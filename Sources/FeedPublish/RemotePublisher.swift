@@ -370,9 +370,17 @@ public final class RemotePublisher {
         guard let publicKey, let local = FileManager.default.contents(atPath: folder.appendingPathComponent("manifest.json.sig").path),
               let newest = ManifestSignature.lines(of: String(decoding: local, as: UTF8.self))
                 .first(where: { ManifestSignature.verify(manifest, signature: $0, publicKey: publicKey) }) else { return }
-        let live = try client.get(signatureKey).map { String(decoding: $0.0, as: UTF8.self) }
+        let current = try client.get(signatureKey)
+        let live = current.map { String(decoding: $0.0, as: UTF8.self) }
         let bridge = Data(ManifestSignature.bridge(live: live, new: newest).utf8)
-        _ = try client.put(signatureKey, bridge, contentType: UploadPlan.contentType("manifest.json.sig"), cacheControl: target.manifestCacheControl)
+        // Only over the signature read: another publisher's bridge or final line written since
+        // then is not dropped (where the store honours the condition; rclone does not).
+        let outcome = try client.put(signatureKey, bridge, contentType: UploadPlan.contentType("manifest.json.sig"),
+                                     cacheControl: target.manifestCacheControl,
+                                     ifMatch: current?.1.etag, ifNoneMatch: current == nil ? "*" : nil)
+        if outcome == .preconditionFailed {
+            throw .lostRace("another publisher changed \(where_)'s signature during this run; nothing of this run's is live. `feedc build` continues from the live manifest")
+        }
         report.uploaded.append("manifest.json.sig")
         report.bytes += bridge.count
     }

@@ -98,7 +98,10 @@ import Testing
         try db.execute("INSERT INTO meta VALUES ('bundle', 'b'), ('format', '2'), ('version', '1')")
         let digest = try ContentDigest.compute(db)
         let forged = "-- feedc delta format 1\nUPDATE meta SET value = '999999' WHERE key = 'version';\n"
-        #expect(throws: DeltaError.self) { try DeltaApplier.apply(forged, to: db, expectedDigest: digest, expectedVersion: 2) }
+        #expect { try DeltaApplier.apply(forged, to: db, expectedDigest: digest, expectedVersion: 2) } throws: { error in
+            guard case DeltaError.wrongVersion(2, "999999") = error else { return false }
+            return true
+        }
         #expect(try db.scalar("SELECT value FROM meta WHERE key = 'version'") == .text("1"))
         let honest = "-- feedc delta format 1\nUPDATE meta SET value = '2' WHERE key = 'version';\n"
         try DeltaApplier.apply(honest, to: db, expectedDigest: digest, expectedVersion: 2)
@@ -125,6 +128,15 @@ import Testing
             do { try InstalledBundleCheck.check(db, bundle: "b", version: 3) } catch { #expect("\(error)".contains(reason), "\(error)") }
         }
         #expect(throws: InstalledBundleCheck.Refusal.self) { try InstalledBundleCheck.check(bundle(""), bundle: "other", version: 3) }
+        // A trigger whose name begins like SQLite's own (`LIKE 'sqlite_%'` would have skipped it).
+        #expect(throws: InstalledBundleCheck.Refusal.self) {
+            try InstalledBundleCheck.check(bundle("CREATE TRIGGER sqliteX AFTER INSERT ON stops BEGIN DELETE FROM stops; END;"), bundle: "b", version: 3)
+        }
+        // A virtual table whose stored text does not begin `CREATE VIRTUAL TABLE` (a crafted file):
+        // known by its root page 0.
+        let crafted = try bundle("CREATE VIRTUAL TABLE extra USING rtree(id, a, b); PRAGMA writable_schema = ON;"
+                                 + "UPDATE sqlite_master SET sql = 'CREATE  VIRTUAL TABLE extra USING rtree(id, a, b)' WHERE name = 'extra';")
+        #expect(throws: InstalledBundleCheck.Refusal.self) { try InstalledBundleCheck.check(crafted, bundle: "b", version: 3) }
         // A stop_times view of another definition (say, recursive) is not the format's.
         let redefined = try bundle("DROP VIEW stop_times; CREATE VIEW stop_times AS SELECT * FROM stops;")
         #expect(throws: InstalledBundleCheck.Refusal.self) { try InstalledBundleCheck.check(redefined, bundle: "b", version: 3) }

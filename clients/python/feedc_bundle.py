@@ -110,9 +110,9 @@ def check_installable(conn, version, bundle):
     version out, so a forged version would otherwise pass); it has no trigger, no view but
     `stop_times` and no virtual table but `stop_rtree` and `stop_search`, each exactly as the
     writer defines it."""
+    # Whatever their names; a virtual table known by its root page 0, not by its text.
     for kind, name, sql in conn.execute("SELECT type, name, sql FROM sqlite_master WHERE type IN ('trigger', 'view') "
-                                        "OR (type = 'table' AND upper(substr(sql, 1, 20)) = 'CREATE VIRTUAL TABLE') "
-                                        "ORDER BY name"):
+                                        "OR (type = 'table' AND rootpage = 0) ORDER BY name"):
         if sql not in ((STOP_TIMES_VIEW,) if kind == "view" else VIRTUAL_TABLES if kind == "table" else ()):
             raise UpdateError("the database has a %s the bundle format does not define (`%s`)"
                               % ("virtual table" if kind == "table" else kind, name))

@@ -191,6 +191,10 @@ class FeedClient:
         if self.public_key is not None:
             self._verify_signature(body)
         manifest = parse_manifest(body)
+        # Every version's file on the manifest's server, as the Swift client requires (a delta
+        # off it is only not used: step 5).
+        for entry in [manifest["latest"]] + manifest["versions"]:
+            resolve(self.manifest_url, entry["file"])
         if manifest["format"] != FORMAT:
             raise UpdateError("unusable manifest: format %d; this client reads format %d" % (manifest["format"], FORMAT))
         latest = manifest["latest"]
