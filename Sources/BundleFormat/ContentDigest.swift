@@ -192,7 +192,12 @@ public enum ContentDigest {
 
 /// SHA-256 of bytes, as 64 hex digits: what the manifest lists for each file.
 public func sha256Hex(_ bytes: some DataProtocol) -> String {
-    SHA256.hash(data: bytes).map { String(format2: $0) }.joined()
+    hexString(SHA256.hash(data: bytes))
+}
+
+/// Bytes as lowercase hex, two digits each.
+public func hexString(_ bytes: some Sequence<UInt8>) -> String {
+    bytes.map { String(format2: $0) }.joined()
 }
 
 /// SHA-256 of the file at `url`, read 1 MiB at a time (a bundle of any size in bounded memory).
@@ -201,7 +206,7 @@ public func sha256Hex(ofFile url: URL) throws -> String {
     defer { try? handle.close() }
     var hasher = SHA256()
     while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty { hasher.update(data: piece) }
-    return hasher.finalize().map { String(format2: $0) }.joined()
+    return hexString(hasher.finalize())
 }
 
 extension String {

@@ -11,20 +11,11 @@ public enum ManifestCheck {
         public var description: String { reason }
     }
 
-    /// The manifest in `data`, fetched from `url`.
+    /// The manifest in `data`, fetched from `url`, as a client updating from it reads it. A delta
+    /// whose file is not on the manifest's server is kept, for the client to refuse when it would
+    /// fetch it and take the full bundle instead (docs/update-protocol.md, "Limits": a delta off
+    /// the server is no reason to fail); a version's file off the server refuses the manifest.
     public static func decode(_ data: Data, from url: URL) throws(Refusal) -> Manifest {
-        try decode(data, from: url, deltaFilesChecked: true)
-    }
-
-    /// The manifest in `data`, fetched from `url`, as a client updating from it reads it: checked
-    /// as ``decode(_:from:)`` does, except that a delta whose file is not on the manifest's server
-    /// is kept, for the client to refuse when it would fetch it and take the full bundle instead
-    /// (docs/update-protocol.md, "Limits": a delta off the server is no reason to fail).
-    public static func decodeForUpdate(_ data: Data, from url: URL) throws(Refusal) -> Manifest {
-        try decode(data, from: url, deltaFilesChecked: false)
-    }
-
-    private static func decode(_ data: Data, from url: URL, deltaFilesChecked: Bool) throws(Refusal) -> Manifest {
         guard data.count <= UpdateLimits.manifestBytes else { throw Refusal(reason: "manifest.json is larger than 1 MiB") }
         if let key = firstDuplicateKey(in: data) { throw Refusal(reason: "the key `\(key)` appears twice in one object") }
         if let field = firstNonInteger(in: data) { throw Refusal(reason: "\(field) is not a JSON integer") }
@@ -42,7 +33,7 @@ public enum ManifestCheck {
             throw Refusal(reason: "an integer is outside 0…2^53 − 1")
         }
         let sizes = versions.map { ($0.file, $0.bytes, $0.unpackedBytes, $0.sha256, UpdateLimits.bundleBytes, true) }
-            + manifest.deltas.map { ($0.file, $0.bytes, $0.unpackedBytes, $0.sha256, UpdateLimits.deltaBytes, deltaFilesChecked) }
+            + manifest.deltas.map { ($0.file, $0.bytes, $0.unpackedBytes, $0.sha256, UpdateLimits.deltaBytes, false) }
         for (file, bytes, unpacked, sha256, ceiling, onServer) in sizes {
             if let unpacked, unpacked > bytes.multipliedReportingOverflow(by: UpdateLimits.ratio).partialValue {
                 // Rounded up: 100 × `bytes` + 1 is more than 100×.

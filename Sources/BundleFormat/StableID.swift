@@ -6,6 +6,6 @@ public enum StableID {
     /// 12 hex digits (48 bits) of SHA-256 of `content`.
     public static func make(from content: String) -> String {
         let digest = SHA256.hash(data: Array(content.utf8))
-        return digest.prefix(6).map { String(format2: $0) }.joined()
+        return hexString(digest.prefix(6))
     }
 }

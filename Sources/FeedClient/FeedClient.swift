@@ -113,7 +113,7 @@ public struct FeedClient: Sendable {
         }
         let manifest: Manifest
         do {
-            manifest = try ManifestCheck.decodeForUpdate(response.body, from: manifestURL)
+            manifest = try ManifestCheck.decode(response.body, from: manifestURL)
         } catch {
             throw .badManifest(error.reason)
         }

@@ -35,8 +35,11 @@ import Testing
     @Test(arguments: ["file:///dev/zero", "https://elsewhere.example.org/x.gz", "http://cdn.example.org/x.gz",
                       "https://cdn.example.org:8443/x.gz", "ftp://cdn.example.org/x.gz", "//evil.example.org/x.gz"])
     func aFileOffTheManifestsServerIsRefused(_ file: String) throws {
-        #expect(reason(try manifest(deltaFile: file).encoded())?.contains("not on the manifest's server") == true)
+        // A version's file off the server refuses the manifest; a delta's is refused when it would
+        // be fetched (the client then takes the full bundle).
         #expect(reason(try manifest(file: file).encoded())?.contains("not on the manifest's server") == true)
+        #expect(reason(try manifest(deltaFile: file).encoded()) == nil)
+        #expect(throws: ManifestCheck.Refusal.self) { try ManifestCheck.resolve(file, against: origin) }
     }
 
     @Test func sizesAndIntegers() throws {

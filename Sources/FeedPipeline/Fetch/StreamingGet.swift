@@ -1,3 +1,4 @@
+import BundleFormat
 import Crypto
 import Foundation
 #if canImport(FoundationNetworking)
@@ -110,7 +111,7 @@ private final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked S
     func outcome() -> Outcome {
         lock.lock()
         defer { lock.unlock() }
-        let digest = finished && failure == nil ? hasher.finalize().map { String(format: "%02x", $0) }.joined() : ""
+        let digest = finished && failure == nil ? hexString(hasher.finalize()) : ""
         return Outcome(response: response, bytes: bytes, sha256: digest, error: failure, localError: localError)
     }
 
