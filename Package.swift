@@ -48,8 +48,10 @@ let package = Package(
             "FeedModel", "FeedSQLite", "CFeedZlib",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // Bounded HTTP GETs (size, idle time, deadline), shared by the client and the build's fetch.
+        .target(name: "FeedHTTP"),
         // The client apps embed: manifest → delta or full → verify → apply.
-        .target(name: "FeedClient", dependencies: ["BundleFormat", "FeedSQLite"]),
+        .target(name: "FeedClient", dependencies: ["BundleFormat", "FeedSQLite", "FeedHTTP"]),
         // Feed → bundle rows → SQLite file; publication into the output folder.
         .target(name: "BundleWriter", dependencies: ["FeedModel", "FeedEnhancement", "BundleFormat", "FeedSQLite"]),
         // What changed between two bundles: compared through SQL, rendered as text, JSON or HTML.
@@ -61,7 +63,7 @@ let package = Package(
         ]),
         // pipeline.yaml, fetching, the stages in order, the build report.
         .target(name: "FeedPipeline", dependencies: [
-            "FeedModel", "FeedSources", "FeedLegacySources", "FeedValidation", "FeedEnhancement", "BundleFormat", "BundleWriter", "FeedDiff", "FeedSQLite", "FeedPublish",
+            "FeedModel", "FeedSources", "FeedLegacySources", "FeedValidation", "FeedEnhancement", "BundleFormat", "BundleWriter", "FeedDiff", "FeedSQLite", "FeedPublish", "FeedHTTP",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -77,7 +79,7 @@ let package = Package(
         .testTarget(name: "FeedEnhancementTests", dependencies: ["FeedEnhancement", "FeedSources", "FeedValidation", "FeedModel", "TestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat", "FeedSQLite"]),
-        .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FeedPipeline", "BundleFormat", "FeedSQLite", "TestSupport"]),
+        .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FeedHTTP", "FeedPipeline", "BundleFormat", "FeedSQLite", "TestSupport"]),
         .testTarget(name: "FeedXMLTests", dependencies: ["FeedXML", "TestSupport"]),
         .testTarget(name: "FeedLegacySourcesTests", dependencies: ["FeedLegacySources", "FeedXML", "FeedPipeline", "FeedDiff", "FeedSources", "FeedValidation", "BundleFormat", "FeedSQLite", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedDiffTests", dependencies: ["FeedDiff", "FeedPipeline", "FeedSources", "FeedModel", "BundleFormat", "FeedSQLite", "TestSupport"]),

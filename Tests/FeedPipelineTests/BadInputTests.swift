@@ -103,14 +103,19 @@ import TestSupport
         #expect(report.rows?["agencies"] == 1)
     }
 
-    @Test func nulBytesAreKeptWholeNotCut() throws {
+    /// A NUL ends a string in SQLite's C API and most apps' string types: it is removed, so the
+    /// name is neither cut there nor stored with it, and the repair is reported (issue 33).
+    @Test func nulBytesAreRemovedNotCutAndReported() throws {
         let workspace = Workspace()
         let dump = workspace.folder.feed("nul", TinyFeed.with(["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One\u{0}Extra,53.1,18.0\nS2,Two,53.2,18.1\nS3,Three,53.3,18.2\n"]))
         let report = try workspace.build(workspace.config(sources: [("tiny", dump)]))
         #expect(report.status == .published)
         let (database, cleanup) = try BundleFile.open(try workspace.latestBundle())
         defer { cleanup() }
-        #expect(try database.scalar("SELECT name FROM stops WHERE stop_id = 'S1'")?.string == "One\u{0}Extra")
+        #expect(try database.scalar("SELECT name FROM stops WHERE stop_id = 'S1'")?.string == "OneExtra")
+        let notice = try #require(report.sources[0].notices.first { $0.code == "nul_character_in_field" })
+        #expect(notice.count == 1)
+        #expect(notice.severity == .warning)
     }
 
     @Test func mixedFlexFeedWhoseFixedTripsAreAllLostIsRefused() throws {

@@ -21,12 +21,17 @@ import TestSupport
         return try PipelineConfigParser().parse(contentsOf: file)
     }
 
-    @Test func conditionalGetSkipsAnUnchangedDump() throws {
+    /// A workspace, and a server on 127.0.0.1 holding the tiny feed as `feed.zip`.
+    private func servedTinyFeed() throws -> (Workspace, EtagServer) {
         let workspace = Workspace()
         let served = workspace.folder.url.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
         try zipFolder(workspace.folder.feed("tiny", TinyFeed.files), into: served.appendingPathComponent("feed.zip"))
-        let server = try EtagServer(serving: served, log: workspace.folder.url.appendingPathComponent("server.log"))
+        return (workspace, try EtagServer(serving: served, log: workspace.folder.url.appendingPathComponent("server.log")))
+    }
+
+    @Test func conditionalGetSkipsAnUnchangedDump() throws {
+        let (workspace, server) = try servedTinyFeed()
         let config = try remoteConfig(workspace, url: server.url("feed.zip").absoluteString)
 
         let first = try workspace.build(config)
@@ -46,6 +51,16 @@ import TestSupport
         #expect(workspace.snapshot() == before)
 
         #expect(server.requests == ["GET /feed.zip 200", "GET /feed.zip 304", "GET /status/500 500"])
+    }
+
+    /// A dump behind a redirect to another host (a CDN) is followed: the build's fetch, unlike
+    /// the client, takes redirects to any server.
+    @Test func aRedirectToAnotherHostIsFollowed() throws {
+        let (workspace, server) = try servedTinyFeed()
+        let config = try remoteConfig(workspace, url: server.url("moved/feed.zip").absoluteString)
+        let report = try workspace.build(config)
+        #expect(report.status == .published, "\(report.reason ?? "")")
+        #expect(server.requests == ["GET /moved/feed.zip 302", "GET /feed.zip 200"])
     }
 
     @Test func unreachableServerChangesNothing() throws {

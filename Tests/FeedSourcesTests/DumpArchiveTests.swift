@@ -18,6 +18,48 @@ import ZIPFoundation
         return url
     }
 
+    /// A name stored twice (issue 33): the last entry is read, as unzip and Python's zipfile
+    /// read it, and the duplicate is reported with its count.
+    @Test func aNameStoredTwiceIsReadFromItsLastEntryAndReported() throws {
+        let folder = TemporaryFolder()
+        let url = folder.url.appendingPathComponent("twice.zip")
+        let script = """
+            import sys, warnings, zipfile
+            warnings.simplefilter("ignore")
+            with zipfile.ZipFile(sys.argv[1], "w") as z:
+                z.writestr("agency.txt", "first")
+                z.writestr("stops.txt", "stop_id\\nS1\\n")
+                z.writestr("agency.txt", "second")
+                z.writestr("agency.txt", "third")
+            """
+        let python = try #require(Subprocess.which("python3"))
+        let made = try Subprocess.run(python, ["-c", script, url.path], timeout: 30)
+        try #require(made.status == 0, "\(made.error)")
+        let sink = NoticeSink()
+        let archive = try DumpArchive(url: url, sink: sink)
+        #expect(try archive.read("agency.txt") == Array("third".utf8))
+        #expect(sink.count(of: "duplicate_zip_member") == 1)
+        let notice = try #require(sink.samples.first { $0.code == "duplicate_zip_member" })
+        #expect(notice.file == "agency.txt")
+        #expect(notice.value == "3")
+        #expect(notice.severity == .error)
+        #expect(!notice.blocksPublication)
+    }
+
+    /// A dump folder reached through a symbolic link is read where the link points (issue 33:
+    /// it was read as empty, every file "missing").
+    @Test func aFolderBehindASymbolicLinkIsRead() throws {
+        let folder = TemporaryFolder()
+        let real = folder.feed("tiny", TinyFeed.files)
+        let link = folder.url.appendingPathComponent("linked")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        let sink = NoticeSink()
+        let archive = try DumpArchive(url: link, sink: sink)
+        #expect(Set(archive.files.keys) == Set(TinyFeed.files.keys))
+        #expect(archive.path == link.path)
+        #expect(try archive.read("stops.txt") == Array(try #require(TinyFeed.files["stops.txt"]).utf8))
+    }
+
     /// A member past the size cap, or unpacking to more than the ratio bound times its packed
     /// size, is refused as unreadable; small members are not held to the ratio.
     @Test func membersPastTheZipLimitsAreRefused() throws {

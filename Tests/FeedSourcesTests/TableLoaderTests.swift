@@ -88,3 +88,41 @@ import Testing
         #expect(sink.count(of: "invalid_row_length") == 2)
     }
 }
+
+/// Text no app can use, repaired with a notice each (issue 33): NUL bytes removed, a value over
+/// 64 KiB cut at a character boundary; the row is kept either way.
+@Suite struct TextRepairTests {
+    @Test func nulBytesAreRemovedAndReported() throws {
+        let sink = NoticeSink()
+        let text = "stop_id,stop_name,stop_lat,stop_lon\nS1,\"Main\u{0}St\",53.1,18.0\nS2,Plain,53.2,18.1\n"
+        let stops = try #require(TableLoader(schema: GTFSSchema.stops, sink: sink).load(Array(text.utf8)))
+        #expect(stops.texts("stop_name") == ["MainSt", "Plain"])
+        let notice = try #require(sink.samples.first { $0.code == "nul_character_in_field" })
+        #expect(notice.line == 2)
+        #expect(notice.field == "stop_name")
+        #expect(notice.file == "stops.txt")
+        #expect(notice.repair == "NUL bytes removed")
+        #expect(sink.count(of: "nul_character_in_field") == 1)
+    }
+
+    @Test func aValueOver64KiBIsCutAtACharacterBoundary() throws {
+        let sink = NoticeSink()
+        // 65,535 ASCII bytes then "é" (2 bytes): byte 65,536 falls inside the "é".
+        let long = String(repeating: "a", count: 65_535) + "é" + String(repeating: "b", count: 100)
+        let text = "stop_id,stop_name,stop_lat,stop_lon\nS1,\(long),53.1,18.0\n"
+        let stops = try #require(TableLoader(schema: GTFSSchema.stops, sink: sink).load(Array(text.utf8)))
+        let name = try #require(stops.texts("stop_name").first ?? nil)
+        #expect(name == String(repeating: "a", count: 65_535))
+        let notice = try #require(sink.samples.first { $0.code == "field_too_long" })
+        #expect(notice.line == 2)
+        #expect(notice.field == "stop_name")
+        #expect(notice.severity == .warning)
+        #expect(notice.message.contains("65637 bytes"))
+        // A value of exactly 64 KiB is kept whole.
+        let exact = String(repeating: "c", count: 65_536)
+        let kept = NoticeSink()
+        let table = try #require(TableLoader(schema: GTFSSchema.stops, sink: kept).load(Array("stop_id,stop_name\nS1,\(exact)\n".utf8)))
+        #expect(table.texts("stop_name") == [exact])
+        #expect(kept.count(of: "field_too_long") == 0)
+    }
+}

@@ -58,7 +58,7 @@ public final class TemporaryFolder {
         let dir = url.appendingPathComponent(name)
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         for (file, content) in files {
-            FileManager.default.createFile(atPath: dir.appendingPathComponent(file).path, contents: Data(content.utf8))
+            _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(file).path, contents: Data(content.utf8))
         }
         return dir
     }

@@ -7,7 +7,13 @@ import Yams
 /// Reads pipeline.yaml. Unknown keys, missing keys, wrong types and missing files are reported
 /// as ``ConfigError`` with the line and column in the YAML.
 public struct PipelineConfigParser {
-    public init() {}
+    /// Whether each source's `path:`, `file:` URL and `schema:` must exist. Commands that never
+    /// read the sources (`feedc publish`) turn it off.
+    public var checksSourceFiles: Bool
+
+    public init(checksSourceFiles: Bool = true) {
+        self.checksSourceFiles = checksSourceFiles
+    }
 
     public func parse(contentsOf file: URL) throws(ConfigError) -> PipelineConfig {
         guard let data = FileManager.default.contents(atPath: file.path) else {
@@ -168,7 +174,7 @@ public struct PipelineConfigParser {
         case (let p?, nil):
             let path = try doc.string(p, "path")
             let url = URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL
-            guard FileManager.default.fileExists(atPath: url.path) else {
+            guard !checksSourceFiles || FileManager.default.fileExists(atPath: url.path) else {
                 throw doc.error(p, "no file or folder at `\(path)` (looked for \(url.path))")
             }
             location = .path(url)
@@ -182,7 +188,7 @@ public struct PipelineConfigParser {
             case "file":
                 // file:relative/path is relative to this file's folder, like `path:`.
                 let local = url.path.hasPrefix("/") ? url : URL(fileURLWithPath: String(text.dropFirst("file:".count)), relativeTo: base).standardizedFileURL
-                guard FileManager.default.fileExists(atPath: local.path) else { throw doc.error(u, "no file at `\(local.path)`") }
+                guard !checksSourceFiles || FileManager.default.fileExists(atPath: local.path) else { throw doc.error(u, "no file at `\(local.path)`") }
                 location = .path(local)
             default: throw doc.error(u, "unsupported URL scheme `\(scheme)`; use http, https or file")
             }
@@ -197,7 +203,7 @@ public struct PipelineConfigParser {
             }
             let path = try doc.string(n, "schema")
             let url = URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL
-            guard FileManager.default.fileExists(atPath: url.path) else {
+            guard !checksSourceFiles || FileManager.default.fileExists(atPath: url.path) else {
                 throw doc.error(n, "no schema file at `\(path)` (looked for \(url.path))")
             }
             schema = url

@@ -1,9 +1,6 @@
 import BundleFormat
 import BundleWriter
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A source's dump on local disk, with a fingerprint of its bytes.
 public struct FetchedSource: Sendable {
@@ -51,7 +48,8 @@ public struct SourceFetcher: Sendable {
     }
 
     /// SHA-256 of a file, or of a folder's files (names and contents, in name order).
-    public static func fingerprint(of url: URL) throws(FetchError) -> String {
+    public static func fingerprint(of given: URL) throws(FetchError) -> String {
+        let url = given.resolvingSymlinksInPath()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw .io(path: url.path, reason: "no such file or folder")
@@ -85,9 +83,9 @@ public struct SourceFetcher: Sendable {
         let metaURL = cache.appendingPathComponent("\(source.id).json")
         let cached = FileManager.default.contents(atPath: metaURL.path).flatMap { try? JSONDecoder().decode(CacheEntry.self, from: $0) }
             .flatMap { $0.url == url.absoluteString && FileManager.default.fileExists(atPath: dump.path) ? $0 : nil }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        if let etag = cached?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let modified = cached?.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
+        var headers: [String: String] = [:]
+        if let etag = cached?.etag { headers["If-None-Match"] = etag }
+        if let modified = cached?.lastModified { headers["If-Modified-Since"] = modified }
         // Streamed into a file beside the cached dump, hashed as it arrives; renamed over the
         // dump only once whole, so a failed download leaves the previous one in place.
         do {
@@ -98,15 +96,15 @@ public struct SourceFetcher: Sendable {
         let partial = cache.appendingPathComponent("\(source.id).dump.part")
         defer { try? FileManager.default.removeItem(at: partial) }
         let limits = StreamingGet.Limits(maxBytes: source.maxDownloadBytes, idle: timeout, overall: source.downloadDeadline)
-        let fetched = try StreamingGet.run(request, into: partial, limits: limits)
-        if fetched.response.statusCode == 304, let cached {
+        let fetched = try StreamingGet.run(url, headers: headers, into: partial, limits: limits)
+        if fetched.status == 304, let cached {
             return FetchedSource(config: source, local: dump, fingerprint: cached.sha256)
         }
-        guard (200..<300).contains(fetched.response.statusCode) else {
-            throw .http(url: url.absoluteString, status: fetched.response.statusCode)
+        guard (200..<300).contains(fetched.status) else {
+            throw .http(url: url.absoluteString, status: fetched.status)
         }
-        let entry = CacheEntry(url: url.absoluteString, etag: fetched.response.value(forHTTPHeaderField: "ETag"),
-                               lastModified: fetched.response.value(forHTTPHeaderField: "Last-Modified"), sha256: fetched.sha256)
+        let entry = CacheEntry(url: url.absoluteString, etag: fetched.headers["etag"],
+                               lastModified: fetched.headers["last-modified"], sha256: fetched.sha256)
         do {
             // The metadata goes first: a run that dies between the two renames finds a cache
             // entry whose SHA-256 is not the old dump's, and so does not trust an ETag for it.

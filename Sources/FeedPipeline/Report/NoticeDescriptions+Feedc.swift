@@ -8,6 +8,9 @@ extension NoticeDescriptions {
         "invalid_utf8": "The file is not valid UTF-8 from some line on, as GTFS requires. The invalid bytes are replaced with U+FFFD.",
         "unterminated_quote": "A quoted field is still open at the end of the file: a quote is missing. The field is read to the end of the file.",
         "geometry_not_fully_checked": "locations.geojson: the checks of polygon topology (crossing rings, holes, nesting) or of overlapping zones stopped at their bound of work, so a file of very many or very large features is not fully checked. Nothing is repaired; the features are kept.",
+        "duplicate_zip_member": "The archive holds two or more entries of one name; tools disagree on which is the file. The last entry is read (as unzip and Python's zipfile do) and the others are ignored; the value is the number of entries.",
+        "nul_character_in_field": "A text value holds NUL bytes, which end a string in SQLite's C API and in most apps' string types. They are removed.",
+        "field_too_long": "A text value is longer than 64 KiB (65,536 bytes), which no GTFS field needs. It is cut at a character boundary within its first 65,536 bytes.",
         "unsafe_path": "The archive holds an entry whose path leaves the archive (`..` or an absolute path). The entry is ignored.",
         // What the compiler did with the feed.
         "rows_dropped": "Repairs dropped rows of this file; the other notices say why. The value is the number of rows.",

@@ -6,7 +6,8 @@ import CFeedZlib
 /// A dump's files, from a zip archive or a folder, by name.
 ///
 /// Opening resolves the layout once: `__MACOSX/` and `._*` junk is skipped, entries with unsafe
-/// paths (`../x`, `/etc/x`) are reported and never read, and a dump whose files all sit in one
+/// paths (`../x`, `/etc/x`) are reported and never read, a name stored twice is read from its
+/// last entry (reported as `duplicate_zip_member`), and a dump whose files all sit in one
 /// subfolder is read from that subfolder (reported as `invalid_input_files_in_subfolder`).
 public final class DumpArchive {
     public let path: String
@@ -21,8 +22,11 @@ public final class DumpArchive {
     /// What a member may unpack to, against zip bombs.
     public let limits: ArchiveLimits
 
-    public init(url: URL, sink: NoticeSink, limits: ArchiveLimits = .standard) throws(DumpError) {
-        path = url.path
+    public init(url given: URL, sink: NoticeSink, limits: ArchiveLimits = .standard) throws(DumpError) {
+        // A symbolic link to the dump (a folder linked into place) is read where it points: the
+        // folder enumerator does not go through a link.
+        let url = given.resolvingSymlinksInPath()
+        path = given.path
         self.limits = limits
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -50,9 +54,20 @@ public final class DumpArchive {
             } catch {
                 throw .unreadableArchive(path: url.path, reason: "\(error)")
             }
+            var copies: [String: Int] = [:]
             for entry in archive! where entry.type == .file {
-                entries[entry.path] = entry
-                members.append(entry.path)
+                // A name stored twice: the last copy is read, as unzip (overwriting) and Python's
+                // zipfile do, and the others are reported.
+                if entries.updateValue(entry, forKey: entry.path) == nil {
+                    members.append(entry.path)
+                } else {
+                    copies[entry.path, default: 1] += 1
+                }
+            }
+            for (name, count) in copies.sorted(by: { $0.key < $1.key }) {
+                sink.add(Notice(code: "duplicate_zip_member", severity: .error, file: name, value: String(count),
+                                message: "The archive holds \(count) entries named `\(name)`; tools disagree on which one is the file.",
+                                repair: "the last entry read, the \(count - 1) before it ignored"))
             }
             if members.isEmpty && !Self.looksLikeZip(url) {
                 throw .unreadableArchive(path: url.path, reason: "no zip directory found")

@@ -147,7 +147,11 @@ struct ColumnBuilder {
         let slot = plan.slot
         switch plan.kind {
         case .id, .text, .phone, .url, .email, .color, .timezone, .language:
-            let text = decodeText(f, slot: slot, bytes)
+            var text = decodeText(f, slot: slot, bytes)
+            let length = f.end - f.start
+            if length > TextRepair.maxBytes || memchr(bytes.baseAddress! + f.start, 0, length) != nil {
+                text = TextRepair.repaired(text, field: schema.fields[index], line: line, notices: notices)
+            }
             if let form = plan.textForm, !ValueParsing.isWellFormed(text, as: form) {
                 notices.invalidText(schema.fields[index], text, line: line)
                 if !required { return true }

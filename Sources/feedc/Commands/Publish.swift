@@ -27,7 +27,8 @@ struct Publish: ParsableCommand {
     var json = false
 
     func run() throws {
-        let parsed = Terminal.pipeline(config)
+        // The sources are never read here: a publishing machine need not hold them.
+        let parsed = Terminal.pipeline(config, checksSourceFiles: false)
         let bundles = parsed.bundles.filter { $0.publish != nil }
         guard !bundles.isEmpty else { Terminal.fail("\(config) has no `publish:` target") }
         let settings: AWSSettings, lock: OutputLock

@@ -3,7 +3,8 @@
 Serves the files of a folder with an ETag (SHA-256 of the bytes) and answers 304 to a matching
 If-None-Match. /status/500 answers 500. Hostile answers for the download limits: /endless sends
 zeros without a Content-Length until the client hangs up (3 GB at most), /huge announces 10 GB
-and sends zeros likewise, /drip sends one byte a second. Prints its port on the first line, appends each request
+and sends zeros likewise, /drip sends one byte a second. /moved/PATH redirects (302) to PATH on
+another host name of this server (localhost, not 127.0.0.1), as a CDN would. Prints its port on the first line, appends each request
 as `METHOD PATH STATUS` to the log file, and stops by itself after `seconds`.
 
     python3 etag_server.py FOLDER SECONDS LOGFILE
@@ -38,17 +39,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_response(200); self.send_header("Content-Length", str(len(data))); self.end_headers()
             self.wfile.write(data if path.endswith(".json") else data[: len(data) // 2]); self.wfile.flush()
             self.log("GET", 200); self.close_connection = True; return
+        if self.path.startswith("/moved/"):
+            self.log("GET", 302)
+            self.send_response(302)
+            self.send_header("Location", "http://localhost:%d/%s" % (self.server.server_address[1], self.path[len("/moved/"):]))
+            self.send_header("Content-Length", "0"); self.end_headers(); return
         if self.path.startswith("/status/"):
-            self.send_response(int(self.path.split("/")[2])); self.end_headers(); self.log("GET", int(self.path.split("/")[2])); return
+            # Logged before the answer: a client that reads the log once answered sees the request.
+            self.log("GET", int(self.path.split("/")[2])); self.send_response(int(self.path.split("/")[2])); self.end_headers(); return
         path = os.path.join(root, self.path.lstrip("/"))
         if not os.path.isfile(path):
-            self.send_response(404); self.end_headers(); self.log("GET", 404); return
+            self.log("GET", 404); self.send_response(404); self.end_headers(); return
         data = open(path, "rb").read()
         etag = '"%s"' % hashlib.sha256(data).hexdigest()[:16]
         if self.headers.get("If-None-Match") == etag:
-            self.send_response(304); self.send_header("ETag", etag); self.end_headers(); self.log("GET", 304); return
+            self.log("GET", 304); self.send_response(304); self.send_header("ETag", etag); self.end_headers(); return
+        self.log("GET", 200)
         self.send_response(200); self.send_header("ETag", etag); self.send_header("Content-Length", str(len(data))); self.end_headers()
-        self.wfile.write(data); self.log("GET", 200)
+        self.wfile.write(data)
 
     def log(self, method, status):
         with open(logfile, "a") as f:

@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 
-/// One GET of an `http` URL over a TCP socket of its own, on Linux (see ``HTTPTransport`` for
-/// why not URLSession there), feeding a ``StreamSink`` as URLSession would.
+/// One GET of an `http` URL over a TCP socket of its own, on Linux (see ``HTTPTransfer`` for
+/// why not URLSession there), feeding a ``TransferSink`` as URLSession would.
 ///
 /// HTTP/1.1 with `Connection: close`; a body framed by `Content-Length`, chunked, or by the end
 /// of the connection. Blocking, on a thread of its own: every wait (connecting, sending, each
@@ -11,13 +11,15 @@ import FoundationNetworking
 /// the deadline, whichever is shorter, so a server dripping its head or body a byte a second is
 /// stopped at the deadline, a stalled one after the idle timeout, and nothing spins meanwhile.
 /// The body is read 64 KiB at a time as the sink takes it: a server sending faster than that
-/// waits (TCP), so memory stays bounded whatever it sends. Redirects: on the request's server
-/// only, at most 5, within the same deadline. `cancel` shuts the socket down, which wakes the
+/// waits (TCP), so memory stays bounded whatever it sends. Redirects: at most 5, within the same
+/// deadline; with `.sameServer` on the request's server only; one to `https` is left in the
+/// sink's `handoff` for URLSession. `cancel` shuts the socket down, which wakes the
 /// wait at once. DNS lookups (`getaddrinfo`) are not bounded by the deadline.
 final class SocketExchange: @unchecked Sendable {
     private let url: URL
     private let headers: [String: String]
-    private let sink: StreamSink
+    private let sink: TransferSink
+    private let userAgent: String
     private let idle: TimeInterval
     private let overall: TimeInterval
     private let deadline: ContinuousClock.Instant
@@ -30,12 +32,13 @@ final class SocketExchange: @unchecked Sendable {
 
     private enum Failure: Error {
         case cancelled
-        case timedOut(String)
+        case timedOut(seconds: TimeInterval, idle: Bool)
         case network(String)
         case refused(String)
     }
 
-    init(url: URL, headers: [String: String], sink: StreamSink, idle: TimeInterval, overall: TimeInterval) {
+    init(url: URL, headers: [String: String], sink: TransferSink, userAgent: String, idle: TimeInterval, overall: TimeInterval) {
+        self.userAgent = userAgent
         self.url = url
         self.headers = headers
         self.sink = sink
@@ -65,17 +68,24 @@ final class SocketExchange: @unchecked Sendable {
         if descriptor >= 0 { shutdown(descriptor, Int32(SHUT_RDWR)) }
     }
 
-    private func perform() {
+    /// Performs the exchange on the calling thread; returns when it has ended, with its outcome
+    /// in the sink.
+    func perform() {
         defer { closeSocket() }
         do throws(Failure) {
             var target = url
             for redirect in 0...5 {
                 let (status, fields) = try exchangeHead(target)
                 if [301, 302, 303, 307, 308].contains(status), let location = fields["location"] {
-                    guard let next = URL(string: location, relativeTo: target)?.absoluteURL, HTTPTransport.sameServer(next, url) else {
+                    guard let next = URL(string: location, relativeTo: target)?.absoluteURL,
+                          sink.redirectPolicy == .anyServer || HTTPTransfer.sameServer(next, url) else {
                         throw .refused("a redirect to `\(location)` is not on the manifest's server")
                     }
                     guard redirect < 5 else { throw .refused("more than 5 redirects") }
+                    guard next.scheme?.lowercased() == "http" else {
+                        sink.handoff = next
+                        return
+                    }
                     closeSocket()
                     pending = []
                     target = next
@@ -94,9 +104,9 @@ final class SocketExchange: @unchecked Sendable {
         } catch {
             switch error {
             case .cancelled: sink.cancelled = true
-            case .timedOut(let reason):
-                sink.error = reason
-                sink.timedOut = true
+            case .timedOut(let seconds, let idle):
+                sink.error = HTTPFailure.timeoutWords(seconds: seconds, idle: idle)
+                sink.timeout = (seconds, idle)
             case .network(let reason): sink.error = reason
             case .refused(let reason): sink.refusal = reason
             }
@@ -247,7 +257,7 @@ final class SocketExchange: @unchecked Sendable {
             lock.unlock()
             if stop { throw .cancelled }
             let left = deadline - ContinuousClock.now
-            guard left > .zero else { throw .timedOut(StreamSink.timeoutReason(after: overall)) }
+            guard left > .zero else { throw .timedOut(seconds: overall, idle: false) }
             let byIdle = left > .seconds(idle)
             let wait = byIdle ? .seconds(idle) : left
             let milliseconds = Int32(clamping: wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)
@@ -262,7 +272,7 @@ final class SocketExchange: @unchecked Sendable {
                 if stop { throw .cancelled }
                 return
             }
-            if byIdle { throw .timedOut(StreamSink.timeoutReason(after: idle, withoutData: true)) }
+            if byIdle { throw .timedOut(seconds: idle, idle: true) }
         }
     }
 

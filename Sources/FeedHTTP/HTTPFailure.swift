@@ -1,0 +1,33 @@
+import Foundation
+
+/// Why an ``HTTPTransfer`` ended without a whole response. Each caller words it for its users
+/// (the client as a `ClientError`, the build's fetch as a `FetchError`).
+public enum HTTPFailure: Error, Sendable, Equatable {
+    /// The caller's task was cancelled.
+    case cancelled
+    /// The file the body goes to cannot be written (a full disk): `reason` in the system's words.
+    case local(path: String, reason: String)
+    /// More than `maxBytes` arrived, or the server declared more (`declared`, its
+    /// `Content-Length`) and nothing was read.
+    case overLimit(maxBytes: Int, declared: Int?)
+    /// A redirect the policy does not follow (off the request's server, or more than 5).
+    case refused(String)
+    /// No byte for the idle timeout (`idle`), or not done by the overall deadline; `seconds` is
+    /// the bound that ended it.
+    case timedOut(seconds: TimeInterval, idle: Bool)
+    /// The connection failed or was cut (a body shorter than its `Content-Length` included).
+    case network(String)
+
+    /// The words of a timeout, as both clients write them.
+    public static func timeoutWords(seconds: TimeInterval, idle: Bool) -> String {
+        "timed out after \(String(format: "%.0f", seconds)) s" + (idle ? " without data" : "")
+    }
+}
+
+/// A response's status and head fields (by lower-case name); the body is in memory only for a
+/// ``TransferSink`` without a file.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+}
