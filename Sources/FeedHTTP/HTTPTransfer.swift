@@ -86,8 +86,14 @@ public struct HTTPTransfer: Sendable {
         }
         #endif
         let done = DispatchSemaphore(value: 0)
-        Session(transfer: self, url: target, headers: headers, sink: sink, start: start).start { done.signal() }
-        done.wait()
+        let session = Session(transfer: self, url: target, headers: headers, sink: sink, start: start)
+        session.start { done.signal() }
+        // The watchdog cancels the task at the deadline; should FoundationNetworking then never
+        // report its end, the wait still ends 10 s later.
+        if done.wait(timeout: .now() + overall + 10) == .timedOut {
+            session.cancel()
+            throw .timedOut(seconds: overall, idle: false)
+        }
         return try outcome(of: sink, target)
     }
 

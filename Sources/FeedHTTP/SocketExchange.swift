@@ -84,6 +84,7 @@ final class SocketExchange: @unchecked Sendable {
                     guard redirect < 5 else { throw .refused("more than 5 redirects") }
                     guard next.scheme?.lowercased() == "http" else {
                         sink.handoff = next
+                        sink.redirects = redirect + 1
                         return
                     }
                     closeSocket()
@@ -132,7 +133,7 @@ final class SocketExchange: @unchecked Sendable {
         if path.isEmpty { path = "/" }
         if let query = components?.percentEncodedQuery { path += "?" + query }
         let authority = (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + (target.port.map { ":\($0)" } ?? "")
-        var request = "GET \(path) HTTP/1.1\r\nHost: \(authority)\r\nAccept-Encoding: identity\r\nUser-Agent: feedc-swift-client\r\nConnection: close\r\n"
+        var request = "GET \(path) HTTP/1.1\r\nHost: \(authority)\r\nAccept-Encoding: identity\r\nUser-Agent: \(userAgent.filter { $0 != "\r" && $0 != "\n" })\r\nConnection: close\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) where name.lowercased() != "accept-encoding" {
             // A value is one line, whatever a stored ETag holds.
             request += "\(name): \(value.filter { $0 != "\r" && $0 != "\n" })\r\n"

@@ -44,7 +44,8 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
     var error: String?
     var cancelled = false
     private var offset = 0
-    private var redirects = 0
+    /// Redirects followed so far (a handoff from a ``SocketExchange`` brings its count).
+    var redirects = 0
     /// `accept(_:)` refused the head: no byte of the body is taken.
     private(set) var headRefused = false
     private let lock = NSLock()
@@ -113,6 +114,9 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
         }
         self.onFinish = onFinish
         running = true
+        // The idle clock starts now, not when the sink was made (a handoff's first leg may have
+        // taken longer than the idle timeout).
+        lastByte = ContinuousClock.now
         task.resume()
         lock.unlock()
     }
@@ -192,7 +196,7 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
             return true
         }
         if let failure = append(data, to: file.fileDescriptor) {
-            localError = "cannot write: \(failure)"
+            localError = "cannot write the download: \(failure)"
             return false
         }
         if let observer { data.withUnsafeBytes(observer) }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Both clients against a hostile server on 127.0.0.1 (clients/python/tests/test_hostile.py,
+/// Both clients against a hostile server on 127.0.0.1 (clients/python/tests/test_hostile_*.py,
 /// 85 cases, about 3 minutes): the Python client and `feedc pull` of this build, each facing 3 GB
 /// manifests, deltas and bundles, gzip bombs of 2 and 5 GiB, `file:` URLs, cross-join deltas,
 /// 1 byte/s and stalled servers, forged versions, two pulls at once (and one of each client).

@@ -10,7 +10,7 @@ import TestSupport
 /// that in not in the registry") when a task is cancelled just as it completes; a CI run of
 /// the update-cancellation test once died of it. Before the fix, a few hundred of these trials
 /// were enough to crash the process, or to hang a request cancelled before it started (see
-/// `StreamSink`).
+/// `TransferSink`).
 @Suite(.enabled(if: Nginx.isInstalled, "needs nginx (.ci/run installs it)"))
 struct TransportCancellationTests {
     @Test func cancellingAroundCompletionEndsCleanly() async throws {

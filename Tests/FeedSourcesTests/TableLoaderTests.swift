@@ -125,4 +125,27 @@ import Testing
         #expect(table.texts("stop_name") == [exact])
         #expect(kept.count(of: "field_too_long") == 0)
     }
+
+    /// Bytes that are not UTF-8 decode to U+FFFD (three bytes each): the bound applies to what is
+    /// stored, so 40,000 such bytes (120,000 once decoded) are cut too. And a cluster of 40,000
+    /// combining marks is cut at a scalar boundary in one pass (stepping back by characters took
+    /// 54 s on it).
+    @Test func theBoundIsOnTheStoredTextAndCutsALongClusterAtOnce() throws {
+        let sink = NoticeSink()
+        let invalid = [UInt8](repeating: 0xFF, count: 40_000)
+        let bytes = Array("stop_id,stop_name\nS1,".utf8) + invalid + Array("\n".utf8)
+        let stops = try #require(TableLoader(schema: GTFSSchema.stops, sink: sink).load(bytes))
+        let name = try #require(stops.texts("stop_name").first ?? nil)
+        #expect(name.utf8.count <= 65_536)
+        #expect(name.unicodeScalars.allSatisfy { $0 == "\u{FFFD}" })
+        #expect(sink.count(of: "field_too_long") == 1)
+
+        let marks = NoticeSink()
+        let cluster = "e" + String(repeating: "\u{301}", count: 40_000)
+        let table = try #require(TableLoader(schema: GTFSSchema.stops, sink: marks).load(Array("stop_id,stop_name\nS1,\(cluster)\n".utf8)))
+        let cut = try #require(table.texts("stop_name").first ?? nil)
+        #expect(cut.utf8.count == 65_535, "e (1 byte) and 32,767 marks (2 bytes each)")
+        #expect(cut.unicodeScalars.count == 32_768)
+        #expect(marks.count(of: "field_too_long") == 1)
+    }
 }

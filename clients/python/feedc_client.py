@@ -10,10 +10,10 @@ only, and it does what the Swift `FeedClient` does, step for step (docs/update-p
 3. Refuse a manifest of another format or bundle, or one older than the local version.
 4. The delta from the local version when listed: SHA-256 checked, its statements checked against
    the writer's shapes, applied in one transaction with a bounded amount of work, committed only
-   when the content digest and `meta` are the manifest's.
+   when the content digest and `meta` are the manifest's (feedc_delta.py).
 5. Else, or when the delta fails: the full bundle, streamed beside the database (a cut download is
    resumed with a Range request), size and SHA-256 checked, unpacked, schema, `meta` and digest
-   checked, flushed to disk and renamed over the database.
+   checked, flushed to disk and renamed over the database (feedc_full.py).
 
 Nothing a server sends is trusted further than the manifest declares (feedc_limits.py): bodies,
 unpacked sizes and the time of every request are bounded, and only files on the manifest's
@@ -26,7 +26,6 @@ Exit status 0: updated or up to date; 2: failed (one line on standard error).
 """
 import argparse
 import base64
-import hashlib
 import os
 import sqlite3
 import sys
@@ -35,11 +34,20 @@ import unicodedata
 import urllib.parse
 
 import feedc_ed25519
-from feedc_bundle import DELTA_HEADER, FORMAT, apply_delta, check_installable, content_digest
-from feedc_http import HTTP, resolve, server_of
-from feedc_limits import (BUNDLE_UNPACKED_MAX, CHUNK, DELTA_UNPACKED_MAX, MANIFEST_MAX, SIGNATURE_MAX,
-                          DatabaseLock, UpdateError, inflate, local_error, slices, unpack_limit)
+from feedc_bundle import FORMAT
+from feedc_delta import update_by_delta
+from feedc_full import replace_with_full
+from feedc_http import HTTP, resolve, server_of, status_error
+from feedc_limits import MANIFEST_MAX, SIGNATURE_MAX, DatabaseLock, UpdateError
 from feedc_manifest import parse_manifest
+
+# Names this module has always offered, still importable from it (their code is in the modules named).
+from feedc_bundle import DELTA_HEADER, apply_delta, check_installable, content_digest  # noqa: F401
+from feedc_delta import unpack_delta as _unpack_delta  # noqa: F401
+from feedc_full import sha256_file as _sha256_file  # noqa: F401
+from feedc_http import remove_file as _remove, status_error as _status_error  # noqa: F401
+from feedc_limits import (BUNDLE_UNPACKED_MAX, CHUNK, DELTA_UNPACKED_MAX, inflate,  # noqa: F401
+                          local_error, slices, unpack_limit)
 
 DEFAULT_TIMEOUT = 30
 _WORD_CATEGORIES = {"Lu", "Ll", "Lt", "Lm", "Lo", "Mc", "Me", "Nd", "Nl", "No"}
@@ -104,32 +112,6 @@ def _write_atomically(path, data):
         raise
 
 
-def _sha256_file(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def _unpack_delta(body, delta):
-    """The delta's SQL: `body` gunzipped within its limits, refused as soon as it does not begin
-    with the header or holds a NUL byte (a bomb of zeros stops at its first bytes)."""
-    header = DELTA_HEADER.encode("utf-8")
-    sql = bytearray()
-
-    def take(piece):
-        if b"\x00" in piece:
-            raise ValueError("the delta holds a NUL byte")
-        sql.extend(piece)
-        if not header.startswith(bytes(sql[:len(header)])):
-            raise ValueError("not a feedc delta")
-
-    cap, exact = unpack_limit(delta, DELTA_UNPACKED_MAX)
-    inflate(slices(body), take, cap, exact)
-    return sql.decode("utf-8")
-
-
 class FeedClient:
     """Keeps the database at `database` at the latest version the manifest at `manifest_url`
     lists. With `public_key` (base64 of a raw Ed25519 key), a manifest without a valid
@@ -187,7 +169,7 @@ class FeedClient:
         if status == 304 and local is not None:
             return UpdateResult("up_to_date", local)
         if status != 200:
-            raise _status_error(self.manifest_url, status)
+            raise status_error(self.manifest_url, status)
         if self.public_key is not None:
             self._verify_signature(body)
         manifest = parse_manifest(body)
@@ -249,133 +231,14 @@ class FeedClient:
     def _try_delta(self, delta, latest, bundle):
         """Whether the delta brought the database to the latest version (else it is unchanged)."""
         try:
-            url = resolve(self.manifest_url, delta["file"])
-            too_large = "%s: more than the %d bytes the manifest lists" % (delta["file"], delta["bytes"])
-            status, _, body = self.http.get(url, None, delta["bytes"], too_large, declared=delta["bytes"])
-            if status != 200:
-                raise _status_error(delta["file"], status)
-            if len(body) != delta["bytes"] or hashlib.sha256(body).hexdigest() != delta["sha256"]:
-                raise UpdateError("%s: not the size and SHA-256 the manifest lists" % delta["file"])
-            sql = _unpack_delta(body, delta)
-            del body
-            # Readers keep reading while the delta applies (WAL); a writer elsewhere is waited for.
-            conn = sqlite3.connect(self.database, isolation_level=None, timeout=5)
-            try:
-                try:
-                    conn.execute("PRAGMA journal_mode = WAL")
-                except sqlite3.Error:
-                    pass
-                apply_delta(conn, sql, latest["digest"], latest["version"], bundle)
-            finally:
-                conn.close()
+            update_by_delta(self.http, self.manifest_url, self.database, delta, latest, bundle)
             return True
         except (UpdateError, sqlite3.Error, ValueError, OSError, MemoryError) as error:
             self.delta_failure = str(error)
             return False
 
     def _replace_with_full(self, latest, bundle):
-        url = resolve(self.manifest_url, latest["file"])
-        folder = os.path.dirname(os.path.abspath(self.database))
-        name = os.path.basename(self.database)
-        partial = os.path.join(folder, ".%s.download-%s" % (name, latest["sha256"][:16]))
-        unpacked = os.path.join(folder, ".%s.new-%d" % (name, os.getpid()))
-        try:
-            # Leftovers of earlier attempts at other versions (or of a killed process) go; the
-            # update lock is held, so no `.new-` file belongs to a live update.
-            for entry in os.listdir(folder):
-                if (entry.startswith(".%s.download-" % name) and entry != os.path.basename(partial)) \
-                        or entry.startswith(".%s.new-" % name):
-                    _remove(os.path.join(folder, entry))
-            self._fetch_full(latest, url, partial)
-            self._unpack_full(latest, partial, unpacked)
-            self._check_full(latest, bundle, partial, unpacked)
-            # A stale journal belongs to the database being replaced.
-            for suffix in ("-journal", "-wal", "-shm"):
-                _remove(self.database + suffix)
-            os.replace(unpacked, self.database)
-            directory = os.open(folder, os.O_RDONLY)
-            try:
-                os.fsync(directory)
-            finally:
-                os.close(directory)
-            _remove(partial)
-        except OSError as error:
-            raise local_error(error, self.database) from None
-        finally:
-            for suffix in ("", "-journal", "-wal", "-shm"):
-                _remove(unpacked + suffix)
-
-    def _unpack_full(self, latest, partial, unpacked):
-        """Gunzips the checked download into `unpacked`, flushed to disk, within its limits."""
-        cap, exact = unpack_limit(latest, BUNDLE_UNPACKED_MAX)
-        try:
-            with open(partial, "rb") as source, open(unpacked, "wb") as out:
-                try:
-                    inflate(iter(lambda: source.read(CHUNK), b""), out.write, cap, exact)
-                except OSError as error:
-                    raise local_error(error, unpacked) from None
-                out.flush()
-                os.fsync(out.fileno())
-        except ValueError as error:
-            _remove(partial)
-            raise UpdateError("%s: %s" % (latest["file"], error)) from None
-
-    def _check_full(self, latest, bundle, partial, unpacked):
-        """The unpacked bundle is the manifest's (meta, schema, content digest); then WAL."""
-        conn = sqlite3.connect(unpacked, isolation_level=None)
-        try:
-            try:
-                check_installable(conn, latest["version"], bundle)
-                digest = content_digest(conn)
-            except sqlite3.Error as error:
-                digest = "unreadable (%s)" % error
-            except UpdateError as error:
-                _remove(partial)
-                raise UpdateError("%s: %s" % (latest["file"], error)) from None
-            if digest != latest["digest"]:
-                _remove(partial)
-                raise UpdateError("%s: content digest %s, the manifest says %s" % (latest["file"], digest, latest["digest"]))
-            # WAL: apps keep reading while later deltas apply. The mode is kept in the file.
-            conn.execute("PRAGMA journal_mode = WAL")
-        except sqlite3.Error as error:
-            raise UpdateError("%s: %s" % (unpacked, error)) from None
-        finally:
-            conn.close()
-
-    def _fetch_full(self, latest, url, partial):
-        """The gzipped bundle in `partial`, complete and checked (a kept complete one is reused)."""
-        size = os.path.getsize(partial) if os.path.exists(partial) else 0
-        if size > latest["bytes"]:
-            _remove(partial)
-        if size != latest["bytes"]:
-            too_large = "%s: more than the %d bytes the manifest lists" % (latest["file"], latest["bytes"])
-            status = self.http.download(url, partial, latest["bytes"], too_large)
-            if status == 416:
-                # The server cannot serve the range asked for: start the download over.
-                _remove(partial)
-                status = self.http.download(url, partial, latest["bytes"], too_large)
-            if status not in (200, 206):
-                _remove(partial)
-                raise _status_error(latest["file"], status)
-        size, found = os.path.getsize(partial), _sha256_file(partial)
-        if size != latest["bytes"] or found != latest["sha256"]:
-            _remove(partial)
-            raise UpdateError("%s: %d bytes with SHA-256 %s, the manifest says %d bytes with %s"
-                              % (latest["file"], size, found, latest["bytes"], latest["sha256"]))
-
-
-def _status_error(url, status):
-    """5xx is the server failing (retry later); another status is an HTTP error."""
-    if 500 <= status < 600:
-        return UpdateError("%s: the server failed (HTTP %d)" % (url, status))
-    return UpdateError("%s: HTTP %d" % (url, status))
-
-
-def _remove(path):
-    try:
-        os.remove(path)
-    except FileNotFoundError:
-        pass
+        replace_with_full(self.http, self.manifest_url, self.database, latest, bundle)
 
 
 def _one_line(text):

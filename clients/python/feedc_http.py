@@ -203,7 +203,7 @@ class HTTP:
             if status not in (200, 206):
                 return status
             if status == 206 and not (response.getheader("Content-Range") or "").startswith("bytes %d-" % existing):
-                _remove(path)
+                remove_file(path)
                 raise UpdateError("%s: the server resumed at another offset" % exchange.url)
             room = total - (existing if status == 206 else 0)
             length = _content_length(response)
@@ -218,7 +218,7 @@ class HTTP:
                             raise _TooLarge()
                         out.write(chunk)
             except _TooLarge:
-                _remove(path)
+                remove_file(path)
                 raise UpdateError(too_large) from None
             except OSError as error:
                 raise local_error(error, path) from None
@@ -241,7 +241,15 @@ def _cut(url, received, expected):
     return UpdateError("%s: no connection (connection closed after %d of %d bytes)" % (url, received, expected))
 
 
-def _remove(path):
+def status_error(url, status):
+    """5xx is the server failing (retry later); another status is an HTTP error."""
+    if 500 <= status < 600:
+        return UpdateError("%s: the server failed (HTTP %d)" % (url, status))
+    return UpdateError("%s: HTTP %d" % (url, status))
+
+
+def remove_file(path):
+    """Removes `path`; nothing when it is not there."""
     try:
         os.remove(path)
     except FileNotFoundError:

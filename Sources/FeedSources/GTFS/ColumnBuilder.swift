@@ -148,8 +148,8 @@ struct ColumnBuilder {
         switch plan.kind {
         case .id, .text, .phone, .url, .email, .color, .timezone, .language:
             var text = decodeText(f, slot: slot, bytes)
-            let length = f.end - f.start
-            if length > TextRepair.maxBytes || memchr(bytes.baseAddress! + f.start, 0, length) != nil {
+            // The decoded length: an invalid byte decodes to U+FFFD, three bytes.
+            if text.utf8.count > TextRepair.maxBytes || memchr(bytes.baseAddress! + f.start, 0, f.end - f.start) != nil {
                 text = TextRepair.repaired(text, field: schema.fields[index], line: line, notices: notices)
             }
             if let form = plan.textForm, !ValueParsing.isWellFormed(text, as: form) {

@@ -2,7 +2,7 @@ import FeedModel
 
 /// Text values no rider app can use, repaired as they load: NUL bytes removed (SQLite and most
 /// string APIs end a string at the first), and a value longer than ``maxBytes`` cut there (at a
-/// character's boundary). Each repair is a warning with file, line and field; neither drops the
+/// Unicode scalar's boundary). Each repair is a warning with file, line and field; neither drops the
 /// row. MobilityData's validator has no code for either; these two are feedc's own
 /// (docs/validation.md).
 enum TextRepair {
@@ -20,12 +20,16 @@ enum TextRepair {
         }
         if text.utf8.count > maxBytes {
             let size = text.utf8.count
-            var end = text.utf8.index(text.startIndex, offsetBy: maxBytes)
-            while String.Index(end, within: text) == nil { end = text.utf8.index(before: end) }
+            // Cut at the last whole Unicode scalar within the bound: back over at most 3
+            // continuation bytes (stepping back by characters is quadratic in a long cluster of
+            // combining marks, which a hostile feed can write).
+            let bytes = Array(text.utf8)
+            var end = maxBytes
+            while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
             notices.add("field_too_long", .warning, line: line, field: field.name, value: nil,
                         "The value is \(size) bytes long, more than the \(maxBytes) any text field may hold.",
-                        repair: "value cut to its first \(maxBytes) bytes")
-            text = String(text[..<end])
+                        repair: "value cut to its first \(end) bytes")
+            text = String(decoding: bytes[..<end], as: UTF8.self)
         }
         return text
     }

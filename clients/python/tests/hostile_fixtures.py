@@ -1,7 +1,7 @@
-"""Fixtures for test_hostile.py: small real bundles and deltas made with sqlite3, gzip bombs made
-in memory, and an HTTP server on 127.0.0.1 that serves them well or with malice (endless,
-dripping or stalled bodies). Standard library only; nothing big is ever stored: large bodies are
-generated as they are sent.
+"""Fixtures for test_hostile_*.py (through hostile_case.py): small real bundles and deltas made
+with sqlite3, gzip bombs made in memory, and an HTTP server on 127.0.0.1 that serves them well or
+with malice (endless, dripping or stalled bodies). Standard library only; nothing big is ever
+stored: large bodies are generated as they are sent.
 """
 import gzip
 import hashlib

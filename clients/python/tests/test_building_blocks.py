@@ -1,6 +1,6 @@
 """The update protocol's building blocks on their own (docs/update-protocol.md, "Limits"): the
 statement check, streamed inflation, the manifest checks, and the schema texts the Python client
-carries, compared with the Swift sources. The attacks through whole pulls are test_hostile.py.
+carries, compared with the Swift sources. The attacks through whole pulls are test_hostile_*.py.
 
     python3 -m unittest discover -s clients/python/tests -v      (from the repository's root)
 """

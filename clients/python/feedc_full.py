@@ -1,0 +1,118 @@
+"""The full bundle of the feedc update protocol (docs/update-protocol.md, step 5 of an update):
+streamed beside the database (a cut download is resumed with a Range request), size and SHA-256
+checked, unpacked within its limits, schema, `meta` and content digest checked, flushed to disk
+and renamed over the database. Whatever fails, the database stays as it was. Standard library
+only.
+"""
+import hashlib
+import os
+import sqlite3
+
+from feedc_bundle import check_installable, content_digest
+from feedc_http import remove_file, resolve, status_error
+from feedc_limits import BUNDLE_UNPACKED_MAX, CHUNK, UpdateError, inflate, local_error, unpack_limit
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def replace_with_full(http, manifest_url, database, latest, bundle):
+    """Replaces `database` with the manifest's `latest` version of `bundle`, fetched with `http`
+    (a feedc_http.HTTP) from beside `manifest_url`; UpdateError, the database unchanged, when any
+    step fails. The caller holds the database's update lock."""
+    url = resolve(manifest_url, latest["file"])
+    folder = os.path.dirname(os.path.abspath(database))
+    name = os.path.basename(database)
+    partial = os.path.join(folder, ".%s.download-%s" % (name, latest["sha256"][:16]))
+    unpacked = os.path.join(folder, ".%s.new-%d" % (name, os.getpid()))
+    try:
+        # Leftovers of earlier attempts at other versions (or of a killed process) go; the
+        # update lock is held, so no `.new-` file belongs to a live update.
+        for entry in os.listdir(folder):
+            if (entry.startswith(".%s.download-" % name) and entry != os.path.basename(partial)) \
+                    or entry.startswith(".%s.new-" % name):
+                remove_file(os.path.join(folder, entry))
+        _fetch_full(http, latest, url, partial)
+        _unpack_full(latest, partial, unpacked)
+        _check_full(latest, bundle, partial, unpacked)
+        # A stale journal belongs to the database being replaced.
+        for suffix in ("-journal", "-wal", "-shm"):
+            remove_file(database + suffix)
+        os.replace(unpacked, database)
+        directory = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+        remove_file(partial)
+    except OSError as error:
+        raise local_error(error, database) from None
+    finally:
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            remove_file(unpacked + suffix)
+
+
+def _unpack_full(latest, partial, unpacked):
+    """Gunzips the checked download into `unpacked`, flushed to disk, within its limits."""
+    cap, exact = unpack_limit(latest, BUNDLE_UNPACKED_MAX)
+    try:
+        with open(partial, "rb") as source, open(unpacked, "wb") as out:
+            try:
+                inflate(iter(lambda: source.read(CHUNK), b""), out.write, cap, exact)
+            except OSError as error:
+                raise local_error(error, unpacked) from None
+            out.flush()
+            os.fsync(out.fileno())
+    except ValueError as error:
+        remove_file(partial)
+        raise UpdateError("%s: %s" % (latest["file"], error)) from None
+
+
+def _check_full(latest, bundle, partial, unpacked):
+    """The unpacked bundle is the manifest's (meta, schema, content digest); then WAL."""
+    conn = sqlite3.connect(unpacked, isolation_level=None)
+    try:
+        try:
+            check_installable(conn, latest["version"], bundle)
+            digest = content_digest(conn)
+        except sqlite3.Error as error:
+            digest = "unreadable (%s)" % error
+        except UpdateError as error:
+            remove_file(partial)
+            raise UpdateError("%s: %s" % (latest["file"], error)) from None
+        if digest != latest["digest"]:
+            remove_file(partial)
+            raise UpdateError("%s: content digest %s, the manifest says %s" % (latest["file"], digest, latest["digest"]))
+        # WAL: apps keep reading while later deltas apply. The mode is kept in the file.
+        conn.execute("PRAGMA journal_mode = WAL")
+    except sqlite3.Error as error:
+        raise UpdateError("%s: %s" % (unpacked, error)) from None
+    finally:
+        conn.close()
+
+
+def _fetch_full(http, latest, url, partial):
+    """The gzipped bundle in `partial`, complete and checked (a kept complete one is reused)."""
+    size = os.path.getsize(partial) if os.path.exists(partial) else 0
+    if size > latest["bytes"]:
+        remove_file(partial)
+    if size != latest["bytes"]:
+        too_large = "%s: more than the %d bytes the manifest lists" % (latest["file"], latest["bytes"])
+        status = http.download(url, partial, latest["bytes"], too_large)
+        if status == 416:
+            # The server cannot serve the range asked for: start the download over.
+            remove_file(partial)
+            status = http.download(url, partial, latest["bytes"], too_large)
+        if status not in (200, 206):
+            remove_file(partial)
+            raise status_error(latest["file"], status)
+    size, found = os.path.getsize(partial), sha256_file(partial)
+    if size != latest["bytes"] or found != latest["sha256"]:
+        remove_file(partial)
+        raise UpdateError("%s: %d bytes with SHA-256 %s, the manifest says %d bytes with %s"
+                          % (latest["file"], size, found, latest["bytes"], latest["sha256"]))
