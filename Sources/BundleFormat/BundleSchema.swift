@@ -25,13 +25,14 @@ public enum BundleSchema {
 
     public static let feeds = BundleTable("feeds", primaryKey: ["source_id"], doc: "One row per source of the bundle, from its feed_info.txt where it has one.", [
         BundleColumn("source_id", "TEXT", notNull: true, doc: "The source `id` in pipeline.yaml."),
+        BundleColumn("id_prefix", "TEXT", notNull: true, doc: "Put before each of the source's ids (`bart:`; '' in a single-source bundle): a feed's own id is `substr(id, length(id_prefix) + 1)`."),
         .gtfs(GTFSSchema.feedInfo, "feed_publisher_name", as: "publisher_name"),
         .gtfs(GTFSSchema.feedInfo, "feed_publisher_url", as: "publisher_url"),
         .gtfs(GTFSSchema.feedInfo, "feed_lang", as: "lang"),
         .gtfs(GTFSSchema.feedInfo, "feed_start_date", as: "start_date"),
         .gtfs(GTFSSchema.feedInfo, "feed_end_date", as: "end_date"),
         .gtfs(GTFSSchema.feedInfo, "feed_version", as: "version"),
-    ].map { var c = $0; if c.name != "source_id" { c.notNull = false }; return c })
+    ].map { var c = $0; if c.name != "source_id" && c.name != "id_prefix" { c.notNull = false }; return c })
 
     public static let agencies = BundleTable("agencies", primaryKey: ["agency_id"], doc: "Transit agencies.", [
         BundleColumn("agency_id", "TEXT", notNull: true, doc: "GTFS `agency_id`; empty when a single-agency feed leaves it out."),
@@ -208,7 +209,7 @@ public enum BundleSchema {
     public static let tables: [BundleTable] = [
         meta, feeds, agencies, routes, stops, stopRoutes, shapes, patterns, patternStops, timingStops,
         trips, frequencies, calendar, calendarDates, directions, directionStops, stopDirections, stopOpposites,
-        stopOppositeRoutes, stopGrid, stopTokens, translations,
+        stopOppositeRoutes, stopGrid, stopTokens, translations, transfers, samePlaces, stopTransfers, realtimeTrips,
     ]
 
     public static func table(named name: String) -> BundleTable? { tables.first { $0.name == name } }

@@ -53,6 +53,7 @@ public struct BundleCompiler: Sendable {
         part.append(contentsOf: timetablePart)
         part.append(contentsOf: directionsPart)
         TranslationsCompiler(source: source, timetable: timetable).compile(into: &part)
+        TransfersCompiler(source: source).compile(into: &part)
         // A stop's search rows need only it and its translations, which are the source's
         // own (ids carry the source's prefix): made here, side by side, not once for all.
         StopIndexCompiler().compile(into: &part)

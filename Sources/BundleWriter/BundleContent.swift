@@ -35,13 +35,20 @@ public struct SourceFeed: Sendable {
     public var directions: FeedDirections
     /// The opposite-stops stage's result for this feed.
     public var opposites: FeedOpposites
+    /// How walks are timed (the bundle's `network:` settings).
+    public var network: NetworkSettings
+    /// Walks through the feed's pathways (feed ids), from the network stage.
+    public var pathwayWalks: [StopTransfer]
 
-    public init(id: String, prefix: String, feed: Feed, directions: FeedDirections, opposites: FeedOpposites) {
+    public init(id: String, prefix: String, feed: Feed, directions: FeedDirections, opposites: FeedOpposites,
+                network: NetworkSettings = NetworkSettings(), pathwayWalks: [StopTransfer] = []) {
         self.id = id
         self.prefix = prefix
         self.feed = feed
         self.directions = directions
         self.opposites = opposites
+        self.network = network
+        self.pathwayWalks = pathwayWalks
     }
 
     func ns(_ id: String?) -> SQLValue {

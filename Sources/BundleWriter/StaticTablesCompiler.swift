@@ -64,7 +64,7 @@ struct StaticTablesCompiler {
         let values: [SQLValue] = info.count > 0
             ? fields.map { info.schema.field($0)!.kind.storage == .integer ? reader.int($0, 0) : reader.text($0, 0) }
             : fields.map { _ in .null }
-        content.append(BundleSchema.feeds, [.text(source.id)] + values)
+        content.append(BundleSchema.feeds, [.text(source.id), .text(source.prefix)] + values)
     }
 
     private func copy(_ table: Table, to bundleTable: BundleTable, into content: inout BundleContent,

@@ -41,6 +41,7 @@ public struct Validator: Sendable {
             ShapeDistanceRule(),
             TranslationsRule(),
             PathwayRule(),
+            PathwayLoopRule(),
             BookingRulesRule(),
             FareMediaRule(),
             FareProductRule(),

@@ -38,16 +38,18 @@ import TestSupport
         #expect(feed.stops.texts("stop_id") == ["S1", "S2", "S3"])
     }
 
-    @Test func transfersAreCheckedNotRepaired() throws {
+    /// transfers.txt is compiled (issue 28): a row naming an unknown stop is dropped, and of a
+    /// repeated key the first row is kept, each reported with MobilityData's code.
+    @Test func transfersAreCheckedAndRepaired() throws {
         let (feed, sink) = try RuleFixture.validate(TinyFeed.with([
             "transfers.txt": "from_stop_id,to_stop_id,transfer_type\nS1,S2,0\nS1,S9,0\nS1,S2,0\n",
         ]))
         let violation = try #require(sink.samples.first { $0.code == "foreign_key_violation" })
         #expect(RuleFixture.notices(sink, "foreign_key_violation") == [.error: 1])
-        #expect(violation.file == "transfers.txt" && violation.value == "S9" && violation.repair == nil)
+        #expect(violation.file == "transfers.txt" && violation.value == "S9" && violation.repair == "row dropped")
         #expect(RuleFixture.notices(sink, "duplicate_key") == [.error: 1])
-        #expect(feed["transfers"].count == 3)
-        #expect(sink.droppedRows.isEmpty)
+        #expect(feed["transfers"].count == 1)
+        #expect(sink.droppedRows == ["transfers.txt": 2])
         #expect(!sink.hasBlocking)
     }
 
@@ -71,6 +73,16 @@ import TestSupport
         let (_, sink) = try RuleFixture.validate(TinyFeed.with(["pathways.txt": header + "P1,S1,S2,7,1\nP2,S1,S2,7,0\nP3,S2,S3,1,1\n"]))
         #expect(RuleFixture.notices(sink, "bidirectional_exit_gate") == [.error: 1])
         #expect(sink.samples.first { $0.code == "bidirectional_exit_gate" }?.value == "P1")
+        #expect(!sink.hasBlocking)
+    }
+
+    /// A pathway from a stop to itself (MobilityData's `pathway_loop`, a warning per pathway).
+    @Test func pathwayLoop() throws {
+        let header = "pathway_id,from_stop_id,to_stop_id,pathway_mode,is_bidirectional\n"
+        let (_, sink) = try RuleFixture.validate(TinyFeed.with(["pathways.txt": header + "P1,S1,S1,1,1\nP2,S1,S2,1,1\nP3,S2,S2,2,0\n"]))
+        #expect(RuleFixture.notices(sink, "pathway_loop") == [.warning: 2])
+        #expect(sink.samples.first { $0.code == "pathway_loop" }?.value == "P1")
+        #expect(sink.samples.first { $0.code == "pathway_loop" }?.line == 2)
         #expect(!sink.hasBlocking)
     }
 

@@ -159,6 +159,122 @@ enum DocumentedQueries {
         WHERE o.stop_id = :stop_id AND x.route_id = :route_id
         ORDER BY o.confidence DESC, o.opposite_stop_id
         """,
+        "place_departures": """
+        -- query: place_departures
+        WITH RECURSIVE
+          place(id) AS (
+            SELECT coalesce(
+              (SELECT p.stop_id FROM stops c JOIN stops p ON p.stop_id = c.parent_station AND p.location_type = 1 WHERE c.stop_id = :stop_id),
+              :stop_id)
+          ),
+          places(id) AS (
+            SELECT id FROM place
+            UNION SELECT sp.other_stop_id FROM same_places sp, place WHERE sp.stop_id = place.id
+          ),
+          here(stop_id) AS (
+            SELECT id FROM places
+            UNION SELECT s.stop_id FROM stops s JOIN places ON s.parent_station = places.id
+          ),
+          days(d, after) AS (
+            SELECT CAST(:date AS INTEGER), CAST(:after AS INTEGER)
+            UNION ALL
+            SELECT CAST(strftime('%Y%m%d', printf('%04d-%02d-%02d', :date / 10000, :date / 100 % 100, :date % 100), '-1 day') AS INTEGER),
+                   CAST(:previous_after AS INTEGER)
+          ),
+          active(d, after, service_id) AS (
+            SELECT days.d, days.after, c.service_id FROM days JOIN calendar c ON days.d BETWEEN c.start_date AND c.end_date
+            WHERE CASE CAST(strftime('%w', printf('%04d-%02d-%02d', days.d / 10000, days.d / 100 % 100, days.d % 100)) AS INTEGER)
+                    WHEN 0 THEN c.sunday WHEN 1 THEN c.monday WHEN 2 THEN c.tuesday WHEN 3 THEN c.wednesday
+                    WHEN 4 THEN c.thursday WHEN 5 THEN c.friday ELSE c.saturday END = 1
+              AND NOT EXISTS (SELECT 1 FROM calendar_dates x
+                              WHERE x.service_id = c.service_id AND x.date = days.d AND x.exception_type = 2)
+            UNION
+            SELECT days.d, days.after, x.service_id FROM days JOIN calendar_dates x ON x.date = days.d AND x.exception_type = 1
+          ),
+          calls(trip_id, route_id, service_id, start_time, offset, direction_index, stop_id, headsign) AS (
+            SELECT t.trip_id, t.route_id, t.service_id, t.start_time, ts.departure_offset, p.direction_index, ps.stop_id,
+                   coalesce(ps.headsign, t.headsign, p.headsign)
+            FROM pattern_stops ps
+            JOIN trips t ON t.pattern_id = ps.pattern_id
+            JOIN timing_stops ts ON ts.timing_id = t.timing_id AND ts.stop_index = ps.stop_index
+            JOIN patterns p ON p.pattern_id = t.pattern_id
+            WHERE ps.stop_id IN (SELECT stop_id FROM here) AND coalesce(ps.pickup_type, 0) <> 1 AND ts.departure_offset IS NOT NULL
+          ),
+          runs(n, trip_id, d, after, start_time, end_time, headway_secs, exact, offset) AS (
+            SELECT 1, c.trip_id, a.d, a.after,
+                   f.start_time + max(0, (a.after - c.offset - f.start_time + f.headway_secs - 1) / f.headway_secs) * f.headway_secs,
+                   f.end_time, f.headway_secs, coalesce(f.exact_times, 0), c.offset
+            FROM calls c JOIN active a ON a.service_id = c.service_id JOIN frequencies f ON f.trip_id = c.trip_id
+            WHERE f.headway_secs > 0
+            UNION ALL
+            SELECT n + 1, trip_id, d, after, start_time + headway_secs, end_time, headway_secs, exact, offset FROM runs
+            WHERE start_time + headway_secs < end_time AND n < :limit
+          ),
+          departures(trip_id, route_id, stop_id, headsign, departure, direction_index, service_date, wait, exact, headway_secs, start_time) AS (
+            SELECT c.trip_id, c.route_id, c.stop_id, c.headsign, c.start_time + c.offset, c.direction_index, a.d,
+                   c.start_time + c.offset - a.after, 1, NULL, c.start_time
+            FROM calls c JOIN active a ON a.service_id = c.service_id
+            WHERE c.start_time + c.offset >= a.after
+              AND NOT EXISTS (SELECT 1 FROM frequencies f WHERE f.trip_id = c.trip_id)
+            UNION ALL
+            SELECT c.trip_id, c.route_id, c.stop_id, c.headsign, r.start_time + r.offset, c.direction_index, r.d,
+                   r.start_time + r.offset - r.after, r.exact, r.headway_secs, r.start_time
+            FROM runs r JOIN calls c ON c.trip_id = r.trip_id AND c.offset = r.offset
+            WHERE r.start_time < r.end_time
+          ),
+          named(trip_id, route_id, line, agency, stop_id, headsign, departure, direction_index, service_date, wait, exact, headway_secs, start_time) AS (
+            SELECT d.trip_id, d.route_id, coalesce(r.short_name, r.long_name, r.route_id), a.name, d.stop_id, d.headsign, d.departure,
+                   d.direction_index, d.service_date, d.wait, d.exact, d.headway_secs, d.start_time
+            FROM departures d JOIN routes r ON r.route_id = d.route_id JOIN agencies a ON a.agency_id = r.agency_id
+          )
+        SELECT min(trip_id) AS trip_id, route_id, line, agency, stop_id, headsign, departure, direction_index, service_date, wait,
+               exact, headway_secs, start_time
+        FROM named
+        GROUP BY line, departure, service_date, direction_index
+        ORDER BY wait, trip_id, service_date
+        LIMIT :limit
+        """,
+        "realtime_trip": """
+        -- query: realtime_trip
+        WITH
+          given(d) AS (SELECT CAST(:start_date AS INTEGER)),
+          days(d, shift) AS (
+            SELECT d, 0 FROM given
+            UNION ALL
+            SELECT CAST(strftime('%Y%m%d', printf('%04d-%02d-%02d', d / 10000, d / 100 % 100, d % 100), '-1 day') AS INTEGER), 1 FROM given
+          ),
+          candidates(trip_id) AS (
+            SELECT f.id_prefix || :trip_id FROM feeds f WHERE f.source_id = :source_id
+            UNION
+            SELECT r.trip_id FROM realtime_trips r WHERE r.source_id = :source_id AND r.realtime_trip_id = :trip_id
+          ),
+          active(d, service_id) AS (
+            SELECT days.d, c.service_id FROM days JOIN calendar c ON days.d BETWEEN c.start_date AND c.end_date
+            WHERE CASE CAST(strftime('%w', printf('%04d-%02d-%02d', days.d / 10000, days.d / 100 % 100, days.d % 100)) AS INTEGER)
+                    WHEN 0 THEN c.sunday WHEN 1 THEN c.monday WHEN 2 THEN c.tuesday WHEN 3 THEN c.wednesday
+                    WHEN 4 THEN c.thursday WHEN 5 THEN c.friday ELSE c.saturday END = 1
+              AND NOT EXISTS (SELECT 1 FROM calendar_dates x WHERE x.service_id = c.service_id AND x.date = days.d AND x.exception_type = 2)
+            UNION
+            SELECT days.d, x.service_id FROM days JOIN calendar_dates x ON x.date = days.d AND x.exception_type = 1
+          )
+        SELECT t.trip_id, days.d AS service_date,
+               EXISTS (SELECT 1 FROM active a WHERE a.d = days.d AND a.service_id = t.service_id) AS runs,
+               t.route_id, t.start_time
+        FROM candidates c JOIN trips t ON t.trip_id = c.trip_id, days
+        WHERE days.shift = 0 OR t.start_time >= 86400
+        ORDER BY runs DESC, days.shift, t.trip_id
+        """,
+        "same_station": """
+        -- query: same_station
+        SELECT sp.other_stop_id AS stop_id, s.name, f.source_id, sp.distance_m, sp.confidence, sp.evidence
+        FROM same_places sp
+        JOIN stops s ON s.stop_id = sp.other_stop_id
+        JOIN feeds f ON substr(sp.other_stop_id, 1, length(f.id_prefix)) = f.id_prefix
+        WHERE sp.stop_id = coalesce(
+            (SELECT p.stop_id FROM stops c JOIN stops p ON p.stop_id = c.parent_station AND p.location_type = 1 WHERE c.stop_id = :stop_id),
+            :stop_id)
+        ORDER BY sp.confidence DESC, sp.distance_m, sp.other_stop_id
+        """,
         "stop_in_language": """
         -- query: stop_in_language
         WITH lang(tag, base) AS (SELECT :lang, substr(:lang, 1, instr(:lang || '-', '-') - 1))
@@ -273,6 +389,15 @@ enum DocumentedQueries {
           AND EXISTS (SELECT 1 FROM spans WHERE s.lon BETWEEN spans.lo AND spans.hi)
         ORDER BY distance, s.stop_id
         LIMIT :limit
+        """,
+        "transfers_from": """
+        -- query: transfers_from
+        SELECT st.to_stop_id, s.name, st.kind, st.seconds, st.distance_m, st.from_stop_id
+        FROM stop_transfers st
+        JOIN stops s ON s.stop_id = st.to_stop_id
+        WHERE st.from_stop_id = :stop_id
+           OR st.from_stop_id = (SELECT parent_station FROM stops WHERE stop_id = :stop_id)
+        ORDER BY st.seconds, st.to_stop_id
         """,
     ]
 

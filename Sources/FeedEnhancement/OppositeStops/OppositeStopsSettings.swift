@@ -19,7 +19,7 @@ public struct OppositeStopsSettings: Sendable, Equatable, Codable {
     }
 
     /// GTFS route types that run on rails or guideways (basic and extended).
-    static func isRail(_ routeType: Int) -> Bool {
+    public static func isRail(_ routeType: Int) -> Bool {
         [0, 1, 2, 5, 7, 12].contains(routeType) || (100..<200).contains(routeType) || (400..<500).contains(routeType)
             || (900..<1000).contains(routeType) || (1300..<1500).contains(routeType)
     }

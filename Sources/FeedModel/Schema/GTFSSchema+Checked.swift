@@ -1,22 +1,25 @@
-/// GTFS files bundles do not hold but that are read and checked like the others, so that their
-/// field, key and reference problems are reported as MobilityData reports them (declared as
-/// its schema declares them). They are never repaired: a problem in them cannot make a bundle
-/// wrong.
+/// GTFS files beyond the timetable's, read and checked like the others, so that their field,
+/// key and reference problems are reported as MobilityData reports them (declared as its
+/// schema declares them). Most are never repaired: bundles do not hold them, so a problem in
+/// them cannot make a bundle wrong. transfers.txt is compiled (the `transfers` and
+/// `stop_transfers` tables): a row naming an unknown stop, route or trip is dropped, and a
+/// repeated key keeps its first row. pathways.txt gives walking times inside stations; a
+/// pathway naming an unknown stop is left out of them.
 ///
 /// Composite keys longer than two fields (transfers, fare_rules) are checked by their whole key.
 extension GTFSSchema {
     public static let transfers = TableSchema("transfers", .optional, primaryKey: [
         "from_stop_id", "to_stop_id", "from_trip_id", "to_trip_id", "from_route_id", "to_route_id",
     ], fields: [
-        FieldSchema("from_stop_id", .id, references: Reference(("stops", "stop_id"))),
-        FieldSchema("to_stop_id", .id, references: Reference(("stops", "stop_id"))),
-        FieldSchema("from_route_id", .id, references: Reference(("routes", "route_id"))),
-        FieldSchema("to_route_id", .id, references: Reference(("routes", "route_id"))),
-        FieldSchema("from_trip_id", .id, references: Reference(("trips", "trip_id"))),
-        FieldSchema("to_trip_id", .id, references: Reference(("trips", "trip_id"))),
+        FieldSchema("from_stop_id", .id, .conditionallyRequired, references: Reference(("stops", "stop_id"))),
+        FieldSchema("to_stop_id", .id, .conditionallyRequired, references: Reference(("stops", "stop_id"))),
+        FieldSchema("from_route_id", .id, .conditionallyRequired, references: Reference(("routes", "route_id"))),
+        FieldSchema("to_route_id", .id, .conditionallyRequired, references: Reference(("routes", "route_id"))),
+        FieldSchema("from_trip_id", .id, .conditionallyRequired, references: Reference(("trips", "trip_id"))),
+        FieldSchema("to_trip_id", .id, .conditionallyRequired, references: Reference(("trips", "trip_id"))),
         FieldSchema("transfer_type", .enumeration([0, 1, 2, 3, 4, 5]), .requiredColumn),
         FieldSchema("min_transfer_time", .integer, min: 0),
-    ], isCompiled: false)
+    ])
 
     public static let levels = TableSchema("levels", .optional, primaryKey: ["level_id"], fields: [
         FieldSchema("level_id", .id, .required),
@@ -112,7 +115,8 @@ extension GTFSSchema {
         FieldSchema("booking_url", .url),
     ], isCompiled: false)
 
-    /// Files read and checked but not compiled, in dependency order.
+    /// Files read and checked beyond the timetable's, in dependency order (of which transfers.txt
+    /// is compiled).
     public static let checkedOnly: [TableSchema] = [
         levels, pathways, transfers, fareAttributes, fareRules, attributions, riderCategories, locationGroups, locationGroupStops,
         areas, stopAreas, networks, routeNetworks, timeframes, fareMedia, fareProducts, fareLegRules, fareLegJoinRules,

@@ -128,7 +128,7 @@ public struct BuildRunner {
             let drafting = beside ? BesideTask { DraftedTimetable(feed: feed, prefix: prefix) } : nil
             var stages = StageClock()
             let enhanced = EnhanceStages.run(feed, source: source.config.id, prefix: prefix,
-                                             opposites: bundle.opposites) { stages.lap($0) }
+                                             opposites: bundle.opposites, network: bundle.network) { stages.lap($0) }
             let part = BundleCompiler().compile(source: enhanced.source, drafting: drafting)
             stages.lap("compile")
             return (part, enhanced.report, stages.seconds)
@@ -138,8 +138,15 @@ public struct BuildRunner {
         let enhancements = compiled.map(\.1)
         let parts = compiled.map(\.0)
         compiled = []
-        let content = BundleCompiler().join(bundle: bundle.name, version: version, parts: consume parts, range: serviceRange)
+        var content = BundleCompiler().join(bundle: bundle.name, version: version, parts: consume parts, range: serviceRange)
         clock.lap("compile")
+        progress("\(bundle.name): joining the sources into one network")
+        let networkSink = NoticeSink()
+        let compiler = NetworkCompiler(settings: bundle.network, sources: bundle.sources.map { ($0.id, $0.prefix) },
+                                       nyctTripIds: RealtimeTripIds.nyct(fetched, sink: networkSink),
+                                       overridesFile: bundle.networkOverridesFile ?? "overrides")
+        let network = NetworkReport(compiler.compile(into: &content, sink: networkSink), sink: networkSink)
+        clock.lap("network")
         let total = BundleSchema.tables.reduce(0) { $0 + content.count($1) }
         progress("\(bundle.name): writing the bundle, \(RowRate.describe(rows: total, seconds: 0))")
         let writing = Date()
@@ -160,6 +167,7 @@ public struct BuildRunner {
         }
         var report = BuildReport(bundle: bundle.name, status: .published, version: version, digest: digest,
                                  sources: sourceReports, enhancements: enhancements, rows: rows, seconds: clock.seconds)
+        report.network = network
         var diff: Data?
         if let latest = previous?.latest {
             progress("\(bundle.name): comparing with version \(latest.version)")

@@ -45,6 +45,10 @@ public struct BundleConfig: Sendable, Equatable {
     public var archiveLimits = ArchiveLimits.standard
     /// When the build warns, or fails, that the bundle's service is about to end (`service_end:`).
     public var serviceEnd = ServiceEndSettings()
+    /// How the sources are joined into one network (`network:`).
+    public var network = NetworkSettings()
+    /// The overrides file of `network:`, for notices.
+    public var networkOverridesFile: String?
 
     public init(name: String, sources: [SourceConfig], strictness: Strictness = Strictness(),
                 opposites: OppositeStopsSettings = OppositeStopsSettings()) {
@@ -102,6 +106,9 @@ public struct SourceConfig: Sendable, Equatable {
     public var maxDownloadBytes: Int
     /// The time a `url:` download may take in all (`download_timeout`, seconds, default 900).
     public var downloadDeadline: TimeInterval
+    /// How the source's GTFS-Realtime feed names trips, when not by `trip_id`
+    /// (`realtime_trip_ids:`).
+    public var realtimeTripIds: RealtimeTripIdConvention?
 
     public init(id: String, format: SourceFormat, location: SourceLocation, prefix: String,
                 schema: URL? = nil, timezone: String? = nil, maxDownloadBytes: Int = 2048 << 20, downloadDeadline: TimeInterval = 900) {
@@ -114,6 +121,13 @@ public struct SourceConfig: Sendable, Equatable {
         self.maxDownloadBytes = maxDownloadBytes
         self.downloadDeadline = downloadDeadline
     }
+}
+
+/// A GTFS-Realtime trip-id convention of a source (`realtime_trip_ids:`).
+public enum RealtimeTripIdConvention: String, Sendable, Equatable, CaseIterable {
+    /// New York City Transit's: origin time in hundredths of a minute, `_`, then the trip's
+    /// `mta_trip_id` column of trips.txt (`036050_2..S07R`).
+    case nyct
 }
 
 /// `service_end:` thresholds, per bundle or at the top level: warn when the last date with service

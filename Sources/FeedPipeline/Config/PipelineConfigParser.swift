@@ -62,7 +62,7 @@ public struct PipelineConfigParser {
 
     /// `publish` is the top-level target, the bundle's unless it names its own.
     private func parseBundle(_ node: Node, doc: YAMLReader, base: URL, publish: PublishTarget?, serviceEnd: ServiceEndSettings) throws(ConfigError) -> BundleConfig {
-        let map = try doc.mapping(node, allowed: ["name", "sources", "fail_on_error", "max_dropped_share", "opposites", "max_delta_share", "signing_key", "sqlite_modules", "publish", "zip_limits", "service_end"], context: "a bundle")
+        let map = try doc.mapping(node, allowed: ["name", "sources", "fail_on_error", "max_dropped_share", "opposites", "max_delta_share", "signing_key", "sqlite_modules", "publish", "zip_limits", "service_end", "network"], context: "a bundle")
         guard let nameNode = map["name"] else { throw doc.error(node, "a bundle needs a `name`") }
         let name = try doc.string(nameNode, "name")
         guard name.range(of: "^[A-Za-z0-9][A-Za-z0-9_.-]*$", options: .regularExpression) != nil else {
@@ -101,6 +101,9 @@ public struct PipelineConfigParser {
             }
         }
         var config = BundleConfig(name: name, sources: sources, strictness: strictness, opposites: opposites)
+        if let n = map["network"] {
+            (config.network, config.networkOverridesFile) = try NetworkConfigParser(doc: doc, base: base, checksFiles: checksSourceFiles).parse(n)
+        }
         if let n = map["max_delta_share"] {
             config.maxDeltaShare = try doc.double(n, "max_delta_share")
             guard (0...1).contains(config.maxDeltaShare) else { throw doc.error(n, "`max_delta_share` must be between 0 and 1 (0.5 is half the bundle)") }
@@ -158,7 +161,7 @@ public struct PipelineConfigParser {
     }
 
     private func parseSource(_ node: Node, doc: YAMLReader, base: URL, several: Bool) throws(ConfigError) -> SourceConfig {
-        let map = try doc.mapping(node, allowed: ["id", "format", "path", "url", "prefix", "schema", "timezone", "max_download_mb", "download_timeout"],
+        let map = try doc.mapping(node, allowed: ["id", "format", "path", "url", "prefix", "schema", "timezone", "max_download_mb", "download_timeout", "realtime_trip_ids"],
                                   context: "a source")
         guard let idNode = map["id"] else { throw doc.error(node, "a source needs an `id`") }
         let id = try doc.string(idNode, "id")
@@ -224,6 +227,13 @@ public struct PipelineConfigParser {
             let value = try doc.double(n, key)
             guard value > 0 else { throw doc.error(n, "`\(key)` must be above 0") }
             if key == "max_download_mb" { source.maxDownloadBytes = Int(value * 1_048_576) } else { source.downloadDeadline = value }
+        }
+        if let n = map["realtime_trip_ids"] {
+            let name = try doc.string(n, "realtime_trip_ids")
+            guard format == .gtfs, let convention = RealtimeTripIdConvention(rawValue: name) else {
+                throw doc.error(n, "`realtime_trip_ids` takes \(RealtimeTripIdConvention.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ")) on a GTFS source")
+            }
+            source.realtimeTripIds = convention
         }
         return source
     }

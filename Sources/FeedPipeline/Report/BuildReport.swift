@@ -27,6 +27,8 @@ public struct BuildReport: Codable, Sendable {
     public var sources: [FeedCheckReport]
     /// What the enhancement stages decided, per source.
     public var enhancements: [EnhancementReport]
+    /// What the network stage made of the sources together.
+    public var network: NetworkReport?
     /// Row counts per bundle table (plus `stop_times`, the rows the view reconstructs).
     public var rows: [String: Int]?
     /// A digest of each table of the version published (32 hex digits,
@@ -45,7 +47,7 @@ public struct BuildReport: Codable, Sendable {
     public var serviceEnd: ServiceEndCheck?
 
     enum CodingKeys: String, CodingKey {
-        case bundle, status, version, digest, reason, sources, enhancements, rows, seconds, deltas, changes, upload
+        case bundle, status, version, digest, reason, sources, enhancements, network, rows, seconds, deltas, changes, upload
         case serviceEnd = "service_end"
         case tableDigests = "table_digests"
     }

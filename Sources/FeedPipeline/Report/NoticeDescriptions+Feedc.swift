@@ -10,8 +10,11 @@ extension NoticeDescriptions {
         "geometry_not_fully_checked": "locations.geojson: the checks of polygon topology (crossing rings, holes, nesting) or of overlapping zones stopped at their bound of work, so a file of very many or very large features is not fully checked. Nothing is repaired; the features are kept.",
         "duplicate_zip_member": "The archive holds two or more entries of one name; tools disagree on which is the file. The last entry is read (as unzip and Python's zipfile do) and the others are ignored; the value is the number of entries.",
         "nul_character_in_field": "A text value holds NUL bytes, which end a string in SQLite's C API and in most apps' string types. They are removed.",
-        "field_too_long": "A text value is longer than 64 KiB (65,536 bytes), which no GTFS field needs. It is cut at a character boundary within its first 65,536 bytes.",
+        "field_too_long": "A text value is longer than 64 KiB (65,536 bytes), which no GTFS field needs. It is cut at a Unicode scalar boundary within its first 65,536 bytes.",
         "unsafe_path": "The archive holds an entry whose path leaves the archive (`..` or an absolute path). The entry is ignored.",
+        // Joining the sources into one network.
+        "place_override_unknown_stop": "A line of the network overrides file names a stop that is not a station or an ungrouped served stop of the bundle (ids include the source's prefix). The line is ignored.",
+        "realtime_trip_ids_unavailable": "`realtime_trip_ids: nyct` needs the `mta_trip_id` column of trips.txt, which the dump does not have. Its real-time trips are looked up by `trip_id`.",
         // What the compiler did with the feed.
         "rows_dropped": "Repairs dropped rows of this file; the other notices say why. The value is the number of rows.",
         "rows_removed_with_parent": "Rows that referred to rows dropped by earlier repairs were dropped with them (a trip's stop times, a route's trips).",

@@ -29,6 +29,7 @@ public enum NoticeDescriptions {
         "unsupported_feature_type": "An unsupported feature type is used in the `locations.geojson` file. Use `Feature` instead to comply with the spec.",
         "unsupported_geo_json_type": "An unsupported GeoJSON type is used in the `locations.geojson` file. Use `FeatureCollection` instead to comply with the spec.",
         "unsupported_geometry_type": "A GeoJSON feature has an unsupported geometry type in `locations.geojson`. Each feature must have a geometry type that is supported by the GTFS spec. The supported geometry types `Polygon` and `MultiPolygon`.",
+        "pathway_loop": "A pathway starts and ends at the same location.",
         "bidirectional_exit_gate": "Pathway is bidirectional and has mode 7 (exit gate). Exit gates (pathway_mode=7) must not be bidirectional.",
         "block_trips_with_overlapping_stop_times": "Trips with the same block id have overlapping stop times.",
         "decreasing_or_equal_stop_time_distance": "Decreasing or equal `shape_dist_traveled` in `stop_times.txt`. When sorted by `stop_times.stop_sequence`, two consecutive entries in `stop_times.txt` should have increasing distance, based on the field `shape_dist_traveled`. If the values are equal, this is considered as an error.",

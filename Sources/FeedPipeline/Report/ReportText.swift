@@ -45,6 +45,12 @@ public enum ReportText {
         for source in report.sources {
             out += render(source).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
         }
+        if let network = report.network {
+            let kinds = network.transfers.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            out += "  network: \(network.samePlaceLinks) places shared across sources; transfers on foot: \(kinds.isEmpty ? "none" : kinds)"
+            out += network.realtimeTrips > 0 ? "; \(network.realtimeTrips) real-time trip ids\n" : "\n"
+            for notice in network.notices { out += "    \(notice.code) (\(notice.severity.rawValue)): \(notice.count)\n" }
+        }
         if !report.seconds.isEmpty {
             out += "  time: " + report.seconds.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format3: $0.value)) s" }.joined(separator: ", ") + "\n"
         }

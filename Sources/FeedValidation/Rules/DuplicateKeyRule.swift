@@ -10,7 +10,12 @@ public struct DuplicateKeyRule: ValidationRule {
             let table = feed[schema.name]
             guard table.isPresent, table.count > 1 else { continue }
             if schema.primaryKey.count > 2 {
-                reportLongKeys(table, sink: sink)
+                let keep = checkLongKeys(table, sink: sink)
+                let dropped = keep.filter { !$0 }.count
+                if dropped > 0 && schema.isCompiled {
+                    sink.dropped(dropped, from: table)
+                    feed[schema.name] = table.keeping(keep)
+                }
                 continue
             }
             let keys = RowKeys(table)
@@ -64,20 +69,25 @@ extension DuplicateKeyRule {
 
     /// Keys of more than two fields (transfers, fare_rules: files only checked, small) compared as
     /// joined text; reported only, as the bundle does not hold these files.
-    func reportLongKeys(_ table: Table, sink: NoticeSink) {
+    /// Keys of more than two fields (transfers, fare_rules), compared whole: which rows to keep
+    /// (the first of each key).
+    func checkLongKeys(_ table: Table, sink: NoticeSink) -> [Bool] {
         var seen: [String: Int32] = [:]
+        var keep = Array(repeating: true, count: table.count)
         for row in 0..<table.count {
             let key = table.key(row)
             if let first = seen[key] {
+                keep[row] = false
                 sink.add(code: "duplicate_key") {
                     Notice(code: "duplicate_key", severity: .error, file: table.schema.fileName, line: Int(table.lines[row]),
                            field: table.schema.primaryKey.joined(separator: ","), value: key.replacingSeparators,
-                           message: "The key is already used by line \(first).")
+                           message: "The key is already used by line \(first).", repair: table.schema.isCompiled ? "row dropped" : nil)
                 }
             } else {
                 seen[key] = table.lines[row]
             }
         }
+        return keep
     }
 }
 

@@ -1,0 +1,102 @@
+import FeedModel
+
+/// A stop where trips call, for transfers: where it is and the place it belongs to (its
+/// station, or itself).
+public struct ServedStop: Sendable {
+    public var id: String
+    public var point: Point
+    public var place: String
+
+    public init(id: String, point: Point, place: String) {
+        self.id = id
+        self.point = point
+        self.place = place
+    }
+}
+
+/// One way from a stop to another on foot.
+public struct StopTransfer: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        /// The feed's transfers.txt.
+        case feed
+        /// Through the station's pathways.txt.
+        case pathway
+        /// Within one place: platforms of a station, or of places one across sources.
+        case station
+        /// Between nearby stops, estimated from the straight line.
+        case walk
+    }
+
+    public var from: String
+    public var to: String
+    public var kind: Kind
+    public var seconds: Int
+    /// Metres of straight line between the two (nil when a stop has no position).
+    public var distance: Double?
+
+    public init(from: String, to: String, kind: Kind, seconds: Int, distance: Double?) {
+        self.from = from
+        self.to = to
+        self.kind = kind
+        self.seconds = seconds
+        self.distance = distance
+    }
+}
+
+/// The transfers a rider can make on foot that no feed states (issue 28): between the served
+/// stops of one place (a station's platforms, or of places linked across sources: `station`),
+/// then between any served stops within `walkRadius` (`walk`). Each is timed as the straight
+/// line times the detour factor at the walking speed, and never less than the minimum transfer
+/// time. A pair the feeds already give (`taken`: transfers.txt, pathways) is left to them, and a
+/// pair a feed forbids (`forbidden`: transfer_type 3) is never made.
+public struct TransferWalks: Sendable {
+    public var settings: NetworkSettings
+
+    public init(settings: NetworkSettings) {
+        self.settings = settings
+    }
+
+    public func transfers(served: [ServedStop], links: [PlaceLink], taken: Set<StopPairKey>,
+                          forbidden: Set<StopPairKey>) -> [StopTransfer] {
+        var made: [StopPairKey: StopTransfer] = [:]
+        func add(_ a: ServedStop, _ b: ServedStop, _ kind: StopTransfer.Kind) {
+            let key = StopPairKey(from: a.id, to: b.id)
+            guard a.id != b.id, made[key] == nil, !taken.contains(key), !forbidden.contains(key) else { return }
+            let distance = a.point.isValid && b.point.isValid ? (a.point.distance(to: b.point) * 10).rounded() / 10 : nil
+            made[key] = StopTransfer(from: a.id, to: b.id, kind: kind, seconds: settings.walkSeconds(distance ?? 0), distance: distance)
+        }
+        var byPlace: [String: [ServedStop]] = [:]
+        for stop in served { byPlace[stop.place, default: []].append(stop) }
+        var linked: [String: [String]] = [:]
+        for link in links { linked[link.stop, default: []].append(link.other) }
+        for place in byPlace.keys.sorted() {
+            let here = byPlace[place]!
+            for other in [place] + (linked[place] ?? []) {
+                for a in here { for b in byPlace[other] ?? [] { add(a, b, .station) } }
+            }
+        }
+        // Swept in latitude order, both ways.
+        let order = served.filter(\.point.isValid).sorted { ($0.point.lat, $0.id) < ($1.point.lat, $1.id) }
+        let latitudeReach = settings.walkRadius / 111_195
+        for (position, a) in order.enumerated() {
+            for b in order[(position + 1)...] {
+                if b.point.lat - a.point.lat > latitudeReach { break }
+                guard a.point.distance(to: b.point) <= settings.walkRadius else { continue }
+                add(a, b, .walk)
+                add(b, a, .walk)
+            }
+        }
+        return made.values.sorted { ($0.from, $0.to) < ($1.from, $1.to) }
+    }
+}
+
+/// A directed pair of stop ids.
+public struct StopPairKey: Hashable, Sendable {
+    public var from: String
+    public var to: String
+
+    public init(from: String, to: String) {
+        self.from = from
+        self.to = to
+    }
+}

@@ -1,0 +1,27 @@
+import BundleWriter
+import FeedModel
+
+/// What the network stage made of a bundle's sources (issue 28): how many places it found
+/// shared, the transfers on foot by kind, the real-time trip ids, and its notices (an override
+/// naming an unknown stop).
+public struct NetworkReport: Codable, Sendable, Equatable {
+    public var samePlaceLinks: Int
+    /// `stop_transfers` rows by kind (`feed`, `pathway`, `station`, `walk`).
+    public var transfers: [String: Int]
+    public var realtimeTrips: Int
+    public var notices: [NoticeSummary]
+
+    init(_ summary: NetworkCompiler.Summary, sink: NoticeSink) {
+        samePlaceLinks = summary.samePlaceLinks
+        transfers = summary.transfersByKind
+        realtimeTrips = summary.realtimeTrips
+        notices = sink.summary
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case samePlaceLinks = "same_place_links"
+        case transfers
+        case realtimeTrips = "realtime_trips"
+        case notices
+    }
+}

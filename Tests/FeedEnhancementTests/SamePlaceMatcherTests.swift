@@ -1,0 +1,81 @@
+import FeedEnhancement
+import FeedModel
+import Foundation
+import Testing
+
+/// The same-place rules on cases written for the purpose (issue 28).
+@Suite struct SamePlaceMatcherTests {
+    /// A point `north` and `east` metres from (40.75, -73.99).
+    private func at(north: Double, east: Double = 0) -> Point {
+        Point(lat: 40.75 + north / 111_195, lon: -73.99 + east / (111_195 * cos(40.75 * .pi / 180)))
+    }
+
+    private func candidate(_ id: String, _ name: String, north: Double, guided: Bool = true) -> PlaceCandidate {
+        PlaceCandidate(id: id, source: String(id.prefix { $0 != ":" }), name: name, point: at(north: north), guided: guided)
+    }
+
+    private func pairs(_ links: [PlaceLink]) -> [String] {
+        links.filter { $0.stop < $0.other }.map { "\($0.stop)=\($0.other)" }
+    }
+
+    @Test func namesFoldStreetWordsOrdinalsAndAgencyWords() {
+        #expect(PlaceNameKey("23rd Street").words == PlaceNameKey("23 St").words)
+        #expect(PlaceNameKey("23rd Street").sharedDistinctive(PlaceNameKey("23 St")).isEmpty, "numbers and street words are not distinctive")
+        #expect(PlaceNameKey("Newark Penn Station").sharedDistinctive(PlaceNameKey("Newark, NJ - Pennsylvania Station")) == ["newark", "penn"])
+        #expect(PlaceNameKey("Dublin-Pleasanton Amtrak Station").words == ["dublin", "pleasanton"])
+        #expect(PlaceNameKey("Union Station").sharedDistinctive(PlaceNameKey("Washington Union Station")).isEmpty)
+    }
+
+    @Test func nearIsOnePlaceFartherNeedsADistinctiveName() {
+        let matcher = SamePlaceMatcher(settings: NetworkSettings())
+        let links = matcher.links([
+            candidate("a:HERALD", "34 St-Herald Sq", north: 0),
+            candidate("b:33", "33rd Street", north: 57),        // near: one place, names unalike
+            candidate("a:COL", "Coliseum", north: 1_000),
+            candidate("b:OAC", "Oakland Coliseum/Airport", north: 1_174),  // 174 m, shares "coliseum"
+            candidate("a:23", "23 St", north: 3_000),
+            candidate("b:23", "23rd Street", north: 3_276),     // 276 m: beyond the name reach
+            candidate("a:CORT", "Cortlandt St", north: 5_000),
+            candidate("b:WTC", "World Trade Center", north: 5_239),  // 239 m, names unalike
+            candidate("a:X1", "Main St", north: 7_000),
+            candidate("a:X2", "Main St", north: 7_050),         // one source, same name, 50 m
+            candidate("a:Y1", "Elm Av", north: 9_000, guided: false),
+            candidate("a:Y2", "Elm Av", north: 9_030, guided: false),  // one source, buses: two stops
+        ], sink: NoticeSink())
+        #expect(pairs(links) == ["a:COL=b:OAC", "a:HERALD=b:33", "a:X1=a:X2"])
+        #expect(links.count == 6, "both ways")
+        let coliseum = links.first { $0.stop == "a:COL" }
+        #expect(coliseum?.evidence == "174 m, names share `coliseum`, both rail")
+        #expect(coliseum.map { $0.confidence > 0 && $0.confidence <= 1 } == true)
+    }
+
+    @Test func overridesSplitJoinAndReportUnknownIds() {
+        var settings = NetworkSettings()
+        settings.overrides = [PlaceOverride(stop: "a:1", other: "b:1", join: false, line: 2),
+                              PlaceOverride(stop: "a:2", other: "b:2", join: true, line: 3),
+                              PlaceOverride(stop: "a:2", other: "b:404", join: true, line: 4)]
+        let sink = NoticeSink()
+        let links = SamePlaceMatcher(settings: settings).links([
+            candidate("a:1", "One", north: 0), candidate("b:1", "One", north: 10),
+            candidate("a:2", "Two", north: 5_000), candidate("b:2", "Deux", north: 5_900),
+        ], sink: sink, overridesFile: "places.csv")
+        #expect(pairs(links) == ["a:2=b:2"])
+        #expect(links.first { $0.stop == "a:2" }?.evidence == "override")
+        let notice = sink.samples.first { $0.code == "place_override_unknown_stop" }
+        #expect(notice?.line == 4 && notice?.value == "b:404" && notice?.file == "places.csv")
+    }
+
+    @Test func walksKeepToTheRadiusAndNeverCrossAForbiddenPair() {
+        var settings = NetworkSettings()
+        settings.walkRadius = 100
+        let stops = [ServedStop(id: "a:1", point: at(north: 0), place: "a:1"), ServedStop(id: "a:2", point: at(north: 60), place: "a:2"),
+                     ServedStop(id: "a:3", point: at(north: 300), place: "a:3"), ServedStop(id: "b:9", point: at(north: 290), place: "b:9")]
+        let walks = TransferWalks(settings: settings).transfers(
+            served: stops, links: [PlaceLink(stop: "a:3", other: "b:9", distance: 10, confidence: 1, evidence: ""),
+                                   PlaceLink(stop: "b:9", other: "a:3", distance: 10, confidence: 1, evidence: "")],
+            taken: [StopPairKey(from: "a:2", to: "a:1")], forbidden: [StopPairKey(from: "a:1", to: "a:2")])
+        let described = walks.map { "\($0.from)>\($0.to) \($0.kind.rawValue) \($0.seconds)" }
+        // a:1 → a:2 forbidden, a:2 → a:1 the feed's own; a:3 and b:9 one place; nothing else within 100 m.
+        #expect(described == ["a:3>b:9 station 60", "b:9>a:3 station 60"])
+    }
+}
