@@ -12,12 +12,12 @@ extension BundleSchema {
         BundleColumn("min_transfer_time", "INTEGER", doc: "Seconds, where the feed gives it."),
     ])
 
-    public static let samePlaces = BundleTable("same_places", primaryKey: ["stop_id", "other_stop_id"], doc: "Stations and ungrouped stops of different sources that are one place for a rider (Millbrae's BART and Caltrain stations), both ways: a link appears as (a, b) and (b, a). Platforms belong to their station's links.", [
+    public static let samePlaces = BundleTable("same_places", primaryKey: ["stop_id", "other_stop_id"], doc: "Stations and ungrouped stops that are one place for a rider: of different sources (Millbrae's BART and Caltrain stations), or of one source that left them ungrouped (New York's station complexes). Both ways: a link appears as (a, b) and (b, a). Platforms belong to their station's links.", [
         BundleColumn("stop_id", "TEXT", notNull: true),
         BundleColumn("other_stop_id", "TEXT", notNull: true),
         BundleColumn("distance_m", "REAL", notNull: true),
         BundleColumn("confidence", "REAL", notNull: true, doc: "0–1, from distance, names and modes; 1 for a link made by the overrides file."),
-        BundleColumn("evidence", "TEXT", notNull: true, doc: "What the link rests on: `37 m, names share `millbrae`, both rail`, or `override`."),
+        BundleColumn("evidence", "TEXT", notNull: true, doc: "What the link rests on: `38 m, names share `millbrae`, both rail`; `104 m, one place with <stop>` (both linked to it); or `override`."),
     ])
 
     public static let stopTransfers = BundleTable("stop_transfers", primaryKey: ["from_stop_id", "to_stop_id"], doc: "Where a rider can go on foot from a stop, and how long it takes: the feed's own stop-to-stop transfers, walks through a station's pathways, between the platforms of one place, and between served stops within the walking radius. Never a pair the feed forbids (`transfer_type` 3).", [

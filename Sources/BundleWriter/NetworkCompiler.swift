@@ -29,6 +29,8 @@ public struct NetworkCompiler: Sendable {
     /// What the stage did, for the build report.
     public struct Summary: Sendable, Equatable, Codable {
         public var samePlaceLinks = 0
+        /// Of which between two sources.
+        public var crossSourceLinks = 0
         public var transfersByKind: [String: Int] = [:]
         public var realtimeTrips = 0
     }
@@ -43,8 +45,9 @@ public struct NetworkCompiler: Sendable {
                                                          .real(link.confidence), .text(link.evidence)])
             }
             summary.samePlaceLinks = links.count / 2
+            summary.crossSourceLinks = links.filter { source(of: $0.stop) != source(of: $0.other) }.count / 2
             let walks = TransferWalks(settings: settings).transfers(served: served(stops, content), links: links,
-                                                                    taken: taken(content), forbidden: forbidden(stops, content))
+                                                                    taken: taken(stops, content), forbidden: forbidden(stops, content))
             for walk in walks {
                 content.append(BundleSchema.stopTransfers, [.text(walk.from), .text(walk.to), .text(walk.kind.rawValue),
                                                             .integer(Int64(walk.seconds)), walk.distance.map { .real($0) } ?? .null])
@@ -93,12 +96,16 @@ public struct NetworkCompiler: Sendable {
         }
     }
 
-    /// The pairs the sources' own transfers and pathways give.
-    private func taken(_ content: BundleContent) -> Set<StopPairKey> {
-        Set((content.rows[BundleSchema.stopTransfers.name] ?? []).compactMap { row in
-            guard let from = row[0].string, let to = row[1].string else { return nil }
-            return StopPairKey(from: from, to: to)
-        })
+    /// The pairs the sources' own transfers and pathways give, a station standing for each of
+    /// its stops: a feed's 180 s within station 101 is not undercut by a generated 60 s between
+    /// its platforms (`transfers_from` on a platform lists its station's rows).
+    private func taken(_ stops: StopRows, _ content: BundleContent) -> Set<StopPairKey> {
+        var pairs: Set<StopPairKey> = []
+        for row in content.rows[BundleSchema.stopTransfers.name] ?? [] {
+            guard let from = row[0].string, let to = row[1].string else { continue }
+            for a in [from] + stops.children(of: from) { for b in [to] + stops.children(of: to) { pairs.insert(StopPairKey(from: a, to: b)) } }
+        }
+        return pairs
     }
 
     /// The pairs a feed says cannot be made (`transfer_type` 3 between two stops, for any route

@@ -33,12 +33,34 @@ struct TransfersCompiler {
                                                             .integer(Int64(seconds)), distance.map { .real($0) } ?? .null])
             }
         }
+        let forbidden = forbiddenPairs(table)
         for walk in source.pathwayWalks {
             let key = StopPairKey(from: source.prefix + walk.from, to: source.prefix + walk.to)
-            guard given.insert(key).inserted else { continue }
+            guard !forbidden.contains(key), given.insert(key).inserted else { continue }
             content.append(BundleSchema.stopTransfers, [.text(key.from), .text(key.to), .text(walk.kind.rawValue),
                                                         .integer(Int64(walk.seconds)), walk.distance.map { .real($0) } ?? .null])
         }
+    }
+
+    /// The pairs transfers.txt forbids (`transfer_type` 3 between two stops, for any route and
+    /// trip), a station standing for each of its stops; bundle ids.
+    private func forbiddenPairs(_ table: Table) -> Set<StopPairKey> {
+        guard table.isPresent, table.has("from_stop_id"), table.has("to_stop_id") else { return [] }
+        let stops = source.feed.stops
+        var children: [String: [String]] = [:]
+        for (id, parent) in zip(stops.texts("stop_id"), stops.texts("parent_station")) {
+            if let id, let parent { children[parent, default: []].append(id) }
+        }
+        let others = ["from_route_id", "to_route_id", "from_trip_id", "to_trip_id"].filter(table.has).map { table.texts($0) }
+        let from = table.texts("from_stop_id"), to = table.texts("to_stop_id"), types = table.integers("transfer_type")
+        var pairs: Set<StopPairKey> = []
+        for row in 0..<table.count where types[row] == 3 && others.allSatisfy({ $0[row] == nil }) {
+            guard let a = from[row], let b = to[row] else { continue }
+            for x in [a] + (children[a] ?? []) {
+                for y in [b] + (children[b] ?? []) { pairs.insert(StopPairKey(from: source.prefix + x, to: source.prefix + y)) }
+            }
+        }
+        return pairs
     }
 
     /// Each stop's position, by bundle id (prefix included).

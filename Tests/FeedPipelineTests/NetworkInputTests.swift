@@ -92,6 +92,29 @@ import TestSupport
         #expect(pathway.map { $0[0].int } == [90])
     }
 
+    /// Both sources run line 1 from their One (one place) at 08:00 and 09:00: each run is listed
+    /// once. Source a also runs a second vehicle of line 1 at 08:00 (T3): two vehicles of one
+    /// source are both listed.
+    @Test func aRunBothSourcesPublishIsListedOnce() throws {
+        let workspace = Workspace()
+        let report = try workspace.build(try twoSources(workspace, a: [
+            "trips.txt": "route_id,service_id,trip_id\nR1,WK,T1\nR1,WK,T2\nR1,WK,T3\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:05:00,08:05:00,S2,2\n"
+                + "T2,09:00:00,09:00:00,S1,1\nT2,09:05:00,09:05:00,S2,2\nT3,08:00:00,08:00:00,S1,1\nT3,08:07:00,08:07:00,S3,2\n",
+        ]))
+        #expect(report.status == .published, "\(report.reason ?? "")")
+        let (database, cleanup) = try BundleFile.open(try workspace.latestBundle())
+        defer { cleanup() }
+        // Tuesday 3 March 2026, 07:00.
+        let parameters: [String: SQLValue] = ["stop_id": .text("b:S1"), "date": .integer(20260303), "after": .integer(25_200),
+                                              "previous_after": .integer(111_600), "limit": .integer(20)]
+        let rows = try AppQueries.run("place_departures", on: database, parameters)
+        #expect(rows.map { "\($0[0].string!) \($0[6].int!)" } == ["a:T1 28800", "a:T3 28800", "a:T2 32400"])
+        // Each source alone lists its own runs: the place is both.
+        let next = try AppQueries.run("next_departures", on: database, parameters.merging(["lang": .null]) { $1 })
+        #expect(next.map { $0[0].string! } == ["b:T1", "b:T2"])
+    }
+
     @Test func turnedOffThereAreNoLinksNorWalks() throws {
         let workspace = Workspace()
         let report = try workspace.build(try twoSources(workspace, extra: "    network: false\n"))

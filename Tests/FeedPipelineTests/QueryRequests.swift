@@ -53,6 +53,8 @@ struct QueryRequests {
             let linked = try database.scalar("SELECT route_id FROM stop_opposite_routes WHERE stop_id = ? ORDER BY route_id LIMIT 1", [id])
             let line = try linked ?? database.scalar("SELECT route_id FROM stop_routes WHERE stop_id = ? ORDER BY route_id LIMIT 1", [id]) ?? .text("")
             add("opposite_stop_on_line", ["stop_id": id, "route_id": line], mustFind: linked != nil)
+            add("same_station", ["stop_id": id], mustFind: false)
+            add("transfers_from", ["stop_id": id], mustFind: false)
             let words = SearchText.words(name)
             if let first = words.first {
                 add("stops_named", ["limit": .integer(100)], fold: name, mustFind: true)
@@ -66,6 +68,21 @@ struct QueryRequests {
                         add("next_departures", ["stop_id": stop, "date": date, "after": .integer(Int64(after)),
                                                 "previous_after": .integer(Int64(after + 86400)), "limit": .integer(200), "lang": lang], mustFind: false)
                     }
+                    add("place_departures", ["stop_id": stop, "date": date, "after": .integer(Int64(after)),
+                                             "previous_after": .integer(Int64(after + 86400)), "limit": .integer(200)], mustFind: false)
+                }
+            }
+        }
+        // Real-time lookups: trips spread over the feed by their feed ids, on the busiest dates,
+        // and a trip id no feed has.
+        let sources = try database.rows("SELECT source_id, id_prefix FROM feeds ORDER BY source_id")
+        for source in sources {
+            let prefix = source[1].string ?? ""
+            let trips = try database.rows("SELECT trip_id FROM trips WHERE substr(trip_id, 1, length(?)) = ? ORDER BY trip_id",
+                                          [.text(prefix), .text(prefix)]).map { String(($0[0].string ?? "").dropFirst(prefix.count)) }
+            for trip in stride(from: 0, to: trips.count, by: max(1, trips.count / 6)).map({ trips[$0] }) + ["no-such-trip"] {
+                for date in dates {
+                    add("realtime_trip", ["source_id": source[0], "trip_id": .text(trip), "start_date": date], mustFind: trip != "no-such-trip")
                 }
             }
         }

@@ -222,16 +222,24 @@ enum DocumentedQueries {
             FROM runs r JOIN calls c ON c.trip_id = r.trip_id AND c.offset = r.offset
             WHERE r.start_time < r.end_time
           ),
-          named(trip_id, route_id, line, agency, stop_id, headsign, departure, direction_index, service_date, wait, exact, headway_secs, start_time) AS (
-            SELECT d.trip_id, d.route_id, coalesce(r.short_name, r.long_name, r.route_id), a.name, d.stop_id, d.headsign, d.departure,
-                   d.direction_index, d.service_date, d.wait, d.exact, d.headway_secs, d.start_time
+          named(trip_id, route_id, line, agency, source_id, stop_id, headsign, departure, direction_index, service_date, wait, exact, headway_secs, start_time) AS (
+            SELECT d.trip_id, d.route_id, coalesce(r.short_name, r.long_name, r.route_id), a.name,
+                   (SELECT f.source_id FROM feeds f WHERE substr(d.trip_id, 1, length(f.id_prefix)) = f.id_prefix
+                    ORDER BY length(f.id_prefix) DESC LIMIT 1),
+                   d.stop_id, d.headsign, d.departure, d.direction_index, d.service_date, d.wait, d.exact, d.headway_secs, d.start_time
             FROM departures d JOIN routes r ON r.route_id = d.route_id JOIN agencies a ON a.agency_id = r.agency_id
+          ),
+          per_source(line, departure, service_date, source_id, first) AS (
+            SELECT line, departure, service_date, source_id, min(trip_id) FROM named GROUP BY line, departure, service_date, source_id
+          ),
+          kept(line, departure, service_date, source_id, first) AS (
+            SELECT line, departure, service_date, source_id, min(first) FROM per_source GROUP BY line, departure, service_date
           )
-        SELECT min(trip_id) AS trip_id, route_id, line, agency, stop_id, headsign, departure, direction_index, service_date, wait,
-               exact, headway_secs, start_time
-        FROM named
-        GROUP BY line, departure, service_date, direction_index
-        ORDER BY wait, trip_id, service_date
+        SELECT n.trip_id, n.route_id, n.line, n.agency, n.stop_id, n.headsign, n.departure, n.direction_index, n.service_date, n.wait,
+               n.exact, n.headway_secs, n.start_time
+        FROM named n
+        JOIN kept k ON k.line = n.line AND k.departure = n.departure AND k.service_date = n.service_date AND k.source_id = n.source_id
+        ORDER BY n.wait, n.trip_id, n.service_date
         LIMIT :limit
         """,
         "realtime_trip": """

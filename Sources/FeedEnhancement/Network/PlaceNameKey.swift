@@ -12,7 +12,7 @@ public struct PlaceNameKey: Sendable, Equatable {
 
     private static let folds: [String: String] = [
         "street": "st", "str": "st", "avenue": "ave", "av": "ave", "square": "sq", "road": "rd", "boulevard": "blvd",
-        "pennsylvania": "penn", "center": "ctr", "centre": "ctr", "saint": "st", "mount": "mt", "fort": "ft",
+        "pennsylvania": "penn", "avs": "ave", "aves": "ave", "place": "pl", "sts": "st", "center": "ctr", "centre": "ctr", "saint": "st", "mount": "mt", "fort": "ft",
         "north": "n", "south": "s", "east": "e", "west": "w", "and": "", "at": "", "the": "", "of": "",
         "station": "", "stn": "", "sta": "", "amtrak": "", "caltrain": "", "bart": "", "metro": "", "metrorail": "",
         "subway": "", "rail": "", "railway": "", "train": "", "transit": "", "terminal": "", "platform": "", "ny": "",
@@ -22,6 +22,7 @@ public struct PlaceNameKey: Sendable, Equatable {
     private static let generic: Set<String> = [
         "st", "ave", "sq", "rd", "blvd", "ctr", "mt", "ft", "n", "s", "e", "w", "pl", "dr", "ln", "hall", "hwy",
         "city", "park", "plaza", "airport", "downtown", "union", "main", "new", "old", "town", "bay", "hill", "lake",
+        "san", "santa", "los", "las", "del", "de", "la", "el", "port",
     ]
 
     public init(_ name: String) {

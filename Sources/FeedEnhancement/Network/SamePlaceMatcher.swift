@@ -42,7 +42,8 @@ public struct PlaceLink: Sendable, Equatable {
 
 /// Finds the places of different sources that are one place (issue 28): each pair within
 /// `samePlaceDistance` whatever its names, and each pair within `sameNameDistance` whose names
-/// share a distinctive word (``PlaceNameKey``). Within one source, only places the feed left
+/// share a distinctive word (``PlaceNameKey``) and one of them is served by rail. Two places
+/// linked to a third and within `sameNameDistance` of each other are linked too. Within one source, only places the feed left
 /// ungrouped that have the same name, are both guided and stand within `samePlaceDistance`
 /// (PATH lists its 33rd Street three times). Then the overrides: a `split` removes a link, a
 /// `join` makes one. Every link is returned both ways, in id order.
@@ -75,6 +76,7 @@ public struct SamePlaceMatcher: Sendable {
                 found[Pair(a.id, b.id)] = link
             }
         }
+        close(&found, candidates)
         applyOverrides(to: &found, candidates: candidates, sink: sink, file: overridesFile)
         var links: [PlaceLink] = []
         for link in found.values {
@@ -95,13 +97,48 @@ public struct SamePlaceMatcher: Sendable {
             guard distance <= settings.samePlaceDistance, a.guided, b.guided, !aName.words.isEmpty, aName.words == bName.words else { return nil }
             evidence += ", same name, one source"
         } else if distance > settings.samePlaceDistance {
-            guard !shared.isEmpty, distance <= settings.sameNameDistance else { return nil }
+            // Farther than the near distance, by name: only where rail calls (two agencies' bus
+            // stops on one street share its name a block apart).
+            guard !shared.isEmpty, distance <= settings.sameNameDistance, a.guided || b.guided else { return nil }
         }
         if a.guided && b.guided { evidence += ", both rail" }
         let near = 1 - distance / max(settings.samePlaceDistance, settings.sameNameDistance)
         let confidence = min(1, 0.35 + 0.35 * near + 0.2 * similarity + (shared.isEmpty ? 0 : 0.1) + (a.guided && b.guided ? 0.1 : 0))
         let (first, second) = a.id < b.id ? (a.id, b.id) : (b.id, a.id)
         return PlaceLink(stop: first, other: second, distance: distance, confidence: (confidence * 1000).rounded() / 1000, evidence: evidence)
+    }
+
+    /// One place is one place: two places linked to a third (14 St-Union Sq's three platforms,
+    /// or the F train's 14 St and the L's 6 Av, both linked to PATH's 14th Street) are linked to
+    /// each other when they stand within `sameNameDistance`, with the evidence of the place
+    /// between them (within one source, when both are rail places). Only one step: chains never
+    /// spread a place along a street.
+    private func close(_ found: inout [Pair: PlaceLink], _ candidates: [PlaceCandidate]) {
+        var neighbours: [String: [String]] = [:]
+        for pair in found.keys {
+            neighbours[pair.first, default: []].append(pair.second)
+            neighbours[pair.second, default: []].append(pair.first)
+        }
+        let byId = Dictionary(candidates.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var added: [Pair: PlaceLink] = [:]
+        for middle in neighbours.keys.sorted() {
+            let around = neighbours[middle]!.sorted()
+            for (index, a) in around.enumerated() {
+                for b in around[(index + 1)...] {
+                    let pair = Pair(a, b)
+                    guard found[pair] == nil, added[pair] == nil, let x = byId[a], let y = byId[b] else { continue }
+                    // Within one source, only rail places: a source's own bus stops near another
+                    // agency's stop stay its own.
+                    guard x.source != y.source || (x.guided && y.guided) else { continue }
+                    let distance = (x.point.distance(to: y.point) * 10).rounded() / 10
+                    guard distance <= settings.sameNameDistance else { continue }
+                    let confidence = min(found[Pair(a, middle)]!.confidence, found[Pair(b, middle)]!.confidence)
+                    added[pair] = PlaceLink(stop: pair.first, other: pair.second, distance: distance, confidence: confidence,
+                                            evidence: "\(Int(distance.rounded())) m, one place with \(middle)")
+                }
+            }
+        }
+        found.merge(added) { existing, _ in existing }
     }
 
     private func applyOverrides(to found: inout [Pair: PlaceLink], candidates: [PlaceCandidate], sink: NoticeSink, file: String) {

@@ -5,7 +5,11 @@ import FeedModel
 /// shared, the transfers on foot by kind, the real-time trip ids, and its notices (an override
 /// naming an unknown stop).
 public struct NetworkReport: Codable, Sendable, Equatable {
+    /// Links between places (each pair once), within a source (its ungrouped complexes) or
+    /// across sources.
     public var samePlaceLinks: Int
+    /// Of which between two sources.
+    public var crossSourceLinks: Int
     /// `stop_transfers` rows by kind (`feed`, `pathway`, `station`, `walk`).
     public var transfers: [String: Int]
     public var realtimeTrips: Int
@@ -13,6 +17,7 @@ public struct NetworkReport: Codable, Sendable, Equatable {
 
     init(_ summary: NetworkCompiler.Summary, sink: NoticeSink) {
         samePlaceLinks = summary.samePlaceLinks
+        crossSourceLinks = summary.crossSourceLinks
         transfers = summary.transfersByKind
         realtimeTrips = summary.realtimeTrips
         notices = sink.summary
@@ -20,6 +25,7 @@ public struct NetworkReport: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case samePlaceLinks = "same_place_links"
+        case crossSourceLinks = "cross_source_links"
         case transfers
         case realtimeTrips = "realtime_trips"
         case notices

@@ -47,7 +47,7 @@ public enum ReportText {
         }
         if let network = report.network {
             let kinds = network.transfers.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            out += "  network: \(network.samePlaceLinks) places shared across sources; transfers on foot: \(kinds.isEmpty ? "none" : kinds)"
+            out += "  network: \(network.samePlaceLinks) place links (\(network.crossSourceLinks) across sources); transfers on foot: \(kinds.isEmpty ? "none" : kinds)"
             out += network.realtimeTrips > 0 ? "; \(network.realtimeTrips) real-time trip ids\n" : "\n"
             for notice in network.notices { out += "    \(notice.code) (\(notice.severity.rawValue)): \(notice.count)\n" }
         }
