@@ -43,6 +43,7 @@ struct QueryRequests {
             let (id, name) = (row[0], row[1].string ?? "")
             for delta in [0.003, 0.02] {
                 add("stops_near", AppQueries.near(lat: row[2].double!, lon: row[3].double!, delta: delta, limit: 50), mustFind: true)
+                add("places_near", AppQueries.near(lat: row[2].double!, lon: row[3].double!, delta: delta, limit: 50), mustFind: true)
             }
             add("lines_at_stop", ["stop_id": id], mustFind: try has("SELECT count(*) FROM stop_routes WHERE stop_id = ?", id))
             add("stop_timezone", ["stop_id": id], mustFind: true)
@@ -58,6 +59,7 @@ struct QueryRequests {
             let words = SearchText.words(name)
             if let first = words.first {
                 add("stops_named", ["limit": .integer(100)], fold: name, mustFind: true)
+                add("places_named", ["limit": .integer(100)], fold: name, mustFind: true)
                 add("stops_named", ["limit": .integer(100)], fold: String(first.prefix(3)), mustFind: true)
             }
         }

@@ -88,6 +88,30 @@ struct RealNetworkTests {
         #expect(try !links(db, "nyct:129").contains { $0.id == "amtrak:NYP" })
     }
 
+    /// The nearby list and the search box, one row per place: Herald Square is one row with
+    /// the subway's and PATH's lines; Millbrae one row with BART's and Caltrain's.
+    @Test func nearbyAndSearchGiveOneRowPerPlace() throws {
+        let east = try NetworkRegions.bundle("northeast", NetworkRegions.northeast).open()
+        let near = try AppQueries.run("places_near", on: east, AppQueries.near(lat: 40.7497, lon: -73.9882, delta: 0.003, limit: 10))
+        let herald = try #require(near.first)
+        #expect(herald[1].string == "34 St-Herald Sq")
+        #expect(herald[5].string == "MTA New York City Transit, PATH")
+        let lines = Set((herald[6].string ?? "").split(separator: " ").map(String.init))
+        #expect(lines.isSuperset(of: ["B", "D", "F", "M", "N", "Q", "R", "W"]), "\(lines)")
+        // One row for the place: neither of its subway stations comes again.
+        #expect(near.filter { ["nyct:R17", "nyct:D17"].contains($0[0].string) }.count == 1)
+        let stops = try AppQueries.run("stops_near", on: east, AppQueries.near(lat: 40.7497, lon: -73.9882, delta: 0.003, limit: 50))
+        #expect(stops.count > near.count)
+
+        let bay = try NetworkRegions.bundle("bay", NetworkRegions.bay2023).open()
+        let statement = try bay.prepare(try #require(AppQueries.all["places_named"]))
+        try statement.bind(named: ["query": .text(SearchText.query("Millbrae")), "limit": .integer(10)])
+        var rows: [[SQLValue]] = []
+        while try statement.step() { rows.append(statement.row()) }
+        #expect(rows.count == 1)
+        #expect(rows.first?[5].string == "Bay Area Rapid Transit, Caltrain")
+    }
+
     /// Every link across sources has a walk from a platform of one place to a platform of the
     /// other, both ways; walks are timed at 1.2 m/s with a 1.3 detour and at least 60 s.
     @Test func everyLinkedPairHasAWalk() throws {

@@ -242,6 +242,105 @@ enum DocumentedQueries {
         ORDER BY n.wait, n.trip_id, n.service_date
         LIMIT :limit
         """,
+        "places_named": """
+        -- query: places_named
+        WITH RECURSIVE
+          split(word, rest) AS (
+            SELECT '', :query || ' '
+            UNION ALL
+            SELECT substr(rest, 1, instr(rest, ' ') - 1), substr(rest, instr(rest, ' ') + 1) FROM split WHERE rest <> ''
+          ),
+          words(word) AS (SELECT DISTINCT word FROM split WHERE word <> ''),
+          hits(stop_id, exact_words) AS (
+            SELECT t.stop_id, count(DISTINCT CASE WHEN t.token = w.word THEN w.word END)
+            FROM words w JOIN stop_tokens t ON t.token >= w.word AND t.token < w.word || char(1114111)
+            GROUP BY t.stop_id
+            HAVING count(DISTINCT w.word) = (SELECT count(*) FROM words)
+          ),
+          placed(stop_id, place) AS (
+            SELECT h.stop_id,
+                   coalesce((SELECT p.stop_id FROM stops c JOIN stops p ON p.stop_id = c.parent_station AND p.location_type = 1
+                             WHERE c.stop_id = h.stop_id), h.stop_id)
+            FROM hits h
+          ),
+          grouped(place_id, exact_words) AS (
+            SELECT min(p.place, coalesce((SELECT min(sp.other_stop_id) FROM same_places sp WHERE sp.stop_id = p.place), p.place)), max(h.exact_words)
+            FROM placed p JOIN hits h ON h.stop_id = p.stop_id
+            GROUP BY 1
+          )
+        SELECT g.place_id, s.name, s.lat, s.lon, g.exact_words,
+          (SELECT group_concat(name, ', ') FROM (
+             SELECT DISTINCT a.name FROM stops x JOIN stop_routes sr ON sr.stop_id = x.stop_id JOIN routes r ON r.route_id = sr.route_id
+             JOIN agencies a ON a.agency_id = r.agency_id
+             WHERE x.stop_id IN (SELECT g.place_id UNION SELECT sp.other_stop_id FROM same_places sp WHERE sp.stop_id = g.place_id)
+                OR x.parent_station IN (SELECT g.place_id UNION SELECT sp.other_stop_id FROM same_places sp WHERE sp.stop_id = g.place_id)
+             ORDER BY a.name)) AS agencies,
+          (SELECT group_concat(line, ' ') FROM (
+             SELECT DISTINCT coalesce(r.short_name, r.long_name, r.route_id) AS line FROM stops x
+             JOIN stop_routes sr ON sr.stop_id = x.stop_id JOIN routes r ON r.route_id = sr.route_id
+             WHERE x.stop_id IN (SELECT g.place_id UNION SELECT sp.other_stop_id FROM same_places sp WHERE sp.stop_id = g.place_id)
+                OR x.parent_station IN (SELECT g.place_id UNION SELECT sp.other_stop_id FROM same_places sp WHERE sp.stop_id = g.place_id)
+             ORDER BY line)) AS lines
+        FROM grouped g JOIN stops s ON s.stop_id = g.place_id
+        ORDER BY g.exact_words DESC, length(s.name), s.name, g.place_id
+        LIMIT :limit
+        """,
+        "places_near": """
+        -- query: places_near
+        WITH RECURSIVE
+          box(lat_lo, lat_hi, lon_lo, lon_hi) AS (
+            SELECT max(:lat - :dlat, -90.0), min(:lat + :dlat, 90.0), :lon - min(:dlon, 180.0), :lon + min(:dlon, 180.0)
+          ),
+          strips(strip, last) AS (
+            SELECT CAST((lat_lo + 90) * 100 AS INTEGER), CAST((lat_hi + 90) * 100 AS INTEGER) FROM box
+            UNION ALL
+            SELECT strip + 1, last FROM strips WHERE strip < last
+          ),
+          spans(lo, hi) AS (
+            SELECT max(lon_lo, -180.0), min(lon_hi, 180.0) FROM box
+            UNION ALL SELECT lon_lo + 360, CASE WHEN lon_lo < -180 THEN 180.0 ELSE -1000.0 END FROM box
+            UNION ALL SELECT CASE WHEN lon_hi > 180 THEN -180.0 ELSE 1000.0 END, lon_hi - 360 FROM box
+          ),
+          hits(stop_id) AS (
+            SELECT g.stop_id FROM strips, spans, stop_grid g
+            WHERE g.strip = strips.strip AND g.lon BETWEEN spans.lo AND spans.hi
+          ),
+          near(stop_id, distance) AS (
+            SELECT s.stop_id,
+                   (s.lat - :lat) * (s.lat - :lat)
+                   + (min(abs(s.lon - :lon), 360 - abs(s.lon - :lon)) * :lon_scale) * (min(abs(s.lon - :lon), 360 - abs(s.lon - :lon)) * :lon_scale)
+            FROM stops s
+            WHERE s.stop_id IN (SELECT stop_id FROM hits)
+              AND s.lat BETWEEN (SELECT lat_lo FROM box) AND (SELECT lat_hi FROM box)
+          ),
+          placed(stop_id, place) AS (
+            SELECT h.stop_id,
+                   coalesce((SELECT p.stop_id FROM stops c JOIN stops p ON p.stop_id = c.parent_station AND p.location_type = 1
+                             WHERE c.stop_id = h.stop_id), h.stop_id)
+            FROM near h
+          ),
+          grouped(place_id, distance) AS (
+            SELECT min(p.place, coalesce((SELECT min(sp.other_stop_id) FROM same_places sp WHERE sp.stop_id = p.place), p.place)), min(h.distance)
+            FROM placed p JOIN near h ON h.stop_id = p.stop_id
+            GROUP BY 1
+          )
+        SELECT g.place_id, s.name, s.lat, s.lon, g.distance,
+          (SELECT group_concat(name, ', ') FROM (
+             SELECT DISTINCT a.name FROM stops x JOIN stop_routes sr ON sr.stop_id = x.stop_id JOIN routes r ON r.route_id = sr.route_id
+             JOIN agencies a ON a.agency_id = r.agency_id
+             WHERE x.stop_id IN (SELECT g.place_id UNION SELECT sp.other_stop_id FROM same_places sp WHERE sp.stop_id = g.place_id)
+                OR x.parent_station IN (SELECT g.place_id UNION SELECT sp.other_stop_id FROM same_places sp WHERE sp.stop_id = g.place_id)
+             ORDER BY a.name)) AS agencies,
+          (SELECT group_concat(line, ' ') FROM (
+             SELECT DISTINCT coalesce(r.short_name, r.long_name, r.route_id) AS line FROM stops x
+             JOIN stop_routes sr ON sr.stop_id = x.stop_id JOIN routes r ON r.route_id = sr.route_id
+             WHERE x.stop_id IN (SELECT g.place_id UNION SELECT sp.other_stop_id FROM same_places sp WHERE sp.stop_id = g.place_id)
+                OR x.parent_station IN (SELECT g.place_id UNION SELECT sp.other_stop_id FROM same_places sp WHERE sp.stop_id = g.place_id)
+             ORDER BY line)) AS lines
+        FROM grouped g JOIN stops s ON s.stop_id = g.place_id
+        ORDER BY g.distance, g.place_id
+        LIMIT :limit
+        """,
         "realtime_trip": """
         -- query: realtime_trip
         WITH
