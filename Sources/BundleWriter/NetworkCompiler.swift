@@ -39,6 +39,10 @@ public struct NetworkCompiler: Sendable {
         var summary = Summary()
         let stops = StopRows(content)
         if settings.enabled {
+            // The walks need nothing of the places: found on a thread of their own meanwhile.
+            let servedStops = served(stops, content)
+            let walker = TransferWalks(settings: settings)
+            let walking = BesideTask { walker.walkingPairs(servedStops) }
             let links = SamePlaceMatcher(settings: settings).links(candidates(stops, content), sink: sink, overridesFile: overridesFile)
             for link in links {
                 content.append(BundleSchema.samePlaces, [.text(link.stop), .text(link.other), .real(link.distance),
@@ -46,8 +50,8 @@ public struct NetworkCompiler: Sendable {
             }
             summary.samePlaceLinks = links.count / 2
             summary.crossSourceLinks = links.filter { source(of: $0.stop) != source(of: $0.other) }.count / 2
-            let walks = TransferWalks(settings: settings).transfers(served: served(stops, content), links: links,
-                                                                    taken: taken(stops, content), forbidden: forbidden(stops, content))
+            let walks = walker.transfers(served: servedStops, links: links, taken: taken(stops, content),
+                                         forbidden: forbidden(stops, content), walking: walking.wait())
             for walk in walks {
                 content.append(BundleSchema.stopTransfers, [.text(walk.from), .text(walk.to), .text(walk.kind.rawValue),
                                                             .integer(Int64(walk.seconds)), walk.distance.map { .real($0) } ?? .null])
@@ -86,13 +90,17 @@ public struct NetworkCompiler: Sendable {
         }
     }
 
-    /// The stops trips call at, each with its place.
+    /// The stops trips call at, each with its place and its lines.
     private func served(_ stops: StopRows, _ content: BundleContent) -> [ServedStop] {
+        var lines: [String: Set<String>] = [:]
+        for row in content.rows[BundleSchema.stopRoutes.name] ?? [] {
+            if let stop = row[0].string, let route = row[1].string { lines[stop, default: []].insert(route) }
+        }
         var seen: Set<String> = []
         for row in content.rows[BundleSchema.patternStops.name] ?? [] { if let id = row[2].string { seen.insert(id) } }
         return seen.sorted().compactMap { id in
             guard let row = stops.row[id] else { return nil }
-            return ServedStop(id: id, point: stops.points[row], place: stops.place(of: id))
+            return ServedStop(id: id, point: stops.points[row], place: stops.place(of: id), routes: lines[id] ?? [])
         }
     }
 

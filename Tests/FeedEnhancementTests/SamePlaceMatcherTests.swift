@@ -70,12 +70,27 @@ import Testing
         settings.walkRadius = 100
         let stops = [ServedStop(id: "a:1", point: at(north: 0), place: "a:1"), ServedStop(id: "a:2", point: at(north: 60), place: "a:2"),
                      ServedStop(id: "a:3", point: at(north: 300), place: "a:3"), ServedStop(id: "b:9", point: at(north: 290), place: "b:9")]
-        let walks = TransferWalks(settings: settings).transfers(
+        let walker = TransferWalks(settings: settings)
+        let walks = walker.transfers(
             served: stops, links: [PlaceLink(stop: "a:3", other: "b:9", distance: 10, confidence: 1, evidence: ""),
                                    PlaceLink(stop: "b:9", other: "a:3", distance: 10, confidence: 1, evidence: "")],
-            taken: [StopPairKey(from: "a:2", to: "a:1")], forbidden: [StopPairKey(from: "a:1", to: "a:2")])
+            taken: [StopPairKey(from: "a:2", to: "a:1")], forbidden: [StopPairKey(from: "a:1", to: "a:2")],
+            walking: walker.walkingPairs(stops))
         let described = walks.map { "\($0.from)>\($0.to) \($0.kind.rawValue) \($0.seconds)" }
         // a:1 → a:2 forbidden, a:2 → a:1 the feed's own; a:3 and b:9 one place; nothing else within 100 m.
         #expect(described == ["a:3>b:9 station 60", "b:9>a:3 station 60"])
+    }
+
+    /// A walk leads to a stop with a line the first stop does not have: from a stop of line 1 to
+    /// one of lines 1 and 2, not back (nothing new there), and never beyond the radius.
+    @Test func walksLeadToNewLinesOnly() {
+        var settings = NetworkSettings()
+        settings.walkRadius = 150
+        let stops = [ServedStop(id: "s:1", point: at(north: 0), place: "s:1", routes: ["1"]),
+                     ServedStop(id: "s:2", point: at(north: 100), place: "s:2", routes: ["1", "2"]),
+                     ServedStop(id: "s:3", point: at(north: 0, east: 90), place: "s:3", routes: ["3"]),
+                     ServedStop(id: "s:4", point: at(north: 400), place: "s:4", routes: ["4"])]
+        let pairs = TransferWalks(settings: settings).walkingPairs(stops).map { "\($0.from)>\($0.to)" }
+        #expect(pairs == ["s:1>s:2", "s:1>s:3", "s:2>s:3", "s:3>s:1", "s:3>s:2"])
     }
 }

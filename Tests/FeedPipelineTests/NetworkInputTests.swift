@@ -42,10 +42,14 @@ import TestSupport
 
     /// transfers.txt naming an unknown stop: MobilityData's `foreign_key_violation`, the row
     /// dropped. A `transfer_type` 3 between two stops 56 m apart: no walk that way, one the other.
+    /// (A walk is made only towards a stop with another line: here line 2 at Four, line 1 at One.)
     @Test func badAndForbiddenTransfers() throws {
         let workspace = Workspace()
         let report = try workspace.build(try twoSources(workspace, a: [
             "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One,53.1,18.0\nS2,Two,53.2,18.1\nS3,Three,53.3,18.2\nS4,Four,53.1005,18.0\n",
+            // Line 2 calls at Four, line 1 at One: each is worth walking to from the other.
+            "routes.txt": "route_id,agency_id,route_short_name,route_type\nR1,A,1,3\nR2,A,2,3\n",
+            "trips.txt": "route_id,service_id,trip_id\nR1,WK,T1\nR2,WK,T2\n",
             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:05:00,08:05:00,S2,2\nT2,09:00:00,09:00:00,S4,1\nT2,09:05:00,09:05:00,S3,2\n",
             "transfers.txt": "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nS1,S9,2,120\nS1,S4,3,\nS2,S1,2,300\n",
         ]))

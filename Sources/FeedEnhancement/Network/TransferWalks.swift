@@ -6,11 +6,14 @@ public struct ServedStop: Sendable {
     public var id: String
     public var point: Point
     public var place: String
+    /// The lines that call there.
+    public var routes: Set<String>
 
-    public init(id: String, point: Point, place: String) {
+    public init(id: String, point: Point, place: String, routes: Set<String> = []) {
         self.id = id
         self.point = point
         self.place = place
+        self.routes = routes
     }
 }
 
@@ -45,7 +48,8 @@ public struct StopTransfer: Sendable, Equatable {
 
 /// The transfers a rider can make on foot that no feed states (issue 28): between the served
 /// stops of one place (a station's platforms, or of places linked across sources: `station`),
-/// then between any served stops within `walkRadius` (`walk`). Each is timed as the straight
+/// then between any served stops within `walkRadius` towards a stop with a line the first does
+/// not have (`walk`). Each is timed as the straight
 /// line times the detour factor at the walking speed, and never less than the minimum transfer
 /// time. A pair the feeds already give (`taken`: transfers.txt, pathways) is left to them, and a
 /// pair a feed forbids (`forbidden`: transfer_type 3) is never made.
@@ -56,9 +60,12 @@ public struct TransferWalks: Sendable {
         self.settings = settings
     }
 
+    /// The transfers, given the walks ``walkingPairs(_:)`` found among the same stops (they
+    /// need no links, so the network stage finds them while it matches places).
     public func transfers(served: [ServedStop], links: [PlaceLink], taken: Set<StopPairKey>,
-                          forbidden: Set<StopPairKey>) -> [StopTransfer] {
+                          forbidden: Set<StopPairKey>, walking: [StopPairKey]) -> [StopTransfer] {
         var made: [StopPairKey: StopTransfer] = [:]
+        let byId = Dictionary(served.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         func add(_ a: ServedStop, _ b: ServedStop, _ kind: StopTransfer.Kind) {
             let key = StopPairKey(from: a.id, to: b.id)
             guard a.id != b.id, made[key] == nil, !taken.contains(key), !forbidden.contains(key) else { return }
@@ -75,18 +82,38 @@ public struct TransferWalks: Sendable {
                 for a in here { for b in byPlace[other] ?? [] { add(a, b, .station) } }
             }
         }
-        // Swept in latitude order, both ways.
-        let order = served.filter(\.point.isValid).sorted { ($0.point.lat, $0.id) < ($1.point.lat, $1.id) }
-        let latitudeReach = settings.walkRadius / 111_195
-        for (position, a) in order.enumerated() {
-            for b in order[(position + 1)...] {
-                if b.point.lat - a.point.lat > latitudeReach { break }
-                guard a.point.distance(to: b.point) <= settings.walkRadius else { continue }
-                add(a, b, .walk)
-                add(b, a, .walk)
-            }
+        for pair in walking {
+            if let a = byId[pair.from], let b = byId[pair.to] { add(a, b, .walk) }
         }
         return made.values.sorted { ($0.from, $0.to) < ($1.from, $1.to) }
+    }
+
+    /// The walks between served stops within the radius, towards a stop where some line calls
+    /// that does not call where the walk starts (walking to the same lines' other stop is never a
+    /// transfer: on the 21-feed region this keeps 36,731 of 69,891 walks), in stop order.
+    /// Neighbours are found through a grid of cells a radius wide.
+    public func walkingPairs(_ served: [ServedStop]) -> [StopPairKey] {
+        let located = served.filter(\.point.isValid)
+        // Lines as small numbers: the subset test runs for every pair of neighbours.
+        var numbers: [String: Int] = [:]
+        let lines = located.map { stop in
+            Set(stop.routes.map { route in
+                if let number = numbers[route] { return number }
+                numbers[route] = numbers.count
+                return numbers.count - 1
+            })
+        }
+        let grid = PointGrid(located.map(\.point), radius: settings.walkRadius)
+        var pairs: [StopPairKey] = []
+        for (i, a) in located.enumerated() {
+            var ahead: [Int] = []
+            grid.forEach(near: a.point) { j in
+                guard i != j, a.point.distance(to: located[j].point) <= settings.walkRadius, !lines[j].isSubset(of: lines[i]) else { return }
+                ahead.append(j)
+            }
+            for j in ahead.sorted(by: { located[$0].id < located[$1].id }) { pairs.append(StopPairKey(from: a.id, to: located[j].id)) }
+        }
+        return pairs
     }
 }
 
