@@ -38,6 +38,14 @@ import TestSupport
         #expect(report.network?.samePlaceLinks == 2)
         let feeds = try rows(workspace, "SELECT source_id, id_prefix FROM feeds ORDER BY 1")
         #expect(feeds.map { [$0[0].string!, $0[1].string!] } == [["a", "a:"], ["b", "b:"]])
+        // Real-time keys both ways: a source's own ids to the bundle's, and back.
+        let (database, cleanup) = try BundleFile.open(try workspace.latestBundle())
+        defer { cleanup() }
+        #expect(try AppQueries.run("realtime_stop", on: database, ["source_id": .text("b"), "stop_id": .text("S1")]).first?[0].string == "b:S1")
+        #expect(try AppQueries.run("realtime_route", on: database, ["source_id": .text("a"), "route_id": .text("R1")]).first?[0].string == "a:R1")
+        #expect(try AppQueries.run("realtime_stop", on: database, ["source_id": .text("b"), "stop_id": .text("S9")]).isEmpty)
+        let back = try AppQueries.run("feed_id", on: database, ["id": .text("b:T2")])
+        #expect(back.map { [$0[0].string!, $0[1].string!] } == [["b", "T2"]])
     }
 
     /// transfers.txt naming an unknown stop: MobilityData's `foreign_key_violation`, the row

@@ -55,6 +55,7 @@ struct QueryRequests {
             let line = try linked ?? database.scalar("SELECT route_id FROM stop_routes WHERE stop_id = ? ORDER BY route_id LIMIT 1", [id]) ?? .text("")
             add("opposite_stop_on_line", ["stop_id": id, "route_id": line], mustFind: linked != nil)
             add("same_station", ["stop_id": id], mustFind: false)
+            add("feed_id", ["id": id], mustFind: true)
             add("transfers_from", ["stop_id": id], mustFind: false)
             let words = SearchText.words(name)
             if let first = words.first {
@@ -82,6 +83,12 @@ struct QueryRequests {
             let prefix = source[1].string ?? ""
             let trips = try database.rows("SELECT trip_id FROM trips WHERE substr(trip_id, 1, length(?)) = ? ORDER BY trip_id",
                                           [.text(prefix), .text(prefix)]).map { String(($0[0].string ?? "").dropFirst(prefix.count)) }
+            let stops = try database.rows("SELECT stop_id FROM stops WHERE substr(stop_id, 1, length(?)) = ? ORDER BY stop_id LIMIT 3",
+                                          [.text(prefix), .text(prefix)]).map { String(($0[0].string ?? "").dropFirst(prefix.count)) }
+            for stop in stops + ["no-such-stop"] { add("realtime_stop", ["source_id": source[0], "stop_id": .text(stop)], mustFind: stop != "no-such-stop") }
+            let routes = try database.rows("SELECT route_id FROM routes WHERE substr(route_id, 1, length(?)) = ? ORDER BY route_id LIMIT 3",
+                                           [.text(prefix), .text(prefix)]).map { String(($0[0].string ?? "").dropFirst(prefix.count)) }
+            for route in routes + ["no-such-route"] { add("realtime_route", ["source_id": source[0], "route_id": .text(route)], mustFind: route != "no-such-route") }
             for trip in stride(from: 0, to: trips.count, by: max(1, trips.count / 6)).map({ trips[$0] }) + ["no-such-trip"] {
                 for date in dates {
                     add("realtime_trip", ["source_id": source[0], "trip_id": .text(trip), "start_date": date], mustFind: trip != "no-such-trip")

@@ -10,6 +10,14 @@ enum DocumentedQueries {
         WHERE ds.route_id = :route_id AND ds.direction_index = :direction_index
         ORDER BY ds.position
         """,
+        "feed_id": """
+        -- query: feed_id
+        SELECT f.source_id, substr(:id, length(f.id_prefix) + 1) AS feed_id
+        FROM feeds f
+        WHERE substr(:id, 1, length(f.id_prefix)) = f.id_prefix
+        ORDER BY length(f.id_prefix) DESC
+        LIMIT 1
+        """,
         "languages": """
         -- query: languages
         SELECT x.language, count(*) AS names
@@ -340,6 +348,18 @@ enum DocumentedQueries {
         FROM grouped g JOIN stops s ON s.stop_id = g.place_id
         ORDER BY g.distance, g.place_id
         LIMIT :limit
+        """,
+        "realtime_route": """
+        -- query: realtime_route
+        SELECT r.route_id, r.short_name, r.long_name
+        FROM feeds f JOIN routes r ON r.route_id = f.id_prefix || :route_id
+        WHERE f.source_id = :source_id
+        """,
+        "realtime_stop": """
+        -- query: realtime_stop
+        SELECT s.stop_id, s.name, s.parent_station
+        FROM feeds f JOIN stops s ON s.stop_id = f.id_prefix || :stop_id
+        WHERE f.source_id = :source_id
         """,
         "realtime_trip": """
         -- query: realtime_trip
