@@ -37,9 +37,10 @@ enum Terminal {
         fail(ErrorReport(error, file: file))
     }
 
-    static func printJSON(_ value: some Encodable) {
+    /// `value` as JSON on standard output: indented, or on one line (`line`, for JSON lines).
+    static func printJSON(_ value: some Encodable, line: Bool = false) {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = line ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else {
             FileHandle.standardError.write(Data("error: cannot encode JSON\n".utf8))
             Foundation.exit(2)

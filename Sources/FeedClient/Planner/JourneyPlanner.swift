@@ -1,0 +1,293 @@
+import FeedSQLite
+import Foundation
+
+/// Plans journeys on a bundle, offline: round-based public transit routing (RAPTOR: Delling,
+/// Pajor and Werneck, "Round-Based Public Transit Routing", 2012), as docs/client.md ("Plan a
+/// journey") describes it. For a departure time it gives the Pareto set over arrival time and
+/// number of transfers: the earliest arrival with no transfer, then each later round's journey
+/// that arrives earlier still, earliest arrival first in the result.
+///
+/// Round k rides at most k trips: each route (trips of one stop pattern and one timing, so none
+/// overtakes another) is scanned once from the first stop reached in the round before, boarding
+/// the earliest run that can be caught (`pickup_type` 1 stops are not boarded, `drop_off_type` 1
+/// stops not alighted at); then one footpath (the bundle's `stop_transfers`) from every stop a
+/// ride reached. Arrivals no better than the best at the destination are pruned. The network of a
+/// service date is built at its first query and kept (``TransitNetwork``).
+public final class JourneyPlanner: @unchecked Sendable {
+    private let database: Database
+    private let lock = NSLock()
+    private var networks: [Int: TransitNetwork] = [:]
+    /// The most trips a journey rides.
+    public var maxRides = 8
+
+    /// A planner over the bundle at `path` (a `.sqlite` file), read only.
+    public init(bundle path: URL) throws(ClientError) {
+        do {
+            database = try Database(path: path.path, mode: .readOnly)
+        } catch {
+            throw .notABundle(path: path.path, reason: "\(error)")
+        }
+    }
+
+    /// A planner over an open bundle, which it then owns.
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// How far a rider walks to or from a stop when the journey starts or ends at a position.
+    public static let accessRadius = 800.0
+
+    /// Where a journey can start or end for `place`: a stop id (a station: its stops), or
+    /// `LAT,LON` (the stops within ``accessRadius``, with the walk: the straight line times 1.3
+    /// at 1.2 m/s, as the bundle's walks are timed by default). Empty when nothing matches.
+    public func accesses(for place: String) throws(ClientError) -> [StopAccess] {
+        let parts = place.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        do {
+            if parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) {
+                let dlat = Self.accessRadius / 111_195, dlon = dlat / max(0.01, cos(lat * .pi / 180))
+                let rows = try database.rows("""
+                    SELECT s.stop_id, s.lat, s.lon FROM stops s
+                    WHERE s.lat BETWEEN ? AND ? AND s.lon BETWEEN ? AND ?
+                      AND EXISTS (SELECT 1 FROM pattern_stops ps WHERE ps.stop_id = s.stop_id)
+                    ORDER BY s.stop_id
+                    """, [.real(lat - dlat), .real(lat + dlat), .real(lon - dlon), .real(lon + dlon)])
+                return rows.compactMap { row in
+                    guard let id = row[0].string, let a = row[1].double, let b = row[2].double else { return nil }
+                    let x = (b - lon) * cos((a + lat) * .pi / 360), y = a - lat
+                    let metres = (x * x + y * y).squareRoot() * 111_195
+                    guard metres <= Self.accessRadius else { return nil }
+                    return StopAccess(stopId: id, walkSeconds: Int((metres * 1.3 / 1.2).rounded(.up)))
+                }
+            }
+            let rows = try database.rows("SELECT stop_id FROM stops WHERE stop_id = ? OR parent_station = ? ORDER BY stop_id",
+                                         [.text(place), .text(place)])
+            return rows.compactMap { $0[0].string.map { StopAccess(stopId: $0) } }
+        } catch {
+            throw .notABundle(path: database.path, reason: "\(error)")
+        }
+    }
+
+    /// The agency time zone of a stop's journeys (as the documented `stop_timezone` query).
+    public func timeZone(of stopId: String) -> TimeZone {
+        let name = (try? database.scalar(DocumentedQueries.sql("stop_timezone").replacingOccurrences(of: ":stop_id", with: "?"),
+                                         [.text(stopId)]))?.string
+        return name.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+    }
+
+    private enum Label {
+        case none
+        case origin(walk: Int)
+        /// Same as the round before.
+        case kept
+        case ride(route: Int, board: Int, alight: Int, run: Int)
+        case walk(from: Int, seconds: Int)
+    }
+
+    /// The journeys from `origins` to `destinations` leaving at `departure` (seconds from the
+    /// start of service date `date`, YYYYMMDD). Unknown stops are left out; none known: no journey.
+    ///
+    /// A walk follows a ride (or the start), never another walk. So each round keeps two labels a
+    /// stop: the earliest arrival by any means (what boarding needs) and the earliest by a ride
+    /// (what a walk may start from); a ride is pruned only by an earlier ride, since an earlier
+    /// arrival on foot cannot walk on.
+    public func plan(from origins: [StopAccess], to destinations: [StopAccess], date: Int, departure: Int) throws(ClientError) -> [Journey] {
+        let network = try self.network(date)
+        let starts = origins.compactMap { access in network.stopIndex[access.stopId].map { ($0, access.walkSeconds) } }
+        let ends = destinations.compactMap { access in network.stopIndex[access.stopId].map { ($0, access.walkSeconds) } }
+        guard !starts.isEmpty, !ends.isEmpty else { return [] }
+        let count = network.stopIds.count
+        let never = Int.max
+        var search = Search(count: count)
+        for (stop, walk) in ends { search.egress[stop] = min(search.egress[stop] ?? never, walk) }
+        for (stop, walk) in starts.sorted(by: { ($0.1, $0.0) < ($1.1, $1.0) }) where search.rideReach(stop, departure + walk) {
+            search.arrival[0][stop] = min(search.arrival[0][stop], departure + walk)
+            search.label[0][stop] = .origin(walk: walk)
+            search.rideArrival[0][stop] = departure + walk
+            search.rideLabel[0][stop] = .origin(walk: walk)
+        }
+        var sources = (0..<count).filter { search.rideArrival[0][$0] != never }
+        var marked = Set(sources)
+        marked.formUnion(search.walk(from: sources, round: 0, network))
+        var round = 0
+        while !marked.isEmpty && round < maxRides {
+            round += 1
+            search.newRound()
+            // Each route once, from its first marked stop.
+            var queue: [Int: Int] = [:]
+            for stop in marked {
+                for (route, position) in network.routesAt[stop] where position < (queue[route] ?? Int.max) { queue[route] = position }
+            }
+            marked = []
+            sources = []
+            for route in queue.keys.sorted() {
+                let r = network.routes[route]
+                var run: Int?
+                var boarded = 0
+                for position in queue[route]!..<r.stops.count {
+                    let stop = r.stops[position]
+                    if let current = run, r.canAlight[position] {
+                        let time = r.starts[current] + r.arrivals[position]
+                        if time < search.rideArrival[round][stop], search.rideReach(stop, time) {
+                            let ride = Label.ride(route: route, board: boarded, alight: position, run: current)
+                            search.rideArrival[round][stop] = time
+                            search.rideLabel[round][stop] = ride
+                            sources.append(stop)
+                            if time < search.arrival[round][stop] {
+                                search.arrival[round][stop] = time
+                                search.label[round][stop] = ride
+                                marked.insert(stop)
+                            }
+                        }
+                    }
+                    let ready = search.arrival[round - 1][stop]
+                    guard r.canBoard[position], ready != never else { continue }
+                    // The earliest run leaving here at `ready` or later.
+                    let earliest = Self.firstRun(r.starts, atLeast: ready - r.departures[position])
+                    if earliest < r.starts.count, earliest < (run ?? Int.max) {
+                        run = earliest
+                        boarded = position
+                    }
+                }
+            }
+            marked.formUnion(search.walk(from: Array(Set(sources)).sorted(), round: round, network))
+        }
+        // The Pareto set: each round's best at the destination, when better than fewer rides'.
+        var journeys: [Journey] = []
+        var bestSoFar = never
+        for k in 0..<search.arrival.count {
+            var end: (stop: Int, time: Int)?
+            for (stop, walk) in ends.sorted(by: { $0.0 < $1.0 }) where search.arrival[k][stop] != never {
+                let time = search.arrival[k][stop] + walk
+                if time < (end?.time ?? never) { end = (stop, time) }
+            }
+            guard let end, end.time < bestSoFar else { continue }
+            bestSoFar = end.time
+            journeys.append(journey(network, search, round: k, stop: end.stop, departure: departure, egress: search.egress[end.stop] ?? 0))
+        }
+        return journeys.sorted { ($0.arrival, $0.transfers) < ($1.arrival, $1.transfers) }
+    }
+
+    /// The labels of one search, round by round.
+    private struct Search {
+        var arrival: [[Int]]
+        var label: [[Label]]
+        var rideArrival: [[Int]]
+        var rideLabel: [[Label]]
+        /// The earliest arrival at each stop by any means, and by a ride, over all rounds.
+        var best: [Int]
+        var bestRide: [Int]
+        var egress: [Int: Int] = [:]
+        /// The earliest arrival at the destination so far.
+        var target = Int.max
+
+        init(count: Int) {
+            arrival = [Array(repeating: Int.max, count: count)]
+            label = [Array(repeating: .none, count: count)]
+            rideArrival = [Array(repeating: Int.max, count: count)]
+            rideLabel = [Array(repeating: .none, count: count)]
+            best = Array(repeating: Int.max, count: count)
+            bestRide = best
+        }
+
+        mutating func newRound() {
+            arrival.append(arrival[arrival.count - 1])
+            label.append(Array(repeating: .kept, count: label[0].count))
+            rideArrival.append(Array(repeating: Int.max, count: label[0].count))
+            rideLabel.append(Array(repeating: .none, count: label[0].count))
+        }
+
+        private mutating func reached(_ stop: Int, _ time: Int) {
+            if time < best[stop] { best[stop] = time }
+            if let walk = egress[stop] { target = min(target, time + walk) }
+        }
+
+        /// Whether a ride (or the start) reaching `stop` at `time` may lead anywhere better.
+        mutating func rideReach(_ stop: Int, _ time: Int) -> Bool {
+            guard time < bestRide[stop], time < target else { return false }
+            bestRide[stop] = time
+            reached(stop, time)
+            return true
+        }
+
+        /// One footpath from each of `sources` (reached by a ride, or the start, in `round`):
+        /// the stops whose arrival it improved.
+        mutating func walk(from sources: [Int], round: Int, _ network: TransitNetwork) -> Set<Int> {
+            var improved: Set<Int> = []
+            for stop in sources {
+                for path in network.footpaths[stop] {
+                    let time = rideArrival[round][stop] + path.seconds
+                    guard time < arrival[round][path.to], time < best[path.to], time < target else { continue }
+                    arrival[round][path.to] = time
+                    label[round][path.to] = .walk(from: stop, seconds: path.seconds)
+                    reached(path.to, time)
+                    improved.insert(path.to)
+                }
+            }
+            return improved
+        }
+    }
+
+    /// The legs that lead to `stop` in `round`, walked back through the labels.
+    private func journey(_ network: TransitNetwork, _ search: Search, round: Int, stop: Int,
+                         departure: Int, egress: Int) -> Journey {
+        var legs: [Journey.Leg] = []
+        var (k, here) = (round, stop)
+        var current = search.label[k][here]
+        var access = 0
+        loop: while true {
+            switch current {
+            case .kept:
+                k -= 1
+                current = search.label[k][here]
+            case .ride(let route, let board, let alight, let run):
+                let r = network.routes[route]
+                legs.append(Journey.Leg(mode: .ride, fromStopId: network.stopIds[r.stops[board]], toStopId: network.stopIds[here],
+                                        departure: r.starts[run] + r.departures[board], arrival: r.starts[run] + r.arrivals[alight],
+                                        tripId: r.trips[run], routeId: r.routeId))
+                here = r.stops[board]
+                k -= 1
+                current = search.label[k][here]
+            case .walk(let from, let seconds):
+                legs.append(Journey.Leg(mode: .walk, fromStopId: network.stopIds[from], toStopId: network.stopIds[here],
+                                        departure: search.rideArrival[k][from], arrival: search.rideArrival[k][from] + seconds,
+                                        tripId: nil, routeId: nil))
+                here = from
+                current = search.rideLabel[k][here]
+            case .origin(let walk):
+                access = walk
+                break loop
+            case .none:
+                break loop
+            }
+        }
+        legs.reverse()
+        let rides = legs.filter { $0.mode == .ride }.count
+        // The rider leaves as late as the first leg allows, walking to the first stop.
+        let start = (legs.first?.departure ?? departure + access) - access
+        return Journey(departure: start, arrival: search.arrival[round][stop] + egress, transfers: max(0, rides - 1), legs: legs,
+                       accessSeconds: access, egressSeconds: egress)
+    }
+
+    /// The first index of `starts` (ascending) whose value is at least `value`.
+    static func firstRun(_ starts: [Int], atLeast value: Int) -> Int {
+        var (low, high) = (0, starts.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    private func network(_ date: Int) throws(ClientError) -> TransitNetwork {
+        lock.lock()
+        defer { lock.unlock() }
+        if let built = networks[date] { return built }
+        do {
+            let built = try TransitNetwork(database, date: date)
+            networks[date] = built
+            return built
+        } catch {
+            throw .notABundle(path: database.path, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import FeedSQLite
+import Foundation
+
+/// A bundle's timetable for one service day, laid out for round-based routing (RAPTOR): stops as
+/// numbers, routes as the trips that share one stop pattern and one timing (so no trip of a route
+/// overtakes another, as RAPTOR requires), each route's runs as start times in order, and the
+/// footpaths between served stops. Built from the bundle's tables at the planner's first query
+/// of a date (docs/client.md, "Plan a journey").
+///
+/// A day's network holds the runs of its service date and those of the day before that are
+/// still running (their times past 24:00:00 less a day), frequency-based trips as one run per
+/// headway, and only the stops of a pattern that have times (a stop the feed leaves untimed is
+/// passed without boarding or alighting).
+struct TransitNetwork: Sendable {
+    struct Route: Sendable {
+        var patternId: String
+        var routeId: String
+        /// The timed stops, in order: stop numbers, offsets from the run's start.
+        var stops: [Int]
+        var arrivals: [Int]
+        var departures: [Int]
+        var canBoard: [Bool]
+        var canAlight: [Bool]
+        /// The runs, by start time (seconds from the service date's start; the day before's are
+        /// negative), with the trip each is a run of.
+        var starts: [Int]
+        var trips: [String]
+    }
+
+    struct Footpath: Sendable {
+        var to: Int
+        var seconds: Int
+    }
+
+    var stopIds: [String] = []
+    var stopIndex: [String: Int] = [:]
+    var routes: [Route] = []
+    /// For each stop, the routes calling there and the stop's position in each.
+    var routesAt: [[(route: Int, position: Int)]] = []
+    var footpaths: [[Footpath]] = []
+
+    /// The network of service date `date` (YYYYMMDD).
+    init(_ db: Database, date: Int) throws(SQLiteError) {
+        for row in try db.rows("SELECT stop_id FROM stops ORDER BY stop_id") {
+            guard let id = row[0].string else { continue }
+            stopIndex[id] = stopIds.count
+            stopIds.append(id)
+        }
+        let previous = TransitNetwork.dayBefore(date)
+        let today = try Self.services(db, on: date), yesterday = try Self.services(db, on: previous)
+        var windows: [String: [(start: Int, end: Int, headway: Int)]] = [:]
+        for row in try db.rows("SELECT trip_id, start_time, end_time, headway_secs FROM frequencies WHERE headway_secs > 0") {
+            guard let trip = row[0].string, let start = row[1].int, let end = row[2].int, let headway = row[3].int else { continue }
+            windows[trip, default: []].append((start, end, headway))
+        }
+        // The runs of each (pattern, timing), from both days.
+        var runs: [String: [(start: Int, trip: String)]] = [:]
+        var routeOf: [String: String] = [:]
+        for row in try db.rows("SELECT trip_id, route_id, service_id, pattern_id, timing_id, start_time FROM trips") {
+            guard let trip = row[0].string, let route = row[1].string, let service = row[2].string, let pattern = row[3].string,
+                  let timing = row[4].string, let start = row[5].int else { continue }
+            let key = pattern + "\t" + timing
+            routeOf[key] = route
+            for (days, shift) in [(today, 0), (yesterday, -86_400)] where days.contains(service) {
+                if let trip_windows = windows[trip] {
+                    for window in trip_windows {
+                        var run = window.start
+                        while run < window.end {
+                            runs[key, default: []].append((run + shift, trip))
+                            run += window.headway
+                        }
+                    }
+                } else {
+                    runs[key, default: []].append((start + shift, trip))
+                }
+            }
+        }
+        var patternStops: [String: [(stop: Int, board: Bool, alight: Bool)]] = [:]
+        for row in try db.rows("SELECT pattern_id, stop_id, pickup_type, drop_off_type FROM pattern_stops ORDER BY pattern_id, stop_index") {
+            guard let pattern = row[0].string, let stop = row[1].string.flatMap({ stopIndex[$0] }) else { continue }
+            patternStops[pattern, default: []].append((stop, (row[2].int ?? 0) != 1, (row[3].int ?? 0) != 1))
+        }
+        var timings: [String: [(arrival: Int?, departure: Int?)]] = [:]
+        for row in try db.rows("SELECT timing_id, arrival_offset, departure_offset FROM timing_stops ORDER BY timing_id, stop_index") {
+            guard let timing = row[0].string else { continue }
+            timings[timing, default: []].append((row[1].int, row[2].int))
+        }
+        routesAt = Array(repeating: [], count: stopIds.count)
+        for key in runs.keys.sorted() {
+            let parts = key.split(separator: "\t").map(String.init)
+            guard let stops = patternStops[parts[0]], let offsets = timings[parts[1]], stops.count == offsets.count else { continue }
+            var route = Route(patternId: parts[0], routeId: routeOf[key] ?? "", stops: [], arrivals: [], departures: [],
+                              canBoard: [], canAlight: [], starts: [], trips: [])
+            for (stop, offset) in zip(stops, offsets) {
+                guard let arrival = offset.arrival ?? offset.departure, let departure = offset.departure ?? offset.arrival else { continue }
+                route.stops.append(stop.stop)
+                route.arrivals.append(arrival)
+                route.departures.append(departure)
+                route.canBoard.append(stop.board)
+                route.canAlight.append(stop.alight)
+            }
+            guard route.stops.count > 1 else { continue }
+            let sorted = runs[key]!.sorted { ($0.start, $0.trip) < ($1.start, $1.trip) }
+            route.starts = sorted.map(\.start)
+            route.trips = sorted.map(\.trip)
+            for (position, stop) in route.stops.enumerated() { routesAt[stop].append((routes.count, position)) }
+            routes.append(route)
+        }
+        // Footpaths between stops where trips call on some day (the bundle's stop_transfers
+        // between two such stops; a feed's rows between stations are not used here).
+        footpaths = Array(repeating: [], count: stopIds.count)
+        var called = Array(repeating: false, count: stopIds.count)
+        for stops in patternStops.values { for stop in stops { called[stop.stop] = true } }
+        for row in try db.rows("SELECT from_stop_id, to_stop_id, seconds FROM stop_transfers ORDER BY from_stop_id, to_stop_id") {
+            guard let from = row[0].string.flatMap({ stopIndex[$0] }), let to = row[1].string.flatMap({ stopIndex[$0] }),
+                  let seconds = row[2].int, called[from], called[to], from != to else { continue }
+            footpaths[from].append(Footpath(to: to, seconds: seconds))
+        }
+    }
+
+    /// The services running on `date`: calendar weekdays in range less removals, plus additions.
+    static func services(_ db: Database, on date: Int) throws(SQLiteError) -> Set<String> {
+        let rows = try db.rows("""
+            SELECT c.service_id FROM calendar c
+            WHERE ? BETWEEN c.start_date AND c.end_date
+              AND CASE CAST(strftime('%w', printf('%04d-%02d-%02d', ? / 10000, ? / 100 % 100, ? % 100)) AS INTEGER)
+                    WHEN 0 THEN c.sunday WHEN 1 THEN c.monday WHEN 2 THEN c.tuesday WHEN 3 THEN c.wednesday
+                    WHEN 4 THEN c.thursday WHEN 5 THEN c.friday ELSE c.saturday END = 1
+              AND NOT EXISTS (SELECT 1 FROM calendar_dates x WHERE x.service_id = c.service_id AND x.date = ? AND x.exception_type = 2)
+            UNION
+            SELECT service_id FROM calendar_dates WHERE date = ? AND exception_type = 1
+            """, Array(repeating: .integer(Int64(date)), count: 6))
+        return Set(rows.compactMap { $0[0].string })
+    }
+
+    /// The calendar day before `date` (YYYYMMDD).
+    static func dayBefore(_ date: Int) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let day = calendar.date(from: DateComponents(year: date / 10000, month: date / 100 % 100, day: date % 100))!
+        let before = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: -1, to: day)!)
+        return before.year! * 10000 + before.month! * 100 + before.day!
+    }
+}

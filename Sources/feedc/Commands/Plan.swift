@@ -1,0 +1,76 @@
+import ArgumentParser
+import BundleFormat
+import FeedClient
+import Foundation
+
+struct Plan: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Plan journeys on a bundle, offline, as an app's planner does.",
+        discussion: """
+        Round-based routing (RAPTOR) on the bundle's timetable and walks (docs/client.md, \
+        "Plan a journey"): for the departure asked, the journeys that arrive earliest with each \
+        number of transfers, earliest arrival first. FROM and TO are a stop id (a station: its \
+        stops) or LAT,LON (stops within 800 m, walked at 1.2 m/s). The time is local to the \
+        agency of the origin; both service days around midnight are searched.
+
+        With --batch, queries are read from standard input, one JSON object per line \
+        ({"from": …, "to": …, "depart": …}), and answered one JSON line each.
+
+        Exit status: 0 answered (also with no journey: "journeys": [] and a reason); 2 a bad \
+        bundle, place or time.
+        """)
+
+    @Argument(help: "A bundle file (.sqlite.gz or .sqlite).")
+    var bundle: String
+
+    @Option(help: "Where the journey starts: a stop id or LAT,LON.")
+    var from: String?
+
+    @Option(help: "Where the journey ends: a stop id or LAT,LON.")
+    var to: String?
+
+    @Option(help: "Departure, local to the agency: YYYY-MM-DDTHH:MM.")
+    var depart: String?
+
+    @Flag(help: "Print the journeys as JSON (docs/client.md).")
+    var json = false
+
+    @Flag(help: "Read queries as JSON lines on standard input; answer each as a JSON line.")
+    var batch = false
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: bundle) else { Terminal.fail("\(bundle): no such file", code: "file_not_found", file: bundle) }
+        let opened: (planner: JourneyPlanner, cleanup: () -> Void)
+        do {
+            let (database, cleanup) = try BundleFile.open(URL(fileURLWithPath: bundle))
+            opened = (JourneyPlanner(database: database), cleanup)
+        } catch {
+            Terminal.fail(error, file: bundle)
+        }
+        defer { opened.cleanup() }
+        let planning = JourneyPlanning(planner: opened.planner)
+        if batch {
+            while let line = readLine() {
+                guard let data = line.data(using: .utf8), let query = try? JSONDecoder().decode(JourneyPlanning.Query.self, from: data) else {
+                    Terminal.printJSON(JourneyPlanning.Answer(journeys: [], problem: "not a query: \(line.prefix(200))"), line: true)
+                    continue
+                }
+                Terminal.printJSON((try? planning.answer(query)) ?? JourneyPlanning.Answer(journeys: [], problem: "the bundle cannot be read"), line: true)
+            }
+            return
+        }
+        guard let from, let to, let depart else { Terminal.fail("give --from, --to and --depart (or --batch)", code: "usage") }
+        let answer: JourneyPlanning.Answer
+        do {
+            answer = try planning.answer(JourneyPlanning.Query(from: from, to: to, depart: depart))
+        } catch {
+            Terminal.fail(error, file: bundle)
+        }
+        if let problem = answer.problem { Terminal.fail(problem, code: "bad_query") }
+        if json {
+            Terminal.printJSON(answer)
+        } else {
+            print(planning.text(answer))
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import BundleFormat
+import FeedPipeline
+import Foundation
+import Testing
+import TestSupport
+
+/// The journey planner (issue 29) against an independent oracle: a connection scan over the raw
+/// GTFS files (Tests/TestSupport/Fixtures/csa_oracle.py), 1,000 random stop-to-stop queries per
+/// bundle on one service day, through `feedc plan --batch`. The planner's earliest arrival must
+/// equal the oracle's on every query (the same transfer model on both sides), and no journey of
+/// an answer may be dominated by another (arrival and transfers).
+@Suite(.serialized, .enabled(if: SharedData.isAvailable && FeedcBinary.url != nil, "needs ../shared/data and the feedc binary"))
+struct JourneyOracleTests {
+    struct Summary: Decodable {
+        var queries: Int
+        var answers: Int
+        var agree: Int
+        var found: Int
+        var frequency_rides: Int
+        var dominated: Int
+    }
+
+    private func oracle(_ sqlite: URL, date: Int, queries: Int, seed: Int, sources: [(prefix: String, dump: String)]) throws -> Summary {
+        let python = try #require(Subprocess.which("python3"))
+        let feedc = try #require(FeedcBinary.url)
+        let script = SharedData.projectRoot.appendingPathComponent("Tests/TestSupport/Fixtures/csa_oracle.py")
+        let arguments = [script.path, sqlite.path, String(date), String(queries), String(seed)]
+            + sources.map { "\($0.prefix)=\(SharedData.url($0.dump).path)" }
+        let run = try Subprocess.run(python, arguments, environment: ["FEEDC_BINARY": feedc.path], timeout: 900)
+        try #require(run.status == 0, "\(run.error)")
+        print("journey oracle \(sqlite.lastPathComponent): \(run.output)")
+        return try JSONDecoder().decode(Summary.self, from: Data(run.output.utf8))
+    }
+
+    private func expectAgreement(_ summary: Summary, _ label: String) {
+        #expect(summary.answers == summary.queries, "\(label)")
+        #expect(summary.agree == summary.queries, "\(label): \(summary.queries - summary.agree) earliest arrivals differ")
+        #expect(summary.dominated == 0, "\(label)")
+        #expect(summary.found > summary.queries / 2, "\(label): most random pairs of a network are connected")
+    }
+
+    @Test func bydgoszcz() throws {
+        let built = try BuiltFeeds.bundle(of: SharedData.url("gtfs/medium/bydgoszcz_2020_otp.zip"))
+        expectAgreement(try oracle(built.sqlite, date: 20200430, queries: 1_000, seed: 3, sources: [("", "gtfs/medium/bydgoszcz_2020_otp.zip")]), "Bydgoszcz")
+    }
+
+    @Test func newYorkSubway() throws {
+        let built = try BuiltFeeds.bundle(of: SharedData.url("gtfs/medium/nyct_subway_2023_oba.zip"))
+        expectAgreement(try oracle(built.sqlite, date: 20230509, queries: 1_000, seed: 4, sources: [("", "gtfs/medium/nyct_subway_2023_oba.zip")]), "NYC subway")
+    }
+
+    /// Two sources joined by the network stage: BART and Caltrain of June 2018.
+    @Test func bartAndCaltrain() throws {
+        let built = try NetworkRegions.bundle("bay2018", NetworkRegions.bay2018)
+        expectAgreement(try oracle(built.sqlite, date: 20180613, queries: 1_000, seed: 5, sources: [
+            ("bart:", "gtfs/versions/bart/bart_2018-05_v47_tlib.zip"), ("caltrain:", "gtfs/versions/caltrain/caltrain_2018-06-12_tlib.zip"),
+        ]), "BART + Caltrain")
+    }
+
+    /// São Paulo's sample runs on frequencies.txt: journeys ride its headway runs, as the oracle
+    /// expands them.
+    @Test func frequencyRunsAreRidden() throws {
+        let built = try BuiltFeeds.bundle(of: SharedData.url("gtfs/small/sptrans_subset_r5py.zip"))
+        let summary = try oracle(built.sqlite, date: try Self.busiestDate(built.sqlite), queries: 300, seed: 6,
+                                 sources: [("", "gtfs/small/sptrans_subset_r5py.zip")])
+        #expect(summary.agree == summary.queries)
+        #expect(summary.frequency_rides > 50, "journeys ride headway runs")
+    }
+
+    static func busiestDate(_ sqlite: URL) throws -> Int {
+        let run = try Subprocess.run(try #require(Subprocess.which("python3")), ["-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            print(db.execute("SELECT d FROM (SELECT c.start_date AS d, count(*) AS n FROM calendar c JOIN trips t ON t.service_id = c.service_id GROUP BY c.start_date UNION ALL SELECT x.date, count(*) FROM calendar_dates x JOIN trips t ON t.service_id = x.service_id WHERE x.exception_type = 1 GROUP BY x.date) GROUP BY d ORDER BY sum(n) DESC, d LIMIT 1").fetchone()[0])
+            """, sqlite.path])
+        return try #require(Int(run.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+}

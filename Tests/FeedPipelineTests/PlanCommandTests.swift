@@ -1,0 +1,78 @@
+import BundleFormat
+import FeedPipeline
+import Foundation
+import Testing
+import TestSupport
+
+/// `feedc plan` on the tiny feed (line 1: One 08:00 → Two 08:05 → Three 08:10, and at 09:00),
+/// through the binary: the JSON a script reads, and a clear answer to every bad query (issue 29).
+@Suite(.enabled(if: FeedcBinary.url != nil, "needs the feedc binary of this build"))
+struct PlanCommandTests {
+    private func bundle() throws -> (Workspace, URL) {
+        let workspace = Workspace()
+        _ = try workspace.build(workspace.config(sources: [("tiny", workspace.folder.feed("tiny", TinyFeed.files))]))
+        return (workspace, try workspace.latestBundle())
+    }
+
+    private func plan(_ bundle: URL, _ arguments: [String], input: String? = nil) throws -> Subprocess.Result {
+        let feedc = try #require(FeedcBinary.url)
+        guard let input else { return try Subprocess.run(feedc, ["plan", bundle.path] + arguments, timeout: 60) }
+        let file = bundle.deletingLastPathComponent().appendingPathComponent("queries.jsonl")
+        try input.write(to: file, atomically: true, encoding: .utf8)
+        let shell = try #require(Subprocess.which("sh"))
+        return try Subprocess.run(shell, ["-c", "\"$0\" plan \"$1\" --batch < \"$2\"", feedc.path, bundle.path, file.path], timeout: 60)
+    }
+
+    @Test func aJourneyAsJSON() throws {
+        let (workspace, bundle) = try bundle()
+        defer { withExtendedLifetime(workspace) {} }
+        // Tuesday 3 March 2026 at 07:50 in Warsaw (UTC+1): the 08:00 run, One to Three.
+        let run = try plan(bundle, ["--from", "S1", "--to", "S3", "--depart", "2026-03-03T07:50", "--json"])
+        #expect(run.status == 0, "\(run.error)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let journeys = try #require(answer["journeys"] as? [[String: Any]])
+        #expect(journeys.count == 1)
+        #expect(journeys.first?["departure"] as? String == "2026-03-03T08:00:00+01:00")
+        #expect(journeys.first?["arrival"] as? String == "2026-03-03T08:10:00+01:00")
+        #expect(journeys.first?["transfers"] as? Int == 0)
+        let legs = try #require(journeys.first?["legs"] as? [[String: Any]])
+        #expect(legs.count == 1)
+        #expect(legs.first?["mode"] as? String == "ride")
+        #expect(legs.first?["trip_id"] as? String == "T1")
+        #expect(legs.first?["route_id"] as? String == "R1")
+        #expect(legs.first?["from_stop_id"] as? String == "S1" && legs.first?["to_stop_id"] as? String == "S3")
+        // From a position 300 m north of One: a walk first, at 1.2 m/s with a 1.3 detour.
+        let walked = try plan(bundle, ["--from", "53.1027,18.0", "--to", "S3", "--depart", "2026-03-03T07:50", "--json"])
+        let first = try #require(((try JSONSerialization.jsonObject(with: Data(walked.output.utf8)) as? [String: Any])?["journeys"] as? [[String: Any]])?.first)
+        let walkLeg = try #require((first["legs"] as? [[String: Any]])?.first)
+        #expect(walkLeg["mode"] as? String == "walk" && walkLeg["from_stop_id"] == nil && walkLeg["to_stop_id"] as? String == "S1")
+        // 0.0027° of latitude is 300.2 m: 326 s on foot, leaving at 07:54:34 for the 08:00 run.
+        #expect(first["departure"] as? String == "2026-03-03T07:54:34+01:00", "\(first)")
+    }
+
+    @Test func badQueriesGetClearAnswers() throws {
+        let (workspace, bundle) = try bundle()
+        defer { withExtendedLifetime(workspace) {} }
+        let unknown = try plan(bundle, ["--from", "S9", "--to", "S3", "--depart", "2026-03-03T07:50"])
+        #expect(unknown.status == 2 && unknown.error.contains("no stop `S9`"), "\(unknown.error)")
+        let badTime = try plan(bundle, ["--from", "S1", "--to", "S3", "--depart", "tomorrow"])
+        #expect(badTime.status == 2 && badTime.error.contains("YYYY-MM-DDTHH:MM"), "\(badTime.error)")
+        // Outside the service range, far from any stop, against the line's direction: no journey,
+        // exit 0, and why.
+        for (arguments, words) in [(["--from", "S1", "--to", "S3", "--depart", "2031-03-04T07:50"], "no journey"),
+                                   (["--from", "53.55,18.0", "--to", "S3", "--depart", "2026-03-03T07:50"], "no stop within 800 m"),
+                                   (["--from", "S3", "--to", "S1", "--depart", "2026-03-03T07:50"], "no journey")] {
+            let run = try plan(bundle, arguments + ["--json"])
+            #expect(run.status == 0, "\(arguments): \(run.error)")
+            let answer = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+            #expect((answer?["journeys"] as? [Any])?.isEmpty == true, "\(arguments)")
+            #expect((answer?["reason"] as? String)?.contains(words) == true, "\(arguments): \(answer ?? [:])")
+        }
+        // A batch answers every line, a malformed one with its problem.
+        let batch = try plan(bundle, [], input: "{\"from\": \"S1\", \"to\": \"S3\", \"depart\": \"2026-03-03T08:30\"}\nnot json\n")
+        let lines = batch.output.split(separator: "\n")
+        #expect(batch.status == 0 && lines.count == 2, "\(batch.output)\(batch.error)")
+        #expect(lines.first?.contains("2026-03-03T09:10:00+01:00") == true)
+        #expect(lines.last?.contains("\"problem\":\"not a query") == true)
+    }
+}

@@ -1,0 +1,193 @@
+"""An independent oracle for the journey planner (issue 29): earliest arrival by a connection
+scan (Dibbelt, Pajor, Strasser, Wagner) over the raw GTFS files, compared with `feedc plan
+--batch` on the bundle compiled from them.
+
+The oracle reads the timetable from the zips themselves (calendar, calendar_dates, trips,
+stop_times, frequencies), not from the planner's tables. Both sides share one transfer model:
+the bundle's stop_transfers between stops where trips call, one footpath after arriving by a
+ride or at the origin (never two walks in a row: each stop keeps its earliest arrival and its
+earliest arrival by a ride); a stop the feed leaves untimed is passed through; pickup_type 1 is not
+boarded, drop_off_type 1 not alighted at; both service days (the day before's trips past
+24:00:00); frequency-based trips run every headway of their windows.
+
+    python3 csa_oracle.py BUNDLE.sqlite DATE QUERIES SEED PREFIX=ZIP...
+
+Prints one JSON object: the queries, how many agree, the first disagreements, and whether any
+answered Pareto set holds a dominated journey.
+"""
+import bisect, csv, datetime, io, json, os, random, sqlite3, subprocess, sys, zipfile
+
+
+def seconds(text):
+    text = (text or "").strip()
+    if not text:
+        return None
+    h, m, s = text.split(":")
+    return int(h) * 3600 + int(m) * 60 + int(s)
+
+
+def rows(z, name):
+    names = {n.split("/")[-1]: n for n in z.namelist() if not n.split("/")[-1].startswith("._") and "__MACOSX" not in n}
+    if name not in names:
+        return []
+    return list(csv.DictReader(io.TextIOWrapper(z.open(names[name]), "utf-8-sig")))
+
+
+def active(z, date):
+    day = datetime.date(date // 10000, date // 100 % 100, date % 100)
+    weekday = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"][day.weekday()]
+    on = set()
+    for r in rows(z, "calendar.txt"):
+        if int(r["start_date"]) <= date <= int(r["end_date"]) and r[weekday].strip() == "1":
+            on.add(r["service_id"])
+    for r in rows(z, "calendar_dates.txt"):
+        if int(r["date"]) == date:
+            (on.add if r["exception_type"].strip() == "1" else on.discard)(r["service_id"])
+    return on
+
+
+def connections(zips, date):
+    day = datetime.date(date // 10000, date // 100 % 100, date % 100)
+    before = day - datetime.timedelta(days=1)
+    previous = before.year * 10000 + before.month * 100 + before.day
+    out = []
+    for prefix, path in zips:
+        z = zipfile.ZipFile(path)
+        today, yesterday = active(z, date), active(z, previous)
+        trips = {r["trip_id"]: r["service_id"] for r in rows(z, "trips.txt")}
+        windows = {}
+        for r in rows(z, "frequencies.txt"):
+            if int(r["headway_secs"]) > 0:
+                windows.setdefault(r["trip_id"], []).append((seconds(r["start_time"]), seconds(r["end_time"]), int(r["headway_secs"])))
+        calls = {}
+        for r in rows(z, "stop_times.txt"):
+            if r.get("stop_id"):
+                calls.setdefault(r["trip_id"], []).append(r)
+        for trip, stops in calls.items():
+            service = trips.get(trip)
+            shifts = [s for s, days in ((0, today), (-86400, yesterday)) if service in days]
+            if not shifts:
+                continue
+            stops.sort(key=lambda r: int(r["stop_sequence"]))
+            timed = []
+            for r in stops:
+                a, d = seconds(r.get("arrival_time")), seconds(r.get("departure_time"))
+                a, d = (a if a is not None else d), (d if d is not None else a)
+                if a is None:
+                    continue
+                timed.append((prefix + r["stop_id"], a, d, (r.get("pickup_type") or "0").strip() != "1",
+                              (r.get("drop_off_type") or "0").strip() != "1"))
+            if len(timed) < 2:
+                continue
+            first = timed[0][2]
+            offsets = [0]
+            if trip in windows:
+                offsets = []
+                for start, end, headway in windows[trip]:
+                    run = start
+                    while run < end:
+                        offsets.append(run - first)
+                        run += headway
+            for shift in shifts:
+                for offset in offsets:
+                    key = (prefix + trip, offset + shift)
+                    for (s1, _, d1, board, _), (s2, a2, _, _, alight) in zip(timed, timed[1:]):
+                        out.append((d1 + offset + shift, a2 + offset + shift, s1, s2, key, board, alight))
+    out.sort(key=lambda c: (c[0], c[1]))
+    return out
+
+
+def earliest(conns, departures, footpaths, origin, target, t0, stops, runs):
+    # Two labels a stop, as the planner keeps them: the earliest arrival by any means (what
+    # boarding needs) and by a ride (what a walk may start from: a walk never follows a walk).
+    # Stops and runs are numbers here (lists, not dictionaries: 1,000 queries a bundle).
+    never = 1 << 60
+    arrival, ride, on = [never] * stops, [never] * stops, bytearray(runs)
+    arrival[origin] = ride[origin] = t0
+    for to, walk in footpaths[origin]:
+        if t0 + walk < arrival[to]:
+            arrival[to] = t0 + walk
+    best = arrival[target]
+    for i in range(bisect.bisect_left(departures, t0), len(conns)):
+        dep, arr, s1, s2, key, board, alight = conns[i]
+        if dep >= best:
+            break
+        if on[key] or (board and arrival[s1] <= dep):
+            on[key] = 1
+            if alight and arr < ride[s2]:
+                ride[s2] = arr
+                if arr < arrival[s2]:
+                    arrival[s2] = arr
+                for to, walk in footpaths[s2]:
+                    if arr + walk < arrival[to]:
+                        arrival[to] = arr + walk
+                best = arrival[target]
+    return None if best >= never else best
+
+
+def main():
+    bundle, date, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    zips = [(a.split("=", 1)[0], a.split("=", 1)[1]) for a in sys.argv[5:]]
+    db = sqlite3.connect(bundle)
+    served = sorted({r[0] for r in db.execute("SELECT DISTINCT stop_id FROM pattern_stops")})
+    footpaths = {}
+    for a, b, s in db.execute("SELECT from_stop_id, to_stop_id, seconds FROM stop_transfers"):
+        if a != b and a in set_served(served) and b in set_served(served):
+            footpaths.setdefault(a, []).append((b, s))
+    conns = connections(zips, date)
+    # Stops and runs as numbers.
+    numbers, keys = {}, {}
+    def number(stop):
+        return numbers.setdefault(stop, len(numbers))
+    for stop in served:
+        number(stop)
+    conns = [(d, a, number(s1), number(s2), keys.setdefault(k, len(keys)), b, c) for d, a, s1, s2, k, b, c in conns]
+    paths = [[] for _ in range(len(numbers) + 1)]
+    for a, targets in footpaths.items():
+        for b, walk in targets:
+            paths[number(a)].append((number(b), walk))
+    paths += [[] for _ in range(len(numbers) + 1 - len(paths))]
+    departures = [c[0] for c in conns]
+    rng = random.Random(seed)
+    day = f"{date // 10000:04d}-{date // 100 % 100:02d}-{date % 100:02d}"
+    queries = []
+    for _ in range(count):
+        t = rng.randrange(0, 24 * 3600, 60)  # around the clock: at 00:30, last night's trains
+        queries.append((rng.choice(served), rng.choice(served), t))
+    text = "".join(json.dumps({"from": o, "to": d, "depart": f"{day}T{t // 3600:02d}:{t % 3600 // 60:02d}"}) + "\n" for o, d, t in queries)
+    run = subprocess.run([os.environ["FEEDC_BINARY"], "plan", bundle, "--batch"], input=text, capture_output=True, text=True, timeout=1200)
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    midnight = datetime.datetime(date // 10000, date // 100 % 100, date % 100)
+    agree, found, disagreements, dominated = 0, 0, [], 0
+    for (o, d, t), answer in zip(queries, answers):
+        expected = earliest(conns, departures, paths, numbers[o], numbers[d], t, len(paths), len(keys) + 1)
+        arrivals = [(datetime.datetime.fromisoformat(j["arrival"]).replace(tzinfo=None) - midnight).total_seconds() for j in answer["journeys"]]
+        got = int(min(arrivals)) if arrivals else None
+        if o == d:
+            got = t if got is None else min(got, t)
+        if got == expected:
+            agree += 1
+        elif len(disagreements) < 5:
+            disagreements.append({"from": o, "to": d, "depart": t, "oracle": expected, "planner": got})
+        found += expected is not None
+        pairs = [(j["transfers"], a) for j, a in zip(answer["journeys"], arrivals)]
+        for x in pairs:
+            if any(y != x and y[0] <= x[0] and y[1] <= x[1] for y in pairs):
+                dominated += 1
+    headway = {r[0] for r in db.execute("SELECT DISTINCT trip_id FROM frequencies")}
+    frequency_rides = sum(1 for a in answers for j in a["journeys"] for leg in j["legs"] if leg.get("trip_id") in headway)
+    print(json.dumps({"queries": len(queries), "answers": len(answers), "agree": agree, "found": found, "frequency_rides": frequency_rides,
+                      "disagreements": disagreements, "dominated": dominated, "connections": len(conns)}))
+
+
+_served_cache = {}
+
+
+def set_served(served):
+    key = id(served)
+    if key not in _served_cache:
+        _served_cache[key] = set(served)
+    return _served_cache[key]
+
+
+main()
