@@ -90,7 +90,7 @@ import Testing
                      ServedStop(id: "s:2", point: at(north: 100), place: "s:2", routes: ["1", "2"]),
                      ServedStop(id: "s:3", point: at(north: 0, east: 90), place: "s:3", routes: ["3"]),
                      ServedStop(id: "s:4", point: at(north: 400), place: "s:4", routes: ["4"])]
-        let pairs = TransferWalks(settings: settings).walkingPairs(stops).map { "\($0.from)>\($0.to)" }
+        let pairs = TransferWalks(settings: settings).walkingPairs(stops).map { "\(stops[$0.from].id)>\(stops[$0.to].id)" }.sorted()
         #expect(pairs == ["s:1>s:2", "s:1>s:3", "s:2>s:3", "s:3>s:1", "s:3>s:2"])
     }
 }

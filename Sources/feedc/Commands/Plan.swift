@@ -59,14 +59,14 @@ struct Plan: ParsableCommand {
             }
             return
         }
-        guard let from, let to, let depart else { Terminal.fail("give --from, --to and --depart (or --batch)", code: "usage") }
+        guard let from, let to, let depart else { Terminal.fail("give --from, --to and --depart (or --batch)", code: "usage_error") }
         let answer: JourneyPlanning.Answer
         do {
             answer = try planning.answer(JourneyPlanning.Query(from: from, to: to, depart: depart))
         } catch {
             Terminal.fail(error, file: bundle)
         }
-        if let problem = answer.problem { Terminal.fail(problem, code: "bad_query") }
+        if let problem = answer.problem { Terminal.fail(problem, code: "usage_error") }
         if json {
             Terminal.printJSON(answer)
         } else {
