@@ -50,6 +50,29 @@ struct PlanCommandTests {
         #expect(first["departure"] as? String == "2026-03-03T07:54:34+01:00", "\(first)")
     }
 
+    /// Live delays: the 08:00 run cancelled, the rider takes the 09:00; ten minutes late, it
+    /// arrives at 08:20.
+    @Test func liveDelaysReplan() throws {
+        let (workspace, bundle) = try bundle()
+        defer { withExtendedLifetime(workspace) {} }
+        let query = ["--from", "S1", "--to", "S3", "--depart", "2026-03-03T07:50", "--json"]
+        func arrival(_ delays: String) throws -> String? {
+            let file = workspace.folder.url.appendingPathComponent("delays-\(UUID().uuidString).json")
+            try delays.write(to: file, atomically: true, encoding: .utf8)
+            let run = try plan(bundle, query + ["--delays", file.path])
+            #expect(run.status == 0, "\(run.error)")
+            let answer = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+            return ((answer?["journeys"] as? [[String: Any]])?.first)?["arrival"] as? String
+        }
+        #expect(try arrival("{\"T1\": {\"cancelled\": true}}") == "2026-03-03T09:10:00+01:00")
+        #expect(try arrival("{\"T1\": {\"seconds\": 600, \"from_stop_id\": \"S1\"}}") == "2026-03-03T08:20:00+01:00")
+        // Late from Two on only: Three at 08:20 still, but the boarding at One stays at 08:00.
+        #expect(try arrival("{\"T1\": {\"seconds\": 600, \"from_stop_id\": \"S2\"}}") == "2026-03-03T08:20:00+01:00")
+        #expect(try arrival("{}") == "2026-03-03T08:10:00+01:00")
+        let bad = try plan(bundle, query + ["--delays", "/nonexistent/delays.json"])
+        #expect(bad.status == 2 && bad.error.contains("not a JSON object of delays"), "\(bad.error)")
+    }
+
     @Test func badQueriesGetClearAnswers() throws {
         let (workspace, bundle) = try bundle()
         defer { withExtendedLifetime(workspace) {} }

@@ -40,3 +40,17 @@ public struct StopAccess: Sendable, Equatable {
         self.walkSeconds = walkSeconds
     }
 }
+
+/// A live change to one trip, as a GTFS-Realtime TripUpdate gives it: the trip runs `seconds`
+/// late from `fromStopId` on (from its first stop when nil), or is cancelled.
+public struct TripDelay: Sendable, Equatable {
+    public var seconds: Int
+    public var fromStopId: String?
+    public var cancelled: Bool
+
+    public init(seconds: Int = 0, fromStopId: String? = nil, cancelled: Bool = false) {
+        self.seconds = seconds
+        self.fromStopId = fromStopId
+        self.cancelled = cancelled
+    }
+}

@@ -90,8 +90,10 @@ public final class JourneyPlanner: @unchecked Sendable {
     /// stop: the earliest arrival by any means (what boarding needs) and the earliest by a ride
     /// (what a walk may start from); a ride is pruned only by an earlier ride, since an earlier
     /// arrival on foot cannot walk on.
-    public func plan(from origins: [StopAccess], to destinations: [StopAccess], date: Int, departure: Int) throws(ClientError) -> [Journey] {
+    public func plan(from origins: [StopAccess], to destinations: [StopAccess], date: Int, departure: Int,
+                     delays: [String: TripDelay] = [:]) throws(ClientError) -> [Journey] {
         let network = try self.network(date)
+        let live = LiveTimetable(network, delays: delays)
         let starts = origins.compactMap { access in network.stopIndex[access.stopId].map { ($0, access.walkSeconds) } }
         let ends = destinations.compactMap { access in network.stopIndex[access.stopId].map { ($0, access.walkSeconds) } }
         guard !starts.isEmpty, !ends.isEmpty else { return [] }
@@ -115,12 +117,14 @@ public final class JourneyPlanner: @unchecked Sendable {
             // Each route once, from its first marked stop.
             var queue: [Int: Int] = [:]
             for stop in marked {
-                for (route, position) in network.routesAt[stop] where position < (queue[route] ?? Int.max) { queue[route] = position }
+                for (route, position) in network.routesAt[stop] + (live.routesAt[stop] ?? []) where position < (queue[route] ?? Int.max) {
+                    queue[route] = position
+                }
             }
             marked = []
             sources = []
             for route in queue.keys.sorted() {
-                let r = network.routes[route]
+                let r = live.route(route)
                 var run: Int?
                 var boarded = 0
                 for position in queue[route]!..<r.stops.count {
@@ -142,7 +146,9 @@ public final class JourneyPlanner: @unchecked Sendable {
                     let ready = search.arrival[round - 1][stop]
                     guard r.canBoard[position], ready != never else { continue }
                     // The earliest run leaving here at `ready` or later.
-                    let earliest = Self.firstRun(r.starts, atLeast: ready - r.departures[position])
+                    var earliest = Self.firstRun(r.starts, atLeast: ready - r.departures[position])
+                    // A run late or cancelled runs as its own route, or not at all.
+                    while earliest < r.starts.count, live.skipped.contains(Int64(route) << 32 | Int64(earliest)) { earliest += 1 }
                     if earliest < r.starts.count, earliest < (run ?? Int.max) {
                         run = earliest
                         boarded = position
@@ -162,7 +168,7 @@ public final class JourneyPlanner: @unchecked Sendable {
             }
             guard let end, end.time < bestSoFar else { continue }
             bestSoFar = end.time
-            journeys.append(journey(network, search, round: k, stop: end.stop, departure: departure, egress: search.egress[end.stop] ?? 0))
+            journeys.append(journey(network, live, search, round: k, stop: end.stop, departure: departure, egress: search.egress[end.stop] ?? 0))
         }
         return journeys.sorted { ($0.arrival, $0.transfers) < ($1.arrival, $1.transfers) }
     }
@@ -228,7 +234,7 @@ public final class JourneyPlanner: @unchecked Sendable {
     }
 
     /// The legs that lead to `stop` in `round`, walked back through the labels.
-    private func journey(_ network: TransitNetwork, _ search: Search, round: Int, stop: Int,
+    private func journey(_ network: TransitNetwork, _ live: LiveTimetable, _ search: Search, round: Int, stop: Int,
                          departure: Int, egress: Int) -> Journey {
         var legs: [Journey.Leg] = []
         var (k, here) = (round, stop)
@@ -240,7 +246,7 @@ public final class JourneyPlanner: @unchecked Sendable {
                 k -= 1
                 current = search.label[k][here]
             case .ride(let route, let board, let alight, let run):
-                let r = network.routes[route]
+                let r = live.route(route)
                 legs.append(Journey.Leg(mode: .ride, fromStopId: network.stopIds[r.stops[board]], toStopId: network.stopIds[here],
                                         departure: r.starts[run] + r.departures[board], arrival: r.starts[run] + r.arrivals[alight],
                                         tripId: r.trips[run], routeId: r.routeId))
@@ -266,6 +272,43 @@ public final class JourneyPlanner: @unchecked Sendable {
         let start = (legs.first?.departure ?? departure + access) - access
         return Journey(departure: start, arrival: search.arrival[round][stop] + egress, transfers: max(0, rides - 1), legs: legs,
                        accessSeconds: access, egressSeconds: egress)
+    }
+
+    /// The day's timetable with live delays: each late run taken out of its route and run as a
+    /// route of its own at its new times (a late run may be overtaken, which a route's runs never
+    /// are), each cancelled run taken out.
+    private struct LiveTimetable {
+        let network: TransitNetwork
+        var extra: [TransitNetwork.Route] = []
+        var routesAt: [Int: [(route: Int, position: Int)]] = [:]
+        /// Runs not to board, as route << 32 | run.
+        var skipped: Set<Int64> = []
+
+        init(_ network: TransitNetwork, delays: [String: TripDelay]) {
+            self.network = network
+            for (trip, delay) in delays.sorted(by: { $0.key < $1.key }) {
+                for (route, run) in network.runsOf[trip] ?? [] {
+                    skipped.insert(Int64(route) << 32 | Int64(run))
+                    guard !delay.cancelled else { continue }
+                    let base = network.routes[route]
+                    let from = delay.fromStopId.flatMap { id in base.stops.firstIndex { network.stopIds[$0] == id } } ?? 0
+                    var late = base
+                    late.starts = [base.starts[run]]
+                    late.trips = [trip]
+                    for position in from..<base.stops.count {
+                        late.arrivals[position] += delay.seconds
+                        late.departures[position] += delay.seconds
+                    }
+                    let number = network.routes.count + extra.count
+                    for (position, stop) in late.stops.enumerated() { routesAt[stop, default: []].append((number, position)) }
+                    extra.append(late)
+                }
+            }
+        }
+
+        func route(_ number: Int) -> TransitNetwork.Route {
+            number < network.routes.count ? network.routes[number] : extra[number - network.routes.count]
+        }
     }
 
     /// The first index of `starts` (ascending) whose value is at least `value`.

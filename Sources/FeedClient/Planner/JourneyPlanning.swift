@@ -15,12 +15,29 @@ public struct JourneyPlanning: Sendable {
         public var from: String
         public var to: String
         public var depart: String
+        /// Live changes by trip id (a GTFS-Realtime TripUpdate's): `{"seconds": 600,
+        /// "from_stop_id": "S2"}` late from a stop on, or `{"cancelled": true}`.
+        public var delays: [String: Delay]?
 
-        public init(from: String, to: String, depart: String) {
+        public init(from: String, to: String, depart: String, delays: [String: Delay]? = nil) {
             self.from = from
             self.to = to
             self.depart = depart
+            self.delays = delays
         }
+    }
+
+    public struct Delay: Codable, Sendable {
+        public var seconds: Int?
+        public var fromStopId: String?
+        public var cancelled: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case seconds, cancelled
+            case fromStopId = "from_stop_id"
+        }
+
+        var tripDelay: TripDelay { TripDelay(seconds: seconds ?? 0, fromStopId: fromStopId, cancelled: cancelled ?? false) }
     }
 
     public struct Leg: Codable, Sendable, Equatable {
@@ -75,7 +92,8 @@ public struct JourneyPlanning: Sendable {
                           problem: position ? nil : "no stop `\(query.to)` in the bundle")
         }
         let zone = planner.timeZone(of: origins[0].stopId)
-        let journeys = try planner.plan(from: origins, to: destinations, date: date, departure: seconds)
+        let journeys = try planner.plan(from: origins, to: destinations, date: date, departure: seconds,
+                                        delays: (query.delays ?? [:]).mapValues(\.tripDelay))
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = zone
         formatter.formatOptions = [.withInternetDateTime]

@@ -38,6 +38,8 @@ struct TransitNetwork: Sendable {
     /// For each stop, the routes calling there and the stop's position in each.
     var routesAt: [[(route: Int, position: Int)]] = []
     var footpaths: [[Footpath]] = []
+    /// Where each trip runs: its route and run numbers (a frequency-based trip has several).
+    var runsOf: [String: [(route: Int, run: Int)]] = [:]
 
     /// The network of service date `date` (YYYYMMDD).
     init(_ db: Database, date: Int) throws(SQLiteError) {
@@ -104,6 +106,7 @@ struct TransitNetwork: Sendable {
             route.starts = sorted.map(\.start)
             route.trips = sorted.map(\.trip)
             for (position, stop) in route.stops.enumerated() { routesAt[stop].append((routes.count, position)) }
+            for (run, trip) in route.trips.enumerated() { runsOf[trip, default: []].append((routes.count, run)) }
             routes.append(route)
         }
         // Footpaths between stops where trips call on some day (the bundle's stop_transfers

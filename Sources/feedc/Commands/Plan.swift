@@ -14,7 +14,9 @@ struct Plan: ParsableCommand {
         agency of the origin; both service days around midnight are searched.
 
         With --batch, queries are read from standard input, one JSON object per line \
-        ({"from": …, "to": …, "depart": …}), and answered one JSON line each.
+        ({"from": …, "to": …, "depart": …, "delays": {…}}), and answered one JSON line each. \
+        Delays (--delays, or "delays" in a batch line) re-plan on live times: a trip late from \
+        a stop on, or cancelled.
 
         Exit status: 0 answered (also with no journey: "journeys": [] and a reason); 2 a bad \
         bundle, place or time.
@@ -31,6 +33,9 @@ struct Plan: ParsableCommand {
 
     @Option(help: "Departure, local to the agency: YYYY-MM-DDTHH:MM.")
     var depart: String?
+
+    @Option(help: "Live delays, a JSON file: {\"TRIP_ID\": {\"seconds\": 600, \"from_stop_id\": \"S2\"}, \"OTHER\": {\"cancelled\": true}}.")
+    var delays: String?
 
     @Flag(help: "Print the journeys as JSON (docs/client.md).")
     var json = false
@@ -62,7 +67,15 @@ struct Plan: ParsableCommand {
         guard let from, let to, let depart else { Terminal.fail("give --from, --to and --depart (or --batch)", code: "usage_error") }
         let answer: JourneyPlanning.Answer
         do {
-            answer = try planning.answer(JourneyPlanning.Query(from: from, to: to, depart: depart))
+            var live: [String: JourneyPlanning.Delay]?
+            if let delays {
+                guard let data = FileManager.default.contents(atPath: delays),
+                      let parsed = try? JSONDecoder().decode([String: JourneyPlanning.Delay].self, from: data) else {
+                    Terminal.fail("\(delays): not a JSON object of delays by trip id", code: "usage_error", file: delays)
+                }
+                live = parsed
+            }
+            answer = try planning.answer(JourneyPlanning.Query(from: from, to: to, depart: depart, delays: live))
         } catch {
             Terminal.fail(error, file: bundle)
         }

@@ -11,6 +11,8 @@ boarded, drop_off_type 1 not alighted at; both service days (the day before's tr
 24:00:00); frequency-based trips run every headway of their windows.
 
     python3 csa_oracle.py BUNDLE.sqlite DATE QUERIES SEED PREFIX=ZIP...
+    ORACLE_DELAYS=N also re-plans N answered queries with their first ride's trip cancelled, and
+    again with it 10 minutes late from where it is boarded, against the oracle on the same delays.
 
 Prints one JSON object: the queries, how many agree, the first disagreements, and whether any
 answered Pareto set holds a dominated journey.
@@ -46,6 +48,9 @@ def active(z, date):
     return on
 
 
+TRIP_STOPS = {}  # trip id (prefixed) -> its timed stops, in order
+
+
 def connections(zips, date):
     day = datetime.date(date // 10000, date // 100 % 100, date % 100)
     before = day - datetime.timedelta(days=1)
@@ -79,6 +84,7 @@ def connections(zips, date):
                               (r.get("drop_off_type") or "0").strip() != "1"))
             if len(timed) < 2:
                 continue
+            TRIP_STOPS[prefix + trip] = [t[0] for t in timed]
             first = timed[0][2]
             offsets = [0]
             if trip in windows:
@@ -91,8 +97,8 @@ def connections(zips, date):
             for shift in shifts:
                 for offset in offsets:
                     key = (prefix + trip, offset + shift)
-                    for (s1, _, d1, board, _), (s2, a2, _, _, alight) in zip(timed, timed[1:]):
-                        out.append((d1 + offset + shift, a2 + offset + shift, s1, s2, key, board, alight))
+                    for i, ((s1, _, d1, board, _), (s2, a2, _, _, alight)) in enumerate(zip(timed, timed[1:])):
+                        out.append((d1 + offset + shift, a2 + offset + shift, s1, s2, key, board, alight, prefix + trip, i))
     out.sort(key=lambda c: (c[0], c[1]))
     return out
 
@@ -141,7 +147,9 @@ def main():
         return numbers.setdefault(stop, len(numbers))
     for stop in served:
         number(stop)
-    conns = [(d, a, number(s1), number(s2), keys.setdefault(k, len(keys)), b, c) for d, a, s1, s2, k, b, c in conns]
+    trips_of = [t for *_, t, _ in conns]
+    positions = [i for *_, i in conns]
+    conns = [(d, a, number(s1), number(s2), keys.setdefault(k, len(keys)), b, c) for d, a, s1, s2, k, b, c, _, _ in conns]
     paths = [[] for _ in range(len(numbers) + 1)]
     for a, targets in footpaths.items():
         for b, walk in targets:
@@ -174,9 +182,47 @@ def main():
         for x in pairs:
             if any(y != x and y[0] <= x[0] and y[1] <= x[1] for y in pairs):
                 dominated += 1
+    # Live delays: for answered queries, the first ride's trip cancelled, then 10 minutes late
+    # from its boarding stop on; the planner re-plans and the oracle scans the changed timetable.
+    delayed = int(os.environ.get("ORACLE_DELAYS", "0"))
+    delay_agree, delay_runs, delay_changed = 0, 0, 0
+    scenarios, expectations = [], []
+    for (o, d, t), answer in zip(queries, answers):
+        if len(scenarios) >= 2 * delayed:
+            break
+        rides = [leg for j in answer["journeys"][:1] for leg in j["legs"] if leg["mode"] == "ride"]
+        if not rides:
+            continue
+        first = rides[0]
+        for change in ({"cancelled": True}, {"seconds": 600, "from_stop_id": first["from_stop_id"]}):
+            trip = first["trip_id"]
+            stops_of = TRIP_STOPS.get(trip, [])
+            start = stops_of.index(change["from_stop_id"]) if "from_stop_id" in change and change["from_stop_id"] in stops_of else 0
+            changed = []
+            for c, trip_of, i in zip(conns, trips_of, positions):
+                if trip_of != trip:
+                    changed.append(c)
+                elif not change.get("cancelled"):
+                    dep, arr = c[0] + (600 if i >= start else 0), c[1] + (600 if i + 1 >= start else 0)
+                    changed.append((dep, arr) + c[2:])
+            changed.sort(key=lambda c: (c[0], c[1]))
+            expectations.append((earliest(changed, [c[0] for c in changed], paths, numbers[o], numbers[d], t, len(paths), len(keys) + 1),
+                                 answer))
+            scenarios.append(json.dumps({"from": o, "to": d, "depart": f"{day}T{t // 3600:02d}:{t % 3600 // 60:02d}",
+                                         "delays": {trip: change}}) + "\n")
+    if scenarios:
+        run = subprocess.run([os.environ["FEEDC_BINARY"], "plan", bundle, "--batch"], input="".join(scenarios), capture_output=True, text=True, timeout=1200)
+        for (expected, before), line in zip(expectations, run.stdout.splitlines()):
+            after = json.loads(line)
+            arrivals = [(datetime.datetime.fromisoformat(j["arrival"]).replace(tzinfo=None) - midnight).total_seconds() for j in after["journeys"]]
+            got = int(min(arrivals)) if arrivals else None
+            delay_runs += 1
+            delay_agree += got == expected
+            delay_changed += after["journeys"][:1] != before["journeys"][:1]
     headway = {r[0] for r in db.execute("SELECT DISTINCT trip_id FROM frequencies")}
     frequency_rides = sum(1 for a in answers for j in a["journeys"] for leg in j["legs"] if leg.get("trip_id") in headway)
     print(json.dumps({"queries": len(queries), "answers": len(answers), "agree": agree, "found": found, "frequency_rides": frequency_rides,
+                      "delayed": delay_runs, "delayed_agree": delay_agree, "delayed_changed": delay_changed,
                       "disagreements": disagreements, "dominated": dominated, "connections": len(conns)}))
 
 
