@@ -1,0 +1,211 @@
+"""A bundle's timetable for one service day, laid out for round-based routing (RAPTOR), and the
+same day with live delays; and the planner's readings and writings of times and positions: the
+Python port of the Swift `TransitNetwork`, the planner's `LiveTimetable`, `JourneyPlanning.parse`
+and BundleFormat's `ServiceTime` (Sources/FeedClient/Planner), answering exactly as they do
+(docs/client.md, "Plan a journey"). Standard library only; feedc_planner.py searches it.
+
+Values are read as the Swift planner reads them: a column counts only with SQLite's type the
+schema gives it (TEXT ids, INTEGER times); a row without one is passed over.
+"""
+import datetime
+import re
+
+DAY = 86_400
+DEPART = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?")
+# What Swift's Double(String) reads after trimming CharacterSet.whitespaces (tab and Unicode Zs).
+WHITESPACE = "\t \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+HEX = re.compile(r"[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)([pP][+-]?[0-9]+)?")
+# The services running on a date: calendar weekdays in range less removals, plus additions
+# (TransitNetwork.services; the date is bound six times).
+SERVICES = """
+    SELECT c.service_id FROM calendar c
+    WHERE ? BETWEEN c.start_date AND c.end_date
+      AND CASE CAST(strftime('%w', printf('%04d-%02d-%02d', ? / 10000, ? / 100 % 100, ? % 100)) AS INTEGER)
+            WHEN 0 THEN c.sunday WHEN 1 THEN c.monday WHEN 2 THEN c.tuesday WHEN 3 THEN c.wednesday
+            WHEN 4 THEN c.thursday WHEN 5 THEN c.friday ELSE c.saturday END = 1
+      AND NOT EXISTS (SELECT 1 FROM calendar_dates x WHERE x.service_id = c.service_id AND x.date = ? AND x.exception_type = 2)
+    UNION
+    SELECT service_id FROM calendar_dates WHERE date = ? AND exception_type = 1
+    """
+
+
+def text(value):
+    """A TEXT value, else None (SQLValue.string)."""
+    return value if isinstance(value, str) else None
+
+
+def integer(value):
+    """An INTEGER value, else None (SQLValue.int)."""
+    return value if isinstance(value, int) else None
+
+
+def civil_day(date):
+    """The calendar day of YYYYMMDD, a day past the month's end rolling over as Foundation's
+    Calendar does (month 1 to 12, day 1 to 31)."""
+    return datetime.date(date // 10000, date // 100 % 100, 1) + datetime.timedelta(days=date % 100 - 1)
+
+
+def day_before(date):
+    """The calendar day before YYYYMMDD, as YYYYMMDD."""
+    day = civil_day(date) - datetime.timedelta(days=1)
+    return day.year * 10000 + day.month * 100 + day.day
+
+
+def parse_depart(value):
+    """`YYYY-MM-DDTHH:MM[:SS]` → (service date YYYYMMDD, seconds after its start), else None."""
+    match = DEPART.fullmatch(value)
+    if not match:
+        return None
+    year, month, day, hour, minute = (int(part) for part in match.groups()[:5])
+    if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 48 and minute < 60):
+        return None
+    return year * 10000 + month * 100 + day, hour * 3600 + minute * 60 + int(match.group(6) or 0)
+
+
+def iso_time(date, seconds, zone):
+    """`seconds` after the start of service day `date` (local noon less 12 hours) as ISO 8601
+    with the zone's offset, as Foundation's ISO8601DateFormatter writes it (`Z` for +00:00)."""
+    day = civil_day(date)
+    start = datetime.datetime(day.year, day.month, day.day, 12, tzinfo=zone).timestamp() - 12 * 3600
+    moment = datetime.datetime.fromtimestamp(start + seconds, zone)
+    offset = int(moment.utcoffset().total_seconds())
+    sign, offset = "+-"[offset < 0], abs(offset)
+    zone_text = "Z" if offset == 0 else "%s%02d:%02d" % (sign, offset // 3600, offset // 60 % 60) + (":%02d" % (offset % 60) if offset % 60 else "")
+    return "%04d-%02d-%02dT%02d:%02d:%02d" % moment.timetuple()[:6] + zone_text
+
+
+def read_double(part):
+    """A coordinate of `LAT,LON` as Swift's Double(String) reads it, else None."""
+    part = part.strip(WHITESPACE)
+    if DECIMAL.fullmatch(part):
+        return float(part)
+    return float.fromhex(part) if HEX.fullmatch(part) else None
+
+
+def services(db, date):
+    return {row[0] for row in db.execute(SERVICES, [date] * 6) if text(row[0]) is not None}
+
+
+class Route:
+    """The trips of one stop pattern and one timing: the timed stops in order (stop numbers,
+    offsets from a run's start, who may board and alight) and the runs by start time."""
+    __slots__ = ("pattern_id", "route_id", "stops", "arrivals", "departures", "can_board", "can_alight",
+                 "starts", "trips")
+
+    def __init__(self, pattern_id, route_id):
+        self.pattern_id, self.route_id = pattern_id, route_id
+        self.stops, self.arrivals, self.departures, self.can_board, self.can_alight = [], [], [], [], []
+        self.starts, self.trips = [], []
+
+    def copy(self):
+        other = Route(self.pattern_id, self.route_id)
+        for name in self.__slots__[2:]:
+            setattr(other, name, list(getattr(self, name)))
+        return other
+
+
+class TransitNetwork:
+    """The network of service date `date` (YYYYMMDD): the runs of that date and those of the day
+    before (less a day), a frequency-based trip as one run per headway, only a pattern's timed
+    stops, and footpaths (`stop_transfers`) between stops some trip calls at."""
+
+    def __init__(self, db, date):
+        self.stop_ids = [row[0] for row in db.execute("SELECT stop_id FROM stops ORDER BY stop_id") if text(row[0]) is not None]
+        self.stop_index = {stop: number for number, stop in enumerate(self.stop_ids)}
+        today, yesterday = services(db, date), services(db, day_before(date))
+        windows = {}
+        for trip, start, end, headway in db.execute("SELECT trip_id, start_time, end_time, headway_secs FROM frequencies WHERE headway_secs > 0"):
+            if None not in (text(trip), integer(start), integer(end), integer(headway)):
+                windows.setdefault(trip, []).append((start, end, headway))
+        runs, route_of = {}, {}
+        for row in db.execute("SELECT trip_id, route_id, service_id, pattern_id, timing_id, start_time FROM trips"):
+            trip, route, service, pattern, timing, start = row
+            if None in (text(trip), text(route), text(service), text(pattern), text(timing), integer(start)):
+                continue
+            key = pattern + "\t" + timing
+            route_of[key] = route
+            for days, shift in ((today, 0), (yesterday, -DAY)):
+                if service not in days:
+                    continue
+                for first, end, headway in windows.get(trip, [(start, start + 1, 1)]):
+                    runs.setdefault(key, []).extend((run + shift, trip) for run in range(first, end, headway))
+        pattern_stops = {}
+        for pattern, stop, pickup, drop_off in db.execute(
+                "SELECT pattern_id, stop_id, pickup_type, drop_off_type FROM pattern_stops ORDER BY pattern_id, stop_index"):
+            if text(pattern) is not None and text(stop) in self.stop_index:
+                pattern_stops.setdefault(pattern, []).append((self.stop_index[stop], integer(pickup) != 1, integer(drop_off) != 1))
+        timings = {}
+        for timing, arrival, departure in db.execute(
+                "SELECT timing_id, arrival_offset, departure_offset FROM timing_stops ORDER BY timing_id, stop_index"):
+            if text(timing) is not None:
+                timings.setdefault(timing, []).append((integer(arrival), integer(departure)))
+        self.routes = []
+        self.routes_at = [[] for _ in self.stop_ids]
+        self.runs_of = {}
+        for key in sorted(runs):
+            pattern, timing = [part for part in key.split("\t") if part][:2]
+            stops, offsets = pattern_stops.get(pattern), timings.get(timing)
+            if stops is None or offsets is None or len(stops) != len(offsets):
+                continue
+            route = Route(pattern, route_of.get(key, ""))
+            for (stop, board, alight), (arrival, departure) in zip(stops, offsets):
+                arrival, departure = (arrival if arrival is not None else departure), (departure if departure is not None else arrival)
+                if arrival is None:
+                    continue
+                route.stops.append(stop)
+                route.arrivals.append(arrival)
+                route.departures.append(departure)
+                route.can_board.append(board)
+                route.can_alight.append(alight)
+            if len(route.stops) <= 1:
+                continue
+            ordered = sorted(runs[key])
+            route.starts, route.trips = [start for start, _ in ordered], [trip for _, trip in ordered]
+            for position, stop in enumerate(route.stops):
+                self.routes_at[stop].append((len(self.routes), position))
+            for run, trip in enumerate(route.trips):
+                self.runs_of.setdefault(trip, []).append((len(self.routes), run))
+            self.routes.append(route)
+        self.footpaths = [[] for _ in self.stop_ids]
+        called = [False] * len(self.stop_ids)
+        for stops in pattern_stops.values():
+            for stop, _, _ in stops:
+                called[stop] = True
+        for origin, to, seconds in db.execute(
+                "SELECT from_stop_id, to_stop_id, seconds FROM stop_transfers ORDER BY from_stop_id, to_stop_id"):
+            a, b = self.stop_index.get(text(origin)), self.stop_index.get(text(to))
+            if a is not None and b is not None and integer(seconds) is not None and called[a] and called[b] and a != b:
+                self.footpaths[a].append((b, seconds))
+
+
+class LiveTimetable:
+    """The day's network with live delays ({trip_id: {"seconds", "from_stop_id", "cancelled"}}):
+    each late run taken out of its route and run as a route of its own at its new times (numbered
+    after the network's routes, by trip id), each cancelled run taken out."""
+
+    def __init__(self, network, delays):
+        self.network, self.extra, self.routes_at, self.skipped = network, [], {}, set()
+        for trip in sorted(delays):
+            delay = delays[trip]
+            for route, run in network.runs_of.get(trip, []):
+                self.skipped.add((route, run))
+                if delay.get("cancelled"):
+                    continue
+                base = network.routes[route]
+                stop_ids = [network.stop_ids[stop] for stop in base.stops]
+                named = delay.get("from_stop_id")
+                start = stop_ids.index(named) if named in stop_ids else 0
+                late = base.copy()
+                late.starts, late.trips = [base.starts[run]], [trip]
+                for position in range(start, len(base.stops)):
+                    late.arrivals[position] += delay.get("seconds") or 0
+                    late.departures[position] += delay.get("seconds") or 0
+                number = len(network.routes) + len(self.extra)
+                for position, stop in enumerate(late.stops):
+                    self.routes_at.setdefault(stop, []).append((number, position))
+                self.extra.append(late)
+
+    def route(self, number):
+        routes = self.network.routes
+        return routes[number] if number < len(routes) else self.extra[number - len(routes)]
