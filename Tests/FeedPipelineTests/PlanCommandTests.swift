@@ -78,8 +78,10 @@ struct PlanCommandTests {
         defer { withExtendedLifetime(workspace) {} }
         let unknown = try plan(bundle, ["--from", "S9", "--to", "S3", "--depart", "2026-03-03T07:50"])
         #expect(unknown.status == 2 && unknown.error.contains("no stop `S9`"), "\(unknown.error)")
-        let badTime = try plan(bundle, ["--from", "S1", "--to", "S3", "--depart", "tomorrow"])
-        #expect(badTime.status == 2 && badTime.error.contains("YYYY-MM-DDTHH:MM"), "\(badTime.error)")
+        for time in ["tomorrow", "2026-02-31T08:00", "2026-03-03T08:00:60", "2026-03-03T08:61"] {
+            let badTime = try plan(bundle, ["--from", "S1", "--to", "S3", "--depart", time])
+            #expect(badTime.status == 2 && badTime.error.contains("YYYY-MM-DDTHH:MM"), "\(time): \(badTime.error)")
+        }
         // Outside the service range, far from any stop, against the line's direction: no journey,
         // exit 0, and why.
         for (arguments, words) in [(["--from", "S1", "--to", "S3", "--depart", "2031-03-04T07:50"], "no journey"),

@@ -58,9 +58,14 @@ def parse_depart(value):
     if not match:
         return None
     year, month, day, hour, minute = (int(part) for part in match.groups()[:5])
-    if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 48 and minute < 60):
+    second = int(match.group(6) or 0)
+    if not (hour < 48 and minute < 60 and second < 60):
         return None
-    return year * 10000 + month * 100 + day, hour * 3600 + minute * 60 + int(match.group(6) or 0)
+    try:
+        datetime.date(year, month, day)  # a real day: not 2018-02-31
+    except ValueError:
+        return None
+    return year * 10000 + month * 100 + day, hour * 3600 + minute * 60 + second
 
 
 def iso_time(date, seconds, zone):

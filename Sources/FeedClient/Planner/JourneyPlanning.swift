@@ -134,6 +134,16 @@ public struct JourneyPlanning: Sendable {
               let year = Int(match.1), let month = Int(match.2), let day = Int(match.3), let hour = Int(match.4), let minute = Int(match.5),
               (1...12).contains(month), (1...31).contains(day), hour < 48, minute < 60 else { return nil }
         let second = match.6.flatMap { Int($0) } ?? 0
+        guard second < 60, Self.isDay(year: year, month: month, day: day) else { return nil }
         return (year * 10000 + month * 100 + day, hour * 3600 + minute * 60 + second)
+    }
+
+    /// Whether the date exists (not 2018-02-31).
+    static func isDay(year: Int, month: Int, day: Int) -> Bool {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard year >= 1, let date = calendar.date(from: DateComponents(year: year, month: month, day: day)) else { return false }
+        let back = calendar.dateComponents([.year, .month, .day], from: date)
+        return back.year == year && back.month == month && back.day == day
     }
 }

@@ -201,9 +201,14 @@ class PlannerTests(unittest.TestCase):
                    {"from": "metro:s101", "to": "metro:s130", "depart": "2026-03-04T48:00"},
                    {"from": "0,0", "to": "metro:s130", "depart": "2026-03-04T08:00"},
                    {"from": "metro:s101", "to": "95,0", "depart": "2026-03-04T08:00"},
-                   {"from": "metro:s101", "to": "metro:s130", "depart": "1999-03-04T08:00"}]
+                   {"from": "metro:s101", "to": "metro:s130", "depart": "1999-03-04T08:00"},
+                   {"from": "metro:s101", "to": "metro:s130", "depart": "2026-02-31T08:00"},
+                   {"from": "metro:s101", "to": "metro:s130", "depart": "2026-03-04T08:00:60"}]
         answers = self.assert_same_answers("samples", queries, planner)
         self.assertEqual(answers[0], {"journeys": [], "problem": "no stop `no-such-stop` in the bundle"})
+        # A day that does not exist and a 60th second are malformed times on both sides.
+        self.assertEqual(answers[8]["problem"], "`2026-02-31T08:00` is not a local time YYYY-MM-DDTHH:MM")
+        self.assertEqual(answers[9]["problem"], "`2026-03-04T08:00:60` is not a local time YYYY-MM-DDTHH:MM")
         # The command lines print the same bytes, also for lines that are no query.
         lines = queries[:2] + ['{"from": "metro:s101"}', "not json", '{"from": "a", "to": "b", "depart": 8}',
                                '{"from": "metro:s101", "to": "metro:s130", "depart": "2026-03-04T08:00"}']
