@@ -69,8 +69,11 @@ public final class JourneyPlanner: @unchecked Sendable {
 
     /// The agency time zone of a stop's journeys (as the documented `stop_timezone` query).
     public func timeZone(of stopId: String) -> TimeZone {
-        let name = (try? database.scalar(DocumentedQueries.sql("stop_timezone").replacingOccurrences(of: ":stop_id", with: "?"),
-                                         [.text(stopId)]))?.string
+        var name: String?
+        if let statement = try? database.prepare(DocumentedQueries.sql("stop_timezone")),
+           (try? statement.bind(named: ["stop_id": .text(stopId)])) != nil, (try? statement.step()) == true {
+            name = statement.row().first?.string
+        }
         return name.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
     }
 

@@ -72,13 +72,13 @@ public struct SamePlaceMatcher: Sendable {
             return key
         }
         let grid = PointGrid(candidates.map(\.point), radius: reach)
-        var found: [Pair: PlaceLink] = [:]
+        var found: [UnorderedPair: PlaceLink] = [:]
         for (i, a) in candidates.enumerated() where a.point.isValid {
             grid.forEach(near: a.point) { j in
                 // Each pair once: from the smaller id.
                 let b = candidates[j]
                 guard a.id < b.id, let link = link(a, { name(i) }, b, { name(j) }) else { return }
-                found[Pair(a.id, b.id)] = link
+                found[UnorderedPair(a.id, b.id)] = link
             }
         }
         close(&found, candidates)
@@ -125,26 +125,26 @@ public struct SamePlaceMatcher: Sendable {
     /// each other when they stand within `sameNameDistance`, with the evidence of the place
     /// between them (within one source, when both are rail places). Only one step: chains never
     /// spread a place along a street.
-    private func close(_ found: inout [Pair: PlaceLink], _ candidates: [PlaceCandidate]) {
+    private func close(_ found: inout [UnorderedPair: PlaceLink], _ candidates: [PlaceCandidate]) {
         var neighbours: [String: [String]] = [:]
         for pair in found.keys {
             neighbours[pair.first, default: []].append(pair.second)
             neighbours[pair.second, default: []].append(pair.first)
         }
         let byId = Dictionary(candidates.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var added: [Pair: PlaceLink] = [:]
+        var added: [UnorderedPair: PlaceLink] = [:]
         for middle in neighbours.keys.sorted() {
             let around = neighbours[middle]!.sorted()
             for (index, a) in around.enumerated() {
                 for b in around[(index + 1)...] {
-                    let pair = Pair(a, b)
+                    let pair = UnorderedPair(a, b)
                     guard found[pair] == nil, added[pair] == nil, let x = byId[a], let y = byId[b] else { continue }
                     // Within one source, only rail places: a source's own bus stops near another
                     // agency's stop stay its own.
                     guard x.source != y.source || (x.guided && y.guided) else { continue }
                     let distance = (x.point.distance(to: y.point) * 10).rounded() / 10
                     guard distance <= settings.sameNameDistance else { continue }
-                    let confidence = min(found[Pair(a, middle)]!.confidence, found[Pair(b, middle)]!.confidence)
+                    let confidence = min(found[UnorderedPair(a, middle)]!.confidence, found[UnorderedPair(b, middle)]!.confidence)
                     added[pair] = PlaceLink(stop: pair.first, other: pair.second, distance: distance, confidence: confidence,
                                             evidence: "\(Int(distance.rounded())) m, one place with \(middle)")
                 }
@@ -153,7 +153,7 @@ public struct SamePlaceMatcher: Sendable {
         found.merge(added) { existing, _ in existing }
     }
 
-    private func applyOverrides(to found: inout [Pair: PlaceLink], candidates: [PlaceCandidate], sink: NoticeSink, file: String) {
+    private func applyOverrides(to found: inout [UnorderedPair: PlaceLink], candidates: [PlaceCandidate], sink: NoticeSink, file: String) {
         guard !settings.overrides.isEmpty else { return }
         let byId = Dictionary(candidates.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for override in settings.overrides {
@@ -165,7 +165,7 @@ public struct SamePlaceMatcher: Sendable {
                                 repair: "override ignored"))
                 continue
             }
-            let pair = Pair(a.id, b.id)
+            let pair = UnorderedPair(a.id, b.id)
             if override.join {
                 let distance = (a.point.distance(to: b.point) * 10).rounded() / 10
                 found[pair] = PlaceLink(stop: pair.first, other: pair.second, distance: distance.isNaN ? 0 : distance, confidence: 1, evidence: "override")
@@ -173,15 +173,5 @@ public struct SamePlaceMatcher: Sendable {
                 found[pair] = nil
             }
         }
-    }
-}
-
-/// An unordered pair of ids.
-private struct Pair: Hashable {
-    let first: String
-    let second: String
-
-    init(_ a: String, _ b: String) {
-        (first, second) = a < b ? (a, b) : (b, a)
     }
 }

@@ -38,7 +38,7 @@ public struct OppositeStopsStage: Sendable {
         var routeTypes: [String: Int] = [:]
         for (row, id) in feed.routes.texts("route_id").enumerated() { if let id { routeTypes[id] = feed.routes.integers("route_type")[row] } }
 
-        var merged: [StopPair: OppositeLink] = [:]
+        var merged: [UnorderedPair: OppositeLink] = [:]
         var summaries: [String: RouteOpposites] = [:]
         /// Directions in which each line serves each stop.
         var served: [String: [String: Set<Int>]] = [:]
@@ -80,7 +80,7 @@ public struct OppositeStopsStage: Sendable {
                     linkedB.insert(j)
                     let mutual = s == bestA[i] && s == bestB[j]
                     let distance = a[i].facing.point.distance(to: b[j].facing.point)
-                    let key = StopPair(a[i].id, b[j].id)
+                    let key = UnorderedPair(a[i].id, b[j].id)
                     if var existing = merged[key] {
                         existing.routes.append(route)
                         existing.confidence = max(existing.confidence, s)
@@ -138,15 +138,5 @@ public struct OppositeStopsStage: Sendable {
         let facing = alignment.map { max(0, -$0) } ?? 0.5
         let alike = a.name.similarity(b.name)
         return min(1, 0.45 * near + 0.35 * facing + 0.2 * alike + (sameStation ? 0.3 : 0))
-    }
-}
-
-/// An unordered pair of stop ids.
-private struct StopPair: Hashable {
-    let first: String
-    let second: String
-
-    init(_ a: String, _ b: String) {
-        (first, second) = a < b ? (a, b) : (b, a)
     }
 }

@@ -136,9 +136,10 @@ def main():
     zips = [(a.split("=", 1)[0], a.split("=", 1)[1]) for a in sys.argv[5:]]
     db = sqlite3.connect(bundle)
     served = sorted({r[0] for r in db.execute("SELECT DISTINCT stop_id FROM pattern_stops")})
+    served_set = set(served)
     footpaths = {}
     for a, b, s in db.execute("SELECT from_stop_id, to_stop_id, seconds FROM stop_transfers"):
-        if a != b and a in set_served(served) and b in set_served(served):
+        if a != b and a in served_set and b in served_set:
             footpaths.setdefault(a, []).append((b, s))
     conns = connections(zips, date)
     # Stops and runs as numbers.
@@ -224,16 +225,6 @@ def main():
     print(json.dumps({"queries": len(queries), "answers": len(answers), "agree": agree, "found": found, "frequency_rides": frequency_rides,
                       "delayed": delay_runs, "delayed_agree": delay_agree, "delayed_changed": delay_changed,
                       "disagreements": disagreements, "dominated": dominated, "connections": len(conns)}))
-
-
-_served_cache = {}
-
-
-def set_served(served):
-    key = id(served)
-    if key not in _served_cache:
-        _served_cache[key] = set(served)
-    return _served_cache[key]
 
 
 main()
