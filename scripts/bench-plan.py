@@ -49,7 +49,7 @@ numbers, keys = {}, {}
 number = lambda stop: numbers.setdefault(stop, len(numbers))
 for stop in served:
     number(stop)
-conns = [(d, a, number(s1), number(s2), keys.setdefault(k, len(keys)), b, c) for d, a, s1, s2, k, b, c in conns]
+conns = [(d, a, number(s1), number(s2), keys.setdefault(k, len(keys)), b, c) for d, a, s1, s2, k, b, c, *_ in conns]
 paths = [[] for _ in range(len(numbers))]
 for a, b, s in db.execute("SELECT from_stop_id, to_stop_id, seconds FROM stop_transfers"):
     if a in numbers and b in numbers and a != b:

@@ -6,9 +6,10 @@ import TestSupport
 
 /// The journey planner (issue 29) against an independent oracle: a connection scan over the raw
 /// GTFS files (Tests/TestSupport/Fixtures/csa_oracle.py), 1,000 random stop-to-stop queries per
-/// bundle on one service day, through `feedc plan --batch`. The planner's earliest arrival must
-/// equal the oracle's on every query (the same transfer model on both sides), and no journey of
-/// an answer may be dominated by another (arrival and transfers).
+/// bundle on one service day (Bydgoszcz, New York's subway, Washington, BART and Caltrain
+/// joined), through `feedc plan --batch`. The planner's earliest arrival must equal the
+/// oracle's on every query (the same transfer model on both sides, at most 8 rides), and no
+/// journey of an answer may be dominated by another (arrival and transfers).
 @Suite(.serialized, .enabled(if: SharedData.isAvailable && FeedcBinary.url != nil, "needs ../shared/data and the feedc binary"))
 struct JourneyOracleTests {
     struct Summary: Decodable {
@@ -59,6 +60,14 @@ struct JourneyOracleTests {
         expectAgreement(try oracle(built.sqlite, date: 20230509, queries: 1_000, seed: 4, sources: [("", "gtfs/medium/nyct_subway_2023_oba.zip")]), "NYC subway")
     }
 
+    /// Washington's Metrorail and Metrobus of 2026, with live delays.
+    @Test func washington() throws {
+        let built = try BuiltFeeds.bundle(of: SharedData.url("gtfs/medium/wmata_2026_tlib.zip"))
+        let summary = try oracle(built.sqlite, date: 20260513, queries: 1_000, seed: 7, sources: [("", "gtfs/medium/wmata_2026_tlib.zip")], delays: 25)
+        expectAgreement(summary, "WMATA")
+        #expect(summary.delayed == 50 && summary.delayed_agree == summary.delayed, "\(summary)")
+    }
+
     /// Two sources joined by the network stage: BART and Caltrain of June 2018.
     @Test func bartAndCaltrain() throws {
         let built = try NetworkRegions.bundle("bay2018", NetworkRegions.bay2018)
@@ -77,6 +86,17 @@ struct JourneyOracleTests {
                                  sources: [("", "gtfs/small/sptrans_subset_r5py.zip")])
         #expect(summary.agree == summary.queries)
         #expect(summary.frequency_rides > 50, "journeys ride headway runs")
+    }
+
+    /// Mexico City's corridors and Metrobús run on frequencies.txt too. Some of its fastest
+    /// journeys take more than 8 rides: the oracle keeps the planner's cap.
+    @Test func mexicoCityFrequencyRuns() throws {
+        let built = try BuiltFeeds.bundle(of: SharedData.url("gtfs/small/cdmx_2018_tlib.zip"))
+        let summary = try oracle(built.sqlite, date: try Self.busiestDate(built.sqlite), queries: 300, seed: 8,
+                                 sources: [("", "gtfs/small/cdmx_2018_tlib.zip")])
+        #expect(summary.agree == summary.queries)
+        #expect(summary.dominated == 0)
+        #expect(summary.frequency_rides > 300, "journeys ride headway runs")
     }
 
     static func busiestDate(_ sqlite: URL) throws -> Int {

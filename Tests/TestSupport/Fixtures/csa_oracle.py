@@ -6,7 +6,7 @@ The oracle reads the timetable from the zips themselves (calendar, calendar_date
 stop_times, frequencies), not from the planner's tables. Both sides share one transfer model:
 the bundle's stop_transfers between stops where trips call, one footpath after arriving by a
 ride or at the origin (never two walks in a row: each stop keeps its earliest arrival and its
-earliest arrival by a ride); a stop the feed leaves untimed is passed through; pickup_type 1 is not
+earliest arrival by a ride); at most 8 rides a journey, as the planner; a stop the feed leaves untimed is passed through; pickup_type 1 is not
 boarded, drop_off_type 1 not alighted at; both service days (the day before's trips past
 24:00:00); frequency-based trips run every headway of their windows.
 
@@ -18,6 +18,8 @@ Prints one JSON object: the queries, how many agree, the first disagreements, an
 answered Pareto set holds a dominated journey.
 """
 import bisect, csv, datetime, io, json, os, random, sqlite3, subprocess, sys, zipfile
+
+MAX_RIDES = 8  # the planner's cap: JourneyPlanner.maxRides, feedc_planner.max_rides
 
 
 def seconds(text):
@@ -103,31 +105,46 @@ def connections(zips, date):
     return out
 
 
-def earliest(conns, departures, footpaths, origin, target, t0, stops, runs):
+def earliest(conns, departures, footpaths, origin, target, t0, stops, runs, most=MAX_RIDES):
     # Two labels a stop, as the planner keeps them: the earliest arrival by any means (what
-    # boarding needs) and by a ride (what a walk may start from: a walk never follows a walk).
-    # Stops and runs are numbers here (lists, not dictionaries: 1,000 queries a bundle).
+    # boarding needs) and by a ride (what a walk may start from: a walk never follows a walk),
+    # each for at most k rides, k = 0…most (the planner's cap of 8 rides). A run is boarded
+    # with the fewest rides that reach it in time: its later arrivals are then had with fewer
+    # rides at no cost. Stops and runs are numbers here (lists, not dictionaries: 1,000
+    # queries a bundle).
     never = 1 << 60
-    arrival, ride, on = [never] * stops, [never] * stops, bytearray(runs)
-    arrival[origin] = ride[origin] = t0
-    for to, walk in footpaths[origin]:
-        if t0 + walk < arrival[to]:
-            arrival[to] = t0 + walk
-    best = arrival[target]
+    arrival = [[never] * stops for _ in range(most + 1)]
+    ride = [[never] * stops for _ in range(most + 1)]
+    on = bytearray(runs)  # the fewest rides a run is ridden with, 0 when not boarded
+    last = arrival[most - 1]
+    for k in range(most + 1):
+        arrival[k][origin] = ride[k][origin] = t0
+        for to, walk in footpaths[origin]:
+            if t0 + walk < arrival[k][to]:
+                arrival[k][to] = t0 + walk
+    best = arrival[most][target]
     for i in range(bisect.bisect_left(departures, t0), len(conns)):
         dep, arr, s1, s2, key, board, alight = conns[i]
         if dep >= best:
             break
-        if on[key] or (board and arrival[s1] <= dep):
-            on[key] = 1
-            if alight and arr < ride[s2]:
-                ride[s2] = arr
-                if arr < arrival[s2]:
-                    arrival[s2] = arr
+        if board and last[s1] <= dep and on[key] != 1:
+            k = 0
+            while arrival[k][s1] > dep:
+                k += 1
+            if on[key] == 0 or k + 1 < on[key]:
+                on[key] = k + 1
+        if on[key] and alight:
+            for k in range(on[key], most + 1):
+                if arr >= ride[k][s2]:
+                    break
+                ride[k][s2] = arr
+                here = arrival[k]
+                if arr < here[s2]:
+                    here[s2] = arr
                 for to, walk in footpaths[s2]:
-                    if arr + walk < arrival[to]:
-                        arrival[to] = arr + walk
-                best = arrival[target]
+                    if arr + walk < here[to]:
+                        here[to] = arr + walk
+            best = arrival[most][target]
     return None if best >= never else best
 
 
