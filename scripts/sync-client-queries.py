@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Writes Sources/FeedClient/Queries/DocumentedQueries.swift from the `-- query:` blocks of
-docs/bundle-format.md, so FeedDatabase runs exactly the documented SQL. `DocumentedQueriesTests`
-fails when the two differ: run this script after changing a query in the docs."""
-import os
+docs/bundle-format.md, so FeedDatabase runs exactly the documented SQL, and
+docs/positional-queries.json, each query with `?` for its named parameters for JDBC and Android
+(positional binding only). `DocumentedQueriesTests` and `QueryBindingTests` fail when the files
+and the docs differ: run this script after changing a query in the docs."""
+import json, os, re
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 text = open(os.path.join(ROOT, "docs", "bundle-format.md"), encoding="utf-8").read()
@@ -24,3 +26,42 @@ out += ["    ]", "", "    static func sql(_ name: String) -> String { all[name]!
 path = os.path.join(ROOT, "Sources", "FeedClient", "Queries", "DocumentedQueries.swift")
 open(path, "w", encoding="utf-8").write("\n".join(out))
 print(f"wrote {len(queries)} queries to {os.path.relpath(path, ROOT)}")
+
+
+def positional(sql):
+    """`sql` with each `:name` outside string literals and comments as `?`, and the names in
+    order (a name used twice is listed twice)."""
+    out, names, i = [], [], 0
+    while i < len(sql):
+        c = sql[i]
+        if c == "'":
+            end = sql.index("'", i + 1)
+            while sql.startswith("''", end):
+                end = sql.index("'", end + 2)
+            out.append(sql[i:end + 1])
+            i = end + 1
+        elif sql.startswith("--", i):
+            end = sql.find("\n", i)
+            end = len(sql) if end < 0 else end
+            out.append(sql[i:end])
+            i = end
+        elif c == ":" and re.match(r"[A-Za-z_]", sql[i + 1:i + 2]) and (i == 0 or sql[i - 1] != ":"):
+            name = re.match(r"[A-Za-z_][A-Za-z0-9_]*", sql[i + 1:]).group(0)
+            names.append(name)
+            out.append("?")
+            i += 1 + len(name)
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out), names
+
+
+forms = {}
+for name in sorted(queries):
+    sql, names = positional(queries[name])
+    forms[name] = {"sql": sql, "parameters": names}
+path = os.path.join(ROOT, "docs", "positional-queries.json")
+with open(path, "w", encoding="utf-8") as f:
+    f.write(json.dumps({"generated_by": "scripts/sync-client-queries.py from docs/bundle-format.md", "queries": forms},
+                       indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+print(f"wrote {len(forms)} positional forms to {os.path.relpath(path, ROOT)}")

@@ -17,24 +17,28 @@ struct DeltaWriter {
         var files: [DeltaFile]
         /// Statistics of the delta from the previous version, when there is one.
         var fromPrevious: DeltaStatistics?
+        /// The older versions that got no delta, and why.
+        var dropped: [DroppedDelta]
     }
 
-    /// One older version's outcome: its published delta, and what changed since it.
+    /// One older version's outcome: its published delta, and what changed since it; or why
+    /// it has none.
     private struct Outcome {
         var file: DeltaFile?
         var statistics: DeltaStatistics?
+        var dropped: DroppedDelta?
     }
 
     func write(to newVersion: BundleVersion, newSQLite: URL, newTables: [String: String]? = nil, olderVersions: [BundleVersion],
                workers: Workers = Workers(1)) throws -> Written {
-        guard !olderVersions.isEmpty else { return Written(files: [], fromPrevious: nil) }
+        guard !olderVersions.isEmpty else { return Written(files: [], fromPrevious: nil, dropped: []) }
         // The newer version's table digests, made when its file was written; computed here for a
         // caller that did not keep them.
         let newTables = try newTables ?? ContentDigest.tableDigests(Database(path: newSQLite.path, mode: .readOnly))
         let outcomes = try workers.map(olderVersions) { old in
             try delta(from: old, to: newVersion, newTables: newTables, newSQLite: newSQLite)
         }
-        return Written(files: outcomes.compactMap(\.file), fromPrevious: outcomes.first?.statistics)
+        return Written(files: outcomes.compactMap(\.file), fromPrevious: outcomes.first?.statistics, dropped: outcomes.compactMap(\.dropped))
     }
 
     /// Only the tables whose digests differ are read, written and checked. On a nightly rebuild
@@ -44,16 +48,23 @@ struct DeltaWriter {
     /// 0.32 → 0.12 s, 0.41 → 0.21 of the build's (medians of 5, 2026-11-25).
     private func delta(from old: BundleVersion, to newVersion: BundleVersion, newTables: [String: String], newSQLite: URL) throws -> Outcome {
         // A retained bundle that is missing or damaged costs its own delta, not the publication.
-        guard let oldDatabase = try? unpackedCopy(of: old) else { return Outcome() }
+        func drop(_ reason: String, bytes: Int? = nil, statistics: DeltaStatistics? = nil) -> Outcome {
+            Outcome(statistics: statistics, dropped: DroppedDelta(from: old.version, reason: reason, bytes: bytes))
+        }
+        guard let oldDatabase = try? unpackedCopy(of: old) else { return drop("its bundle file is missing or damaged") }
         let new = try Database(path: newSQLite.path, mode: .readOnly)
         // Across a change of schema (a new feedc) there is no delta: found before anything is read.
-        guard try DeltaEncoder.sameSchema(oldDatabase, new) else { return Outcome() }
+        guard try DeltaEncoder.sameSchema(oldDatabase, new) else { return drop("its schema differs (written by another feedc)") }
         // Versions published before table digests were kept (or whose report is gone): read from
         // the file.
-        guard let oldTables = try? storedTableDigests(of: old) ?? ContentDigest.tableDigests(oldDatabase) else { return Outcome() }
+        guard let oldTables = try? storedTableDigests(of: old) ?? ContentDigest.tableDigests(oldDatabase) else {
+            return drop("its tables cannot be read")
+        }
         let changed = Set(BundleSchema.tables.map(\.name).filter { oldTables[$0] == nil || oldTables[$0] != newTables[$0] })
         let header = "from version \(old.version) \(old.digest)\nto version \(newVersion.version) \(newVersion.digest)"
-        guard case (let sql, var statistics)? = try DeltaEncoder.encode(from: oldDatabase, to: new, header: header, only: changed) else { return Outcome() }
+        guard case (let sql, var statistics)? = try DeltaEncoder.encode(from: oldDatabase, to: new, header: header, only: changed) else {
+            return drop("its tables cannot be compared with the new version's")
+        }
         // A table left out is the same in both versions: all its rows stay.
         for table in BundleSchema.tables where !changed.contains(table.name) {
             let count = newVersion.rows?[table.name] ?? 0
@@ -62,13 +73,20 @@ struct DeltaWriter {
         let sqlBytes = Array(sql.utf8)
         let gzipped = try BundleGzip.compress(sqlBytes)
         // Over the share of the bundle, or larger than a client applies (UpdateLimits): no delta.
-        guard Double(gzipped.count) <= maxShare * Double(newVersion.bytes), sqlBytes.count <= UpdateLimits.deltaBytes,
-              sqlBytes.count <= gzipped.count * UpdateLimits.ratio else { return Outcome(statistics: statistics) }
+        guard Double(gzipped.count) <= maxShare * Double(newVersion.bytes) else {
+            let share = String(format: "%.1f", Double(gzipped.count) / Double(max(newVersion.bytes, 1)) * 100)
+            return drop("\(share)% of the bundle, over max_delta_share \(maxShare)", bytes: gzipped.count, statistics: statistics)
+        }
+        guard sqlBytes.count <= UpdateLimits.deltaBytes, sqlBytes.count <= gzipped.count * UpdateLimits.ratio else {
+            return drop("larger than a client applies (docs/update-protocol.md, Limits)", bytes: gzipped.count, statistics: statistics)
+        }
         // Published only once it is known to work: applied to the (throwaway) copy of the old
         // bundle it was computed from, it may change only the tables that differ, and those must
         // end with the new version's digests (which makes the content digest the new one's).
-        guard (try? DeltaApplier.check(sql, on: oldDatabase, writing: changed, expected: newTables)) != nil else {
-            return Outcome(statistics: statistics)
+        do {
+            try DeltaApplier.check(sql, on: oldDatabase, writing: changed, expected: newTables)
+        } catch {
+            return drop("it failed its check: \(error)", bytes: gzipped.count, statistics: statistics)
         }
         let file = "deltas/\(old.version)-\(newVersion.version)-\(sha256Hex(gzipped).prefix(12)).sql.gz"
         try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file), scratch: scratch)

@@ -82,12 +82,14 @@ public struct Publisher {
         public var manifest: Manifest
         /// What changed since the previous version, when a delta was computed from it.
         public var changes: DeltaStatistics?
+        /// Retained versions that got no delta (their clients download the full bundle), and why.
+        public var droppedDeltas: [DroppedDelta] = []
     }
 
     /// Publishes `candidate` as version `version`: bundle, report, deltas from the retained
     /// versions (each at most `maxDeltaShare` of the bundle's size, computed by up to `workers`
     /// at once), then the manifest.
-    public func publish(_ candidate: Candidate, version: Int, previous: Manifest?, keep: Int, maxDeltaShare: Double = 0.5,
+    public func publish(_ candidate: Candidate, version: Int, previous: Manifest?, keep: Int, maxDeltaShare: Double = 0.8,
                         signingKey: String? = nil, workers: Workers = Workers(1)) throws -> Published {
         let gzipped = try candidate.gzipped ?? BundleGzip.compress(fileAt: candidate.sqlitePath.path)
         let digestHex = candidate.digest.split(separator: ":").last.map(String.init) ?? candidate.digest
@@ -143,7 +145,7 @@ public struct Publisher {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: deltaFolder.path)) ?? [] where !listed.contains(name) {
             try? FileManager.default.removeItem(at: deltaFolder.appendingPathComponent(name))
         }
-        return Published(manifest: manifest, changes: changes)
+        return Published(manifest: manifest, changes: changes, droppedDeltas: written.dropped)
     }
 
     /// The size of the written `.sqlite` file, declared in the manifest as `unpacked_bytes`.
@@ -153,4 +155,13 @@ public struct Publisher {
         }
         return size
     }
+}
+
+/// An older version that got no delta to the new one: its clients take the full bundle.
+public struct DroppedDelta: Codable, Sendable, Equatable {
+    public var from: Int
+    /// Why, in words ("84.1% of the bundle, over max_delta_share 0.8").
+    public var reason: String
+    /// The delta's gzipped size, when it was computed.
+    public var bytes: Int?
 }

@@ -22,9 +22,15 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible, Lo
     case checksumMismatch(file: String, expected: String, found: String)
     /// A downloaded file is not what it claims (not gzip, not SQLite, wrong content digest).
     case corruptDownload(file: String, reason: String)
-    /// A local file is not a bundle this library reads (a missing file, another database, an
-    /// older bundle format).
+    /// No database at the path yet: the app's first launch, before its first update (which
+    /// downloads the full bundle there).
+    case noDatabase(path: String)
+    /// A local file is not a bundle this library reads (another database, an older bundle
+    /// format, a damaged file). The next update replaces it with the full bundle.
     case notABundle(path: String, reason: String)
+    /// SQL given to ``FeedDatabase/read(_:_:)`` failed: a syntax error, an unknown table, or a
+    /// write (the database is opened read-only).
+    case badQuery(reason: String)
     /// Local storage failed (disk full, permissions).
     case local(path: String, reason: String)
     /// Another process is updating the same database and did not finish in time; try again later.
@@ -48,7 +54,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         case .badManifest(let reason): "unusable manifest: \(reason)"
         case .checksumMismatch(let file, let expected, let found): "\(file): SHA-256 \(found), the manifest says \(expected)"
         case .corruptDownload(let file, let reason): "\(file): \(reason)"
+        case .noDatabase(let path): "\(path): no database yet (the first update downloads it)"
         case .notABundle(let path, let reason): "\(path) is not a readable bundle: \(reason)"
+        case .badQuery(let reason): "the query failed: \(reason)"
         case .local(let path, let reason): "\(path): \(reason)"
         case .busy(let path): "another update of \(path) is under way"
         case .cancelled: "the update was cancelled"
@@ -59,9 +67,12 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible, Lo
     public var errorDescription: String? {
         switch self {
         case .offline: "The timetable could not be updated: no connection. It will update when you are back online."
-        case .server, .http: "The timetable server is not answering right now. Your saved timetable is still shown."
+        case .server: "The timetable server is not answering right now. Your saved timetable is still shown."
+        case .http(_, let status): "The timetable server refused the update (HTTP \(status)). Your saved timetable is still shown."
         case .badManifest, .checksumMismatch, .corruptDownload: "The published timetable update is damaged. Your saved timetable is still shown."
-        case .notABundle: "The saved timetable cannot be read. It will be downloaded again."
+        case .noDatabase: "No timetable on this device yet. It is downloaded on the first update."
+        case .notABundle: "The saved timetable cannot be read. The next update downloads it again."
+        case .badQuery: "The app asked the timetable something it cannot answer."
         case .busy: "The timetable is being updated already."
         case .local(_, let reason): "The timetable could not be saved on this device (\(reason))."
         case .cancelled: "The timetable update was cancelled."
@@ -78,8 +89,8 @@ public enum UpdateResult: Sendable, Equatable, CustomStringConvertible {
     /// A delta brought the database from one version to the next.
     case appliedDelta(from: Int, to: Int, bytes: Int)
     /// The full bundle replaced the database (open ``FeedDatabase`` values reopen it by
-    /// themselves on their next query).
-    case downloadedFull(version: Int, bytes: Int)
+    /// themselves on their next query), and why no delta was used.
+    case downloadedFull(version: Int, bytes: Int, reason: FullDownloadReason = .firstDownload)
 
     /// True when the database's content changed: screens showing it should reload.
     public var changed: Bool {
@@ -90,7 +101,27 @@ public enum UpdateResult: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .upToDate(let version): "up to date (version \(version))"
         case .appliedDelta(let from, let to, let bytes): "applied delta \(from)→\(to), \(bytes) bytes"
-        case .downloadedFull(let version, let bytes): "downloaded full bundle (version \(version)), \(bytes) bytes"
+        case .downloadedFull(let version, let bytes, let reason): "downloaded full bundle (version \(version)), \(bytes) bytes; \(reason)"
+        }
+    }
+}
+
+/// Why an update took the full bundle instead of a delta.
+public enum FullDownloadReason: Sendable, Equatable, CustomStringConvertible {
+    /// There was no database (or none this library could read) to apply a delta to.
+    case firstDownload
+    /// The manifest lists no delta from the local version to the latest: the publisher dropped
+    /// it (larger than its share of the bundle, or the version is older than those it keeps).
+    case noDeltaPublished(from: Int)
+    /// The delta was tried and refused (download, checksum, statement check or digest); the
+    /// database was left as it was, then replaced.
+    case deltaFailed(from: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case .firstDownload: "first download"
+        case .noDeltaPublished(let from): "no delta from version \(from) is published"
+        case .deltaFailed(let from, let reason): "the delta from version \(from) was not used: \(reason)"
         }
     }
 }

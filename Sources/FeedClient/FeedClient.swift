@@ -130,21 +130,32 @@ public struct FeedClient: Sendable {
             throw .badManifest("the manifest is for bundle `\(manifest.bundle)`, the database holds `\(localBundle)`")
         }
         var result: UpdateResult?
+        var reason = FullDownloadReason.firstDownload
         if let local, local == latest.version {
             result = .upToDate(version: local)
         } else if let local, let delta = manifest.deltas.first(where: { $0.from == local && $0.to == latest.version }) {
             if let refusal = try await applyDelta(delta, latest, progress: progress) {
                 onDeltaRefused?(refusal)
+                reason = .deltaFailed(from: local, reason: Self.oneLine(refusal))
             } else {
                 result = .appliedDelta(from: local, to: latest.version, bytes: delta.bytes)
             }
+        } else if let local {
+            reason = .noDeltaPublished(from: local)
         }
         if result == nil {
             try await FullBundleInstall(client: self, bundle: manifest.bundle, latest: latest, progress: progress).run()
-            result = .downloadedFull(version: latest.version, bytes: latest.bytes)
+            result = .downloadedFull(version: latest.version, bytes: latest.bytes, reason: reason)
         }
         if let etag = response.headers["etag"] { try? etag.write(to: etagFile, atomically: true, encoding: .utf8) }
         return result!
+    }
+
+    /// `text` on one line, control characters escaped (a server's words stay one line of output).
+    static func oneLine(_ text: String) -> String {
+        String(text.unicodeScalars.flatMap { scalar in
+            scalar.properties.generalCategory == .control ? Array(scalar.escaped(asASCII: true).unicodeScalars) : [scalar]
+        }.map(Character.init))
     }
 
     /// A file the manifest names, on the manifest's server (``ManifestCheck`` refused any other
@@ -171,7 +182,9 @@ public struct FeedClient: Sendable {
         progress(UpdateProgress(phase: .download, received: 0, expected: delta.bytes))
         let response: HTTPTransport.Response
         do {
-            response = try await transport.get(url(delta.file), maxBytes: delta.bytes)
+            response = try await transport.get(url(delta.file), maxBytes: delta.bytes) { received in
+                progress(UpdateProgress(phase: .download, received: received, expected: delta.bytes))
+            }
         } catch .cancelled {
             throw .cancelled
         } catch {

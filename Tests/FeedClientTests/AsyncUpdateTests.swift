@@ -54,7 +54,7 @@ struct AsyncUpdateTests {
             task.cancel()
             switch await task.result {
             case .success(let result):
-                #expect(result == .downloadedFull(version: latest.version, bytes: latest.bytes), "trial \(trial)")
+                #expect(result == .downloadedFull(version: latest.version, bytes: latest.bytes, reason: .noDeltaPublished(from: 1)), "trial \(trial)")
                 completed = true
             case .failure(let error):
                 #expect(error as? ClientError == .cancelled, "trial \(trial): \(error)")
@@ -62,7 +62,7 @@ struct AsyncUpdateTests {
             }
         }
         if !completed {
-            #expect(try await client.update() == .downloadedFull(version: latest.version, bytes: latest.bytes))
+            #expect(try await client.update() == .downloadedFull(version: latest.version, bytes: latest.bytes, reason: .noDeltaPublished(from: 1)))
         }
         #expect(try digest(db) == latest.digest)
 
@@ -89,7 +89,7 @@ struct AsyncUpdateTests {
         }
         func resumed() -> Int { f.nginx.requests.filter { $0.hasPrefix("GET /slow/m/bundles/") && $0.hasSuffix(" 206") }.count }
         let resumedBefore = resumed()
-        #expect(try await resumingClient.update() == .downloadedFull(version: latest.version, bytes: latest.bytes))
+        #expect(try await resumingClient.update() == .downloadedFull(version: latest.version, bytes: latest.bytes, reason: .noDeltaPublished(from: 1)))
         #expect(try digest(second) == latest.digest)
         // nginx writes its access log line as it finishes the request, which may come a moment
         // after the client has its last byte: wait for it rather than race it.
@@ -149,7 +149,7 @@ struct AsyncUpdateTests {
         let app = try FeedDatabase(path: db)
         #expect(try await app.version == 1)
         try f.editManifest { $0.deltas = [] }
-        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes, reason: .noDeltaPublished(from: 1)))
         #expect(try await app.version == 2)
     }
 

@@ -97,7 +97,13 @@ import TestSupport
                 return reason.contains(words)
             }
         }
-        refused(folder.url.appendingPathComponent("missing.sqlite"), "no such file")
+        // First launch: no file yet is a state of its own, not a damaged database.
+        #expect {
+            _ = try FeedDatabase(path: folder.url.appendingPathComponent("missing.sqlite"))
+        } throws: { error in
+            guard case .noDatabase = error as? ClientError else { return false }
+            return (error as? ClientError)?.errorDescription == "No timetable on this device yet. It is downloaded on the first update."
+        }
         let text = folder.url.appendingPathComponent("text.sqlite")
         try Data("this is not a database, just some text long enough to be read".utf8).write(to: text)
         refused(text, "not a database")
@@ -107,5 +113,54 @@ import TestSupport
         let old = try Self.sample(folder)
         try Database(path: old.path, mode: .readWrite).execute("UPDATE meta SET value = '1' WHERE key = 'format'")
         refused(old, "bundle format 1")
+    }
+
+    /// What the guide's screens need beyond the first questions (issue 32).
+    @Test func theRestOfTheScreensOnTheSample() async throws {
+        let folder = TemporaryFolder()
+        let app = try FeedDatabase(path: Self.sample(folder))
+        let near = try await app.stops(near: Coordinate(latitude: 37.7999, longitude: -122.2427), radius: 100)
+        #expect(near.map(\.id) == ["s102", "s101"] && near.map(\.code) == ["10102", "10101"])
+        let metres = near.compactMap(\.distanceMetres)
+        #expect(metres.count == 2 && abs(metres[0] - 1.4) < 0.2 && abs(metres[1] - 22.2) < 0.5, "\(metres)")
+        let found = try await app.searchStops("market st")
+        #expect(found.map(\.id) == ["s109", "s110"])
+        #expect(found.first?.coordinate == Coordinate(latitude: 37.800099, longitude: -122.262033))
+        #expect(try await app.searchStops("&").isEmpty)
+
+        let stop = try #require(try await app.stop(id: "s101"))
+        #expect(stop.stop.name == "Rockridge Station" && stop.stop.code == "10101" && stop.locationType == 0 && stop.wheelchairBoarding == 1)
+        #expect(try await app.stop(id: "nowhere") == nil)
+
+        let shapes = try await app.shapes(of: "51", direction: 0)
+        let first = try #require(shapes.first)
+        #expect(first.points.count > 10 && first.trips > 0)
+        // The shape starts at Rockridge, where direction 0 starts (within 100 m).
+        let start = try #require(first.points.first)
+        #expect(abs(start.latitude - 37.8) < 0.001 && abs(start.longitude + 122.2427) < 0.001, "\(start)")
+        #expect(try await app.shapes(of: "51", direction: 7).isEmpty)
+
+        #expect(try await app.serviceRange() == ServiceRange(first: 20260101, last: 20261231))
+        func at(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+        #expect(try await app.timetableStatus(at: at("2026-06-01T12:00:00Z")) == .current(lastDate: 20261231))
+        #expect(try await app.timetableStatus(at: at("2026-12-28T12:00:00Z")) == .expiring(lastDate: 20261231, daysLeft: 3))
+        #expect(try await app.timetableStatus(at: at("2027-01-02T12:00:00Z")) == .expired(lastDate: 20261231))
+
+        #expect(try await app.read("SELECT count(*) FROM stops WHERE code = ?", [.text("10101")]).first?.first?.int == 1)
+        await #expect {
+            try await app.read("DELETE FROM stops")
+        } throws: { error in
+            guard case .badQuery(let reason) = error as? ClientError else { return false }
+            return reason.contains("readonly") || reason.contains("read-only") || reason.contains("read only")
+        }
+        #expect(try await app.read("SELECT count(*) FROM stops").first?.first?.int ?? 0 > 20, "the write changed nothing")
+    }
+
+    /// Why a full download happened, in the result and its words.
+    @Test func fullDownloadReasonsAreWorded() {
+        #expect("\(UpdateResult.downloadedFull(version: 3, bytes: 10))" == "downloaded full bundle (version 3), 10 bytes; first download")
+        #expect("\(UpdateResult.downloadedFull(version: 3, bytes: 10, reason: .noDeltaPublished(from: 1)))"
+                == "downloaded full bundle (version 3), 10 bytes; no delta from version 1 is published")
+        #expect("\(FullDownloadReason.deltaFailed(from: 2, reason: "x: bad"))" == "the delta from version 2 was not used: x: bad")
     }
 }

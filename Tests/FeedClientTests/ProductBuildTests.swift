@@ -99,7 +99,7 @@ struct ProductBuildTests {
         #expect(first.status == 0, "\(first.error)")
         let lines = first.output.split(separator: "\n").map(String.init)
         #expect(lines.contains("first update: the update was cancelled"), "\(first.output)")
-        #expect(lines.contains("update: downloaded full bundle (version 1), \(try bundleBytes(folder))"), "\(first.output)")
+        #expect(lines.contains("update: downloaded full bundle (version 1), \(try bundleBytes(folder)); first download"), "\(first.output)")
         #expect(nginx.requests.contains { $0.hasPrefix("GET /slow/m/bundles/") && $0.hasSuffix(" 206") }, "the second update resumed")
         let downloads = lines.filter { $0.hasPrefix("progress: download ") }
         #expect(downloads.count > 3, "\(first.output)")
@@ -110,6 +110,29 @@ struct ProductBuildTests {
         let second = try Subprocess.run(build.binary, [manifest, db.path])
         #expect(second.status == 0, "\(second.error)")
         #expect(second.output.contains("update: up to date (version 1)"), "\(second.output)")
+
+        // docs/client.md's code, as written: built in the same package, run on a first launch.
+        let guide = try build.building(product: "ClientGuide")
+        #expect(guide.status == 0, "the guide's code did not build:\n\(guide.output.suffix(3000))\(guide.error.suffix(2000))")
+        let data = folder.url.appendingPathComponent("guide-data")
+        let run = try Subprocess.run(build.scratch.url.appendingPathComponent("debug/ClientGuide"), [],
+                                     environment: ["FEED_MANIFEST": nginx.url("m/manifest.json").absoluteString, "XDG_DATA_HOME": data.path])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        let said = run.output.split(separator: "\n").map(String.init)
+        #expect(said.first == "banner: Downloading the timetable…", "first launch: no database yet: \(run.output)")
+        #expect(said.contains("update: downloaded full bundle (version 1), \(try bundleBytes(folder)); first download"), "\(run.output)")
+        #expect(said.contains { $0.hasPrefix("near: Rockridge Station [1010") && $0.hasSuffix(" m") }, "\(run.output)")
+        #expect(said.contains("found: 40th St & Market St at 37.800099,-122.262033"), "\(run.output)")
+        #expect(said.contains("across the street: [\"s101\"]"), "\(run.output)")
+        #expect(said.contains("favourite: Rockridge Station (location type 0)"), "\(run.output)")
+        #expect(said.contains { $0.hasPrefix("journey: ") && $0.hasSuffix("[\"ride\"]") }, "\(run.output)")
+    }
+
+    /// Examples/App/Sources/ClientGuide is docs/client.md's code as the page shows it.
+    @Test func theGuidesCodeIsThePages() throws {
+        let python = try #require(Subprocess.which("python3"))
+        let check = try Subprocess.run(python, [SharedData.projectRoot.appendingPathComponent("scripts/extract-client-guide.py").path, "--check"])
+        #expect(check.status == 0, "docs/client.md changed: run scripts/extract-client-guide.py")
     }
 }
 
@@ -126,13 +149,24 @@ struct ProductBuild {
     let result: Subprocess.Result
     let binary: URL
 
+    let package: String
+
     init(package: String, product: String) throws {
+        self.package = package
         let swift = try #require(Self.swift)
         result = try Subprocess.run(swift, [
             "build", "--package-path", SharedData.projectRoot.appendingPathComponent(package).path,
             "--scratch-path", scratch.url.path, "--product", product,
         ], timeout: 900)
         binary = scratch.url.appendingPathComponent("debug").appendingPathComponent(product)
+    }
+
+    /// Another product of the same package, built into the same scratch folder (incremental).
+    func building(product: String) throws -> Subprocess.Result {
+        try Subprocess.run(try #require(Self.swift), [
+            "build", "--package-path", SharedData.projectRoot.appendingPathComponent(package).path,
+            "--scratch-path", scratch.url.path, "--product", product,
+        ], timeout: 900)
     }
 
     /// The Swift modules the build compiled.

@@ -64,7 +64,11 @@ struct PullFaultTests {
         try Data(bytes).write(to: path)
         let db = try f.clientAtVersion1()
         let result = try await f.client(db).update()
-        #expect(result == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        guard case .downloadedFull(2, try f.manifest.latest.bytes, .deltaFailed(from: 1, let why)) = result else {
+            Issue.record("expected the full bundle after a refused delta: \(result)")
+            return
+        }
+        #expect(why.hasPrefix("deltas/1-2-"), "why names the delta: \(why)")
         #expect(try digest(db) == f.manifest.latest.digest)
     }
 
@@ -114,12 +118,17 @@ struct PullFaultTests {
         let db = try f.clientAtVersion1()
         // Same version number, different content: the delta cannot produce the latest digest.
         try Database(path: db.path, mode: .readWrite).execute("UPDATE stops SET name = 'tampered' WHERE stop_id = 's201'")
-        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        let result = try await f.client(db).update()
+        guard case .downloadedFull(2, _, .deltaFailed(from: 1, let why)) = result else {
+            Issue.record("expected the full bundle after a refused delta: \(result)")
+            return
+        }
+        #expect(why.contains("digest"), "\(why)")
         #expect(try digest(db) == f.manifest.latest.digest)
         // A version the manifest has no delta from: the full bundle.
         let old = try f.clientAtVersion1("old")
         try Database(path: old.path, mode: .readWrite).execute("UPDATE meta SET value = '0' WHERE key = 'version'")
-        #expect(try await f.client(old).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try await f.client(old).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes, reason: .noDeltaPublished(from: 0)))
     }
 
     @Test func bundleThatIsNotGzipIsRefused() async throws {
@@ -195,7 +204,7 @@ struct PullFaultTests {
         #expect(try Database(path: db.path).scalar("SELECT count(*) FROM stops")?.int == 49)
         // More room: the next pull completes.
         try #require(Self.run("/bin/mount", ["-o", "remount,size=16m", disk.path]) == 0)
-        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes, reason: .noDeltaPublished(from: 1)))
         #expect(try digest(db) == f.manifest.latest.digest)
     }
 }

@@ -40,7 +40,7 @@ struct PythonClientSeriesTests {
         let fresh = folder.url.appendingPathComponent("fresh.sqlite")
         let client = PythonClient(manifest: url, database: fresh)
         let full = try client.pull()
-        #expect(full.output == "downloaded full bundle (version \(manifest.latest.version)), \(manifest.latest.bytes) bytes", "\(full.error)")
+        #expect(full.output == "downloaded full bundle (version \(manifest.latest.version)), \(manifest.latest.bytes) bytes; first download", "\(full.error)")
         #expect(try ContentDigest.compute(Database(path: fresh.path)) == manifest.latest.digest)
         // As the Swift client leaves it: WAL, so an app reads on while a later delta applies.
         #expect(try Database(path: fresh.path).scalar("PRAGMA journal_mode")?.string == "wal")

@@ -19,7 +19,8 @@ import TestSupport
         #expect(docs.contains(BundleDocs.markdown), "docs/bundle-format.md is stale: regenerate with `feedc schema --markdown`")
         #expect(Set(AppQueries.all.keys) == ["stops_near", "stops_named", "lines_at_stop", "line_directions", "direction_stops", "stop_lines", "opposite_stop", "next_departures", "stops_near_rtree", "stops_named_fts5", "languages", "stop_in_language", "line_directions_in_language", "opposite_stop_on_line", "stop_timezone",
                                               "same_station", "transfers_from", "place_departures", "realtime_trip",
-                                              "places_near", "places_named", "realtime_stop", "realtime_route", "feed_id"])
+                                              "places_near", "places_named", "realtime_stop", "realtime_route", "feed_id",
+                                              "stop_by_id", "direction_shapes", "service_range"])
     }
 
     @Test func linesAtAStop() throws {

@@ -34,8 +34,12 @@ public enum SearchText {
     }
 
     /// The `:query` parameter of `stops_named`: the folded words joined by single spaces. Empty
-    /// (for an empty or punctuation-only text) means no results: run no query.
-    public static func query(_ text: String) -> String { words(text).joined(separator: " ") }
+    /// (for an empty or punctuation-only text, or one of only "&" and "and") means no results:
+    /// run no query.
+    public static func query(_ text: String) -> String {
+        let words = words(text)
+        return words.allSatisfy { $0 == "and" } ? "" : words.joined(separator: " ")
+    }
 
     /// The `:match` parameter of `stops_named_fts5` (bundles with the optional FTS5 index): each
     /// folded word as a quoted prefix, `"college"* "broadway"*`, so no rider text is read as FTS5

@@ -3,11 +3,21 @@
 /// The documented queries, word for word: what ``FeedDatabase`` runs.
 enum DocumentedQueries {
     static let all: [String: String] = [
+        "direction_shapes": """
+        -- query: direction_shapes
+        SELECT p.shape_id, sh.polyline, sum(pt.trips) AS trips
+        FROM (SELECT pattern_id, count(*) AS trips FROM trips GROUP BY pattern_id) pt
+        JOIN patterns p ON p.pattern_id = pt.pattern_id
+        JOIN shapes sh ON sh.shape_id = p.shape_id
+        WHERE p.route_id = :route_id AND p.direction_index = CAST(:direction_index AS INTEGER)
+        GROUP BY p.shape_id
+        ORDER BY trips DESC, p.shape_id
+        """,
         "direction_stops": """
         -- query: direction_stops
         SELECT ds.position, ds.stop_id, s.name, s.lat, s.lon
         FROM direction_stops ds JOIN stops s ON s.stop_id = ds.stop_id
-        WHERE ds.route_id = :route_id AND ds.direction_index = :direction_index
+        WHERE ds.route_id = :route_id AND ds.direction_index = CAST(:direction_index AS INTEGER)
         ORDER BY ds.position
         """,
         "feed_id": """
@@ -70,10 +80,10 @@ enum DocumentedQueries {
         -- query: next_departures
         WITH RECURSIVE
           days(d, after) AS (
-            SELECT :date, :after
+            SELECT CAST(:date AS INTEGER), CAST(:after AS INTEGER)
             UNION ALL
-            SELECT CAST(strftime('%Y%m%d', printf('%04d-%02d-%02d', :date / 10000, :date / 100 % 100, :date % 100), '-1 day') AS INTEGER),
-                   :previous_after
+            SELECT CAST(strftime('%Y%m%d', printf('%04d-%02d-%02d', CAST(:date AS INTEGER) / 10000, CAST(:date AS INTEGER) / 100 % 100, CAST(:date AS INTEGER) % 100), '-1 day') AS INTEGER),
+                   CAST(:previous_after AS INTEGER)
           ),
           active(d, after, service_id) AS (
             SELECT days.d, days.after, c.service_id FROM days JOIN calendar c ON days.d BETWEEN c.start_date AND c.end_date
@@ -102,7 +112,7 @@ enum DocumentedQueries {
             WHERE f.headway_secs > 0
             UNION ALL
             SELECT n + 1, trip_id, d, after, start_time + headway_secs, end_time, headway_secs, exact, offset FROM runs
-            WHERE start_time + headway_secs < end_time AND n < :limit
+            WHERE start_time + headway_secs < end_time AND n < CAST(:limit AS INTEGER)
           ),
           departures AS (
             SELECT c.trip_id, c.route_id, c.start_time + c.offset AS departure, c.direction_index, a.d AS service_date,
@@ -117,7 +127,7 @@ enum DocumentedQueries {
             FROM runs r JOIN calls c ON c.trip_id = r.trip_id AND c.offset = r.offset
             WHERE r.start_time < r.end_time
             ORDER BY wait, trip_id, service_date
-            LIMIT :limit
+            LIMIT CAST(:limit AS INTEGER)
           ),
           lang(tag, base) AS (SELECT :lang, substr(:lang, 1, instr(:lang || '-', '-') - 1))
         SELECT d.trip_id, d.route_id,
@@ -186,7 +196,7 @@ enum DocumentedQueries {
           days(d, after) AS (
             SELECT CAST(:date AS INTEGER), CAST(:after AS INTEGER)
             UNION ALL
-            SELECT CAST(strftime('%Y%m%d', printf('%04d-%02d-%02d', :date / 10000, :date / 100 % 100, :date % 100), '-1 day') AS INTEGER),
+            SELECT CAST(strftime('%Y%m%d', printf('%04d-%02d-%02d', CAST(:date AS INTEGER) / 10000, CAST(:date AS INTEGER) / 100 % 100, CAST(:date AS INTEGER) % 100), '-1 day') AS INTEGER),
                    CAST(:previous_after AS INTEGER)
           ),
           active(d, after, service_id) AS (
@@ -216,7 +226,7 @@ enum DocumentedQueries {
             WHERE f.headway_secs > 0
             UNION ALL
             SELECT n + 1, trip_id, d, after, start_time + headway_secs, end_time, headway_secs, exact, offset FROM runs
-            WHERE start_time + headway_secs < end_time AND n < :limit
+            WHERE start_time + headway_secs < end_time AND n < CAST(:limit AS INTEGER)
           ),
           departures(trip_id, route_id, stop_id, headsign, departure, direction_index, service_date, wait, exact, headway_secs, start_time) AS (
             SELECT c.trip_id, c.route_id, c.stop_id, c.headsign, c.start_time + c.offset, c.direction_index, a.d,
@@ -248,7 +258,7 @@ enum DocumentedQueries {
         FROM named n
         JOIN kept k ON k.line = n.line AND k.departure = n.departure AND k.service_date = n.service_date AND k.source_id = n.source_id
         ORDER BY n.wait, n.trip_id, n.service_date
-        LIMIT :limit
+        LIMIT CAST(:limit AS INTEGER)
         """,
         "places_named": """
         -- query: places_named
@@ -258,12 +268,29 @@ enum DocumentedQueries {
             UNION ALL
             SELECT substr(rest, 1, instr(rest, ' ') - 1), substr(rest, instr(rest, ' ') + 1) FROM split WHERE rest <> ''
           ),
-          words(word) AS (SELECT DISTINCT word FROM split WHERE word <> ''),
-          hits(stop_id, exact_words) AS (
-            SELECT t.stop_id, count(DISTINCT CASE WHEN t.token = w.word THEN w.word END)
+          street(word) AS (
+            VALUES ('street'), ('st'), ('str'), ('avenue'), ('ave'), ('av'), ('road'), ('rd'), ('boulevard'), ('blvd'),
+                   ('drive'), ('dr'), ('lane'), ('ln'), ('place'), ('pl'), ('square'), ('sq'), ('court'), ('ct'),
+                   ('highway'), ('hwy'), ('parkway'), ('pkwy'), ('terrace'), ('ter'), ('plaza'), ('plz')
+          ),
+          words(word, optional) AS (
+            SELECT DISTINCT word, (word = 'and' OR word IN (SELECT word FROM street))
+                                  AND EXISTS (SELECT 1 FROM split o WHERE o.word <> '' AND o.word <> 'and'
+                                              AND o.word NOT IN (SELECT word FROM street))
+            FROM split WHERE word <> ''
+          ),
+          matched(stop_id, word, optional, exact) AS (
+            SELECT t.stop_id, w.word, w.optional, max(t.token = w.word)
             FROM words w JOIN stop_tokens t ON t.token >= w.word AND t.token < w.word || char(1114111)
-            GROUP BY t.stop_id
-            HAVING count(DISTINCT w.word) = (SELECT count(*) FROM words)
+            GROUP BY t.stop_id, w.word
+          ),
+          hits(stop_id, exact_words) AS (
+            SELECT m.stop_id, sum(m.exact) FROM matched m
+            WHERE EXISTS (SELECT 1 FROM words WHERE word <> 'and')
+            GROUP BY m.stop_id
+            HAVING sum(NOT m.optional) = (SELECT count(*) FROM words WHERE NOT optional)
+               AND (sum(m.optional AND m.word <> 'and') = (SELECT count(*) FROM words WHERE optional AND word <> 'and')
+                    OR NOT EXISTS (SELECT 1 FROM stop_tokens t WHERE t.token IN (SELECT word FROM street) AND t.stop_id = m.stop_id))
           ),
           placed(stop_id, place) AS (
             SELECT h.stop_id,
@@ -291,13 +318,16 @@ enum DocumentedQueries {
              ORDER BY line)) AS lines
         FROM grouped g JOIN stops s ON s.stop_id = g.place_id
         ORDER BY g.exact_words DESC, length(s.name), s.name, g.place_id
-        LIMIT :limit
+        LIMIT CAST(:limit AS INTEGER)
         """,
         "places_near": """
         -- query: places_near
         WITH RECURSIVE
+          here(lat, lon, dlat, dlon, lon_scale) AS (
+            SELECT CAST(:lat AS REAL), CAST(:lon AS REAL), CAST(:dlat AS REAL), CAST(:dlon AS REAL), CAST(:lon_scale AS REAL)
+          ),
           box(lat_lo, lat_hi, lon_lo, lon_hi) AS (
-            SELECT max(:lat - :dlat, -90.0), min(:lat + :dlat, 90.0), :lon - min(:dlon, 180.0), :lon + min(:dlon, 180.0)
+            SELECT max(lat - dlat, -90.0), min(lat + dlat, 90.0), lon - min(dlon, 180.0), lon + min(dlon, 180.0) FROM here
           ),
           strips(strip, last) AS (
             SELECT CAST((lat_lo + 90) * 100 AS INTEGER), CAST((lat_hi + 90) * 100 AS INTEGER) FROM box
@@ -315,9 +345,9 @@ enum DocumentedQueries {
           ),
           near(stop_id, distance) AS (
             SELECT s.stop_id,
-                   (s.lat - :lat) * (s.lat - :lat)
-                   + (min(abs(s.lon - :lon), 360 - abs(s.lon - :lon)) * :lon_scale) * (min(abs(s.lon - :lon), 360 - abs(s.lon - :lon)) * :lon_scale)
-            FROM stops s
+                   (s.lat - h.lat) * (s.lat - h.lat)
+                   + (min(abs(s.lon - h.lon), 360 - abs(s.lon - h.lon)) * h.lon_scale) * (min(abs(s.lon - h.lon), 360 - abs(s.lon - h.lon)) * h.lon_scale)
+            FROM stops s, here h
             WHERE s.stop_id IN (SELECT stop_id FROM hits)
               AND s.lat BETWEEN (SELECT lat_lo FROM box) AND (SELECT lat_hi FROM box)
           ),
@@ -347,7 +377,7 @@ enum DocumentedQueries {
              ORDER BY line)) AS lines
         FROM grouped g JOIN stops s ON s.stop_id = g.place_id
         ORDER BY g.distance, g.place_id
-        LIMIT :limit
+        LIMIT CAST(:limit AS INTEGER)
         """,
         "realtime_route": """
         -- query: realtime_route
@@ -402,6 +432,20 @@ enum DocumentedQueries {
             :stop_id)
         ORDER BY sp.confidence DESC, sp.distance_m, sp.other_stop_id
         """,
+        "service_range": """
+        -- query: service_range
+        SELECT min(first), max(last) FROM (
+          SELECT min(start_date) AS first, max(end_date) AS last FROM calendar
+          UNION ALL
+          SELECT min(date), max(date) FROM calendar_dates WHERE exception_type = 1
+        )
+        """,
+        "stop_by_id": """
+        -- query: stop_by_id
+        SELECT stop_id, name, code, lat, lon, location_type, parent_station, platform_code, wheelchair_boarding
+        FROM stops
+        WHERE stop_id = :stop_id
+        """,
         "stop_in_language": """
         -- query: stop_in_language
         WITH lang(tag, base) AS (SELECT :lang, substr(:lang, 1, instr(:lang || '-', '-') - 1))
@@ -443,31 +487,51 @@ enum DocumentedQueries {
             UNION ALL
             SELECT substr(rest, 1, instr(rest, ' ') - 1), substr(rest, instr(rest, ' ') + 1) FROM split WHERE rest <> ''
           ),
-          words(word) AS (SELECT DISTINCT word FROM split WHERE word <> ''),
-          hits(stop_id, exact_words) AS (
-            SELECT t.stop_id, count(DISTINCT CASE WHEN t.token = w.word THEN w.word END)
+          street(word) AS (
+            VALUES ('street'), ('st'), ('str'), ('avenue'), ('ave'), ('av'), ('road'), ('rd'), ('boulevard'), ('blvd'),
+                   ('drive'), ('dr'), ('lane'), ('ln'), ('place'), ('pl'), ('square'), ('sq'), ('court'), ('ct'),
+                   ('highway'), ('hwy'), ('parkway'), ('pkwy'), ('terrace'), ('ter'), ('plaza'), ('plz')
+          ),
+          words(word, optional) AS (
+            SELECT DISTINCT word, (word = 'and' OR word IN (SELECT word FROM street))
+                                  AND EXISTS (SELECT 1 FROM split o WHERE o.word <> '' AND o.word <> 'and'
+                                              AND o.word NOT IN (SELECT word FROM street))
+            FROM split WHERE word <> ''
+          ),
+          matched(stop_id, word, optional, exact) AS (
+            SELECT t.stop_id, w.word, w.optional, max(t.token = w.word)
             FROM words w JOIN stop_tokens t ON t.token >= w.word AND t.token < w.word || char(1114111)
-            GROUP BY t.stop_id
-            HAVING count(DISTINCT w.word) = (SELECT count(*) FROM words)
+            GROUP BY t.stop_id, w.word
+          ),
+          hits(stop_id, exact_words) AS (
+            SELECT m.stop_id, sum(m.exact) FROM matched m
+            WHERE EXISTS (SELECT 1 FROM words WHERE word <> 'and')
+            GROUP BY m.stop_id
+            HAVING sum(NOT m.optional) = (SELECT count(*) FROM words WHERE NOT optional)
+               AND (sum(m.optional AND m.word <> 'and') = (SELECT count(*) FROM words WHERE optional AND word <> 'and')
+                    OR NOT EXISTS (SELECT 1 FROM stop_tokens t WHERE t.token IN (SELECT word FROM street) AND t.stop_id = m.stop_id))
           )
-        SELECT s.stop_id, s.name, s.code, h.exact_words
+        SELECT s.stop_id, s.name, s.code, h.exact_words, s.lat, s.lon
         FROM hits h JOIN stops s ON s.stop_id = h.stop_id
         ORDER BY h.exact_words DESC, length(s.name), s.name, s.stop_id
-        LIMIT :limit
+        LIMIT CAST(:limit AS INTEGER)
         """,
         "stops_named_fts5": """
         -- query: stops_named_fts5
-        SELECT s.stop_id, s.name, s.code
+        SELECT s.stop_id, s.name, s.code, s.lat, s.lon
         FROM stop_search f JOIN stops s ON s.rowid = f.rowid
         WHERE stop_search MATCH :match
         ORDER BY rank
-        LIMIT :limit
+        LIMIT CAST(:limit AS INTEGER)
         """,
         "stops_near": """
         -- query: stops_near
         WITH RECURSIVE
+          here(lat, lon, dlat, dlon, lon_scale) AS (
+            SELECT CAST(:lat AS REAL), CAST(:lon AS REAL), CAST(:dlat AS REAL), CAST(:dlon AS REAL), CAST(:lon_scale AS REAL)
+          ),
           box(lat_lo, lat_hi, lon_lo, lon_hi) AS (
-            SELECT max(:lat - :dlat, -90.0), min(:lat + :dlat, 90.0), :lon - min(:dlon, 180.0), :lon + min(:dlon, 180.0)
+            SELECT max(lat - dlat, -90.0), min(lat + dlat, 90.0), lon - min(dlon, 180.0), lon + min(dlon, 180.0) FROM here
           ),
           strips(strip, last) AS (
             SELECT CAST((lat_lo + 90) * 100 AS INTEGER), CAST((lat_hi + 90) * 100 AS INTEGER) FROM box
@@ -484,19 +548,23 @@ enum DocumentedQueries {
             WHERE g.strip = strips.strip AND g.lon BETWEEN spans.lo AND spans.hi
           )
         SELECT s.stop_id, s.name, s.lat, s.lon,
-               (s.lat - :lat) * (s.lat - :lat)
-               + (min(abs(s.lon - :lon), 360 - abs(s.lon - :lon)) * :lon_scale) * (min(abs(s.lon - :lon), 360 - abs(s.lon - :lon)) * :lon_scale) AS distance
-        FROM stops s
+               (s.lat - h.lat) * (s.lat - h.lat)
+               + (min(abs(s.lon - h.lon), 360 - abs(s.lon - h.lon)) * h.lon_scale) * (min(abs(s.lon - h.lon), 360 - abs(s.lon - h.lon)) * h.lon_scale) AS distance,
+               s.code
+        FROM stops s, here h
         WHERE s.stop_id IN (SELECT stop_id FROM hits)
           AND s.lat BETWEEN (SELECT lat_lo FROM box) AND (SELECT lat_hi FROM box)
         ORDER BY distance, s.stop_id
-        LIMIT :limit
+        LIMIT CAST(:limit AS INTEGER)
         """,
         "stops_near_rtree": """
         -- query: stops_near_rtree
         WITH RECURSIVE
+          here(lat, lon, dlat, dlon, lon_scale) AS (
+            SELECT CAST(:lat AS REAL), CAST(:lon AS REAL), CAST(:dlat AS REAL), CAST(:dlon AS REAL), CAST(:lon_scale AS REAL)
+          ),
           box(lat_lo, lat_hi, lon_lo, lon_hi) AS (
-            SELECT max(:lat - :dlat, -90.0), min(:lat + :dlat, 90.0), :lon - min(:dlon, 180.0), :lon + min(:dlon, 180.0)
+            SELECT max(lat - dlat, -90.0), min(lat + dlat, 90.0), lon - min(dlon, 180.0), lon + min(dlon, 180.0) FROM here
           ),
           spans(lo, hi) AS (
             SELECT max(lon_lo, -180.0), min(lon_hi, 180.0) FROM box
@@ -508,14 +576,15 @@ enum DocumentedQueries {
             WHERE r.max_lat >= box.lat_lo AND r.min_lat <= box.lat_hi AND r.max_lon >= spans.lo AND r.min_lon <= spans.hi
           )
         SELECT s.stop_id, s.name, s.lat, s.lon,
-               (s.lat - :lat) * (s.lat - :lat)
-               + (min(abs(s.lon - :lon), 360 - abs(s.lon - :lon)) * :lon_scale) * (min(abs(s.lon - :lon), 360 - abs(s.lon - :lon)) * :lon_scale) AS distance
-        FROM stops s
+               (s.lat - h.lat) * (s.lat - h.lat)
+               + (min(abs(s.lon - h.lon), 360 - abs(s.lon - h.lon)) * h.lon_scale) * (min(abs(s.lon - h.lon), 360 - abs(s.lon - h.lon)) * h.lon_scale) AS distance,
+               s.code
+        FROM stops s, here h
         WHERE s.rowid IN (SELECT id FROM hits)
           AND s.lat BETWEEN (SELECT lat_lo FROM box) AND (SELECT lat_hi FROM box)
           AND EXISTS (SELECT 1 FROM spans WHERE s.lon BETWEEN spans.lo AND spans.hi)
         ORDER BY distance, s.stop_id
-        LIMIT :limit
+        LIMIT CAST(:limit AS INTEGER)
         """,
         "transfers_from": """
         -- query: transfers_from

@@ -14,9 +14,10 @@ public actor FeedDatabase {
     private var connection: Database
     private var identity: FileIdentity
 
-    /// Opens the bundle at `path`. Throws ``ClientError/notABundle(path:reason:)`` for a missing
-    /// file, a file that is not SQLite, a database that is not a feedc bundle, or a bundle of
-    /// another format.
+    /// Opens the bundle at `path`. Throws ``ClientError/noDatabase(path:)`` when there is no file
+    /// yet (first launch: run ``FeedClient/update(progress:)`` first), and
+    /// ``ClientError/notABundle(path:reason:)`` for a file that is not SQLite, a database that is
+    /// not a feedc bundle, or a bundle of another format.
     public init(path: URL) throws(ClientError) {
         self.path = path
         (connection, identity) = try Self.open(path)
@@ -30,14 +31,18 @@ public actor FeedDatabase {
         }
     }
 
-    /// Stops within `radius` metres (a square box) of `point`, nearest first.
+    /// Stops within `radius` metres (a square box) of `point`, nearest first, each with its
+    /// distance. Empty when none is that near.
     public func stops(near point: Coordinate, radius: Double = 500, limit: Int = 20) throws(ClientError) -> [Stop] {
         let dlat = radius / 111_320
         let scale = cos(point.latitude * .pi / 180)
         let dlon = scale > 1e-9 ? min(180, dlat / scale) : 180
         return try run("stops_near", ["lat": .real(point.latitude), "lon": .real(point.longitude), "dlat": .real(dlat),
                                       "dlon": .real(dlon), "lon_scale": .real(scale), "limit": .integer(Int64(limit))])
-            .map { Stop(id: $0[0].string ?? "", name: $0[1].string, code: nil, coordinate: Self.coordinate($0[2], $0[3])) }
+            .map {
+                Stop(id: $0[0].string ?? "", name: $0[1].string, code: $0[5].string, coordinate: Self.coordinate($0[2], $0[3]),
+                     distanceMetres: ($0[4].double ?? 0).squareRoot() * 111_320)
+            }
     }
 
     /// Stops whose name or code has words starting with every word of `text` (any case,
@@ -46,7 +51,7 @@ public actor FeedDatabase {
         let query = SearchText.query(text)
         guard !query.isEmpty else { return [] }
         return try run("stops_named", ["query": .text(query), "limit": .integer(Int64(limit))])
-            .map { Stop(id: $0[0].string ?? "", name: $0[1].string, code: $0[2].string, coordinate: nil) }
+            .map { Stop(id: $0[0].string ?? "", name: $0[1].string, code: $0[2].string, coordinate: Self.coordinate($0[4], $0[5])) }
     }
 
     /// The lines calling at a stop (at a station: at any of its platforms).
@@ -120,6 +125,19 @@ public actor FeedDatabase {
         return try query(DocumentedQueries.sql(name), parameters)
     }
 
+    func readRows(_ sql: String, _ arguments: [SQLValue]) throws(ClientError) -> [[SQLValue]] {
+        try refresh()
+        do {
+            let statement = try connection.prepare(sql)
+            try statement.bind(arguments)
+            var rows: [[SQLValue]] = []
+            while try statement.step() { rows.append(statement.row()) }
+            return rows
+        } catch {
+            throw .badQuery(reason: error.description)
+        }
+    }
+
     private func query(_ sql: String, _ parameters: [String: SQLValue]) throws(ClientError) -> [[SQLValue]] {
         do {
             let statement = try connection.prepare(sql)
@@ -140,7 +158,7 @@ public actor FeedDatabase {
     }
 
     private static func open(_ path: URL) throws(ClientError) -> (Database, FileIdentity) {
-        guard FileManager.default.fileExists(atPath: path.path) else { throw .notABundle(path: path.path, reason: "no such file") }
+        guard FileManager.default.fileExists(atPath: path.path) else { throw .noDatabase(path: path.path) }
         let identity = FileIdentity(path.path)
         do {
             let database = try Database(path: path.path, mode: .readOnly)
@@ -160,13 +178,13 @@ public actor FeedDatabase {
         }
     }
 
-    private static func coordinate(_ lat: SQLValue, _ lon: SQLValue) -> Coordinate? {
+    static func coordinate(_ lat: SQLValue, _ lon: SQLValue) -> Coordinate? {
         guard let latitude = lat.double, let longitude = lon.double else { return nil }
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
     /// A JSON array of strings (display lists such as headsigns), parsed in code.
-    private static func strings(_ value: SQLValue) -> [String] {
+    static func strings(_ value: SQLValue) -> [String] {
         guard let text = value.string else { return [] }
         return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
     }

@@ -18,6 +18,46 @@ public struct Stop: Sendable, Hashable, Identifiable {
     /// The code riders see on the pole, where the feed has one.
     public var code: String?
     public var coordinate: Coordinate?
+    /// From the point asked about, in metres (nearby results only).
+    public var distanceMetres: Double? = nil
+}
+
+/// A stop in full, as ``FeedDatabase/stop(id:)`` gives it.
+public struct StopDetails: Sendable, Hashable {
+    public var stop: Stop
+    /// GTFS `location_type`: 0 stop or platform, 1 station, 2 entrance, …
+    public var locationType: Int
+    /// The station of a platform or entrance.
+    public var parentStation: String?
+    public var platformCode: String?
+    /// GTFS `wheelchair_boarding`: 0 unknown, 1 possible, 2 not possible.
+    public var wheelchairBoarding: Int?
+}
+
+/// One shape of a line's direction: the path its trips draw on a map.
+public struct LineShape: Sendable, Hashable {
+    public var shapeID: String
+    public var points: [Coordinate]
+    /// Trips of the direction that follow it, over all services.
+    public var trips: Int
+}
+
+/// The first and last service dates of a bundle, `YYYYMMDD`.
+public struct ServiceRange: Sendable, Hashable {
+    public var first: Int
+    public var last: Int
+}
+
+/// Whether a bundle's timetable still covers a day, for "this timetable has expired".
+public enum TimetableStatus: Sendable, Hashable {
+    /// Service runs on past `within` days from now.
+    case current(lastDate: Int)
+    /// The last service date is within the warning window: update soon.
+    case expiring(lastDate: Int, daysLeft: Int)
+    /// No service date is today or later: departures are empty until an update.
+    case expired(lastDate: Int)
+    /// The bundle has no service dates at all.
+    case empty
 }
 
 /// A line serving a stop.

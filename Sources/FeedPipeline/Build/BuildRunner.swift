@@ -189,6 +189,7 @@ public struct BuildRunner {
         clock.lap("publish")
         report.seconds = clock.seconds
         report.deltas = published.manifest.deltas
+        report.droppedDeltas = published.droppedDeltas.isEmpty ? nil : published.droppedDeltas
         report.changes = published.changes
         if let renumbered = published.changes?.renumbered, !renumbered.isEmpty {
             report.reason = "ids renumbered wholesale since version \(version - 1) in: \(renumbered.joined(separator: ", ")) (the delta is large; most clients will take the full bundle)"

@@ -31,8 +31,9 @@ public struct BundleConfig: Sendable, Equatable {
     public var strictness: Strictness
     /// Thresholds of the opposite-stops matcher (`opposites:`).
     public var opposites: OppositeStopsSettings
-    /// A delta larger than this share of the full bundle is not published (`max_delta_share`).
-    public var maxDeltaShare: Double = 0.5
+    /// A delta larger than this share of the full bundle is not published (`max_delta_share`;
+    /// docs/bundle-format.md, "Deltas", has the Wichita figures behind the default).
+    public var maxDeltaShare: Double = 0.8
     /// File holding the Ed25519 private key (base64) that signs the manifest (`signing_key`).
     public var signingKey: URL?
     /// Optional virtual tables for apps that ship a full SQLite (`sqlite_modules: [rtree, fts5]`);

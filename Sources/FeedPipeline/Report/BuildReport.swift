@@ -1,4 +1,5 @@
 import BundleFormat
+import BundleWriter
 import FeedModel
 import FeedPublish
 import Foundation
@@ -39,6 +40,8 @@ public struct BuildReport: Codable, Sendable {
     public var seconds: [String: Double]
     /// Deltas published with this version.
     public var deltas: [DeltaFile]?
+    /// Retained versions that got no delta, and why.
+    public var droppedDeltas: [DroppedDelta]?
     /// Rows inserted, updated and deleted per table since the previous version.
     public var changes: DeltaStatistics?
     /// The upload to the bundle's `publish:` target, when it has one.
@@ -50,6 +53,7 @@ public struct BuildReport: Codable, Sendable {
         case bundle, status, version, digest, reason, sources, enhancements, network, rows, seconds, deltas, changes, upload
         case serviceEnd = "service_end"
         case tableDigests = "table_digests"
+        case droppedDeltas = "dropped_deltas"
     }
 
     public init(bundle: String, status: Status, version: Int? = nil, digest: String? = nil, reason: String? = nil,

@@ -41,6 +41,13 @@ public enum ReportText {
         case .failed: out = "\(report.bundle): FAILED — \(report.reason ?? "")\n"
         }
         if let upload = report.upload { out += "  " + render(upload) }
+        if let deltas = report.deltas, report.status == .published {
+            let dropped = report.droppedDeltas ?? []
+            out += "  deltas: \(deltas.count) published" + (dropped.isEmpty ? "\n" : ", \(dropped.count) dropped (clients at those versions download the full bundle):\n")
+            for drop in dropped {
+                out += "    from version \(drop.from): \(drop.bytes.map { "\($0) bytes, " } ?? "")\(drop.reason)\n"
+            }
+        }
         if let end = report.serviceEnd { out += "  " + render(end) + "\n" }
         for source in report.sources {
             out += render(source).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
