@@ -68,6 +68,18 @@ public struct FeedClient: Sendable {
         }
     }
 
+    /// The same update as an `AsyncSequence` of its progress, for `for await` in a view model:
+    /// `progress` yields each event and ends when the update ends; `result` is the update's
+    /// outcome (cancel it to stop the update, as ``update(progress:)``'s task).
+    public func updates() -> (progress: AsyncStream<UpdateProgress>, result: Task<UpdateResult, any Error>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: UpdateProgress.self)
+        let result = Task {
+            defer { continuation.finish() }
+            return try await update { continuation.yield($0) }
+        }
+        return (stream, result)
+    }
+
     /// The same as ``update(progress:)``, blocking the calling thread: for command-line tools and
     /// scripts. Never call it from an app's main thread or from async code: it would hold a thread
     /// the update itself needs (on a 2-core pool, two such calls wait on each other forever).

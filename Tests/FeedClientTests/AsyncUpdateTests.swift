@@ -14,6 +14,23 @@ struct AsyncUpdateTests {
 
     private func digest(_ db: URL) throws -> String { try ContentDigest.compute(Database(path: db.path)) }
 
+    /// `updates()`: the progress of a delta as an AsyncSequence, in order, its download reported
+    /// in bytes of the delta's size, and the result beside it.
+    @Test func aDeltasProgressAsAnAsyncSequence() async throws {
+        let f = try Fixture()
+        let db = try f.clientAtVersion1()
+        let delta = try #require(try f.manifest.deltas.first)
+        let (progress, result) = f.client(db, manifest: "slow/m/manifest.json").updates()
+        var all: [UpdateProgress] = []
+        for await event in progress { all.append(event) }
+        #expect(try await result.value == .appliedDelta(from: 1, to: 2, bytes: delta.bytes))
+        let phases = all.map(\.phase).reduce(into: [UpdateProgress.Phase]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(phases == [.manifest, .download, .verify, .apply], "\(all)")
+        let download = all.filter { $0.phase == .download }
+        #expect(download.first?.received == 0 && download.last?.received == delta.bytes, "\(download)")
+        #expect(download.allSatisfy { $0.expected == delta.bytes })
+    }
+
     /// Progress events come in order: manifest, download (bytes never going down, ending at the
     /// bundle's size), verify, apply.
     @Test func progressIsMonotonicAndEndsAtTheFullSize() async throws {
