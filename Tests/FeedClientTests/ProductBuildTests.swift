@@ -86,6 +86,9 @@ struct ProductBuildTests {
         let modules = build.compiledModules
         #expect(modules.isSuperset(of: ["FeedApp", "FeedClient", "BundleFormat", "FeedSQLite", "FeedModel"]))
         #expect(modules.isDisjoint(with: Self.compilerModules), "compiled: \(modules.sorted())")
+        // Through clients/swift, the app resolves none of the compiler's dependencies either.
+        let checkouts = Set((try? FileManager.default.contentsOfDirectory(atPath: build.scratch.url.appendingPathComponent("checkouts").path)) ?? [])
+        #expect(checkouts.contains("swift-crypto") && checkouts.isDisjoint(with: ["Yams", "ZIPFoundation", "swift-argument-parser"]), "\(checkouts.sorted())")
 
         let folder = TemporaryFolder()
         let yaml = folder.url.appendingPathComponent("pipeline.yaml")
