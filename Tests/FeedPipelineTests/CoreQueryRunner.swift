@@ -4,7 +4,8 @@ import TestSupport
 
 /// The documented queries run by Python's sqlite3 on the core SQLite
 /// (`clients/python/tools/run_query.py --batch`): one process per bundle, values typed both ways
-/// so an integer never passes for a real and a real reads back to the same double.
+/// so an integer never passes for a real and a real reads back to the same double; each request
+/// bound the four ways apps bind (by name or position, typed or all text), which must agree.
 struct CoreQueryRunner {
     struct Request {
         var name: String
@@ -30,11 +31,19 @@ struct CoreQueryRunner {
 
     let bundle: URL
 
+    /// The ways an app binds a documented query (docs/bundle-format.md, "Binding"): each request
+    /// runs all four, and any answer other than the typed named one's is a failure.
+    static let bindings = ["named", "text", "positional", "positional_text"]
+
     func run(_ requests: [Request], scratch: URL) throws -> Reply {
         let docs = SharedData.projectRoot.appendingPathComponent("docs/bundle-format.md")
         let body: [String: Any] = [
             "bundle": bundle.path, "docs": docs.path,
-            "requests": requests.map { ["name": $0.name, "params": $0.parameters.mapValues(Self.encode), "fold": $0.fold] as [String: Any] },
+            "requests": requests.flatMap { request in
+                Self.bindings.map {
+                    ["name": request.name, "params": request.parameters.mapValues(Self.encode), "fold": request.fold, "binding": $0] as [String: Any]
+                }
+            },
         ]
         let file = scratch.appendingPathComponent("requests-\(UUID().uuidString).json")
         try JSONSerialization.data(withJSONObject: body).write(to: file)
@@ -42,16 +51,28 @@ struct CoreQueryRunner {
         let script = CoreSQLite.pythonClientFolder.appendingPathComponent("tools/run_query.py")
         let result = try CoreSQLite.python([script.path, "--batch", file.path], timeout: 600)
         guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
-              let answers = object["results"] as? [[String: Any]], answers.count == requests.count else {
+              let answers = object["results"] as? [[String: Any]], answers.count == requests.count * Self.bindings.count else {
             throw Failure(description: "run_query.py failed (\(result.status)): \(result.error.suffix(2000))")
+        }
+        let all = try answers.map { answer in
+            Answer(rows: try (answer["rows"] as? [[Any]])?.map { try $0.map(Self.decode) },
+                   folded: answer["folded"] as? [String: String] ?? [:], error: answer["error"] as? String)
+        }
+        var named: [Answer] = []
+        for (index, request) in requests.enumerated() {
+            let ways = Array(all[index * Self.bindings.count..<(index + 1) * Self.bindings.count])
+            for (binding, answer) in zip(Self.bindings, ways).dropFirst() {
+                let same = answer.error == ways[0].error && AppQueries.same(answer.rows ?? [], ways[0].rows ?? [])
+                guard same else {
+                    throw Failure(description: "\(request.name) bound \(binding) on the core SQLite: \(answer.error ?? "other rows") than bound by name (\(ways[0].error ?? "\(ways[0].rows?.count ?? 0) rows"))")
+                }
+            }
+            named.append(ways[0])
         }
         return Reply(
             sqliteVersion: object["sqlite_version"] as? String ?? "",
             compileOptions: object["compile_options"] as? [String] ?? [],
-            answers: try answers.map { answer in
-                Answer(rows: try (answer["rows"] as? [[Any]])?.map { try $0.map(Self.decode) },
-                       folded: answer["folded"] as? [String: String] ?? [:], error: answer["error"] as? String)
-            })
+            answers: named)
     }
 
     static func encode(_ value: SQLValue) -> Any {

@@ -39,6 +39,7 @@ struct QueryRequests {
         let translated = try database.scalar("SELECT language FROM translations GROUP BY language ORDER BY count(*) DESC, language LIMIT 1")
         let languages: [SQLValue] = [.null, translated ?? .text("es"), .text("zz")]
         add("languages", [:], mustFind: translated != nil)
+        add("service_range", [:], mustFind: true)
         for row in stride(from: 0, to: stops.count, by: step).map({ stops[$0] }) {
             let (id, name) = (row[0], row[1].string ?? "")
             for delta in [0.003, 0.02] {
@@ -56,12 +57,14 @@ struct QueryRequests {
             add("opposite_stop_on_line", ["stop_id": id, "route_id": line], mustFind: linked != nil)
             add("same_station", ["stop_id": id], mustFind: false)
             add("feed_id", ["id": id], mustFind: true)
+            add("stop_by_id", ["stop_id": id], mustFind: true)
             add("transfers_from", ["stop_id": id], mustFind: false)
             let words = SearchText.words(name)
             if let first = words.first {
-                add("stops_named", ["limit": .integer(100)], fold: name, mustFind: true)
-                add("places_named", ["limit": .integer(100)], fold: name, mustFind: true)
-                add("stops_named", ["limit": .integer(100)], fold: String(first.prefix(3)), mustFind: true)
+                // A name of only "and" words (or a first word "and") folds to no query: no answer.
+                add("stops_named", ["limit": .integer(100)], fold: name, mustFind: !SearchText.query(name).isEmpty)
+                add("places_named", ["limit": .integer(100)], fold: name, mustFind: !SearchText.query(name).isEmpty)
+                add("stops_named", ["limit": .integer(100)], fold: String(first.prefix(3)), mustFind: !SearchText.query(String(first.prefix(3))).isEmpty)
             }
         }
         for stop in busiest {
@@ -107,6 +110,8 @@ struct QueryRequests {
             for lang in languages { add("line_directions_in_language", ["route_id": route, "lang": lang], mustFind: !directions.isEmpty) }
             for direction in directions {
                 add("direction_stops", ["route_id": route, "direction_index": direction], mustFind: true)
+                let shaped = try database.scalar("SELECT count(*) FROM patterns p JOIN shapes s ON s.shape_id = p.shape_id WHERE p.route_id = ? AND p.direction_index = ?", [route, direction])?.int ?? 0 > 0
+                add("direction_shapes", ["route_id": route, "direction_index": direction], mustFind: shaped)
             }
         }
     }

@@ -6,6 +6,7 @@ defines them byte for byte.
 import hashlib
 import sqlite3
 import struct
+import sys
 
 from feedc_delta_check import check_delta_sql
 from feedc_limits import UpdateError
@@ -124,9 +125,11 @@ def check_installable(conn, version, bundle):
 
 
 def _clear_authorizer(conn):
-    try:
-        conn.set_authorizer(None)  # Python 3.11 and later
-    except TypeError:
+    # None removes it from Python 3.11 on; before, None is taken as a callback that fails, which
+    # denies everything: allow everything instead.
+    if sys.version_info >= (3, 11):
+        conn.set_authorizer(None)
+    else:
         conn.set_authorizer(lambda *_: sqlite3.SQLITE_OK)
 
 
@@ -135,19 +138,22 @@ def _rollback(conn):
         conn.execute("ROLLBACK")
 
 
-def apply_delta(conn, sql, expected_digest, version, bundle):
+def apply_delta(conn, sql, expected_digest, version, bundle, progress=None):
     """Applies delta SQL in one transaction; commits only when the content digest is
     `expected_digest` and `check_installable(conn, version, bundle)` passes. `conn` must be in
-    autocommit mode (isolation_level=None). Raises UpdateError otherwise (rolled back)."""
+    autocommit mode (isolation_level=None). Raises UpdateError otherwise (rolled back).
+    `progress(done, total)`, when given, is called with the statements applied of the delta's
+    (0 before the first)."""
     if not sql.startswith(DELTA_HEADER):
         raise UpdateError("not a feedc delta")
     tables = content_tables(conn)
     allowed = {name for name, _, _ in tables}
-    check_delta_sql(sql, {name: set(columns) for name, columns, _ in tables})
+    ends = []
+    check_delta_sql(sql, {name: set(columns) for name, columns, _ in tables}, ends)
     began = []
 
     def authorize(action, first, _second, _database, _trigger):
-        # Only the BEGIN put first below, reads, and row changes of content tables: a COMMIT,
+        # Only the BEGIN run first below, reads, and row changes of content tables: a COMMIT,
         # ATTACH, PRAGMA or schema change in a delta is refused, so the transaction stays whole.
         if action == sqlite3.SQLITE_TRANSACTION and first == "BEGIN" and not began:
             began.append(True)
@@ -162,20 +168,34 @@ def apply_delta(conn, sql, expected_digest, version, bundle):
     budget = max(DELTA_BUDGET_MIN, DELTA_BUDGET_PER_BYTE * (len(sql) if sql.isascii() else len(sql.encode("utf-8"))))
     steps = [0]
 
-    def progress():
+    def over_budget():
         steps[0] += 1
         return 1 if steps[0] * PROGRESS_STEP > budget else 0
 
-    # executescript() commits a pending transaction before it runs, so BEGIN is the script's own
-    # first statement.
+    # One statement at a time (where the statement check found each `;`), to report progress:
+    # never executescript(), which commits a pending transaction before it runs.
     conn.set_authorizer(authorize)
-    conn.set_progress_handler(progress, PROGRESS_STEP)
+    conn.set_progress_handler(over_budget, PROGRESS_STEP)
     try:
-        conn.executescript("BEGIN IMMEDIATE;\n" + sql)
-    except sqlite3.Error as error:
+        conn.execute("BEGIN IMMEDIATE")
+        if progress is not None:
+            progress(0, len(ends))
+        start = 0
+        for done, end in enumerate(ends, 1):
+            conn.execute(sql[start:end])
+            start = end
+            if progress is not None:
+                progress(done, len(ends))
+        # After the last `;` the check allows only comments; run whatever is there all the same
+        # (more than one statement is an error), so the authorizer and the budget hold alone.
+        if sql[start:].strip():
+            conn.execute(sql[start:])
+    except BaseException as error:  # noqa: B036 — a failing progress callback rolls back too
         conn.set_progress_handler(None, 0)
         _clear_authorizer(conn)
         _rollback(conn)
+        if not isinstance(error, (sqlite3.Error, sqlite3.Warning)):  # Warning: two statements, before 3.11
+            raise
         if steps[0] * PROGRESS_STEP > budget:
             raise UpdateError("the delta did not apply: it ran past its budget of %d SQLite instructions" % budget) from None
         raise UpdateError("the delta did not apply: %s" % error) from None

@@ -21,7 +21,13 @@ server are fetched.
 Whatever fails, the database stays as it was and usable.
 
     python3 feedc_client.py pull MANIFEST_URL --db PATH [--public-key KEY] [--timeout S (30)]
+    feedc-client pull …        (the same, once installed: pip install clients/python)
 
+Prints what it did: `up to date (version V)`, `applied delta F→V, B bytes`, or
+`downloaded full bundle (version V), B bytes; REASON`, REASON being why no delta was used:
+`first download`, `no delta from version N is published`, or
+`the delta from version N was not used: ERROR`. On a terminal, the progress of downloads and of
+applying a delta is shown on standard error as it goes.
 Exit status 0: updated or up to date; 2: failed (one line on standard error).
 """
 import argparse
@@ -30,6 +36,7 @@ import os
 import sqlite3
 import sys
 import tempfile
+import time
 import unicodedata
 import urllib.parse
 
@@ -76,15 +83,20 @@ def fold_words(text):
 
 
 def fold_query(text):
-    """The `:query` of `stops_named`; empty means no results (run no query)."""
-    return " ".join(fold_words(text))
+    """The `:query` of `stops_named`; empty (for text of no words, or only "&" and "and") means
+    no results (run no query)."""
+    words = fold_words(text)
+    return "" if all(w == "and" for w in words) else " ".join(words)
 
 
 class UpdateResult:
-    """What an update did: kind is "up_to_date", "delta" or "full"."""
+    """What an update did: kind is "up_to_date", "delta" or "full". For "full", `reason` says
+    why no delta was used: "first download" (no local version), "no delta from version N is
+    published", or "the delta from version N was not used: ERROR" (ERROR one line); else None."""
 
-    def __init__(self, kind, version, from_version=None, size=0):
+    def __init__(self, kind, version, from_version=None, size=0, reason=None):
         self.kind, self.version, self.from_version, self.bytes = kind, version, from_version, size
+        self.reason = reason
 
     def __eq__(self, other):
         return isinstance(other, UpdateResult) and vars(self) == vars(other)
@@ -94,7 +106,8 @@ class UpdateResult:
             return "up to date (version %d)" % self.version
         if self.kind == "delta":
             return "applied delta %d\u2192%d, %d bytes" % (self.from_version, self.version, self.bytes)
-        return "downloaded full bundle (version %d), %d bytes" % (self.version, self.bytes)
+        line = "downloaded full bundle (version %d), %d bytes" % (self.version, self.bytes)
+        return line + "; " + self.reason if self.reason else line
 
 
 def _read_only(path):
@@ -117,13 +130,20 @@ class FeedClient:
     lists. With `public_key` (base64 of a raw Ed25519 key), a manifest without a valid
     `manifest.json.sig` is refused. `timeout`: the idle timeout of every request, and the base of
     its deadline (docs/update-protocol.md, "Limits"); also the longest wait for another update of
-    the same database to end."""
+    the same database to end.
 
-    def __init__(self, manifest_url, database, public_key=None, timeout=DEFAULT_TIMEOUT):
+    `progress(phase, done, total)`, when given, is called as an update moves on (from the thread
+    that runs it): "download_delta" and "download_full" with bytes received of the file's
+    (a resumed download starts from the bytes kept), "apply_delta" with statements applied of
+    the delta's. Each phase starts with a call at its beginning and `done` never goes down
+    within it, but for a download the server does not resume (it starts over from 0); a phase
+    may end before `total` when it fails (a refused delta: the full bundle follows)."""
+
+    def __init__(self, manifest_url, database, public_key=None, timeout=DEFAULT_TIMEOUT, progress=None):
         if server_of(manifest_url) is None:
             raise UpdateError("%s is not an http(s) URL" % manifest_url)
         self.manifest_url, self.database, self.public_key = manifest_url, database, public_key
-        self.timeout = timeout
+        self.timeout, self.progress = timeout, progress
         self.http = HTTP(timeout, manifest_url)
         self.etag_file = database + ".etag"
         self.delta_failure = None  # why the last delta tried was not applied, for diagnostics
@@ -195,8 +215,14 @@ class FeedClient:
         elif delta is not None and self._try_delta(delta, latest, manifest["bundle"]):
             result = UpdateResult("delta", latest["version"], local, delta["bytes"])
         else:
+            if local is None:
+                reason = "first download"
+            elif delta is None:
+                reason = "no delta from version %d is published" % local
+            else:
+                reason = "the delta from version %d was not used: %s" % (local, _one_line(self.delta_failure))
             self._replace_with_full(latest, manifest["bundle"])
-            result = UpdateResult("full", latest["version"], size=latest["bytes"])
+            result = UpdateResult("full", latest["version"], size=latest["bytes"], reason=reason)
         if "etag" in response_headers:
             try:
                 _write_atomically(self.etag_file, response_headers["etag"].encode("utf-8"))
@@ -231,14 +257,14 @@ class FeedClient:
     def _try_delta(self, delta, latest, bundle):
         """Whether the delta brought the database to the latest version (else it is unchanged)."""
         try:
-            update_by_delta(self.http, self.manifest_url, self.database, delta, latest, bundle)
+            update_by_delta(self.http, self.manifest_url, self.database, delta, latest, bundle, self.progress)
             return True
         except (UpdateError, sqlite3.Error, ValueError, OSError, MemoryError) as error:
-            self.delta_failure = str(error)
+            self.delta_failure = str(error) or type(error).__name__
             return False
 
     def _replace_with_full(self, latest, bundle):
-        replace_with_full(self.http, self.manifest_url, self.database, latest, bundle)
+        replace_with_full(self.http, self.manifest_url, self.database, latest, bundle, self.progress)
 
 
 def _one_line(text):
@@ -246,8 +272,43 @@ def _one_line(text):
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
+class TerminalProgress:
+    """A FeedClient `progress` callback that draws one line per phase on `stream` (a terminal),
+    redrawn after a carriage return at most every `interval` seconds and at the phase's end:
+    `downloading the delta: 45% (21712 of 48211 bytes)`. `end()` closes the last line."""
+
+    LABELS = {"download_delta": ("downloading the delta", "bytes"),
+              "apply_delta": ("applying the delta", "statements"),
+              "download_full": ("downloading the full bundle", "bytes")}
+
+    def __init__(self, stream, interval=0.1):
+        self.stream, self.interval = stream, interval
+        self.phase, self.width, self.shown = None, 0, 0.0
+
+    def __call__(self, phase, done, total):
+        now = time.monotonic()
+        if phase == self.phase and done < total and now - self.shown < self.interval:
+            return
+        if phase != self.phase:
+            if self.phase is not None:
+                self.stream.write("\n")
+            self.phase, self.width = phase, 0
+        label, unit = self.LABELS.get(phase, (phase, ""))
+        percent = 100 * done // total if total > 0 else 100
+        text = "%s: %d%% (%d of %d %s)" % (label, percent, done, total, unit)
+        self.stream.write("\r" + text + " " * (self.width - len(text)))
+        self.stream.flush()
+        self.width, self.shown = max(self.width, len(text)), now
+
+    def end(self):
+        if self.phase is not None:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.phase = None
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="feedc_client.py", description="Keeps a local feedc bundle database up to date.")
+    parser = argparse.ArgumentParser(description="Keeps a local feedc bundle database up to date.")
     commands = parser.add_subparsers(dest="command", required=True)
     pull = commands.add_parser("pull", help="bring the database to the latest version (exit 0), or fail leaving it unchanged (exit 2)")
     pull.add_argument("manifest", help="URL of the bundle's manifest.json")
@@ -256,8 +317,15 @@ def main(argv=None):
     pull.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
                       help="idle timeout of a request in seconds, and the base of its deadline (default %d)" % DEFAULT_TIMEOUT)
     args = parser.parse_args(argv)
+    # Progress only for a person watching: nothing when standard error is a file or a pipe.
+    shown = TerminalProgress(sys.stderr) if sys.stderr.isatty() else None
     try:
-        print(FeedClient(args.manifest, args.db, args.public_key, args.timeout).update())
+        try:
+            result = FeedClient(args.manifest, args.db, args.public_key, args.timeout, progress=shown).update()
+        finally:
+            if shown is not None:
+                shown.end()
+        print(result)
     except UpdateError as error:
         print("feedc_client: %s; %s is unchanged" % (_one_line(str(error)), args.db), file=sys.stderr)
         return 2

@@ -29,14 +29,19 @@ def unpack_delta(body, delta):
     return sql.decode("utf-8")
 
 
-def update_by_delta(http, manifest_url, database, delta, latest, bundle):
+def update_by_delta(http, manifest_url, database, delta, latest, bundle, progress=None):
     """Brings `database` to the manifest's `latest` version of `bundle` with the manifest entry
     `delta`, fetched with `http` (a feedc_http.HTTP) from beside `manifest_url`. Raises
     UpdateError, sqlite3.Error, ValueError, OSError or MemoryError when it did not (the database
-    is then unchanged)."""
+    is then unchanged). `progress(phase, done, total)`, when given: "download_delta" with bytes
+    received of the delta's, then "apply_delta" with statements applied of the delta's."""
     url = resolve(manifest_url, delta["file"])
     too_large = "%s: more than the %d bytes the manifest lists" % (delta["file"], delta["bytes"])
-    status, _, body = http.get(url, None, delta["bytes"], too_large, declared=delta["bytes"])
+    received = None
+    if progress is not None:
+        progress("download_delta", 0, delta["bytes"])
+        received = lambda size: progress("download_delta", size, delta["bytes"])  # noqa: E731
+    status, _, body = http.get(url, None, delta["bytes"], too_large, declared=delta["bytes"], progress=received)
     if status != 200:
         raise status_error(delta["file"], status)
     if len(body) != delta["bytes"] or hashlib.sha256(body).hexdigest() != delta["sha256"]:
@@ -50,6 +55,9 @@ def update_by_delta(http, manifest_url, database, delta, latest, bundle):
             conn.execute("PRAGMA journal_mode = WAL")
         except sqlite3.Error:
             pass
-        apply_delta(conn, sql, latest["digest"], latest["version"], bundle)
+        applied = None
+        if progress is not None:
+            applied = lambda done, total: progress("apply_delta", done, total)  # noqa: E731
+        apply_delta(conn, sql, latest["digest"], latest["version"], bundle, progress=applied)
     finally:
         conn.close()

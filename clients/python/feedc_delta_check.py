@@ -48,10 +48,11 @@ def _refuse(reason, sql, at):
     return UpdateError("the delta's SQL is refused: %s (line %d)" % (reason, line))
 
 
-def check_delta_sql(sql, tables):
+def check_delta_sql(sql, tables, ends=None):
     """Raises UpdateError unless every statement of `sql` has the writer's shape; `tables` maps
     each content table's name to the set of its column names. Returns the number of statements.
-    One pass over the text, memory independent of its size."""
+    One pass over the text, memory independent of its size. `ends`, when given (a list), gets
+    the offset just past each statement's `;`, to run the statements one at a time."""
     if "\x00" in sql:
         raise _refuse("a NUL character", sql, sql.index("\x00"))
     count = 0
@@ -81,6 +82,8 @@ def check_delta_sql(sql, tables):
             continue
         if text == ";":
             count += 1
+            if ends is not None:
+                ends.append(match.end())
             columns, previous = None, None
             continue
         if kind == "word" and text not in KEYWORDS and text not in columns:

@@ -21,10 +21,12 @@ def sha256_file(path):
     return h.hexdigest()
 
 
-def replace_with_full(http, manifest_url, database, latest, bundle):
+def replace_with_full(http, manifest_url, database, latest, bundle, progress=None):
     """Replaces `database` with the manifest's `latest` version of `bundle`, fetched with `http`
     (a feedc_http.HTTP) from beside `manifest_url`; UpdateError, the database unchanged, when any
-    step fails. The caller holds the database's update lock."""
+    step fails. The caller holds the database's update lock. `progress(phase, done, total)`,
+    when given: "download_full" with the bytes of the bundle at hand (a resumed download starts
+    from what was kept) of the manifest's."""
     url = resolve(manifest_url, latest["file"])
     folder = os.path.dirname(os.path.abspath(database))
     name = os.path.basename(database)
@@ -37,7 +39,7 @@ def replace_with_full(http, manifest_url, database, latest, bundle):
             if (entry.startswith(".%s.download-" % name) and entry != os.path.basename(partial)) \
                     or entry.startswith(".%s.new-" % name):
                 remove_file(os.path.join(folder, entry))
-        _fetch_full(http, latest, url, partial)
+        _fetch_full(http, latest, url, partial, progress)
         _unpack_full(latest, partial, unpacked)
         _check_full(latest, bundle, partial, unpacked)
         # A stale journal belongs to the database being replaced.
@@ -96,18 +98,23 @@ def _check_full(latest, bundle, partial, unpacked):
         conn.close()
 
 
-def _fetch_full(http, latest, url, partial):
+def _fetch_full(http, latest, url, partial, progress=None):
     """The gzipped bundle in `partial`, complete and checked (a kept complete one is reused)."""
     size = os.path.getsize(partial) if os.path.exists(partial) else 0
     if size > latest["bytes"]:
         remove_file(partial)
+        size = 0
+    received = None
+    if progress is not None:
+        progress("download_full", size, latest["bytes"])
+        received = lambda done: progress("download_full", done, latest["bytes"])  # noqa: E731
     if size != latest["bytes"]:
         too_large = "%s: more than the %d bytes the manifest lists" % (latest["file"], latest["bytes"])
-        status = http.download(url, partial, latest["bytes"], too_large)
+        status = http.download(url, partial, latest["bytes"], too_large, received)
         if status == 416:
             # The server cannot serve the range asked for: start the download over.
             remove_file(partial)
-            status = http.download(url, partial, latest["bytes"], too_large)
+            status = http.download(url, partial, latest["bytes"], too_large, received)
         if status not in (200, 206):
             remove_file(partial)
             raise status_error(latest["file"], status)

@@ -169,9 +169,10 @@ class HTTP:
         finally:
             exchange.close()
 
-    def get(self, url, headers=None, limit=0, too_large="the body is too large", declared=0):
+    def get(self, url, headers=None, limit=0, too_large="the body is too large", declared=0, progress=None):
         """(status, headers with lower-case names, body); the body only for 200, at most `limit`
-        bytes (else UpdateError `too_large`). Deadline: idle + 1 s per 64 KiB of `declared`."""
+        bytes (else UpdateError `too_large`). Deadline: idle + 1 s per 64 KiB of `declared`.
+        `progress(received)`, when given, is called as the body of a 200 arrives."""
         with self._exchange(url, headers or {}, Deadline(self.idle, declared)) as exchange:
             response = exchange.response
             found = {k.lower(): v for k, v in response.getheaders()}
@@ -185,16 +186,19 @@ class HTTP:
                 body += chunk
                 if len(body) > limit:
                     raise UpdateError(too_large)
+                if progress is not None:
+                    progress(len(body))
             if length is not None and len(body) < length:
                 raise _cut(exchange.url, len(body), length)
             return response.status, found, bytes(body)
 
-    def download(self, url, path, total, too_large):
+    def download(self, url, path, total, too_large, progress=None):
         """Streams `url` into `path`, never beyond `total` bytes in all (else the file is deleted
         and UpdateError `too_large`). When `path` holds the first bytes the rest is asked for: 206
         appends (from the offset asked for, else the file is deleted), 200 starts over. A cut
         keeps what arrived. Returns the status (the file untouched when not 200 or 206).
-        Deadline: idle + 1 s per 64 KiB still to come."""
+        Deadline: idle + 1 s per 64 KiB still to come. `progress(size)`, when given, is called
+        with the file's size as the body arrives."""
         existing = os.path.getsize(path) if os.path.exists(path) else 0
         headers = {"Range": "bytes=%d-" % existing} if existing else {}
         with self._exchange(url, headers, Deadline(self.idle, total - existing)) as exchange:
@@ -211,12 +215,15 @@ class HTTP:
             try:
                 if length is not None and length > room:
                     raise _TooLarge()
+                start = existing if status == 206 else 0
                 with open(path, "ab" if status == 206 else "wb") as out:
                     for chunk in exchange.chunks(room + 1):
                         received += len(chunk)
                         if received > room:
                             raise _TooLarge()
                         out.write(chunk)
+                        if progress is not None:
+                            progress(start + received)
             except _TooLarge:
                 remove_file(path)
                 raise UpdateError(too_large) from None

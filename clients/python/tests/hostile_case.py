@@ -6,10 +6,17 @@ bounded memory. The limits' building blocks on their own: test_building_blocks.p
     python3 -m unittest discover -s clients/python/tests -v      (from the repository's root)
 
 Each pull runs a client as a child process: the Python one, `feedc_client.py pull URL --db PATH
---timeout 5`, in the test classes, and the Swift one, `feedc pull URL --db PATH --timeout 5`,
+--timeout 5`, in the test classes, the Swift one, `feedc pull URL --db PATH --timeout 5`,
 in their `Swift…` subclasses (test_hostile_swift.py: the same cases; where the clients word a
-reason differently, `words` gives each its own). The Swift binary is $FEEDC_BINARY, else
-.build/release/feedc (`swift build -c release --product feedc`); without it those tests fail.
+reason differently, `words` gives each its own), and the JVM one, `java -cp
+.build/jvm/feedc-jvm.jar:/usr/share/java/sqlite-jdbc.jar org.feedc.client.Main pull …`, in their
+`JVM…` subclasses (test_hostile_jvm.py; it words errors as the Python client does). The Swift
+binary is $FEEDC_BINARY, else .build/release/feedc (`swift build -c release --product feedc`);
+without it those tests fail. The JVM client's jar is $FEEDC_JVM_JAR (missing: those tests fail),
+else built once per run by clients/jvm/build.sh; without java, javac or the SQLite JDBC driver
+($SQLITE_JDBC_JAR, else /usr/share/java/sqlite-jdbc.jar) those tests are skipped, and so they are
+under `swift test`'s PythonHostileServerTests (FEEDC_BINARY set, FEEDC_JVM_JAR not): there
+JVMClientTests runs them, once.
 A pull's wall time (at most 10 s) and peak memory (at most 256 MB: ru_maxrss of that process
 alone, `run`) are checked, and its CPU time where it waits on a slow server (at most 2 s), and
 printed at the end of each test module with what the pull printed. About 3 minutes in all.
@@ -32,8 +39,11 @@ import hostile_fixtures as fx
 from feedc_bundle import content_digest
 
 CLIENT = os.path.join(fx.CLIENT_FOLDER, "feedc_client.py")
-FEEDC = os.environ.get("FEEDC_BINARY") or os.path.join(
-    fx.CLIENT_FOLDER, os.pardir, os.pardir, ".build", "release", "feedc")
+ROOT = os.path.normpath(os.path.join(fx.CLIENT_FOLDER, os.pardir, os.pardir))
+FEEDC = os.environ.get("FEEDC_BINARY") or os.path.join(ROOT, ".build", "release", "feedc")
+JVM_JAR = os.environ.get("FEEDC_JVM_JAR") or os.path.join(ROOT, ".build", "jvm", "feedc-jvm.jar")
+SQLITE_JDBC_JAR = os.environ.get("SQLITE_JDBC_JAR") or "/usr/share/java/sqlite-jdbc.jar"
+JVM_BUILT = []         # what clients/jvm/build.sh did, once it has run in this process
 TIMEOUT = 5            # --timeout of every pull
 WALL_MAX = 10.0        # seconds: the deadline of a small request, with room to spare
 CPU_MAX = 2.0          # seconds of CPU while a pull waits on a slow server: it must not spin
@@ -115,6 +125,8 @@ class ClientTest(unittest.TestCase):
     def setUp(self):
         if self.client == "swift" and not os.access(FEEDC, os.X_OK):
             self.fail("no feedc binary at %s: build it (swift build -c release --product feedc) or set FEEDC_BINARY" % FEEDC)
+        if self.client == "jvm":
+            self.require_jvm_client()
         self.folder = tempfile.mkdtemp(prefix="case-", dir=SHARED)
         self.db = os.path.join(self.folder, "t.sqlite")
         self.server = fx.HostileServer()
@@ -126,6 +138,26 @@ class ClientTest(unittest.TestCase):
         self.serve("bundles/1.sqlite.gz", fx.static(self.bundle[1]))
         self.serve("bundles/2.sqlite.gz", fx.static(self.bundle[2]))
         self.serve("deltas/1-2.sql.gz", fx.static(self.delta_bytes))
+
+    def require_jvm_client(self):
+        """Skips the test without java or the JDBC driver, or when run by `swift test`'s
+        PythonHostileServerTests; builds the jar unless FEEDC_JVM_JAR names it."""
+        if shutil.which("java") is None or not os.path.exists(SQLITE_JDBC_JAR):
+            self.skipTest("needs java and the SQLite JDBC driver at %s (Debian: openjdk-17-jdk-headless, "
+                          "libxerial-sqlite-jdbc-java)" % SQLITE_JDBC_JAR)
+        if "FEEDC_JVM_JAR" in os.environ:
+            if not os.path.exists(JVM_JAR):
+                self.fail("no JVM client at %s: run clients/jvm/build.sh" % JVM_JAR)
+            return
+        if "FEEDC_BINARY" in os.environ:
+            self.skipTest("the JVM client's cases run in JVMClientTests under swift test (FEEDC_JVM_JAR unset)")
+        if shutil.which("javac") is None:
+            self.skipTest("needs javac to build the JVM client (Debian: openjdk-17-jdk-headless)")
+        if not JVM_BUILT:
+            JVM_BUILT.append(subprocess.run(["bash", os.path.join(ROOT, "clients", "jvm", "build.sh")],
+                                            capture_output=True, text=True))
+        if JVM_BUILT[0].returncode != 0:
+            self.fail("clients/jvm/build.sh failed: %s" % JVM_BUILT[0].stderr[-2000:])
 
     def serve(self, path, handler):
         self.server.routes["/m/" + path] = handler
@@ -147,7 +179,8 @@ class ClientTest(unittest.TestCase):
             return f.read()
 
     def words(self, python, swift):
-        """What the reason is called in this test's client's error: `python` or `swift`."""
+        """What the reason is called in this test's client's error: `python` or `swift` (the JVM
+        client words its errors as the Python client does)."""
         return swift if self.client == "swift" else python
 
     def pull(self, path="/m/manifest.json", timeout=TIMEOUT, public_key=None, file_size_limit=None, db=None):
@@ -207,13 +240,20 @@ class ClientTest(unittest.TestCase):
         finally:
             conn.close()
 
-    def full_line(self, latest=None):
-        return "downloaded full bundle (version 2), %d bytes" % (latest or self.latest)["bytes"]
+    def full_line(self, latest=None, reason="first download"):
+        """What both clients print after installing the full bundle: its size, and why no delta
+        was used (`first download`, `no delta from version N is published`, or `the delta from
+        version N was not used: ERROR`)."""
+        return "downloaded full bundle (version 2), %d bytes; %s" % ((latest or self.latest)["bytes"], reason)
 
 
 def command(client, url, db, timeout):
-    """The command line of a pull by `client` ("python" or "swift")."""
-    program = [FEEDC] if client == "swift" else [sys.executable, CLIENT]
+    """The command line of a pull by `client` ("python", "swift" or "jvm")."""
+    if client == "jvm":
+        program = [shutil.which("java") or "/usr/bin/java", "-cp", JVM_JAR + os.pathsep + SQLITE_JDBC_JAR,
+                   "org.feedc.client.Main"]
+    else:
+        program = [FEEDC] if client == "swift" else [sys.executable, CLIENT]
     return program + ["pull", url, "--db", db, "--timeout", str(timeout)]
 
 
@@ -239,8 +279,10 @@ def run(args, file_size_limit=None, client="python"):
         if file_size_limit is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    if client == "swift":
-        env.pop("LD_LIBRARY_PATH", None)  # the core SQLite is the Python client's; feedc keeps its own
+    if client in ("swift", "jvm"):
+        # The core SQLite is the Python client's; feedc keeps its own, and the JDBC driver's JNI
+        # library needs the system's (the core build lacks the column metadata it links to).
+        env.pop("LD_LIBRARY_PATH", None)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.NamedTemporaryFile("r") as peak:
         start = time.monotonic()

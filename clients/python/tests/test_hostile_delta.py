@@ -83,7 +83,9 @@ class DeltaAttackTests(ClientTest):
         self.serve("bundles/2.sqlite.gz", fx.static(self.bundle[2]))
         self.publish(deltas=[dict(fx.entry("deltas/1-2.sql.gz", self.delta_bytes, **{"from": 1, "to": 2}),
                                   file="file:///dev/zero")])
-        self.assertAtVersion2(self.pull(), self.full_line())
+        refusal = self.words("file:///dev/zero is not on the manifest's server",
+                             "unusable manifest: `file:///dev/zero` is not on the manifest's server")
+        self.assertAtVersion2(self.pull(), self.full_line(reason="the delta from version 1 was not used: " + refusal))
 
     def test_cross_join(self):
         self.install_rows(2000)  # 2000^4 rows to look at: hours of work if it ran

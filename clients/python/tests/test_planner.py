@@ -26,7 +26,8 @@ from feedc_planner import STOP_TIMEZONE, JourneyPlanner, answer  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(CLIENT_FOLDER, os.pardir, os.pardir))
 DATA = os.path.abspath(os.path.join(REPO, os.pardir, "shared", "data"))
-FEEDC = os.environ.get("FEEDC_BINARY")
+# Absolute: the binary runs in the build's own folder.
+FEEDC = os.path.abspath(os.environ["FEEDC_BINARY"]) if os.environ.get("FEEDC_BINARY") else None
 SOURCES = {
     "bay18": [("bart", os.path.join(DATA, "gtfs/versions/bart/bart_2018-05_v47_tlib.zip")),
               ("caltrain", os.path.join(DATA, "gtfs/versions/caltrain/caltrain_2018-06-12_tlib.zip"))],

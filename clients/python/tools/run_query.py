@@ -7,7 +7,9 @@ LD_LIBRARY_PATH=.build/core-sqlite/lib to check that a query needs no optional m
         prints the rows as JSON objects; VALUE is read as an integer, else a real, else text;
         --fold binds PARAM to the rider's TEXT folded as apps fold it (fold_query).
     run_query.py --batch REQUESTS.json      (or - for standard input)
-        {"bundle": PATH, "docs": PATH, "requests": [{"name": N, "params": {P: V}, "fold": {P: TEXT}}]}
+        {"bundle": PATH, "docs": PATH, "requests": [{"name": N, "params": {P: V}, "fold": {P: TEXT},
+        "binding": B}]}, B one of "named" (the default), "text" (every value bound as its text, as
+        Android binds), "positional" and "positional_text" (docs/positional-queries.json's `?` form)
         with typed values ({"i": "12"}, {"r": "0.5"}, {"t": "text"}, {"b": "hex"}, null); prints
         {"sqlite_version", "compile_options", "results": [{"rows": [[V, …]], "folded": {P: Q}}
         or {"error": MESSAGE}]} with values typed the same way (reals as repr, which reads back
@@ -60,11 +62,22 @@ def untyped(value):
     return {"i": int, "r": float, "t": str, "b": bytes.fromhex}[kind](text)
 
 
-def run(conn, sql, params, fold):
+def as_text(value):
+    """A value as Android's rawQuery(sql, String[]) binds it: a number as its decimal text."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    return str(value) if isinstance(value, int) else repr(value)
+
+
+def run(conn, sql, params, fold, binding="named", form=None):
     bound = dict(params)
     for name, text in fold.items():
         bound[name] = fold_query(text)
-    rows = conn.execute(sql, bound).fetchall()
+    values = {k: as_text(v) for k, v in bound.items()} if binding.endswith("text") else bound
+    if binding.startswith("positional"):
+        rows = conn.execute(form["sql"], [values.get(n) for n in form["parameters"]]).fetchall()
+    else:
+        rows = conn.execute(sql, values).fetchall()
     return rows, {name: bound[name] for name in fold}
 
 
@@ -74,13 +87,17 @@ def batch(path):
     else:
         with open(path, encoding="utf-8") as f:
             request = json.load(f)
-    known = queries(request.get("docs") or DOCS)
+    docs = request.get("docs") or DOCS
+    known = queries(docs)
+    with open(os.path.join(os.path.dirname(docs), "positional-queries.json"), encoding="utf-8") as f:
+        forms = json.load(f)["queries"]
     conn = connect(request["bundle"])
     results = []
     for item in request["requests"]:
         try:
             params = {k: untyped(v) for k, v in item.get("params", {}).items()}
-            rows, folded = run(conn, known[item["name"]], params, item.get("fold", {}))
+            rows, folded = run(conn, known[item["name"]], params, item.get("fold", {}),
+                               item.get("binding", "named"), forms.get(item["name"]))
             results.append({"rows": [[typed(v) for v in row] for row in rows], "folded": folded})
         except (sqlite3.Error, KeyError) as error:
             results.append({"error": "%s: %s" % (type(error).__name__, error)})

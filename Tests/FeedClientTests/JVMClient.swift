@@ -1,0 +1,108 @@
+import Foundation
+import TestSupport
+
+/// The JVM client (clients/jvm), built by `clients/jvm/build.sh` into `.build/jvm/feedc-jvm.jar`
+/// (once per test process) and run by `java` with Debian's SQLite JDBC driver:
+/// `java -cp .build/jvm/feedc-jvm.jar:/usr/share/java/sqlite-jdbc.jar org.feedc.client.Main pull …`.
+/// The driver's native library links the system's SQLite (the core build lacks the column
+/// metadata functions it needs), so it never runs on `CoreSQLite`.
+struct JVMClient {
+    let manifest: URL
+    let database: URL
+    var publicKey: String?
+
+    static let jar = SharedData.projectRoot.appendingPathComponent(".build/jvm/feedc-jvm.jar")
+    static let driver = URL(fileURLWithPath: ProcessInfo.processInfo.environment["SQLITE_JDBC_JAR"] ?? "/usr/share/java/sqlite-jdbc.jar")
+    static let buildScript = SharedData.projectRoot.appendingPathComponent("clients/jvm/build.sh")
+
+    static let skipMessage = "needs java, javac and the SQLite JDBC driver (Debian: openjdk-17-jdk-headless, libxerial-sqlite-jdbc-java; .ci/run installs them)"
+
+    /// True when java, javac and the JDBC driver's jar are here: the tests that run the client
+    /// are skipped only without them.
+    static var isAvailable: Bool {
+        Subprocess.which("java") != nil && Subprocess.which("javac") != nil && FileManager.default.fileExists(atPath: driver.path)
+    }
+
+    struct BuildFailure: Error, Sendable, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Builds the jar with `clients/jvm/build.sh` the first time it is asked for in this
+    /// process (the sources may have changed since the last build); throws when the build fails.
+    static func build() throws {
+        try builder.build()
+    }
+
+    /// One pull: exit status, the line printed, the error line.
+    struct Outcome {
+        var status: Int32
+        var output: String
+        var error: String
+        var seconds: Double
+
+        /// Exit 2 with exactly one readable line on standard error, no stack trace.
+        var failedReadably: Bool {
+            status == 2 && error.split(separator: "\n").count == 1 && !error.contains("\tat ")
+        }
+    }
+
+    /// The class path: the client's jar and the JDBC driver's.
+    static var classPath: String { "\(jar.path):\(driver.path)" }
+
+    func pull() throws -> Outcome {
+        try JVMClient.build()
+        let java = try JVMClient.program("java")
+        var arguments = ["-cp", JVMClient.classPath, "org.feedc.client.Main",
+                         "pull", manifest.absoluteString, "--db", database.path, "--timeout", "10"]
+        if let publicKey { arguments += ["--public-key", publicKey] }
+        let start = Date()
+        let result = try Subprocess.run(java, arguments, timeout: 300)
+        return Outcome(status: result.status, output: result.output.trimmingCharacters(in: .whitespacesAndNewlines),
+                       error: result.error.trimmingCharacters(in: .whitespacesAndNewlines), seconds: Date().timeIntervalSince(start))
+    }
+
+    /// `org.feedc.client.Main digest DB`: the content digest of `database` as the JVM client
+    /// computes it (standard output), or its error.
+    static func digest(of database: URL) throws -> Subprocess.Result {
+        try build()
+        let java = try program("java")
+        return try Subprocess.run(java, ["-cp", classPath, "org.feedc.client.Main", "digest", database.path])
+    }
+
+    /// `name` on PATH, or an error saying so.
+    static func program(_ name: String) throws -> URL {
+        guard let url = Subprocess.which(name) else { throw BuildFailure(description: "\(name) is not on PATH") }
+        return url
+    }
+
+    private static let builder = Builder()
+
+    /// The one build of this process. `@unchecked Sendable`: `outcome` is read and written only
+    /// under `lock`, which is held for the whole build (a second caller waits for it).
+    private final class Builder: @unchecked Sendable {
+        private let lock = NSLock()
+        private var outcome: BuildFailure??
+
+        func build() throws {
+            lock.lock()
+            defer { lock.unlock() }
+            if outcome == nil {
+                outcome = .some(Builder.run())
+            }
+            if case .some(.some(let failure)) = outcome { throw failure }
+        }
+
+        private static func run() -> BuildFailure? {
+            guard let bash = Subprocess.which("bash") else { return BuildFailure(description: "bash is not on PATH") }
+            do {
+                let result = try Subprocess.run(bash, [JVMClient.buildScript.path], timeout: 300)
+                guard result.status == 0, FileManager.default.fileExists(atPath: JVMClient.jar.path) else {
+                    return BuildFailure(description: "clients/jvm/build.sh failed (\(result.status)): \(result.error)")
+                }
+                return nil
+            } catch {
+                return BuildFailure(description: "clients/jvm/build.sh did not run: \(error)")
+            }
+        }
+    }
+}

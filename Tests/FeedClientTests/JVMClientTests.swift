@@ -1,0 +1,69 @@
+import BundleFormat
+import FeedClient
+import FeedSQLite
+import Foundation
+import Testing
+import TestSupport
+
+/// The JVM client (clients/jvm, run through `JVMClient`, which builds it with
+/// `clients/jvm/build.sh`), as `PythonClientSeriesTests` and `PythonHostileServerTests` run the
+/// Python one. Skipped only without java, javac or the SQLite JDBC driver (and what each test
+/// names besides). Serialized: the hostile-server cases measure time, and the series is heavy.
+@Suite(.serialized)
+struct JVMClientTests {
+    /// Against nginx: clients at every older Wichita version reach the latest content through
+    /// their delta; a new client downloads the full bundle; an up-to-date client costs one
+    /// request answered 304.
+    @Test(.enabled(if: SharedData.isAvailable && Nginx.isInstalled && JVMClient.isAvailable,
+                   "needs ../shared/data, nginx and \(JVMClient.skipMessage)"))
+    func clientsAtEveryWichitaVersionReachTheLatest() throws {
+        try JVMClient.build()
+        try WichitaClientSeries.check("JVM client") { manifest, database in
+            let pull = try JVMClient(manifest: manifest, database: database).pull()
+            return WichitaClientSeries.Pull(status: pull.status, output: pull.output, error: pull.error, seconds: pull.seconds)
+        }
+    }
+
+    /// docs/update-protocol.md's content-digest test vector, computed by the JVM client
+    /// (`org.feedc.client.Main digest`), as `ProtocolDocTests` checks it with the other two.
+    @Test(.enabled(if: JVMClient.isAvailable, "\(JVMClient.skipMessage)"))
+    func theDocumentsDigestVector() throws {
+        let (sql, digest) = try ProtocolDocTests.vector()
+        let folder = TemporaryFolder()
+        let file = folder.url.appendingPathComponent("vector.sqlite")
+        do {
+            let db = try Database(path: file.path, mode: .create)
+            try db.execute(sql)
+        }
+        let result = try JVMClient.digest(of: file)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == digest)
+    }
+
+    /// Against the hostile server of clients/python/tests (test_hostile_jvm.py: every case of
+    /// test_hostile_*.py with `client = "jvm"`): 3 GB manifests, deltas and bundles, gzip bombs,
+    /// `file:` URLs, cross-join and function-call deltas, 1 byte/s and stalled servers, forged
+    /// versions, bytes after the gzip member, two pulls at once (and one with `feedc pull`). Each
+    /// ends with the database unchanged and a clear error within its deadline, in at most 256 MB
+    /// (and, waiting on a slow server, at most 2 s of CPU). The harness runs on the system's
+    /// SQLite, as the client does (its JDBC driver cannot load the core build).
+    @Test(.enabled(if: JVMClient.isAvailable && Subprocess.which("python3") != nil, "\(JVMClient.skipMessage), and python3"))
+    func everyHostileServerAttackEndsCleanly() throws {
+        try JVMClient.build()
+        let tests = CoreSQLite.pythonClientFolder.appendingPathComponent("tests")
+        let feedc = try #require(FeedcBinary.url, "no feedc executable beside the tests")
+        let python = try #require(Subprocess.which("python3"), "python3 is not on PATH")
+        let result = try Subprocess.run(python, ["-m", "unittest", "discover", "-s", tests.path, "-p", "test_hostile_jvm.py", "-v"],
+                                        environment: ["FEEDC_BINARY": feedc.path, "FEEDC_JVM_JAR": JVMClient.jar.path,
+                                                      "SQLITE_JDBC_JAR": JVMClient.driver.path],
+                                        timeout: 900)
+        // unittest prints its summary on standard error: "Ran N tests" and "OK".
+        let summary = result.error.split(separator: "\n").suffix(40).joined(separator: "\n")
+        #expect(result.status == 0, "\(summary)")
+        let ran = result.error.firstMatch(of: /Ran (\d+) tests?/).flatMap { Int($0.1) } ?? 0
+        #expect(ran >= 39, "\(summary)")
+        #expect(!result.error.contains("skipped"), "\(summary)")
+        // What each attack did, its time, CPU and the client's peak memory, for the log.
+        if let measured = result.error.range(of: "measured (test") { print(result.error[measured.lowerBound...]) }
+    }
+}

@@ -1,0 +1,45 @@
+package org.feedc.client;
+
+import java.sql.SQLException;
+
+/// The few SQLite operations the update needs, so that each platform plugs its own SQLite in:
+/// `JdbcSqlDatabase` on a JVM (the xerial JDBC driver), `android.database.sqlite.SQLiteDatabase`
+/// on Android (clients/jvm/README.md shows the adapter).
+///
+/// Parameters are bound positionally (`?`, numbered from 1 in the order they appear) and always
+/// as text: the update binds nothing else, and Android's `rawQuery` binds only strings. Every
+/// statement given to `execute` is exactly one statement. Errors are `SQLException`s whose
+/// message is SQLite's own (`no such table: meta`), as Python's sqlite3 reports it.
+public interface SqlDatabase extends AutoCloseable {
+    /// Runs one statement that returns no rows (`INSERT`, `UPDATE`, `DELETE`, DDL).
+    void execute(String sql, String... args) throws SQLException;
+
+    /// Runs one query (a `SELECT` or a `PRAGMA` returning rows); close the cursor when done.
+    SqlCursor query(String sql, String... args) throws SQLException;
+
+    /// `BEGIN IMMEDIATE`: a write transaction, waiting a few seconds for another writer.
+    void begin() throws SQLException;
+
+    /// `COMMIT` of the transaction `begin` started.
+    void commit() throws SQLException;
+
+    /// `ROLLBACK` of the transaction `begin` started; nothing when none is open.
+    void rollback() throws SQLException;
+
+    /// Interrupts the statements that run from now on once they have run `instructions` SQLite
+    /// virtual-machine instructions in all (`sqlite3_progress_handler`); 0 removes the limit.
+    /// Returns false where the platform cannot count them (Android's `SQLiteDatabase`): the
+    /// delta's statement check is then the only bound on its work.
+    default boolean limitWork(long instructions) throws SQLException {
+        return false;
+    }
+
+    /// Whether the limit set by `limitWork` interrupted a statement.
+    default boolean workLimitReached() {
+        return false;
+    }
+
+    /// Closes the connection; an open transaction is rolled back.
+    @Override
+    void close() throws SQLException;
+}
