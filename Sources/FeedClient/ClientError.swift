@@ -141,9 +141,11 @@ public struct UpdateProgress: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var phase: Phase
-    /// Bytes of the current file received so far, counting bytes kept from an earlier attempt.
+    /// Downloading: bytes of the current file received so far, counting bytes kept from an
+    /// earlier attempt. Applying a delta: its statements run so far.
     public var received: Int
-    /// The file's size from the manifest, when known.
+    /// Downloading: the file's size from the manifest, when known. Applying a delta: its
+    /// statements in all (nil while a full bundle is put in place).
     public var expected: Int?
 
     public init(phase: Phase, received: Int = 0, expected: Int? = nil) {
@@ -152,13 +154,13 @@ public struct UpdateProgress: Sendable, Equatable, CustomStringConvertible {
         self.expected = expected
     }
 
-    /// 0–1 within the download; nil outside it.
+    /// 0–1 within the download, and within a delta's statements; nil where neither is known.
     public var fraction: Double? {
-        guard phase == .download, let expected, expected > 0 else { return nil }
+        guard phase == .download || phase == .apply, let expected, expected > 0 else { return nil }
         return min(1, Double(received) / Double(expected))
     }
 
     public var description: String {
-        expected.map { "\(phase.rawValue) \(received)/\($0) bytes" } ?? phase.rawValue
+        expected.map { "\(phase.rawValue) \(received)/\($0) \(phase == .apply ? "statements" : "bytes")" } ?? phase.rawValue
     }
 }

@@ -226,7 +226,8 @@ public struct FeedClient: Sendable {
         db.busyTimeout(milliseconds: 5000)
         _ = try? db.execute("PRAGMA journal_mode = WAL")
         do {
-            try DeltaApplier.apply(sql, to: db, expectedDigest: latest.digest, expectedVersion: latest.version) { () throws(DeltaError) in
+            try DeltaApplier.apply(sql, to: db, expectedDigest: latest.digest, expectedVersion: latest.version,
+                                   progress: { done, total in progress(UpdateProgress(phase: .apply, received: done, expected: total)) }) { () throws(DeltaError) in
                 // The last moment to give up: nothing is committed yet.
                 if Task.isCancelled { throw .cancelled }
             }

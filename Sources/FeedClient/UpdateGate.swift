@@ -11,21 +11,24 @@ actor UpdateGate {
             if let existing = running[key] {
                 let outcome = await existing.result
                 if case .failure(ClientError.cancelled) = outcome, !Task.isCancelled { continue }
-                return try Self.typed(outcome)
+                return try Self.typed(outcome, key)
             }
             let task = Task { () async throws -> UpdateResult in try await operation() }
             running[key] = task
             let outcome = await withTaskCancellationHandler { await task.result } onCancel: { task.cancel() }
             running[key] = nil
-            return try Self.typed(outcome)
+            return try Self.typed(outcome, key)
         }
     }
 
-    private static func typed(_ outcome: Result<UpdateResult, any Error>) throws(ClientError) -> UpdateResult {
+    /// The task's outcome as the update's: the operation throws only `ClientError`, but a task's
+    /// error is untyped; a cancellation is `.cancelled`, and anything else names the database.
+    private static func typed(_ outcome: Result<UpdateResult, any Error>, _ database: String) throws(ClientError) -> UpdateResult {
         switch outcome {
         case .success(let result): return result
         case .failure(let error as ClientError): throw error
-        case .failure(let error): throw .local(path: "", reason: "\(error)")
+        case .failure(is CancellationError): throw .cancelled
+        case .failure(let error): throw .local(path: database, reason: "\(error)")
         }
     }
 }

@@ -69,6 +69,40 @@ public final class Database {
         }
     }
 
+    /// Runs the statements of `sql` one after another, as ``execute(_:)`` does, calling
+    /// `afterEach` with the number run so far after each: a long script's progress.
+    public func execute(_ sql: String, afterEach: (Int) -> Void) throws(SQLiteError) {
+        let utf8 = Array(sql.utf8) + [0]
+        var failure: SQLiteError?
+        utf8.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { start in
+                var cursor: UnsafePointer<CChar>? = start
+                var done = 0
+                while let here = cursor, here.pointee != 0 {
+                    var statement: OpaquePointer?
+                    var tail: UnsafePointer<CChar>?
+                    var rc = sqlite3_prepare_v2(handle, here, -1, &statement, &tail)
+                    guard rc == SQLITE_OK else {
+                        failure = SQLiteError(code: rc, message: lastError, sql: sql)
+                        return
+                    }
+                    cursor = tail
+                    guard let statement else { continue }  // white space or comments only
+                    repeat { rc = sqlite3_step(statement) } while rc == SQLITE_ROW
+                    sqlite3_finalize(statement)
+                    guard rc == SQLITE_DONE else {
+                        failure = SQLiteError(code: rc, message: lastError, sql: sql)
+                        return
+                    }
+                    done += 1
+                    afterEach(done)
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
     public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         try Statement(database: self, sql: sql)
     }

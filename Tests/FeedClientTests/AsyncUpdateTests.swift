@@ -29,6 +29,11 @@ struct AsyncUpdateTests {
         let download = all.filter { $0.phase == .download }
         #expect(download.first?.received == 0 && download.last?.received == delta.bytes, "\(download)")
         #expect(download.allSatisfy { $0.expected == delta.bytes })
+        // Applying: statements run of all of them, from 0 to the last, never going down.
+        let apply = all.filter { $0.phase == .apply && $0.expected != nil }
+        let statements = apply.map(\.received)
+        #expect(statements.first == 0 && statements == statements.sorted() && statements.last == apply.last?.expected, "\(apply)")
+        #expect((apply.last?.expected ?? 0) > 2 && apply.last?.fraction == 1, "\(apply)")
     }
 
     /// Progress events come in order: manifest, download (bytes never going down, ending at the

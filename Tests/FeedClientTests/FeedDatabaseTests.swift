@@ -156,6 +156,34 @@ import TestSupport
         #expect(try await app.read("SELECT count(*) FROM stops").first?.first?.int ?? 0 > 20, "the write changed nothing")
     }
 
+    /// A query that cannot get at the file while another connection holds it is `.busy` (try
+    /// again), not `.notABundle` (which would have the app download everything again).
+    @Test func aLockedFileIsBusyNotBroken() async throws {
+        let folder = TemporaryFolder()
+        let file = try Self.sample(folder)
+        let app = try FeedDatabase(path: file)
+        let writer = try Database(path: file.path, mode: .readWrite)
+        #expect(try writer.scalar("PRAGMA journal_mode")?.string != "wal", "a rollback-journal file: a writer's lock shuts readers out")
+        try writer.execute("BEGIN EXCLUSIVE")
+        do {
+            _ = try await app.stop(id: "s101")
+            Issue.record("read through an exclusive lock")
+        } catch {
+            guard case .busy = error else { Issue.record("a locked file reported as \(error)"); return }
+            #expect(error.isTransient)
+        }
+        try writer.execute("ROLLBACK")
+        #expect(try await app.stop(id: "s101") != nil, "readable again once the lock is gone")
+        // A bundle missing a table is not a bundle this library reads.
+        try writer.execute("DROP TABLE stop_opposites")
+        await #expect {
+            _ = try await app.oppositeStop(of: "s101")
+        } throws: { error in
+            guard case .notABundle(_, let reason) = error as? ClientError else { return false }
+            return reason.contains("stop_opposites")
+        }
+    }
+
     /// Why a full download happened, in the result and its words.
     @Test func fullDownloadReasonsAreWorded() {
         #expect("\(UpdateResult.downloadedFull(version: 3, bytes: 10))" == "downloaded full bundle (version 3), 10 bytes; first download")

@@ -185,6 +185,17 @@ struct PullFaultTests {
         return process.terminationStatus
     }
 
+    /// The update fails as the disk is full: `.local`, which is not transient.
+    private static func expectFullDisk(_ client: FeedClient) async throws {
+        do {
+            let result = try await client.update()
+            Issue.record("the update succeeded on a full disk: \(result)")
+        } catch {
+            guard case .local = error else { Issue.record("a full disk reported as \(error)"); return }
+            #expect(!error.isTransient)
+        }
+    }
+
     @Test(.enabled(if: canMountTmpfs, "needs permission to mount a tmpfs"))
     func diskFullLeavesTheDatabaseThenRecovers() async throws {
         let f = try Fixture()
@@ -199,9 +210,19 @@ struct PullFaultTests {
         try FileManager.default.copyItem(at: source, to: db)
         let before = try digest(db)
         try f.editManifest { $0.deltas = [] }
-        await #expect(throws: ClientError.self) { try await f.client(db).update() }
+        try await Self.expectFullDisk(f.client(db))
         #expect(try digest(db) == before)
         #expect(try Database(path: db.path).scalar("SELECT count(*) FROM stops")?.int == 49)
+        // Less room still, on a disk of its own: the download itself cannot be written. A local
+        // failure, not "offline" (which an app retries for ever).
+        let small = f.folder.url.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+        try #require(Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size + 8 * 1024)", "tmpfs", small.path]) == 0)
+        defer { Self.run("/bin/umount", [small.path]) }
+        let cramped = small.appendingPathComponent("client.sqlite")
+        try FileManager.default.copyItem(at: source, to: cramped)
+        try await Self.expectFullDisk(f.client(cramped))
+        #expect(try digest(cramped) == before)
         // More room: the next pull completes.
         try #require(Self.run("/bin/mount", ["-o", "remount,size=16m", disk.path]) == 0)
         #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes, reason: .noDeltaPublished(from: 1)))

@@ -71,7 +71,12 @@ struct GoldenDirectionsTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         if ProcessInfo.processInfo.environment["FEEDC_UPDATE_GOLDEN"] != nil {
-            try encoder.encode(golden).write(to: url)
+            // Written, then the run fails: an update is never a pass (compare again without it).
+            let before = try? Data(contentsOf: url)
+            let data = try encoder.encode(golden)
+            try data.write(to: url)
+            Issue.record("FEEDC_UPDATE_GOLDEN: \(c.golden) \(before == data ? "unchanged" : "rewritten"); run again without it to compare")
+            return
         }
         let stored = try JSONDecoder().decode([String: [GoldenDirection]].self, from: Data(contentsOf: url))
         #expect(stored == golden, "results differ from \(c.golden)")

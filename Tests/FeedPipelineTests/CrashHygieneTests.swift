@@ -12,7 +12,7 @@ import TestSupport
 /// manifest is consistent after every kill, and after the next uninterrupted build no file the
 /// manifest does not list remains, nor any temporary file, in `out/` or in the system's
 /// temporary folder.
-@Suite(.serialized, .enabled(if: SharedData.isAvailable && FeedcBinary.url != nil, "needs ../shared/data and the feedc binary"))
+@Suite(.serialized, .enabled(if: SharedData.isAvailable && FeedcBinary.suitesRun, "needs ../shared/data and the feedc binary"))
 struct CrashHygieneTests {
     @Test func buildsKilledAtRandomMomentsLeaveNothingBehind() throws {
         let feedc = try #require(FeedcBinary.url)

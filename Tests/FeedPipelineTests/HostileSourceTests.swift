@@ -8,7 +8,7 @@ import TestSupport
 /// bounded memory, with what was published intact; a zip followed by 1 GB of zeros is answered
 /// at once; `--json` into a full disk exits 2. Run through the real binary, with its peak memory
 /// measured by a small parent process (ru_maxrss of that one child).
-@Suite(.serialized, .enabled(if: FeedcBinary.url != nil, "needs the feedc binary of this build"))
+@Suite(.serialized, .enabled(if: FeedcBinary.suitesRun, "needs the feedc binary of this build"))
 struct HostileSourceTests {
     /// feedc run as the only child of a small python3 process: exit status, output, seconds and
     /// peak resident megabytes of feedc itself.

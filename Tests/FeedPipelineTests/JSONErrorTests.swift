@@ -5,7 +5,7 @@ import TestSupport
 
 /// Every command with `--json` prints an `ErrorReport` on standard output when it fails, with the
 /// exit status it has without `--json`; run through the real binary.
-@Suite(.enabled(if: FeedcBinary.url != nil, "needs the feedc binary of this build"))
+@Suite(.enabled(if: FeedcBinary.suitesRun, "needs the feedc binary of this build"))
 struct JSONErrorTests {
     /// Runs feedc with and without `--json`; returns the decoded error and the JSON object's keys.
     private func failure(_ arguments: [String], status: Int32 = 2) throws -> ErrorReport {

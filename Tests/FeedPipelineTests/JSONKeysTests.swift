@@ -6,7 +6,7 @@ import TestSupport
 /// Every `--json` output and every JSON report names its keys in snake_case (issue 15: build and
 /// validate reports said `rowsDropped` beside diff's `distance_m`). Run through the real binary on
 /// the samples, and on a real feed when `../shared` is there.
-@Suite(.enabled(if: FeedcBinary.url != nil, "needs the feedc binary of this build"))
+@Suite(.enabled(if: FeedcBinary.suitesRun, "needs the feedc binary of this build"))
 struct JSONKeysTests {
     /// Objects whose keys are data (file names, stage names), not field names.
     private static let dataKeyed: Set<String> = ["rows_read", "rows_dropped", "rows_left_out", "rows_kept", "seconds"]

@@ -10,7 +10,7 @@ import TestSupport
 /// joined), through `feedc plan --batch`. The planner's earliest arrival must equal the
 /// oracle's on every query (the same transfer model on both sides, at most 8 rides), and no
 /// journey of an answer may be dominated by another (arrival and transfers).
-@Suite(.serialized, .enabled(if: SharedData.isAvailable && FeedcBinary.url != nil, "needs ../shared/data and the feedc binary"))
+@Suite(.serialized, .enabled(if: SharedData.isAvailable && FeedcBinary.suitesRun, "needs ../shared/data and the feedc binary"))
 struct JourneyOracleTests {
     struct Summary: Decodable {
         var queries: Int

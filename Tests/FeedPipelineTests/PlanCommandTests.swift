@@ -6,7 +6,7 @@ import TestSupport
 
 /// `feedc plan` on the tiny feed (line 1: One 08:00 → Two 08:05 → Three 08:10, and at 09:00),
 /// through the binary: the JSON a script reads, and a clear answer to every bad query (issue 29).
-@Suite(.enabled(if: FeedcBinary.url != nil, "needs the feedc binary of this build"))
+@Suite(.enabled(if: FeedcBinary.suitesRun, "needs the feedc binary of this build"))
 struct PlanCommandTests {
     private func bundle() throws -> (Workspace, URL) {
         let workspace = Workspace()

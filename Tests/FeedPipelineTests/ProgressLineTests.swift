@@ -6,7 +6,7 @@ import TestSupport
 /// `feedc build` on a terminal shows one progress line rewritten in place (stage, source, rows
 /// per second); with `--json`, or when standard error is not a terminal, it shows none. The
 /// terminal is a pseudo-terminal from util-linux `script`.
-@Suite(.enabled(if: FeedcBinary.url != nil && Subprocess.which("script") != nil, "needs the feedc binary and script(1)"))
+@Suite(.enabled(if: FeedcBinary.suitesRun && Subprocess.which("script") != nil, "needs the feedc binary and script(1)"))
 struct ProgressLineTests {
     private func build(json: Bool, terminal: Bool) throws -> String {
         let feedc = try #require(FeedcBinary.url)

@@ -6,7 +6,7 @@ import TestSupport
 /// `feedc build` measures each bundle's last date with service against FEEDC_TODAY and reports
 /// `service_end` in its text, its JSON and the version's report; exit status 3 on `fail`, with the
 /// bundle still published. Run through the real binary.
-@Suite(.enabled(if: FeedcBinary.url != nil, "needs the feedc binary of this build"))
+@Suite(.enabled(if: FeedcBinary.suitesRun, "needs the feedc binary of this build"))
 struct ServiceEndTests {
     static let today = "2026-11-23"
 

@@ -5,7 +5,7 @@ import TestSupport
 /// `feedc validate DUMP --date YYYY-MM-DD` as a program: the calendar warnings are measured
 /// against the given date (MobilityData's `--date`), and a malformed date is a usage error,
 /// exit status 2, a JSON error object under `--json`.
-@Suite(.enabled(if: FeedcBinary.url != nil, "needs the feedc binary of this build"))
+@Suite(.enabled(if: FeedcBinary.suitesRun, "needs the feedc binary of this build"))
 struct ValidateDateCommandTests {
     /// Notice counts by code of `feedc validate dump --json` with extra arguments.
     private func codes(_ feedc: URL, _ dump: URL, _ arguments: [String]) throws -> (status: Int32, codes: [String: Int]) {

@@ -5,7 +5,7 @@ import TestSupport
 /// `feedc validate DUMP --html FILE` as a program: the page is written, standard output and the
 /// exit status are those of the plain command, and a path that cannot be written is a clear
 /// error with exit status 2.
-@Suite(.enabled(if: FeedcBinary.url != nil, "needs the feedc binary of this build"))
+@Suite(.enabled(if: FeedcBinary.suitesRun, "needs the feedc binary of this build"))
 struct ValidateHTMLCommandTests {
     @Test func writesThePageAndKeepsTheTextReport() throws {
         let feedc = try #require(FeedcBinary.url)

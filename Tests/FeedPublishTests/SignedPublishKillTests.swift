@@ -10,7 +10,7 @@ import TestSupport
 /// its signature, and 18 of 40 kills left the live manifest unverifiable until the next run; now
 /// the signature object holds the live manifest's signature and the new one's before the manifest
 /// is replaced (`ManifestSignature.bridge`).
-@Suite(.serialized, .enabled(if: SharedData.isAvailable && RcloneS3.isAvailable && FeedcBinary.url != nil,
+@Suite(.serialized, .enabled(if: SharedData.isAvailable && RcloneS3.isAvailable && FeedcBinary.suitesRun,
                              "needs ../shared/data, rclone (.ci/run installs it) and the feedc binary"))
 struct SignedPublishKillTests {
     @Test func everyKillLeavesAVerifiableManifest() throws {

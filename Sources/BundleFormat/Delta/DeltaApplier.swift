@@ -80,9 +80,11 @@ public enum DeltaApplier {
     /// `expectedVersion`: the version the manifest names; `meta.version` must hold it after the
     /// delta, or everything is rolled back (the digest leaves the version out, so a delta could
     /// otherwise set any version, and a client that holds version 999999 never updates again).
+    /// `progress` hears the statements run of all the delta's, about a hundred times in all.
     public static func apply(_ sql: String, to database: Database, expectedDigest: String, expectedVersion: Int? = nil,
+                             progress: (_ done: Int, _ total: Int) -> Void = { _, _ in },
                              beforeCommit: () throws(DeltaError) -> Void = {}) throws(DeltaError) {
-        try inTransaction(sql, on: database, writing: nil) { () throws(DeltaError) in
+        try inTransaction(sql, on: database, writing: nil, progress: progress) { () throws(DeltaError) in
             // The optional virtual tables (R-tree, FTS5), where the bundle has them, follow `stops`.
             do {
                 for statement in try SQLiteModules.present(in: database).rebuild { try database.execute(statement) }
@@ -130,6 +132,7 @@ public enum DeltaApplier {
     /// database), then `verify`; commits when `verify` returns and `commit` is set, rolls back
     /// otherwise and whenever anything throws.
     private static func inTransaction(_ sql: String, on database: Database, writing only: Set<String>?, commit: Bool = true,
+                                      progress: (Int, Int) -> Void = { _, _ in },
                                       verify: () throws(DeltaError) -> Void) throws(DeltaError) {
         guard sql.hasPrefix(headerLine) else { throw .notADelta }
         let columns: [String: Set<String>]
@@ -140,8 +143,9 @@ public enum DeltaApplier {
             throw .sql(error)
         }
         let tables = Set(columns.keys)
+        let total: Int
         do {
-            try DeltaStatementCheck.check(sql, columns: columns)
+            total = try DeltaStatementCheck.check(sql, columns: columns)
         } catch {
             throw .refused(error)
         }
@@ -154,7 +158,13 @@ public enum DeltaApplier {
             // The delta may only change rows of the bundle's own tables: a COMMIT, ATTACH or
             // PRAGMA in it is refused, so the transaction stays whole.
             try database.restrictingWrites(to: tables) {
-                try database.limitingInstructions(to: instructionBudget(sql)) { try database.execute(sql) }
+                try database.limitingInstructions(to: instructionBudget(sql)) {
+                    let every = max(1, total / 100)
+                    progress(0, total)
+                    try database.execute(sql) { done in
+                        if done % every == 0 || done == total { progress(done, total) }
+                    }
+                }
             }
         } catch {
             try? database.execute("ROLLBACK")

@@ -146,7 +146,20 @@ public actor FeedDatabase {
             while try statement.step() { rows.append(statement.row()) }
             return rows
         } catch {
-            throw .notABundle(path: path.path, reason: error.description)
+            throw Self.queryError(error, path: path.path)
+        }
+    }
+
+    /// A query's SQLite failure in the app's terms, by its primary result code: busy or locked
+    /// (an update holds the file longer than the wait) is ``ClientError/busy(path:)``, a
+    /// transient state; memory, disk and I/O failures are ``ClientError/local(path:reason:)``;
+    /// anything else (a damaged file, a table or column missing) is
+    /// ``ClientError/notABundle(path:reason:)``, which the next update replaces.
+    static func queryError(_ error: SQLiteError, path: String) -> ClientError {
+        switch error.code & 0xFF {
+        case 5, 6: .busy(path: path)  // SQLITE_BUSY, SQLITE_LOCKED
+        case 7, 10, 13, 14: .local(path: path, reason: error.description)  // NOMEM, IOERR, FULL, CANTOPEN
+        default: .notABundle(path: path, reason: error.description)
         }
     }
 
