@@ -51,14 +51,14 @@ let package = Package(
         // Bounded HTTP GETs (size, idle time, deadline), shared by the client and the build's fetch.
         .target(name: "FeedHTTP"),
         // The client apps embed: manifest → delta or full → verify → apply.
-        .target(name: "FeedClient", dependencies: ["BundleFormat", "FeedSQLite", "FeedHTTP"]),
+        .target(name: "FeedClient", dependencies: ["BundleFormat", "FeedModel", "FeedSQLite", "FeedHTTP"]),
         // Feed → bundle rows → SQLite file; publication into the output folder.
         .target(name: "BundleWriter", dependencies: ["FeedModel", "FeedEnhancement", "BundleFormat", "FeedSQLite"]),
         // What changed between two bundles: compared through SQL, rendered as text, JSON or HTML.
         .target(name: "FeedDiff", dependencies: ["FeedModel", "BundleFormat", "FeedSQLite"]),
         // Publication to object storage (S3 API): SigV4, a small S3 client, the upload order.
         .target(name: "FeedPublish", dependencies: [
-            "BundleFormat", "BundleWriter",
+            "BundleFormat", "BundleWriter", "FeedModel",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // pipeline.yaml, fetching, the stages in order, the build report.

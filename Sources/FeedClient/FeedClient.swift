@@ -1,4 +1,5 @@
 import BundleFormat
+import FeedModel
 import FeedSQLite
 import Foundation
 
@@ -84,14 +85,14 @@ public struct FeedClient: Sendable {
     /// scripts. Never call it from an app's main thread or from async code: it would hold a thread
     /// the update itself needs (on a 2-core pool, two such calls wait on each other forever).
     public func updateBlocking(progress: (@Sendable (UpdateProgress) -> Void)? = nil) throws(ClientError) -> UpdateResult {
-        let box = ResultBox()
+        let box = Locked<Result<UpdateResult, ClientError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
-            do throws(ClientError) { box.result = .success(try await update(progress: progress)) } catch { box.result = .failure(error) }
+            do throws(ClientError) { box.value = .success(try await update(progress: progress)) } catch { box.value = .failure(error) }
             done.signal()
         }
         done.wait()
-        return try box.result!.get()
+        return try box.value!.get()
     }
 
     private func performUpdate(progress: @escaping @Sendable (UpdateProgress) -> Void) async throws(ClientError) -> UpdateResult {
@@ -238,9 +239,4 @@ public struct FeedClient: Sendable {
             return "\(delta.file): \(error)"
         }
     }
-}
-
-/// The blocking wrapper's result, written by the task before it signals and read after.
-private final class ResultBox: @unchecked Sendable {
-    var result: Result<UpdateResult, ClientError>?
 }

@@ -15,6 +15,10 @@ import FoundationNetworking
 /// deadline; with `.sameServer` on the request's server only; one to `https` is left in the
 /// sink's `handoff` for URLSession. `cancel` shuts the socket down, which wakes the
 /// wait at once. DNS lookups (`getaddrinfo`) are not bounded by the deadline.
+///
+/// `@unchecked Sendable`: `pending` is touched by the exchange's own thread only; `descriptor`
+/// and `cancelled`, which `cancel` reaches from another thread, only under `lock`; the rest is
+/// set in `init`.
 final class SocketExchange: @unchecked Sendable {
     private let url: URL
     private let headers: [String: String]

@@ -1,10 +1,13 @@
+import FeedModel
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// One HTTP exchange at a time over a kept-alive URLSession, waited for: the publisher works
-/// through its files in order, and order is the point.
+/// through its files in order, and order is the point. `@unchecked Sendable`: its stored
+/// properties are set once in `init` and never changed, and URLSession is safe to call from any
+/// thread.
 final class BlockingHTTP: @unchecked Sendable {
     struct Response {
         var status: Int
@@ -32,15 +35,15 @@ final class BlockingHTTP: @unchecked Sendable {
     /// Sends `request` (with `body` for PUT and POST). A failure to get any response is
     /// returned as its description.
     func send(_ request: URLRequest, body: Data?) -> Result<Response, TransportFailure> {
-        let box = ResultBox()
+        let box = Locked<Result<Response, TransportFailure>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let handler: @Sendable (Data?, URLResponse?, Error?) -> Void = { data, response, error in
             if let http = response as? HTTPURLResponse, error == nil {
                 var headers: [String: String] = [:]
                 for (name, value) in http.allHeaderFields { headers["\(name)".lowercased()] = "\(value)" }
-                box.result = .success(Response(status: http.statusCode, headers: headers, body: data ?? Data()))
+                box.value = .success(Response(status: http.statusCode, headers: headers, body: data ?? Data()))
             } else {
-                box.result = .failure(TransportFailure(reason: error?.localizedDescription ?? "no HTTP response"))
+                box.value = .failure(TransportFailure(reason: error?.localizedDescription ?? "no HTTP response"))
             }
             done.signal()
         }
@@ -54,14 +57,10 @@ final class BlockingHTTP: @unchecked Sendable {
         task.resume()
         done.wait()
         uploads?.finishTasksAndInvalidate()
-        return box.result ?? .failure(TransportFailure(reason: "no HTTP response"))
+        return box.value ?? .failure(TransportFailure(reason: "no HTTP response"))
     }
 }
 
 struct TransportFailure: Error {
     var reason: String
-}
-
-private final class ResultBox: @unchecked Sendable {
-    var result: Result<BlockingHTTP.Response, TransportFailure>?
 }

@@ -36,7 +36,8 @@ public struct ObjectInfo: Sendable, Equatable {
 }
 
 /// The few S3 calls publication needs, signed with SigV4, each retried with backoff. Path-style
-/// addressing on a custom endpoint, virtual-hosted on AWS.
+/// addressing on a custom endpoint, virtual-hosted on AWS. `@unchecked Sendable`: `retriedCount`
+/// and `lastDate` are only touched under `lock`; everything else is set in `init` and never changed.
 public final class S3Client: @unchecked Sendable {
     public let bucket: String
     let settings: AWSSettings

@@ -2,7 +2,8 @@ import Foundation
 
 /// One line on standard error, rewritten in place as a long build moves on (stage, source, rows
 /// per second), for a person watching a terminal; ended with a newline by ``finish()``. Safe to
-/// call from several workers at once.
+/// call from several workers at once. `@unchecked Sendable`: `shown` and the writes to standard
+/// error happen only under `lock`.
 final class ProgressLine: @unchecked Sendable {
     private let lock = NSLock()
     private var shown = false

@@ -25,6 +25,6 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "FeedHTTP"),
-        .target(name: "FeedClient", dependencies: ["BundleFormat", "FeedSQLite", "FeedHTTP"]),
+        .target(name: "FeedClient", dependencies: ["BundleFormat", "FeedModel", "FeedSQLite", "FeedHTTP"]),
     ]
 )

@@ -13,6 +13,10 @@ import Foundation
 /// stops not alighted at); then one footpath (the bundle's `stop_transfers`) from every stop a
 /// ride reached. Arrivals no better than the best at the destination are pruned. The network of a
 /// service date is built at its first query and kept (``TransitNetwork``).
+///
+/// `@unchecked Sendable`: the kept networks and the database connection are only used under
+/// `lock` (the connection is opened without SQLite's own mutex); `maxRides` is meant to be set
+/// before the planner is shared.
 public final class JourneyPlanner: @unchecked Sendable {
     private let database: Database
     private let lock = NSLock()
@@ -42,6 +46,8 @@ public final class JourneyPlanner: @unchecked Sendable {
     /// at 1.2 m/s, as the bundle's walks are timed by default). Empty when nothing matches.
     public func accesses(for place: String) throws(ClientError) -> [StopAccess] {
         let parts = place.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        lock.lock()
+        defer { lock.unlock() }
         do {
             if parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) {
                 let dlat = Self.accessRadius / 111_195, dlon = dlat / max(0.01, cos(lat * .pi / 180))
@@ -69,6 +75,8 @@ public final class JourneyPlanner: @unchecked Sendable {
 
     /// The agency time zone of a stop's journeys (as the documented `stop_timezone` query).
     public func timeZone(of stopId: String) -> TimeZone {
+        lock.lock()
+        defer { lock.unlock() }
         var name: String?
         if let statement = try? database.prepare(DocumentedQueries.sql("stop_timezone")),
            (try? statement.bind(named: ["stop_id": .text(stopId)])) != nil, (try? statement.step()) == true {

@@ -5,6 +5,9 @@
 /// Work is counted in elementary steps: segment pairs a sweep visits, and point-in-ring steps
 /// (a point located in a ring of n points costs n). The default, 200 million, is a few seconds
 /// at most; real files use a small part of it.
+///
+/// `@unchecked Sendable`: a budget belongs to one file's or one rule run's checks, which run on
+/// one thread; it is handed to that work, never shared between threads at once.
 public final class PlanarWorkBudget: @unchecked Sendable {
     public static let standard = 200_000_000
 

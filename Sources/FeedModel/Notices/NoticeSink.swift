@@ -3,6 +3,10 @@
 /// A large feed can raise hundreds of thousands of notices of one kind (a dangling stop id in
 /// every row of stop_times). The sink keeps every count exact but stores at most
 /// ``samplesPerCode`` examples of each code, so memory stays bounded.
+///
+/// `@unchecked Sendable`: a sink is filled by one thread at a time. Each worker, each half of a
+/// record batch, each file read side by side has a sink of its own, handed on when that work has
+/// ended (``absorb(_:)``), never shared while it is written.
 public final class NoticeSink: @unchecked Sendable {
     public let samplesPerCode: Int
     public private(set) var samples: [Notice] = []

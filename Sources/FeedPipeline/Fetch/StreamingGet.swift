@@ -45,6 +45,8 @@ enum StreamingGet {
     }
 
     /// The running hash, touched by the transfer's one thread, then read by the caller after it.
+    /// `@unchecked Sendable` rather than a `Locked` box: swift-crypto's `SHA256` is not
+    /// `Sendable`, and the transfer has ended (its thread joined) before the caller reads it.
     private final class Hasher: @unchecked Sendable {
         var state = SHA256()
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedClient
+import FeedModel
 import Foundation
 
 struct Pull: ParsableCommand {
@@ -32,8 +33,8 @@ struct Pull: ParsableCommand {
         // A file size limit (ulimit -f) is then a write error, reported as such, not a signal.
         signal(SIGXFSZ, SIG_IGN)
         var client = FeedClient(manifest: url, database: URL(fileURLWithPath: db), publicKey: publicKey, timeout: timeout)
-        let refusal = DeltaRefusal()
-        client.onDeltaRefused = { refusal.reason = $0 }
+        let refusal = Locked<String?>(nil)
+        client.onDeltaRefused = { refusal.value = $0 }
         // On a terminal, one line redrawn as the update moves on: phase, bytes of the download.
         let show: (@Sendable (UpdateProgress) -> Void)? = Terminal.isInteractive ? Pull.showProgress : nil
         do {
@@ -43,7 +44,7 @@ struct Pull: ParsableCommand {
         } catch {
             if show != nil { FileHandle.standardError.write(Data("\n".utf8)) }
             // Why a listed delta was not used, when the full bundle failed too.
-            let delta = refusal.reason.map { " (the delta was not used: \($0))" } ?? ""
+            let delta = refusal.value.map { " (the delta was not used: \($0))" } ?? ""
             Terminal.fail(Pull.oneLine("\(error)\(delta)") + "; \(db) is unchanged")
         }
     }
@@ -58,16 +59,5 @@ struct Pull: ParsableCommand {
         String(text.unicodeScalars.flatMap { scalar in
             scalar.properties.generalCategory == .control ? Array(scalar.escaped(asASCII: true).unicodeScalars) : [scalar]
         }.map(Character.init))
-    }
-}
-
-/// Why the delta was refused, set by the update and read once it has ended.
-private final class DeltaRefusal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: String?
-
-    var reason: String? {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
     }
 }
