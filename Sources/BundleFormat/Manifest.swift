@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// `manifest.json`: what a bundle's output folder holds. Written last on every publication;
@@ -20,9 +21,7 @@ public struct Manifest: Codable, Sendable, Equatable {
 
     /// Stable, sorted-key JSON, so an unchanged manifest has unchanged bytes.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
+        var data = try StableJSON.encoder().encode(self)
         data.append(0x0A)
         return data
     }

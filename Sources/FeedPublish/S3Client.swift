@@ -1,3 +1,4 @@
+import BundleFormat
 import Crypto
 import Foundation
 #if canImport(FoundationNetworking)
@@ -198,7 +199,7 @@ public final class S3Client: @unchecked Sendable {
     private func send(_ method: String, _ key: String?, query: [(String, String)] = [], headers: [String: String] = [:],
                       body: Data? = nil, accept: Set<Int>) throws(RemotePublishError) -> Response {
         let (url, host, path) = self.url(key, query: query)
-        let payloadHash = body.map { SHA256.hash(data: $0).hex } ?? SigV4Signer.emptyPayloadHash
+        let payloadHash = body.map { hexString(SHA256.hash(data: $0)) } ?? SigV4Signer.emptyPayloadHash
         let what = "\(method) \(key.map { "s3://\(bucket)/\($0)" } ?? "s3://\(bucket)")"
         var attempt = 0
         while true {

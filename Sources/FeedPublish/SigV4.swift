@@ -1,3 +1,4 @@
+import BundleFormat
 import Crypto
 import Foundation
 
@@ -75,7 +76,7 @@ public struct SigV4Signer: Sendable {
 
     public func stringToSign(_ request: Request, timestamp: String) -> String {
         let scope = "\(timestamp.prefix(8))/\(region)/\(service)/aws4_request"
-        let hash = SHA256.hash(data: Data(canonicalRequest(request).utf8)).hex
+        let hash = hexString(SHA256.hash(data: Data(canonicalRequest(request).utf8)))
         return "AWS4-HMAC-SHA256\n\(timestamp)\n\(scope)\n\(hash)"
     }
 
@@ -90,7 +91,7 @@ public struct SigV4Signer: Sendable {
 
     public func signature(_ request: Request, timestamp: String) -> String {
         let key = signingKey(date: String(timestamp.prefix(8)))
-        return Data(HMAC<SHA256>.authenticationCode(for: Data(stringToSign(request, timestamp: timestamp).utf8), using: key)).hex
+        return hexString(Data(HMAC<SHA256>.authenticationCode(for: Data(stringToSign(request, timestamp: timestamp).utf8), using: key)))
     }
 
     /// The `Authorization` header value. The request's headers must already hold `x-amz-date`
@@ -122,6 +123,3 @@ public enum S3Path {
     }
 }
 
-extension Sequence where Element == UInt8 {
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
-}

@@ -51,8 +51,8 @@ struct Checksums {
 
     init(_ data: Data, partSize: Int) {
         size = data.count
-        md5 = Insecure.MD5.hash(data: data).hex
-        sha256 = SHA256.hash(data: data).hex
+        md5 = hexString(Insecure.MD5.hash(data: data))
+        sha256 = hexString(SHA256.hash(data: data))
         self.partSize = partSize
         var partSums = Data()
         var count = 0
@@ -61,7 +61,7 @@ struct Checksums {
             partSums.append(contentsOf: Insecure.MD5.hash(data: data[data.startIndex + start ..< data.startIndex + end]))
             count += 1
         }
-        multipartETag = Insecure.MD5.hash(data: partSums).hex + "-\(count)"
+        multipartETag = hexString(Insecure.MD5.hash(data: partSums)) + "-\(count)"
     }
 
     /// True when the ETag proves the content; nil when it cannot tell.

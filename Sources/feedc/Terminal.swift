@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedModel
 import FeedPipeline
 import Foundation
 #if canImport(Glibc)
@@ -39,8 +40,7 @@ enum Terminal {
 
     /// `value` as JSON on standard output: indented, or on one line (`line`, for JSON lines).
     static func printJSON(_ value: some Encodable, line: Bool = false) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = line ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let encoder = StableJSON.encoder(oneLine: line)
         guard let data = try? encoder.encode(value) else {
             FileHandle.standardError.write(Data("error: cannot encode JSON\n".utf8))
             Foundation.exit(2)

@@ -1,12 +1,11 @@
+import FeedModel
 import Foundation
 
 /// The diff as JSON: the schema of `docs/diff-format.md`, keys sorted, so the same diff always
 /// gives the same bytes.
 public enum DiffJSON {
     public static func encode(_ diff: FeedDiff) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(diff)
+        var data = try StableJSON.encoder().encode(diff)
         data.append(0x0A)
         return data
     }

@@ -71,9 +71,7 @@ public struct BuildReport: Codable, Sendable {
     }
 
     public func json() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)) ?? Data()
+        (try? StableJSON.encoder().encode(self)) ?? Data()
     }
 }
 
