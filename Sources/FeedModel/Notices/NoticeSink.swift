@@ -39,6 +39,17 @@ public final class NoticeSink: @unchecked Sendable {
         }
     }
 
+    /// Counts a notice of `kind`, building it only when a sample of its code is still wanted.
+    public func add(_ kind: NoticeKind, _ make: () -> Notice) {
+        let code = kind.code
+        if counts[code, default: 0] < samplesPerCode {
+            add(make())
+        } else {
+            counts[code, default: 0] += 1
+            severityCounts[severities[code] ?? .info, default: 0] += 1
+        }
+    }
+
     /// Records that a repair removed `count` rows of `file`.
     public func recordDropped(_ count: Int, from file: String) {
         guard count > 0 else { return }
@@ -46,6 +57,9 @@ public final class NoticeSink: @unchecked Sendable {
     }
 
     public func count(of code: String) -> Int { counts[code, default: 0] }
+
+    /// How many notices of `kind` were raised.
+    public func count(of kind: NoticeKind) -> Int { count(of: kind.code) }
 
     /// Notices of a severity, counted as they arrived (a code may come at several severities).
     public func count(severity: Severity) -> Int {
