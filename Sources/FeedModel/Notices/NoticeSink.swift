@@ -30,16 +30,6 @@ public final class NoticeSink: @unchecked Sendable {
 
     /// Counts a notice, building it only when a sample of its code is still wanted: rules that may
     /// raise one notice per row of a 500k-row file use this.
-    public func add(code: String, _ make: () -> Notice) {
-        if counts[code, default: 0] < samplesPerCode {
-            add(make())
-        } else {
-            counts[code, default: 0] += 1
-            severityCounts[severities[code] ?? .info, default: 0] += 1
-        }
-    }
-
-    /// Counts a notice of `kind`, building it only when a sample of its code is still wanted.
     public func add(_ kind: NoticeKind, _ make: () -> Notice) {
         let code = kind.code
         if counts[code, default: 0] < samplesPerCode {
