@@ -22,25 +22,25 @@ struct ShapeMatchReporter {
             case .tooFar(let stop, let match):
                 let row = trip.rows[stop], id = stopOfRow[row] ?? ""
                 guard reported.insert(id).inserted else { continue }
-                let code = byDistance ? "stop_too_far_from_shape_using_user_distance" : "stop_too_far_from_shape"
+                let kind: NoticeKind = byDistance ? .stopTooFarFromShapeUsingUserDistance : .stopTooFarFromShape
                 let how = byDistance ? "where the trip's shape_dist_traveled places it on" : "the nearest point of"
-                add(code, row, "Trip \(trip.id): stop \(describe(id)) is \(metres(match.distanceToShape)) m from \(how) shape \(trip.shape) \(Self.position(match)).")
+                add(kind, row, "Trip \(trip.id): stop \(describe(id)) is \(metres(match.distanceToShape)) m from \(how) shape \(trip.shape) \(Self.position(match)).")
             case .tooManyMatches(let stop, let match, let count):
                 let row = trip.rows[stop], id = stopOfRow[row] ?? ""
-                add("stop_has_too_many_matches_for_shape", row,
+                add(.stopHasTooManyMatchesForShape, row,
                     "Trip \(trip.id): shape \(trip.shape) passes near stop \(describe(id)) \(count) times (the nearest \(metres(match.distanceToShape)) m away \(Self.position(match))).")
             case .outOfOrder(let stop, let match, let previous):
                 let row = trip.rows[stop], id = stopOfRow[row] ?? ""
                 let before = stopOfRow[trip.rows[stop - 1]] ?? ""
-                add("stops_match_shape_out_of_order", row,
+                add(.stopsMatchShapeOutOfOrder, row,
                     "Trip \(trip.id): stop \(describe(id)) matches shape \(trip.shape) \(Self.position(match)) before the previous stop \(describe(before)) \(Self.position(previous)).")
             }
         }
     }
 
-    private func add(_ code: String, _ row: Int, _ message: @autoclosure () -> String) {
-        sink.add(code: code) {
-            Notice(code: code, severity: .warning, file: "stop_times.txt", line: Int(stopTimes.lines[row]),
+    private func add(_ kind: NoticeKind, _ row: Int, _ message: @autoclosure () -> String) {
+        sink.add(kind) {
+            Notice(kind, file: "stop_times.txt", line: Int(stopTimes.lines[row]),
                    field: "stop_id", value: stopOfRow[row], message: message())
         }
     }

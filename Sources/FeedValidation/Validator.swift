@@ -93,7 +93,7 @@ public struct Validator: Sendable {
             run.close()
         }
         for (file, count) in sink.droppedRows.sorted(by: { $0.key < $1.key }) {
-            sink.add(Notice(code: "rows_dropped", severity: .info, file: file, value: String(count),
+            sink.add(Notice(.rowsDropped, file: file, value: String(count),
                             message: "Repairs dropped \(count) rows of this file; the notices above say why.",
                             repair: "rows dropped"))
         }

@@ -1,5 +1,6 @@
 /// Why an XML document was refused. Every case carries the place (file, line, column) and a
-/// sentence; ``code`` is the notice code readers report it under.
+/// sentence; readers report it under a notice code of its ``Kind`` (`XMLNotices` in
+/// FeedLegacySources: `xml_malformed`, …, `i_o_error`).
 ///
 /// Errors end the reading of a document: a malformed, truncated, hostile or wrongly encoded
 /// file is never half-trusted. Schema violations are not errors (see ``XMLIssue``): they are
@@ -39,20 +40,6 @@ public struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
         self.line = line
         self.column = column
         self.message = message
-    }
-
-    /// The notice code a reader reports this error under.
-    public var code: String {
-        switch kind {
-        case .malformed: "xml_malformed"
-        case .truncated: "xml_truncated"
-        case .invalidEncoding: "xml_invalid_encoding"
-        case .entityRefused: "xml_entity_refused"
-        case .valueTooLarge: "xml_value_too_large"
-        case .wrongRoot: "xml_wrong_root"
-        case .unreadable: "i_o_error"
-        case .invalidSchema: "xml_invalid_schema"
-        }
     }
 
     /// `file:line:column: message`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedModel
 import FeedPipeline
 import Foundation
 
@@ -25,7 +26,7 @@ struct Feedc: ParsableCommand {
         } catch {
             if exitCode(for: error).rawValue == 64 {
                 let message = fullMessage(for: error)
-                Terminal.fail(ErrorReport(code: "usage_error", message: message), text: message)
+                Terminal.fail(ErrorReport(.usageError, message: message), text: message)
             }
             exit(withError: error)
         }

@@ -29,8 +29,8 @@ enum Terminal {
     }
 
     /// A tool failure given as text: a `tool_error`.
-    static func fail(_ message: String, code: String = "tool_error", file: String? = nil) -> Never {
-        fail(ErrorReport(code: code, message: message, file: file))
+    static func fail(_ message: String, code: NoticeKind = .toolError, file: String? = nil) -> Never {
+        fail(ErrorReport(code, message: message, file: file))
     }
 
     /// A thrown error: its `ErrorReport` (a `ConfigError` keeps its location).

@@ -127,6 +127,20 @@ import TestSupport
         #expect(next.map { $0[0].string! } == ["b:T1", "b:T2"])
     }
 
+    /// `realtime_trip_ids: nyct` on a dump without trips.txt's `mta_trip_id`: reported, and
+    /// the source's real-time trips are looked up by `trip_id`.
+    @Test func nyctTripIdsWithoutTheirColumnAreReported() throws {
+        let workspace = Workspace()
+        let dump = workspace.folder.feed("a", TinyFeed.files)
+        let yaml = workspace.folder.url.appendingPathComponent("pipeline.yaml")
+        try "output: out\nbundles:\n  - name: b\n    sources:\n      - id: a\n        format: gtfs\n        path: \(dump.path)\n        realtime_trip_ids: nyct\n"
+            .write(to: yaml, atomically: true, encoding: .utf8)
+        let report = try workspace.build(try PipelineConfigParser().parse(contentsOf: yaml))
+        #expect(report.status == .published, "\(report.reason ?? "")")
+        #expect(report.network?.notices.contains { $0.code == "realtime_trip_ids_unavailable" && $0.severity == .warning && $0.count == 1 } == true,
+                "\(report.network?.notices.map(\.code) ?? [])")
+    }
+
     @Test func turnedOffThereAreNoLinksNorWalks() throws {
         let workspace = Workspace()
         let report = try workspace.build(try twoSources(workspace, extra: "    network: false\n"))

@@ -9,7 +9,7 @@ import TestSupport
 /// overlapping windows, the same pickup or drop-off type, and zones that overlap as JTS's
 /// `overlaps` says (interiors meet, neither inside the other).
 @Suite struct OverlappingPickupDropOffZoneRuleTests {
-    static let code = OverlappingPickupDropOffZoneRule.code
+    static let code = NoticeKind.overlappingZoneAndPickupDropOffWindow.code
     static let square = GeoJSONValidityTests.square
 
     /// Trip T2 of the tiny feed with two zone stop times, Z1 then Z2, and the zones given.

@@ -57,13 +57,13 @@ public struct DirectionsStage: Sendable {
 
     private func report(_ result: RouteDirections, _ sink: NoticeSink) {
         if result.contradictingPatterns > 0 {
-            sink.add(Notice(code: "direction_id_contradicts_geometry", severity: .warning, file: "trips.txt", field: "direction_id",
+            sink.add(Notice(.directionIdContradictsGeometry, file: "trips.txt", field: "direction_id",
                             value: result.route,
                             message: "Route \(result.route): \(result.contradictingPatterns) stop patterns run against the other trips of their direction_id.",
                             repair: "the feed's direction_id kept"))
         }
         if result.ambiguousPatterns > 0 {
-            sink.add(Notice(code: "ambiguous_direction", severity: .info, file: "trips.txt", value: result.route,
+            sink.add(Notice(.ambiguousDirection, file: "trips.txt", value: result.route,
                             message: "Route \(result.route): \(result.ambiguousPatterns) stop patterns share no stops with the rest; put with direction \(result.directions.first?.index ?? 0).",
                             repair: "assigned to the main direction"))
         }

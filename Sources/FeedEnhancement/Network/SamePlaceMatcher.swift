@@ -159,7 +159,7 @@ public struct SamePlaceMatcher: Sendable {
         for override in settings.overrides {
             let unknown = [override.stop, override.other].filter { byId[$0] == nil }
             guard unknown.isEmpty, let a = byId[override.stop], let b = byId[override.other] else {
-                sink.add(Notice(code: "place_override_unknown_stop", severity: .warning, file: file, line: override.line, field: "stop_id",
+                sink.add(Notice(.placeOverrideUnknownStop, file: file, line: override.line, field: "stop_id",
                                 value: unknown.joined(separator: ", "),
                                 message: "The override names a stop that is not a station or an ungrouped stop of the bundle.",
                                 repair: "override ignored"))

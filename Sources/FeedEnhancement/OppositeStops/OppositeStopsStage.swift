@@ -119,7 +119,7 @@ public struct OppositeStopsStage: Sendable {
         }
         links.sort { ($0.stop, $0.opposite) < ($1.stop, $1.opposite) }
         if contradicted > 0 {
-            sink.add(Notice(code: "opposite_link_contradicted", severity: .info, value: String(contradicted),
+            sink.add(Notice(.oppositeLinkContradicted, value: String(contradicted),
                             message: "\(contradicted) candidate opposite-stop links were dropped: another line serves both stops in the same direction.",
                             repair: "links not made"))
         }

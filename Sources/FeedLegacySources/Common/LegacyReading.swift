@@ -20,21 +20,35 @@ public struct LegacyReadOptions: Sendable, Equatable {
 enum XMLNotices {
     /// A document that cannot be read: an error notice that blocks publication.
     static func refused(_ error: XMLError, sink: NoticeSink) {
-        sink.add(Notice(code: error.code, severity: .error, file: error.file, line: error.line > 0 ? error.line : nil,
+        sink.add(Notice(kind(of: error), file: error.file, line: error.line > 0 ? error.line : nil,
                         message: error.message + (error.column > 0 ? " (column \(error.column))" : ""),
                         repair: nil, blocksPublication: true))
+    }
+
+    /// The notice a reader reports `error` under.
+    static func kind(of error: XMLError) -> NoticeKind {
+        switch error.kind {
+        case .malformed: .xmlMalformed
+        case .truncated: .xmlTruncated
+        case .invalidEncoding: .xmlInvalidEncoding
+        case .entityRefused: .xmlEntityRefused
+        case .valueTooLarge: .xmlValueTooLarge
+        case .wrongRoot: .xmlWrongRoot
+        case .unreadable: .ioError
+        case .invalidSchema: .xmlInvalidSchema
+        }
     }
 
     /// Schema violations of one document: error notices; the content is still read.
     static func violations(of reader: XMLStreamReader, schema: String, sink: NoticeSink) {
         for issue in reader.issues {
-            sink.add(Notice(code: "xml_schema_violation", severity: .error, file: reader.file, line: issue.line,
+            sink.add(Notice(.xmlSchemaViolation, file: reader.file, line: issue.line,
                             message: "Not valid against \(schema): \(issue.message)",
                             repair: "read as far as it makes sense; values that cannot be used are reported"))
         }
         for _ in reader.issues.count..<max(reader.issues.count, reader.issueCount) {
-            sink.add(code: "xml_schema_violation") {
-                Notice(code: "xml_schema_violation", severity: .error, file: reader.file,
+            sink.add(.xmlSchemaViolation) {
+                Notice(.xmlSchemaViolation, file: reader.file,
                        message: "Not valid against \(schema) (one of \(reader.issueCount) violations; its text was not kept)")
             }
         }
@@ -42,7 +56,7 @@ enum XMLNotices {
 
     /// A schema that cannot be loaded: the dump cannot be checked, so it is refused.
     static func schemaUnusable(_ error: XMLError, sink: NoticeSink) {
-        sink.add(Notice(code: "xml_invalid_schema", severity: .error, file: error.file, line: error.line > 0 ? error.line : nil,
+        sink.add(Notice(.xmlInvalidSchema, file: error.file, line: error.line > 0 ? error.line : nil,
                         message: error.message, blocksPublication: true))
     }
 }

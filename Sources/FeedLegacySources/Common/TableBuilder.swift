@@ -63,20 +63,20 @@ struct TableBuilder {
             let required = field.presence == .required
             let number: Double?
             switch row[position] {
-            case .text(let text): number = nil; if text == nil && required { return drop(field, nil, line, "missing_required_field", "A required value is missing.") }
-            case .integer(let value): number = value.map(Double.init); if value == nil && required { return drop(field, nil, line, "missing_required_field", "A required value is missing.") }
-            case .real(let value): number = value; if value == nil && required { return drop(field, nil, line, "missing_required_field", "A required value is missing.") }
+            case .text(let text): number = nil; if text == nil && required { return drop(field, nil, line, .missingRequiredField, "A required value is missing.") }
+            case .integer(let value): number = value.map(Double.init); if value == nil && required { return drop(field, nil, line, .missingRequiredField, "A required value is missing.") }
+            case .real(let value): number = value; if value == nil && required { return drop(field, nil, line, .missingRequiredField, "A required value is missing.") }
             }
             guard let number else { continue }
-            var problem: (code: String, message: String)?
+            var problem: (kind: NoticeKind, message: String)?
             if case .enumeration(let allowed) = field.kind, !allowed.contains(Int(number)) {
-                problem = ("unexpected_enum_value", "The value is not one of \(allowed.map(String.init).joined(separator: ", ")).")
+                problem = (.unexpectedEnumValue, "The value is not one of \(allowed.map(String.init).joined(separator: ", ")).")
             } else if !number.isFinite || (field.minimum.map { number < $0 } ?? false) || (field.maximum.map { number > $0 } ?? false) {
-                problem = ("number_out_of_range", "The value is out of range for \(field.name).")
+                problem = (.numberOutOfRange, "The value is out of range for \(field.name).")
             }
             guard let problem else { continue }
-            if required { return drop(field, number, line, problem.code, problem.message) }
-            report(field, number, line, problem.code, problem.message, repair: "value cleared")
+            if required { return drop(field, number, line, problem.kind, problem.message) }
+            report(field, number, line, problem.kind, problem.message, repair: "value cleared")
             switch row[position] {
             case .integer: row[position] = .integer(nil)
             default: row[position] = .real(nil)
@@ -95,15 +95,16 @@ struct TableBuilder {
         return true
     }
 
-    private mutating func drop(_ field: FieldSchema, _ value: Double?, _ line: Int, _ code: String, _ message: String) -> Bool {
-        report(field, value, line, code, message, repair: "row dropped")
+    private mutating func drop(_ field: FieldSchema, _ value: Double?, _ line: Int, _ kind: NoticeKind, _ message: String) -> Bool {
+        report(field, value, line, kind, message, repair: "row dropped")
         dropped += 1
         return false
     }
 
-    private func report(_ field: FieldSchema, _ value: Double?, _ line: Int, _ code: String, _ message: String, repair: String) {
-        sink.add(code: code) {
-            Notice(code: code, severity: .error, file: file, line: line, field: "\(schema.name).\(field.name)",
+    /// Every problem of a legacy value is an error, `unexpected_enum_value` too.
+    private func report(_ field: FieldSchema, _ value: Double?, _ line: Int, _ kind: NoticeKind, _ message: String, repair: String) {
+        sink.add(kind) {
+            Notice(kind, severity: .error, file: file, line: line, field: "\(schema.name).\(field.name)",
                    value: value.map { String($0) }, message: message, repair: repair)
         }
     }

@@ -145,8 +145,8 @@ struct KalkatiState {
                 latitude = position.latitude
                 longitude = position.longitude
             } else {
-                sink.add(code: "kalkati_invalid_coordinates") {
-                    Notice(code: "kalkati_invalid_coordinates", severity: .warning, file: file, line: node.line,
+                sink.add(.kalkatiInvalidCoordinates) {
+                    Notice(.kalkatiInvalidCoordinates, file: file, line: node.line,
                            field: "Station/@X,@Y", value: "\(x),\(y)",
                            message: "The coordinates are not a KKJ grid position in Finland.", repair: "position left empty")
                 }
@@ -158,7 +158,7 @@ struct KalkatiState {
     private mutating func footnote(_ node: XMLNode) {
         guard let id = node["FootnoteId"], let vector = node["Vector"] else { return }
         guard let first = node["Firstdate"].flatMap(CivilDate.parse) ?? deliveryStart else {
-            sink.add(Notice(code: "kalkati_footnote_without_date", severity: .error, file: file, line: node.line,
+            sink.add(Notice(.kalkatiFootnoteWithoutDate, file: file, line: node.line,
                             field: "Footnote/@Firstdate", value: id,
                             message: "The footnote has no Firstdate and the Delivery no Firstday.", repair: "footnote ignored"))
             return
@@ -173,10 +173,10 @@ struct KalkatiState {
         stopTimes.append(line: line, [.text(trip), .integer(arrival), .integer(departure), .text(stop), .integer(sequence)])
     }
 
-    mutating func report(_ code: String, _ severity: Severity, line: Int, field: String, value: String?,
-                                     _ message: String, repair: String? = nil) {
-        sink.add(code: code) {
-            Notice(code: code, severity: severity, file: file, line: line, field: field, value: value, message: message, repair: repair)
+    mutating func report(_ kind: NoticeKind, line: Int, field: String, value: String?,
+                         _ message: String, repair: String? = nil) {
+        sink.add(kind) {
+            Notice(kind, file: file, line: line, field: field, value: value, message: message, repair: repair)
         }
     }
 
@@ -185,14 +185,14 @@ struct KalkatiState {
         service = nil
         guard let trip = done.id else { return }
         guard let company = done.company, let number = done.number else {
-            report("kalkati_service_without_number", .error, line: done.line, field: "Service/ServiceNbr", value: trip,
+            report(.kalkatiServiceWithoutNumber, line: done.line, field: "Service/ServiceNbr", value: trip,
                    "The service has no usable ServiceNbr.", repair: "trip dropped")
             return
         }
         let mode = done.mode.flatMap { modes[$0] }
         let (type, known) = KalkatiValues.routeType(mode == Int.min ? nil : mode)
         if !known {
-            report("kalkati_unknown_mode", .warning, line: done.line, field: "Trnsmode/@ModeType", value: mode.map(String.init),
+            report(.kalkatiUnknownMode, line: done.line, field: "Trnsmode/@ModeType", value: mode.map(String.init),
                    "The transport mode has no GTFS route type.", repair: "read as bus (3)")
         }
         let route = routes.index(company: company, number: number, name: done.name, type: type, line: done.line)
@@ -202,7 +202,7 @@ struct KalkatiState {
     /// The finished feed.
     mutating func feed(timezone configured: String?) -> Feed {
         if !skipped.isEmpty {
-            sink.add(Notice(code: "kalkati_elements_not_compiled", severity: .info, file: file,
+            sink.add(Notice(.kalkatiElementsNotCompiled, file: file,
                             value: skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
                             message: "These Kalkati elements have no GTFS counterpart here and are not compiled."))
         }
@@ -210,7 +210,7 @@ struct KalkatiState {
         var zone = configured ?? country.flatMap(KalkatiValues.timezone)
         if zone == nil {
             zone = "Europe/Helsinki"
-            sink.add(Notice(code: "legacy_timezone_assumed", severity: .warning, file: file,
+            sink.add(Notice(.legacyTimezoneAssumed, file: file,
                             value: country, message: "No time zone configured or known for the dump's country.",
                             repair: "Europe/Helsinki assumed"))
         }

@@ -26,12 +26,12 @@ struct KalkatiService {
                 number = node["ServiceNbr"]
                 name = node["Name"]
             } else {
-                state.report("kalkati_partial_service_ignored", .info, line: node.line, field: "ServiceNbr", value: node["ServiceNbr"],
+                state.report(.kalkatiPartialServiceIgnored, line: node.line, field: "ServiceNbr", value: node["ServiceNbr"],
                              "Only the first ServiceNbr of a service names its route.")
             }
         case "ServiceValidity":
             if footnote == nil { footnote = node["FootnoteId"] } else {
-                state.report("kalkati_partial_service_ignored", .info, line: node.line, field: "ServiceValidity", value: node["FootnoteId"],
+                state.report(.kalkatiPartialServiceIgnored, line: node.line, field: "ServiceValidity", value: node["FootnoteId"],
                              "Only the first ServiceValidity of a service gives its days.")
             }
         case "ServiceTrnsmode":
@@ -43,7 +43,7 @@ struct KalkatiService {
 
     private mutating func stop(_ node: XMLNode, state: inout KalkatiState) {
         guard let trip = id, let station = node["StationId"], let sequence = node["Ix"].flatMap({ Int($0) }) else {
-            state.report("kalkati_invalid_stop", .error, line: node.line, field: "Stop", value: node["StationId"],
+            state.report(.kalkatiInvalidStop, line: node.line, field: "Stop", value: node["StationId"],
                          "The stop has no StationId or Ix.", repair: "stop time dropped")
             return
         }
@@ -51,7 +51,7 @@ struct KalkatiService {
         var arrival = node["Arrival"].flatMap(KalkatiValues.seconds)
         var departure = node["Departure"].flatMap(KalkatiValues.seconds)
         for (name, text, value) in [("Arrival", node["Arrival"], arrival), ("Departure", node["Departure"], departure)] where text != nil && value == nil {
-            state.report("invalid_time", .error, line: node.line, field: "Stop/@\(name)", value: text, "The time is not HHMM.", repair: "time cleared")
+            state.report(.invalidTime, line: node.line, field: "Stop/@\(name)", value: text, "The time is not HHMM.", repair: "time cleared")
         }
         arrival = arrival.map { $0 + dayOffset }
         departure = departure.map { $0 + dayOffset }

@@ -39,7 +39,7 @@ struct NextBusFeedBuilder {
                 schedules.append((route, document.file))
             } else if route.isConfig {
                 if let first = configs.first(where: { $0.route.tag == route.tag }) {
-                    sink.add(Notice(code: "nextbus_duplicate_route", severity: .warning, file: document.file, line: route.line,
+                    sink.add(Notice(.nextbusDuplicateRoute, file: document.file, line: route.line,
                                     field: "route/@tag", value: route.tag,
                                     message: "Route \(route.tag) is configured again (first in \(first.file)).", repair: "this one ignored"))
                 } else {
@@ -83,7 +83,7 @@ struct NextBusFeedBuilder {
         var serviceClasses: [String] = []
         for (block, file) in schedules {
             guard let directions = directionsByRoute[block.tag] else {
-                sink.add(Notice(code: "nextbus_schedule_without_route", severity: .warning, file: file, line: block.line,
+                sink.add(Notice(.nextbusScheduleWithoutRoute, file: file, line: block.line,
                                 field: "route/@tag", value: block.tag,
                                 message: "The schedule is for a route no routeConfig response describes.", repair: "schedule ignored"))
                 continue
@@ -120,7 +120,7 @@ struct NextBusFeedBuilder {
     private func assumedZone(_ longitudes: [Double]) -> String {
         let mean = longitudes.isEmpty ? -80 : longitudes.reduce(0, +) / Double(longitudes.count)
         let zone = NextBusConventions.timezone(longitude: mean)
-        sink.add(Notice(code: "legacy_timezone_assumed", severity: .warning, value: zone,
+        sink.add(Notice(.legacyTimezoneAssumed, value: zone,
                         message: "NextBus responses carry no time zone; it was guessed from the stops' longitude.",
                         repair: "\(zone) assumed; set `timezone:` on the source to be sure"))
         return zone
@@ -128,11 +128,11 @@ struct NextBusFeedBuilder {
 
     private func reportAssumptions(listedOnly: Int) {
         if !configs.isEmpty {
-            sink.add(Notice(code: "nextbus_route_type_assumed", severity: .info, value: String(configs.count),
+            sink.add(Notice(.nextbusRouteTypeAssumed, value: String(configs.count),
                             message: "NextBus does not say what vehicles run; every route is compiled as a bus route (3)."))
         }
         if listedOnly > 0 {
-            sink.add(Notice(code: "nextbus_routes_listed_only", severity: .info, value: String(listedOnly),
+            sink.add(Notice(.nextbusRoutesListedOnly, value: String(listedOnly),
                             message: "Routes named by a routeList response but described by no routeConfig response are not compiled."))
         }
     }
@@ -205,7 +205,7 @@ private struct Tables {
         for service in serviceClasses {
             var days = NextBusConventions.days(of: service)
             if days == nil {
-                sink.add(Notice(code: "nextbus_unknown_service_class", severity: .warning, field: "route/@serviceClass", value: service,
+                sink.add(Notice(.nextbusUnknownServiceClass, field: "route/@serviceClass", value: service,
                                 message: "The service class names no days NextBus conventions know.", repair: "runs on no day"))
                 days = [0, 0, 0, 0, 0, 0, 0]
             }

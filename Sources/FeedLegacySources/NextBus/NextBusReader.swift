@@ -24,7 +24,7 @@ public struct NextBusReader {
     func documents(into sink: NoticeSink) -> [NextBusDocument]? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            sink.add(Notice(code: "i_o_error", severity: .error, file: url.lastPathComponent,
+            sink.add(Notice(.ioError, file: url.lastPathComponent,
                             message: "\(url.path): no such file or folder", blocksPublication: true))
             return nil
         }
@@ -38,14 +38,14 @@ public struct NextBusReader {
                 }
         }
         guard let schema = NextBusSchema.shared else {
-            sink.add(Notice(code: "xml_invalid_schema", severity: .error, file: "nextbus.xsd",
+            sink.add(Notice(.xmlInvalidSchema, file: "nextbus.xsd",
                             message: "The built-in NextBus schema does not compile.", blocksPublication: true))
             return nil
         }
         var documents: [NextBusDocument] = []
         for file in files {
             guard LegacyFormat.firstByteIsMarkup(file) else {
-                sink.add(Notice(code: "unknown_file", severity: .info, file: file.lastPathComponent,
+                sink.add(Notice(.unknownFile, file: file.lastPathComponent,
                                 message: "The file is not an XML response; it is not compiled."))
                 continue
             }
@@ -73,11 +73,11 @@ public struct NextBusReader {
 
     private func report(_ document: NextBusDocument, sink: NoticeSink) {
         if let error = document.errorText {
-            sink.add(Notice(code: "nextbus_error_response", severity: .error, file: document.file, value: error,
+            sink.add(Notice(.nextbusErrorResponse, file: document.file, value: error,
                             message: "The saved response is a NextBus error, not data.", repair: "file ignored"))
         }
         for (name, count) in document.unknownElements.sorted(by: { $0.key < $1.key }) {
-            sink.add(Notice(code: "nextbus_element_not_compiled", severity: .info, file: document.file, field: name,
+            sink.add(Notice(.nextbusElementNotCompiled, file: document.file, field: name,
                             value: String(count), message: "This response element is not compiled."))
         }
     }

@@ -1,8 +1,10 @@
 /// One problem found in a feed: what, where, and what the compiler did about it.
 ///
 /// Codes follow MobilityData's gtfs-validator where it has one (`foreign_key_violation`,
-/// `duplicate_key`, `invalid_time`, …). Feed problems are recorded as notices and work goes on;
-/// only notices marked ``blocksPublication`` stop a bundle from being published.
+/// `duplicate_key`, `invalid_time`, …), each declared once as a ``NoticeKind``, through which
+/// notices are raised: `Notice(.duplicateKey, file: …, message: …)`. Feed problems are recorded
+/// as notices and work goes on; only notices marked ``blocksPublication`` stop a bundle from
+/// being published.
 public struct Notice: Codable, Sendable, Equatable {
     /// JSON keys are snake_case in every `--json` output and report (issue 15).
     enum CodingKeys: String, CodingKey {
@@ -32,6 +34,18 @@ public struct Notice: Codable, Sendable, Equatable {
     /// True when the bundle would be wrong or unusable with this problem in it.
     public var blocksPublication: Bool
 
+    /// A notice of `kind`, at the kind's severity unless `severity` says otherwise.
+    public init(
+        _ kind: NoticeKind, severity: Severity? = nil, file: String? = nil, line: Int? = nil,
+        field: String? = nil, value: String? = nil, message: String,
+        repair: String? = nil, blocksPublication: Bool = false
+    ) {
+        self.init(code: kind.code, severity: severity ?? kind.severity, file: file, line: line, field: field,
+                  value: value, message: message, repair: repair, blocksPublication: blocksPublication)
+    }
+
+    /// A notice of any code: notices read back from a report, and tests. The compiler raises
+    /// registered kinds only (the initializer above).
     public init(
         code: String, severity: Severity, file: String? = nil, line: Int? = nil,
         field: String? = nil, value: String? = nil, message: String,
@@ -47,6 +61,9 @@ public struct Notice: Codable, Sendable, Equatable {
         self.repair = repair
         self.blocksPublication = blocksPublication
     }
+
+    /// The registered kind of ``code``, nil for a code feedc does not declare.
+    public var kind: NoticeKind? { NoticeKind.named(code) }
 
     /// `stops.txt:12 stop_lat="abc": message`, the form printed to terminals.
     public var location: String {

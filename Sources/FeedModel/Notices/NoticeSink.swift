@@ -34,7 +34,8 @@ public final class NoticeSink: @unchecked Sendable {
 
     /// Counts a notice, building it only when a sample of its code is still wanted: rules that may
     /// raise one notice per row of a 500k-row file use this.
-    public func add(code: String, _ make: () -> Notice) {
+    public func add(_ kind: NoticeKind, _ make: () -> Notice) {
+        let code = kind.code
         if counts[code, default: 0] < samplesPerCode {
             add(make())
         } else {
@@ -50,6 +51,9 @@ public final class NoticeSink: @unchecked Sendable {
     }
 
     public func count(of code: String) -> Int { counts[code, default: 0] }
+
+    /// How many notices of `kind` were raised.
+    public func count(of kind: NoticeKind) -> Int { count(of: kind.code) }
 
     /// Notices of a severity, counted as they arrived (a code may come at several severities).
     public func count(severity: Severity) -> Int {

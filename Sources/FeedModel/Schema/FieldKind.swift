@@ -42,20 +42,20 @@ public enum FieldKind: Sendable, Equatable {
         }
     }
 
-    /// The notice code MobilityData's validator raises for a malformed value of this kind.
-    public var invalidValueCode: String {
+    /// The notice MobilityData's validator raises for a malformed value of this kind.
+    public var invalidValueKind: NoticeKind {
         switch self {
-        case .id, .text: "invalid_character"
-        case .url: "invalid_url"
-        case .email: "invalid_email"
-        case .phone: "invalid_phone_number"
-        case .timezone: "invalid_timezone"
-        case .language: "invalid_language_code"
-        case .color: "invalid_color"
-        case .integer, .enumeration: "invalid_integer"
-        case .float, .latitude, .longitude: "invalid_float"
-        case .time: "invalid_time"
-        case .date: "invalid_date"
+        case .id, .text: .invalidCharacter
+        case .url: .invalidUrl
+        case .email: .invalidEmail
+        case .phone: .invalidPhoneNumber
+        case .timezone: .invalidTimezone
+        case .language: .invalidLanguageCode
+        case .color: .invalidColor
+        case .integer, .enumeration: .invalidInteger
+        case .float, .latitude, .longitude: .invalidFloat
+        case .time: .invalidTime
+        case .date: .invalidDate
         }
     }
 }

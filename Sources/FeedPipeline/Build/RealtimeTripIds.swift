@@ -18,7 +18,7 @@ enum RealtimeTripIds {
             let quiet = NoticeSink()
             guard let archive = try? DumpArchive(url: source.local, sink: quiet), let bytes = try? archive.read("trips.txt"),
                   let table = TableLoader(schema: schema, sink: quiet).load(bytes), table.has("mta_trip_id") else {
-                sink.add(Notice(code: "realtime_trip_ids_unavailable", severity: .warning, file: "trips.txt", field: "mta_trip_id", value: source.config.id,
+                sink.add(Notice(.realtimeTripIdsUnavailable, file: "trips.txt", field: "mta_trip_id", value: source.config.id,
                                 message: "`realtime_trip_ids: nyct` needs the `mta_trip_id` column of trips.txt, which this dump does not have.",
                                 repair: "trips looked up by trip_id"))
                 continue

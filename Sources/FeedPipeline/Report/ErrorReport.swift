@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// What a `--json` caller reads on standard output when a command fails, instead of nothing:
@@ -31,18 +32,19 @@ public struct ErrorReport: Codable, Sendable, Equatable {
 
     public var error: Detail
 
-    public init(code: String, message: String, file: String? = nil, line: Int? = nil, column: Int? = nil) {
-        error = Detail(code: code, message: message, file: file, line: line, column: column)
+    /// A failure of `kind`, one of ``NoticeKind``'s failure codes (`.usageError`, …).
+    public init(_ kind: NoticeKind, message: String, file: String? = nil, line: Int? = nil, column: Int? = nil) {
+        error = Detail(code: kind.code, message: message, file: file, line: line, column: column)
     }
 
     /// The report of a thrown error: a `ConfigError` keeps its file, line and column; anything
     /// else is a `tool_error` with its description.
     public init(_ error: any Error, file: String? = nil) {
         if let config = error as? ConfigError {
-            self.init(code: "config_error", message: config.description, file: config.file,
+            self.init(.configError, message: config.description, file: config.file,
                       line: config.line, column: config.column)
         } else {
-            self.init(code: "tool_error", message: "\(error)", file: file)
+            self.init(.toolError, message: "\(error)", file: file)
         }
     }
 }

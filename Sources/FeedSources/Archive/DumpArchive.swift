@@ -65,7 +65,7 @@ public final class DumpArchive {
                 }
             }
             for (name, count) in copies.sorted(by: { $0.key < $1.key }) {
-                sink.add(Notice(code: "duplicate_zip_member", severity: .error, file: name, value: String(count),
+                sink.add(Notice(.duplicateZipMember, file: name, value: String(count),
                                 message: "The archive holds \(count) entries named `\(name)`; tools disagree on which one is the file.",
                                 repair: "the last entry read, the \(count - 1) before it ignored"))
             }
@@ -142,7 +142,7 @@ public final class DumpArchive {
         for member in members {
             let parts = member.split(separator: "/", omittingEmptySubsequences: false)
             if member.hasPrefix("/") || member.hasPrefix("\\") || parts.contains("..") || member.contains("\\..") {
-                sink.add(Notice(code: "unsafe_path", severity: .error, file: member,
+                sink.add(Notice(.unsafePath, file: member,
                                 message: "The archive holds an entry whose path leaves the archive.", repair: "entry ignored"))
                 continue
             }
@@ -163,7 +163,7 @@ public final class DumpArchive {
             return String(m[..<slash])
         })
         guard folders.count == 1, let only = folders.first else { return }
-        sink.add(Notice(code: "invalid_input_files_in_subfolder", severity: .error, file: only + "/",
+        sink.add(Notice(.invalidInputFilesInSubfolder, file: only + "/",
                         message: "The feed's files sit in a subfolder instead of the archive's top level.",
                         repair: "files read from the subfolder"))
         subfolder = only

@@ -27,7 +27,7 @@ public struct GTFSReader {
         do {
             archive = try DumpArchive(url: url, sink: sink, limits: limits)
         } catch {
-            sink.add(Notice(code: "i_o_error", severity: .error, file: url.lastPathComponent,
+            sink.add(Notice(.ioError, file: url.lastPathComponent,
                             message: error.description, blocksPublication: true))
             return nil
         }
@@ -48,7 +48,7 @@ public struct GTFSReader {
                 sink.absorb(file.notices)
                 tables[schema.name] = file.table ?? .missing(schema)
             case .failure(let error):
-                sink.add(Notice(code: "i_o_error", severity: .error, file: schema.fileName,
+                sink.add(Notice(.ioError, file: schema.fileName,
                                 message: error.description, blocksPublication: true))
                 return nil
             }
@@ -61,14 +61,14 @@ public struct GTFSReader {
                     tables[GTFSSchema.locations.name] = table
                 }
             } catch {
-                sink.add(Notice(code: "i_o_error", severity: .error, file: GeoJSONLoader.fileName,
+                sink.add(Notice(.ioError, file: GeoJSONLoader.fileName,
                                 message: error.description, blocksPublication: true))
                 return nil
             }
         }
         let known = Set(GTFSSchema.tables.map(\.fileName)).union(GTFSSchema.recognisedButNotCompiled)
         for name in archive.files.keys.sorted() where !known.contains(name) {
-            sink.add(Notice(code: "unknown_file", severity: .info, file: name,
+            sink.add(Notice(.unknownFile, file: name,
                             message: "The file is not part of GTFS; it is not compiled."))
         }
         return Feed(tables: tables, dumpFiles: Set(archive.files.keys), subfolder: archive.subfolder)

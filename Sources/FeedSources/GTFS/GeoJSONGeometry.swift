@@ -63,8 +63,8 @@ struct GeoJSONGeometry {
             }
             return .usable(PlanarArea(polygons: polygons))
         default:
-            sink.add(code: "unsupported_geometry_type") {
-                Notice(code: "unsupported_geometry_type", severity: .error, file: GeoJSONLoader.fileName,
+            sink.add(.unsupportedGeometryType) {
+                Notice(.unsupportedGeometryType, file: GeoJSONLoader.fileName,
                        line: featureIndex, field: "geometry.type", value: type,
                        message: "Feature \(featureId) has geometry type \(type); use Polygon or MultiPolygon.")
             }
@@ -135,14 +135,14 @@ struct GeoJSONGeometry {
 
     private func nearOriginOrPole(lon: Double, lat: Double) {
         if abs(lon) <= 1, abs(lat) <= 1 {
-            sink.add(code: "point_near_origin") {
-                Notice(code: "point_near_origin", severity: .error, file: GeoJSONLoader.fileName, line: featureIndex,
+            sink.add(.pointNearOrigin) {
+                Notice(.pointNearOrigin, file: GeoJSONLoader.fileName, line: featureIndex,
                        field: "geometry.coordinates", value: "\(lat), \(lon)",
                        message: "Feature \(featureId) has a position within a degree of (0, 0).")
             }
         } else if abs(lat) >= 89 {
-            sink.add(code: "point_near_pole") {
-                Notice(code: "point_near_pole", severity: .error, file: GeoJSONLoader.fileName, line: featureIndex,
+            sink.add(.pointNearPole) {
+                Notice(.pointNearPole, file: GeoJSONLoader.fileName, line: featureIndex,
                        field: "geometry.coordinates", value: "\(lat), \(lon)",
                        message: "Feature \(featureId) has a position within a degree of a pole.")
             }
@@ -151,8 +151,8 @@ struct GeoJSONGeometry {
 
     /// feedc's own (info): the file's budget of topology checks ran out before this feature's.
     private func notChecked() {
-        sink.add(code: "geometry_not_fully_checked") {
-            Notice(code: "geometry_not_fully_checked", severity: .info, file: GeoJSONLoader.fileName, line: featureIndex,
+        sink.add(.geometryNotFullyChecked) {
+            Notice(.geometryNotFullyChecked, file: GeoJSONLoader.fileName, line: featureIndex,
                    field: "geometry", value: featureId,
                    message: "\(type) \(featureId): not fully checked for crossing rings, holes and nesting; the file's "
                        + "features are too many or too large for the checks' bound of work.")
@@ -160,8 +160,8 @@ struct GeoJSONGeometry {
     }
 
     private func invalid(_ message: String) {
-        sink.add(code: "invalid_geometry") {
-            Notice(code: "invalid_geometry", severity: .error, file: GeoJSONLoader.fileName, line: featureIndex,
+        sink.add(.invalidGeometry) {
+            Notice(.invalidGeometry, file: GeoJSONLoader.fileName, line: featureIndex,
                    field: "geometry", value: featureId, message: "\(type) \(featureId): \(message)")
         }
     }

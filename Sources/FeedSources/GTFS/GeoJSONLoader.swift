@@ -53,7 +53,7 @@ public struct GeoJSONLoader {
             return nil
         }
         if let key = scan.duplicateKey {
-            add("geo_json_duplicated_element", .error, value: key, message: "The key \(key) is repeated in one object; no feature is read.")
+            add(.geoJsonDuplicatedElement, value: key, message: "The key \(key) is repeated in one object; no feature is read.")
             return table([])
         }
         do {
@@ -69,17 +69,17 @@ public struct GeoJSONLoader {
     private func features(of object: [String: Any]) throws -> Table? {
         for key in object.keys.sorted() where key != "type" && key != "features" { unknown(key) }
         guard let typeValue = object["type"] else {
-            add("missing_required_element", .error, field: "type", message: "The root object has no type.")
+            add(.missingRequiredElement, field: "type", message: "The root object has no type.")
             return nil
         }
         let type = try text(typeValue, "type")
         guard type == "FeatureCollection" else {
-            add("unsupported_geo_json_type", .error, value: type,
+            add(.unsupportedGeoJsonType, value: type,
                 message: "Unsupported GeoJSON type: \(type). Use 'FeatureCollection' instead.")
             return nil
         }
         guard let featuresValue = object["features"] else {
-            add("missing_required_element", .error, field: "features", message: "The FeatureCollection has no features.")
+            add(.missingRequiredElement, field: "features", message: "The FeatureCollection has no features.")
             return nil
         }
         guard let list = featuresValue as? [Any] else { throw WrongType(path: "features") }
@@ -115,7 +115,7 @@ public struct GeoJSONLoader {
         if let value = object["type"] {
             let type = try text(value, "features[\(index)].type")
             if type != "Feature" {
-                add("unsupported_feature_type", .error, line: index, value: type,
+                add(.unsupportedFeatureType, line: index, value: type,
                     message: "Feature \(id ?? "") has type \(type); use 'Feature'.")
             }
         } else {
@@ -140,7 +140,7 @@ public struct GeoJSONLoader {
             missing.append("features.geometry")
         }
         for field in missing {
-            add("missing_required_element", .error, line: index, field: field, value: id,
+            add(.missingRequiredElement, line: index, field: field, value: id,
                 message: "Feature \(index) has no \(field).")
         }
         return nil
@@ -159,7 +159,7 @@ public struct GeoJSONLoader {
         var kept: [Row] = []
         for row in rows {
             if let first = seen[row.id] {
-                add("duplicate_geo_json_key", .error, line: row.index, field: "id", value: row.id,
+                add(.duplicateGeoJsonKey, line: row.index, field: "id", value: row.id,
                     message: "Features \(first) and \(row.index) have the same id.")
                 continue
             }
@@ -173,17 +173,17 @@ public struct GeoJSONLoader {
     }
 
     private func unknown(_ key: String) {
-        add("geo_json_unknown_element", .info, value: key, message: "GeoJSON does not define \(key) here; it is ignored.")
+        add(.geoJsonUnknownElement, value: key, message: "GeoJSON does not define \(key) here; it is ignored.")
     }
 
     private func malformed(_ message: String) {
-        add("malformed_json", .error, message: message)
+        add(.malformedJson, message: message)
     }
 
-    private func add(_ code: String, _ severity: Severity, line: Int? = nil, field: String? = nil,
+    private func add(_ kind: NoticeKind, line: Int? = nil, field: String? = nil,
                      value: String? = nil, message: String) {
-        sink.add(code: code) {
-            Notice(code: code, severity: severity, file: Self.fileName, line: line, field: field,
+        sink.add(kind) {
+            Notice(kind, file: Self.fileName, line: line, field: field,
                    value: value, message: message)
         }
     }

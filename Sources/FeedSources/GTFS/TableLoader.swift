@@ -153,11 +153,11 @@ public struct TableLoader {
             sawStrayQuoteText = sawStrayQuoteText || scanner.sawStrayQuoteText
             if final {
                 if scanner.sawUnterminatedQuote {
-                    notices.add("unterminated_quote", .error, line: scanner.line,
+                    notices.add(.unterminatedQuote, line: scanner.line,
                                 "A quoted field is still open at the end of the file.", repair: "read to the end of the file")
                 }
                 if sawStrayQuoteText {
-                    notices.add("invalid_quoting", .warning, line: nil, "Text follows a closing quote in some field.",
+                    notices.add(.invalidQuoting, line: nil, "Text follows a closing quote in some field.",
                                 repair: "the text after the quote ignored")
                 }
                 return bytes.count
@@ -239,13 +239,13 @@ public struct TableLoader {
             badLine = recordLine
             if scanner.offset > bad { break }
         }
-        notices.add("invalid_utf8", .error, line: badLine,
+        notices.add(.invalidUtf8, line: badLine,
                     "The file is not valid UTF-8 from this line on (GTFS requires UTF-8).",
                     repair: "invalid bytes replaced with U+FFFD")
     }
 
     private func emptyFile() {
-        notices.add("empty_file", .error, line: nil, "The file has no header row.",
+        notices.add(.emptyFile, line: nil, "The file has no header row.",
                     repair: schema.requirement == .required ? nil : "file ignored",
                     blocks: schema.requirement == .required)
     }
@@ -257,18 +257,18 @@ public struct TableLoader {
         for field in fields {
             let name = decode(bytes, field).trimmingSpaces()
             if name.isEmpty {
-                notices.add("empty_column_name", .error, line: 1, "A column of the header has no name.", repair: "column ignored")
+                notices.add(.emptyColumnName, line: 1, "A column of the header has no name.", repair: "column ignored")
                 slots.append(nil)
             } else if let index = schema.index(of: name) {
                 if seen.insert(index).inserted {
                     slots.append(index)
                 } else {
-                    notices.add("duplicated_column", .error, line: 1, field: name, "The column appears twice in the header.",
+                    notices.add(.duplicatedColumn, line: 1, field: name, "The column appears twice in the header.",
                                 repair: "second column ignored")
                     slots.append(nil)
                 }
             } else {
-                notices.add("unknown_column", .info, line: 1, field: name, "The column is not part of GTFS for this file.")
+                notices.add(.unknownColumn, line: 1, field: name, "The column is not part of GTFS for this file.")
                 slots.append(nil)
             }
         }
@@ -276,7 +276,7 @@ public struct TableLoader {
         if !missing.isEmpty {
             let required = schema.requirement == .required
             for index in missing {
-                notices.add("missing_required_column", .error, line: 1, field: schema.fields[index].name,
+                notices.add(.missingRequiredColumn, line: 1, field: schema.fields[index].name,
                             "A required column is missing from the header: no row of this file is usable.",
                             repair: required ? nil : "file ignored", blocks: required)
             }

@@ -22,13 +22,13 @@ public struct AgencyIdRule: ValidationRule {
         for row in 0..<agency.count where ids[row] == nil {
             if seenWithoutId { keep[row] = false }
             seenWithoutId = true
-            sink.add(Notice(code: "missing_required_agency_id", severity: .error, file: "agency.txt", line: Int(agency.lines[row]),
+            sink.add(Notice(.missingRequiredAgencyId, file: "agency.txt", line: Int(agency.lines[row]),
                             field: "agency_id", message: "A feed with several agencies needs an agency_id on each.",
                             repair: keep[row] ? "kept as the agency with an empty id" : "row dropped"))
         }
         let zones = agency.texts("agency_timezone")
         for row in 1..<agency.count where zones[row] != nil && zones[0] != nil && zones[row] != zones[0] {
-            sink.add(Notice(code: "inconsistent_agency_timezone", severity: .error, file: "agency.txt", line: Int(agency.lines[row]),
+            sink.add(Notice(.inconsistentAgencyTimezone, file: "agency.txt", line: Int(agency.lines[row]),
                             field: "agency_timezone", value: zones[row],
                             message: "The agencies of a feed must share one time zone; the first has \(zones[0]!)."))
         }
@@ -39,16 +39,16 @@ public struct AgencyIdRule: ValidationRule {
         }
         let fares = feed["fare_attributes"]
         for (row, id) in fares.texts("agency_id").enumerated() where id == nil {
-            sink.add(code: "missing_required_agency_id") {
-                Notice(code: "missing_required_agency_id", severity: .error, file: "fare_attributes.txt", line: Int(fares.lines[row]),
+            sink.add(.missingRequiredAgencyId) {
+                Notice(.missingRequiredAgencyId, file: "fare_attributes.txt", line: Int(fares.lines[row]),
                        field: "agency_id", message: "A feed with several agencies needs an agency_id on each fare.")
             }
         }
         let routes = feed.routes
         let routeAgencies = routes.texts("agency_id")
         for row in 0..<routes.count where routeAgencies[row] == nil {
-            sink.add(code: "missing_required_agency_id") {
-                Notice(code: "missing_required_agency_id", severity: .error, file: "routes.txt", line: Int(routes.lines[row]),
+            sink.add(.missingRequiredAgencyId) {
+                Notice(.missingRequiredAgencyId, file: "routes.txt", line: Int(routes.lines[row]),
                        field: "agency_id", message: "A feed with several agencies needs an agency_id on each route.",
                        repair: "the route is given the first agency")
             }
@@ -63,8 +63,8 @@ extension AgencyIdRule {
             let table = feed[name]
             guard table.isPresent else { continue }
             for (row, id) in table.texts("agency_id").enumerated() where id == nil {
-                sink.add(code: "missing_recommended_field") {
-                    Notice(code: "missing_recommended_field", severity: .warning, file: table.schema.fileName,
+                sink.add(.missingRecommendedField) {
+                    Notice(.missingRecommendedField, file: table.schema.fileName,
                            line: Int(table.lines[row]), field: "agency_id", message: "agency_id is recommended even with one agency.")
                 }
             }

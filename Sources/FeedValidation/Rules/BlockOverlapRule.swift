@@ -47,8 +47,8 @@ public struct BlockOverlapRule: ValidationRule {
                     if a.edge.lastArrival == b.edge.firstArrival && a.edge.lastDeparture == b.edge.firstDeparture { continue }
                     guard let sa = services[a.row], let sb = services[b.row], runTogether(sa, sb) else { continue }
                     let tripA = tripIds[a.row]!, tripB = tripIds[b.row]!
-                    sink.add(code: "block_trips_with_overlapping_stop_times") {
-                        Notice(code: "block_trips_with_overlapping_stop_times", severity: .error, file: "trips.txt",
+                    sink.add(.blockTripsWithOverlappingStopTimes) {
+                        Notice(.blockTripsWithOverlappingStopTimes, file: "trips.txt",
                                line: Int(trips.lines[b.row]), field: "block_id", value: block,
                                message: "Trips \(tripA) and \(tripB) of block \(block) overlap in time on a date both run.")
                     }

@@ -21,8 +21,8 @@ public struct BookingRuleIdRule: ValidationRule {
         ]
         for row in 0..<stopTimes.count {
             for (types, windows, rules, field) in checks where types[row] == 2 && windows[row] != Column.nullInteger && rules[row] == nil {
-                sink.add(code: "missing_pickup_drop_off_booking_rule_id") {
-                    Notice(code: "missing_pickup_drop_off_booking_rule_id", severity: .warning, file: "stop_times.txt",
+                sink.add(.missingPickupDropOffBookingRuleId) {
+                    Notice(.missingPickupDropOffBookingRuleId, file: "stop_times.txt",
                            line: Int(stopTimes.lines[row]), field: field, message: "A stop time riders must book names no booking rule.")
                 }
             }

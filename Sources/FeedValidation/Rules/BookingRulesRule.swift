@@ -16,13 +16,13 @@ public struct BookingRulesRule: ValidationRule {
     public init() {}
 
     /// The prior-notice fields each `booking_type` forbids, in MobilityData's order.
-    static let forbidden: [Int: (code: String, fields: [String])] = [
-        0: ("forbidden_real_time_booking_field_value", [
+    static let forbidden: [Int: (kind: NoticeKind, fields: [String])] = [
+        0: (.forbiddenRealTimeBookingFieldValue, [
             "prior_notice_duration_min", "prior_notice_duration_max", "prior_notice_last_day", "prior_notice_last_time",
             "prior_notice_start_day", "prior_notice_start_time", "prior_notice_service_id",
         ]),
-        1: ("forbidden_same_day_booking_field_value", ["prior_notice_last_day", "prior_notice_last_time", "prior_notice_service_id"]),
-        2: ("forbidden_prior_day_booking_field_value", ["prior_notice_duration_min", "prior_notice_duration_max"]),
+        1: (.forbiddenSameDayBookingFieldValue, ["prior_notice_last_day", "prior_notice_last_time", "prior_notice_service_id"]),
+        2: (.forbiddenPriorDayBookingFieldValue, ["prior_notice_duration_min", "prior_notice_duration_max"]),
     ]
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
@@ -36,46 +36,46 @@ public struct BookingRulesRule: ValidationRule {
         let durationMin = rules.integers("prior_notice_duration_min"), durationMax = rules.integers("prior_notice_duration_max")
         let startDay = rules.integers("prior_notice_start_day"), lastDay = rules.integers("prior_notice_last_day")
         for row in 0..<rules.count {
-            func report(_ code: String, _ field: String?, _ message: String) {
-                sink.add(code: code) {
-                    Notice(code: code, severity: .error, file: "booking_rules.txt", line: Int(rules.lines[row]),
+            func report(_ kind: NoticeKind, _ field: String?, _ message: String) {
+                sink.add(kind) {
+                    Notice(kind, file: "booking_rules.txt", line: Int(rules.lines[row]),
                            field: field, value: ids[row], message: message)
                 }
             }
             let has = { (field: String) in columns[field]?.hasValue(row) ?? false }
-            if let (code, fields) = Self.forbidden[types[row]] {
+            if let (kind, fields) = Self.forbidden[types[row]] {
                 let found = fields.filter(has)
                 if !found.isEmpty {
-                    report(code, found.joined(separator: ", "), "booking_type \(types[row]) forbids \(found.joined(separator: ", ")).")
+                    report(kind, found.joined(separator: ", "), "booking_type \(types[row]) forbids \(found.joined(separator: ", ")).")
                 }
             }
             if types[row] == 1 && !has("prior_notice_duration_min") {
-                report("missing_prior_notice_duration_min", "prior_notice_duration_min", "A same-day booking rule needs prior_notice_duration_min.")
+                report(.missingPriorNoticeDurationMin, "prior_notice_duration_min", "A same-day booking rule needs prior_notice_duration_min.")
             }
             if has("prior_notice_duration_min") && has("prior_notice_duration_max") && durationMax[row] < durationMin[row] {
-                report("invalid_prior_notice_duration_min", "prior_notice_duration_min",
+                report(.invalidPriorNoticeDurationMin, "prior_notice_duration_min",
                        "prior_notice_duration_max (\(durationMax[row])) is less than prior_notice_duration_min (\(durationMin[row])).")
             }
             if has("prior_notice_duration_max") && has("prior_notice_start_day") {
-                report("forbidden_prior_notice_start_day", "prior_notice_start_day", "prior_notice_start_day is forbidden beside prior_notice_duration_max.")
+                report(.forbiddenPriorNoticeStartDay, "prior_notice_start_day", "prior_notice_start_day is forbidden beside prior_notice_duration_max.")
             }
             if has("prior_notice_last_day") && has("prior_notice_start_day") && lastDay[row] > startDay[row] {
-                report("prior_notice_last_day_after_start_day", "prior_notice_last_day",
+                report(.priorNoticeLastDayAfterStartDay, "prior_notice_last_day",
                        "prior_notice_last_day (\(lastDay[row])) is after prior_notice_start_day (\(startDay[row])).")
             }
             if types[row] == 2 {
                 if !has("prior_notice_last_day") {
-                    report("missing_prior_notice_last_day", "prior_notice_last_day", "A prior-day booking rule needs prior_notice_last_day.")
+                    report(.missingPriorNoticeLastDay, "prior_notice_last_day", "A prior-day booking rule needs prior_notice_last_day.")
                 }
                 if !has("prior_notice_last_time") {
-                    report("missing_prior_notice_last_time", "prior_notice_last_time", "A prior-day booking rule needs prior_notice_last_time.")
+                    report(.missingPriorNoticeLastTime, "prior_notice_last_time", "A prior-day booking rule needs prior_notice_last_time.")
                 }
             }
             if has("prior_notice_start_time") && !has("prior_notice_start_day") {
-                report("forbidden_prior_notice_start_time", "prior_notice_start_time", "prior_notice_start_time is forbidden without prior_notice_start_day.")
+                report(.forbiddenPriorNoticeStartTime, "prior_notice_start_time", "prior_notice_start_time is forbidden without prior_notice_start_day.")
             }
             if !has("prior_notice_start_time") && has("prior_notice_start_day") {
-                report("missing_prior_notice_start_time", "prior_notice_start_time", "prior_notice_start_day needs prior_notice_start_time.")
+                report(.missingPriorNoticeStartTime, "prior_notice_start_time", "prior_notice_start_day needs prior_notice_start_time.")
             }
         }
     }

@@ -55,8 +55,8 @@ public struct CalendarDateRules: ValidationRule {
         }
         if calendar.isEmpty && allExpired { notices += fromDates }
         for (line, id) in notices.sorted(by: { $0.line < $1.line }) {
-            sink.add(code: "expired_calendar") {
-                Notice(code: "expired_calendar", severity: .warning, file: calendar.isEmpty ? "calendar_dates.txt" : "calendar.txt",
+            sink.add(.expiredCalendar) {
+                Notice(.expiredCalendar, file: calendar.isEmpty ? "calendar_dates.txt" : "calendar.txt",
                        line: line, field: "service_id", value: id,
                        message: "The service's last date is before \(CivilDate.iso(today)).")
             }
@@ -68,11 +68,11 @@ public struct CalendarDateRules: ValidationRule {
         let ends = info.integers("feed_end_date")
         for row in 0..<info.count {
             guard let end = CivilDate.day(ends[row]) else { continue }
-            let code = end < today + 7 ? "feed_expiration_date7_days" : end < today + 30 ? "feed_expiration_date30_days" : nil
-            guard let code else { continue }
-            sink.add(Notice(code: code, severity: .warning, file: "feed_info.txt", line: Int(info.lines[row]), field: "feed_end_date",
+            let kind: NoticeKind? = end < today + 7 ? .feedExpirationDate7Days : end < today + 30 ? .feedExpirationDate30Days : nil
+            guard let kind else { continue }
+            sink.add(Notice(kind, file: "feed_info.txt", line: Int(info.lines[row]), field: "feed_end_date",
                             value: String(ends[row]),
-                            message: "The feed ends less than \(code.hasSuffix("7_days") ? 7 : 30) days after \(CivilDate.iso(today))."))
+                            message: "The feed ends less than \(kind == .feedExpirationDate7Days ? 7 : 30) days after \(CivilDate.iso(today))."))
         }
     }
 
@@ -80,7 +80,7 @@ public struct CalendarDateRules: ValidationRule {
         let perDay = services.tripsPerDay(feed)
         guard let window = Self.majorityWindow(perDay) else { return }
         guard window.start > today || window.end < today + 7 else { return }
-        sink.add(Notice(code: "trip_coverage_not_active_for_next7_days", severity: .warning, file: "trips.txt",
+        sink.add(Notice(.tripCoverageNotActiveForNext7Days, file: "trips.txt",
                         value: "\(CivilDate.iso(window.start))…\(CivilDate.iso(window.end))",
                         message: "The dates with most service (\(CivilDate.iso(window.start)) to \(CivilDate.iso(window.end))) do not cover the 7 days from \(CivilDate.iso(today))."))
     }
@@ -109,10 +109,10 @@ public struct CalendarDateRules: ValidationRule {
         }
         for row in 0..<calendar.count where flags.allSatisfy({ $0[row] != 1 }) {
             guard let id = ids[row] else { continue }
-            for code in ["service_has_no_active_day_of_the_week"] + (added.contains(id) ? [] : ["service_never_active"]) {
-                sink.add(code: code) {
-                    Notice(code: code, severity: .warning, file: "calendar.txt", line: Int(calendar.lines[row]), field: "service_id",
-                           value: id, message: code == "service_never_active" ? "The service runs on no weekday and calendar_dates.txt adds no date: its trips never run."
+            for kind in [NoticeKind.serviceHasNoActiveDayOfTheWeek] + (added.contains(id) ? [] : [.serviceNeverActive]) {
+                sink.add(kind) {
+                    Notice(kind, file: "calendar.txt", line: Int(calendar.lines[row]), field: "service_id",
+                           value: id, message: kind == .serviceNeverActive ? "The service runs on no weekday and calendar_dates.txt adds no date: its trips never run."
                                : "The service runs on no day of the week.")
                 }
             }

@@ -32,15 +32,15 @@ public struct CurrencyRule: ValidationRule {
             if let code, digits == nil { invalidCurrency(products, row, "currency", code, sink) }
             guard let amount = amounts[row] else { continue }
             guard let scale = Self.scale(amount) else {
-                sink.add(code: "invalid_float") {
-                    Notice(code: "invalid_float", severity: .error, file: "fare_products.txt", line: Int(products.lines[row]),
+                sink.add(.invalidFloat) {
+                    Notice(.invalidFloat, file: "fare_products.txt", line: Int(products.lines[row]),
                            field: "amount", value: amount, message: "The value is not a valid decimal number.")
                 }
                 continue
             }
             guard let code, let digits, scale != digits else { continue }
-            sink.add(code: "invalid_currency_amount") {
-                Notice(code: "invalid_currency_amount", severity: .error, file: "fare_products.txt", line: Int(products.lines[row]),
+            sink.add(.invalidCurrencyAmount) {
+                Notice(.invalidCurrencyAmount, file: "fare_products.txt", line: Int(products.lines[row]),
                        field: "amount", value: amount,
                        message: digits < 0 ? "\(code) has no minor unit: no amount fits it."
                            : "An amount in \(code) has \(digits) decimals; this one has \(scale).")
@@ -49,8 +49,8 @@ public struct CurrencyRule: ValidationRule {
     }
 
     private func invalidCurrency(_ table: Table, _ row: Int, _ field: String, _ code: String, _ sink: NoticeSink) {
-        sink.add(code: "invalid_currency") {
-            Notice(code: "invalid_currency", severity: .error, file: table.schema.fileName, line: Int(table.lines[row]),
+        sink.add(.invalidCurrency) {
+            Notice(.invalidCurrency, file: table.schema.fileName, line: Int(table.lines[row]),
                    field: field, value: code, message: "The value is not an ISO 4217 currency code.")
         }
     }

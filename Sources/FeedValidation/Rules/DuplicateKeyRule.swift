@@ -29,8 +29,8 @@ public struct DuplicateKeyRule: ValidationRule {
                 if let first = seen[key] {
                     keep[row] = false
                     dropped += 1
-                    sink.add(code: "duplicate_key") {
-                        Notice(code: "duplicate_key", severity: .error, file: schema.fileName, line: Int(table.lines[row]),
+                    sink.add(.duplicateKey) {
+                        Notice(.duplicateKey, file: schema.fileName, line: Int(table.lines[row]),
                                field: schema.primaryKey.joined(separator: ","), value: table.key(row).replacingSeparators,
                                message: "The key is already used by line \(first).", repair: schema.isCompiled ? "row dropped" : nil)
                     }
@@ -78,8 +78,8 @@ extension DuplicateKeyRule {
             let key = table.key(row)
             if let first = seen[key] {
                 keep[row] = false
-                sink.add(code: "duplicate_key") {
-                    Notice(code: "duplicate_key", severity: .error, file: table.schema.fileName, line: Int(table.lines[row]),
+                sink.add(.duplicateKey) {
+                    Notice(.duplicateKey, file: table.schema.fileName, line: Int(table.lines[row]),
                            field: table.schema.primaryKey.joined(separator: ","), value: key.replacingSeparators,
                            message: "The key is already used by line \(first).", repair: table.schema.isCompiled ? "row dropped" : nil)
                 }

@@ -20,8 +20,8 @@ public struct DuplicateRouteNameRule: ValidationRule {
                 first[key] = row
                 continue
             }
-            sink.add(code: "duplicate_route_name") {
-                Notice(code: "duplicate_route_name", severity: .warning, file: "routes.txt", line: Int(routes.lines[row]),
+            sink.add(.duplicateRouteName) {
+                Notice(.duplicateRouteName, file: "routes.txt", line: Int(routes.lines[row]),
                        field: "route_short_name", value: shorts[row] ?? longs[row],
                        message: "Route \(ids[row] ?? "") has the names, agency and type of route \(ids[earlier] ?? "") (line \(routes.lines[earlier])).")
             }

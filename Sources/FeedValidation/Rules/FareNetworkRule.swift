@@ -17,8 +17,8 @@ public struct FareNetworkRule: ValidationRule {
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         if feed.routes.has("network_id") {
             for name in ["route_networks", "networks"] where feed[name].isPresent {
-                sink.add(code: "route_networks_specified_in_more_than_one_file") {
-                    Notice(code: "route_networks_specified_in_more_than_one_file", severity: .error, file: "routes.txt",
+                sink.add(.routeNetworksSpecifiedInMoreThanOneFile) {
+                    Notice(.routeNetworksSpecifiedInMoreThanOneFile, file: "routes.txt",
                            field: "network_id", value: "\(name).txt",
                            message: "Routes are given networks both by routes.network_id and by \(name).txt.")
                 }
@@ -28,8 +28,8 @@ public struct FareNetworkRule: ValidationRule {
         guard joins.isPresent else { return }
         let from = joins.texts("from_stop_id"), to = joins.texts("to_stop_id")
         for row in 0..<joins.count where (from[row] == nil) != (to[row] == nil) {
-            sink.add(code: "missing_required_field") {
-                Notice(code: "missing_required_field", severity: .error, file: "fare_leg_join_rules.txt", line: Int(joins.lines[row]),
+            sink.add(.missingRequiredField) {
+                Notice(.missingRequiredField, file: "fare_leg_join_rules.txt", line: Int(joins.lines[row]),
                        field: from[row] == nil ? "from_stop_id" : "to_stop_id",
                        message: "from_stop_id and to_stop_id are both given or both left out.")
             }

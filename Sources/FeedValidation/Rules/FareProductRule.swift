@@ -31,8 +31,8 @@ public struct FareProductRule: ValidationRule {
         }
         for id in order {
             guard let list = found[id], list.count > 1 else { continue }
-            sink.add(code: "fare_product_with_multiple_default_rider_categories") {
-                Notice(code: "fare_product_with_multiple_default_rider_categories", severity: .error, file: "fare_products.txt",
+            sink.add(.fareProductWithMultipleDefaultRiderCategories) {
+                Notice(.fareProductWithMultipleDefaultRiderCategories, file: "fare_products.txt",
                        line: Int(products.lines[list[1].row]), field: "rider_category_id", value: id,
                        message: "The fare product has default rider categories \(list[0].category) (line \(products.lines[list[0].row])) and \(list[1].category).")
             }

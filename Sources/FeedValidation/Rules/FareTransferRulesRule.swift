@@ -23,33 +23,33 @@ public struct FareTransferRulesRule: ValidationRule {
         let limits = rules.integers("duration_limit"), limitTypes = rules.integers("duration_limit_type")
         let counts = rules.integers("transfer_count")
         for row in 0..<rules.count {
-            func report(_ code: String, _ field: String, _ value: Int?, _ message: String) {
-                sink.add(code: code) {
-                    Notice(code: code, severity: .error, file: "fare_transfer_rules.txt", line: Int(rules.lines[row]),
+            func report(_ kind: NoticeKind, _ field: String, _ value: Int?, _ message: String) {
+                sink.add(kind) {
+                    Notice(kind, file: "fare_transfer_rules.txt", line: Int(rules.lines[row]),
                            field: field, value: value.map(String.init), message: message)
                 }
             }
             let hasLimit = limits[row] != Column.nullInteger, hasType = limitTypes[row] != Column.nullInteger
             if hasLimit && !hasType {
-                report("fare_transfer_rule_duration_limit_without_type", "duration_limit_type", nil,
+                report(.fareTransferRuleDurationLimitWithoutType, "duration_limit_type", nil,
                        "A duration_limit needs a duration_limit_type.")
             } else if hasType && !hasLimit {
-                report("fare_transfer_rule_duration_limit_type_without_duration_limit", "duration_limit", nil,
+                report(.fareTransferRuleDurationLimitTypeWithoutDurationLimit, "duration_limit", nil,
                        "A duration_limit_type needs a duration_limit.")
             }
             let count = counts[row] == Column.nullInteger ? nil : counts[row]
             if let from = from[row], let to = to[row], from == to {
                 if let count {
                     if count < -1 || count == 0 {
-                        report("fare_transfer_rule_invalid_transfer_count", "transfer_count", count,
+                        report(.fareTransferRuleInvalidTransferCount, "transfer_count", count,
                                "transfer_count must be -1 (no limit) or at least 1.")
                     }
                 } else {
-                    report("fare_transfer_rule_without_transfer_count", "transfer_count", nil,
+                    report(.fareTransferRuleWithoutTransferCount, "transfer_count", nil,
                            "A transfer within one leg group (\(from)) needs a transfer_count.")
                 }
             } else if let count {
-                report("fare_transfer_rule_with_forbidden_transfer_count", "transfer_count", count,
+                report(.fareTransferRuleWithForbiddenTransferCount, "transfer_count", count,
                        "transfer_count is only for transfers within one leg group.")
             }
         }

@@ -16,21 +16,21 @@ public struct FeedFilesRule: ValidationRule {
         if !feed.feedInfo.isPresent && !feed.dumpFiles.contains("feed_info.txt") {
             // Read from a subfolder, translations.txt is not where MobilityData looks either.
             let required = feed.translations.isPresent && feed.subfolder == nil
-            sink.add(Notice(code: required ? "missing_required_file" : "missing_recommended_file", severity: required ? .error : .warning,
+            sink.add(Notice(required ? .missingRequiredFile : .missingRecommendedFile,
                             file: "feed_info.txt",
                             message: required ? "feed_info.txt is required with translations.txt." : "The feed has no feed_info.txt."))
         } else if feed.subfolder != nil && feed.dumpFiles.contains("feed_info.txt") {
             // Missing from the top level, where MobilityData looks (and where translations.txt,
             // which would make it required, is missing too).
-            sink.add(RequiredFilesRule.notAtTopLevel("missing_recommended_file", "feed_info.txt", in: feed, severity: .warning))
+            sink.add(RequiredFilesRule.notAtTopLevel(.missingRecommendedFile, "feed_info.txt", in: feed))
         }
         let shapes = feed.shapes
         let used = Set(feed.trips.texts("shape_id").compactMap { $0 })
         var reported: Set<String> = []
         for (row, id) in shapes.texts("shape_id").enumerated() {
             guard let id, !used.contains(id), reported.insert(id).inserted else { continue }
-            sink.add(code: "unused_shape") {
-                Notice(code: "unused_shape", severity: .warning, file: "shapes.txt", line: Int(shapes.lines[row]), field: "shape_id",
+            sink.add(.unusedShape) {
+                Notice(.unusedShape, file: "shapes.txt", line: Int(shapes.lines[row]), field: "shape_id",
                        value: id, message: "No trip follows this shape.")
             }
         }

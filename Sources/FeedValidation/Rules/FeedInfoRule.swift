@@ -20,17 +20,17 @@ public struct FeedInfoRule: ValidationRule {
         let starts = info.integers("feed_start_date"), ends = info.integers("feed_end_date")
         for row in 0..<info.count {
             if emails[row] == nil && urls[row] == nil {
-                sink.add(Notice(code: "missing_feed_contact_email_and_url", severity: .warning, file: "feed_info.txt",
+                sink.add(Notice(.missingFeedContactEmailAndUrl, file: "feed_info.txt",
                                 line: Int(info.lines[row]), field: "feed_contact_email",
                                 message: "The feed gives neither a contact e-mail nor a contact URL."))
             }
             for field in ["feed_start_date", "feed_end_date", "feed_version"] where !info.has(field) {
-                sink.add(Notice(code: "missing_recommended_field", severity: .warning, file: "feed_info.txt",
+                sink.add(Notice(.missingRecommendedField, file: "feed_info.txt",
                                 line: Int(info.lines[row]), field: field, message: "feed_info should give \(field)."))
             }
             if (starts[row] == Column.nullInteger) != (ends[row] == Column.nullInteger) {
                 let missing = starts[row] == Column.nullInteger ? "feed_start_date" : "feed_end_date"
-                sink.add(Notice(code: "missing_feed_info_date", severity: .warning, file: "feed_info.txt",
+                sink.add(Notice(.missingFeedInfoDate, file: "feed_info.txt",
                                 line: Int(info.lines[row]), field: missing,
                                 message: "feed_info gives one of feed_start_date and feed_end_date, not both."))
             }

@@ -6,10 +6,6 @@ import FeedModel
 /// (`flex_trip_not_compiled`). A stop time with none of the three is `missing_required_field`
 /// (error) and dropped.
 public struct FlexStopTimesRule: ValidationRule {
-    public static let code = "flex_stop_time_not_compiled"
-    /// Raised when the feed has Flex stop times and no fixed-route stop time at all.
-    public static let flexOnlyCode = "flex_only_feed"
-
     public init() {}
 
     public func apply(to feed: inout Feed, sink: NoticeSink) {
@@ -42,19 +38,19 @@ public struct FlexStopTimesRule: ValidationRule {
                 flexRows += 1
                 if let trip = trips[row] { flexTrips.insert(trip) }
             } else {
-                sink.add(code: "missing_required_field") {
-                    Notice(code: "missing_required_field", severity: .error, file: "stop_times.txt", line: Int(stopTimes.lines[row]),
+                sink.add(.missingRequiredField) {
+                    Notice(.missingRequiredField, file: "stop_times.txt", line: Int(stopTimes.lines[row]),
                            field: "stop_id", message: "A required field is empty.", repair: "row dropped")
                 }
             }
         }
         if flexRows > 0 {
-            sink.add(Notice(code: Self.code, severity: .info, file: "stop_times.txt", value: String(flexRows),
+            sink.add(Notice(.flexStopTimeNotCompiled, file: "stop_times.txt", value: String(flexRows),
                             message: "\(flexRows) GTFS-Flex stop times (location groups or zones) are not compiled into bundles.",
                             repair: "rows left out"))
         }
         if flexRows > 0 && fixedTrips.isEmpty {
-            sink.add(Notice(code: Self.flexOnlyCode, severity: .info, file: "stop_times.txt",
+            sink.add(Notice(.flexOnlyFeed, file: "stop_times.txt",
                             message: "Every stop time is GTFS-Flex: the bundle will have stops and lines but no timetable."))
         }
         let removed = keep.lazy.filter { !$0 }.count
@@ -65,7 +61,7 @@ public struct FlexStopTimesRule: ValidationRule {
         feed["stop_times"] = stopTimes.keeping(keep)
         let flexOnly = flexTrips.subtracting(fixedTrips)
         if !flexOnly.isEmpty {
-            sink.add(Notice(code: "flex_trip_not_compiled", severity: .info, file: "trips.txt", value: String(flexOnly.count),
+            sink.add(Notice(.flexTripNotCompiled, file: "trips.txt", value: String(flexOnly.count),
                             message: "\(flexOnly.count) trips are GTFS-Flex only and are not compiled.", repair: "trips left out"))
             feed.dropTrips(flexOnly, sink: sink, leftOut: true)
         }

@@ -55,8 +55,8 @@ public struct ForeignKeyRule: ValidationRule {
                         cleared.append(row)
                     }
                     let target = targets.map { "\($0.table).\($0.field)" }.joined(separator: " or ")
-                    sink.add(code: "foreign_key_violation") {
-                        Notice(code: "foreign_key_violation", severity: .error, file: schema.fileName,
+                    sink.add(.foreignKeyViolation) {
+                        Notice(.foreignKeyViolation, file: schema.fileName,
                                line: Int(table.lines[row]), field: field.name, value: value,
                                message: "No \(target.isEmpty ? reference.targets[0].table : target) has this id.",
                                repair: !schema.isCompiled ? nil : (field.presence == .required || field.presence == .conditionallyRequired) ? "row dropped" : "value cleared")
@@ -66,7 +66,7 @@ public struct ForeignKeyRule: ValidationRule {
             }
             guard schema.isCompiled else { continue }
             if cascaded > 0 {
-                sink.add(Notice(code: "rows_removed_with_parent", severity: .info, file: schema.fileName,
+                sink.add(Notice(.rowsRemovedWithParent, file: schema.fileName,
                                 value: String(cascaded),
                                 message: "\(cascaded) rows referred to rows dropped by earlier repairs.", repair: "rows dropped"))
             }

@@ -21,16 +21,16 @@ public struct FrequencyWindowRule: ValidationRule {
         let starts = frequencies.integers("start_time"), ends = frequencies.integers("end_time")
         let headways = frequencies.integers("headway_secs")
         var keep = Array(repeating: true, count: frequencies.count)
-        var problems: [(row: Int, code: String, field: String, value: String, message: String)] = []
+        var problems: [(row: Int, kind: NoticeKind, field: String, value: String, message: String)] = []
         for row in 0..<frequencies.count {
             if headways[row] <= 0 {
-                problems.append((row, "number_out_of_range", "headway_secs", String(headways[row]),
+                problems.append((row, .numberOutOfRange, "headway_secs", String(headways[row]),
                                  "The headway must be a positive number of seconds."))
             } else if ends[row] < starts[row] {
-                problems.append((row, "start_and_end_range_out_of_order", "end_time", TimeText.format(ends[row]),
+                problems.append((row, .startAndEndRangeOutOfOrder, "end_time", TimeText.format(ends[row]),
                                  "The window ends (\(TimeText.format(ends[row]))) before it starts (\(TimeText.format(starts[row])))."))
             } else if ends[row] == starts[row] {
-                problems.append((row, "start_and_end_range_equal", "end_time", TimeText.format(ends[row]),
+                problems.append((row, .startAndEndRangeEqual, "end_time", TimeText.format(ends[row]),
                                  "The window ends when it starts: it holds no run."))
             } else {
                 continue
@@ -46,8 +46,8 @@ public struct FrequencyWindowRule: ValidationRule {
             let trip = trips[problem.row] ?? ""
             let lastWindow = !kept.contains(trip)
             if lastWindow { orphaned.insert(trip) }
-            sink.add(code: problem.code) {
-                Notice(code: problem.code, severity: .error, file: "frequencies.txt", line: Int(frequencies.lines[problem.row]),
+            sink.add(problem.kind) {
+                Notice(problem.kind, file: "frequencies.txt", line: Int(frequencies.lines[problem.row]),
                        field: problem.field, value: problem.value, message: "Trip \(trip): \(problem.message)",
                        repair: lastWindow ? "window dropped; the trip, left with no window, dropped with its stop times" : "window dropped")
             }

@@ -23,8 +23,8 @@ public struct IdCharactersRule: ValidationRule {
                         lastClean = value
                         continue
                     }
-                    sink.add(code: "non_ascii_or_non_printable_char") {
-                        Notice(code: "non_ascii_or_non_printable_char", severity: .warning, file: schema.fileName,
+                    sink.add(.nonAsciiOrNonPrintableChar) {
+                        Notice(.nonAsciiOrNonPrintableChar, file: schema.fileName,
                                line: Int(table.lines[row]), field: field.name, value: value,
                                message: "The identifier holds characters other than printable ASCII.")
                     }

@@ -31,8 +31,8 @@ public struct MixedCaseRule: ValidationRule {
                 let flagged: Bool
                 if let known = verdicts[value] { flagged = known } else { flagged = Self.lacksMixedCase(value); verdicts[value] = flagged }
                 guard flagged else { continue }
-                sink.add(code: "mixed_case_recommended_field") {
-                    Notice(code: "mixed_case_recommended_field", severity: .warning, file: table.schema.fileName,
+                sink.add(.mixedCaseRecommendedField) {
+                    Notice(.mixedCaseRecommendedField, file: table.schema.fileName,
                            line: Int(table.lines[row]), field: field, value: value,
                            message: "Text riders read should use upper and lower case letters.")
                 }

@@ -22,8 +22,8 @@ public struct OverlappingFrequencyRule: ValidationRule {
             for (earlier, later) in zip(rows, rows.dropFirst()) where starts[later] < ends[earlier] {
                 let trip = groups.keys[g]
                 let line = Int(frequencies.lines[earlier])
-                sink.add(code: "overlapping_frequency") {
-                    Notice(code: "overlapping_frequency", severity: .error, file: "frequencies.txt", line: Int(frequencies.lines[later]),
+                sink.add(.overlappingFrequency) {
+                    Notice(.overlappingFrequency, file: "frequencies.txt", line: Int(frequencies.lines[later]),
                            field: "start_time", value: TimeText.format(starts[later]),
                            message: "Trip \(trip): this window starts before the window of line \(line) ends (\(TimeText.format(ends[earlier]))).",
                            repair: "the window of line \(line) ends at \(TimeText.format(starts[later]))")

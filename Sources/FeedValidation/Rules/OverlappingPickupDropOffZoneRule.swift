@@ -24,7 +24,6 @@ import FeedModel
 /// Runs before ``FlexStopTimesRule`` leaves GTFS-Flex stop times out. Reported only: bundles
 /// hold neither the zones nor GTFS-Flex stop times.
 public struct OverlappingPickupDropOffZoneRule: ValidationRule {
-    public static let code = "overlapping_zone_and_pickup_drop_off_window"
     /// Pairs of stop times compared per feed before the rule stops.
     static let pairBudget = 20_000_000
     /// Distinct pairs of zones whose geometries are compared per feed before the rule stops.
@@ -68,8 +67,8 @@ public struct OverlappingPickupDropOffZoneRule: ValidationRule {
                           overlap.overlaps(zone1, zone2) else { continue }
                     let trip = groups.keys[g]
                     func window(_ row: Int) -> String { "\(TimeText.format(starts[row]))–\(TimeText.format(ends[row]))" }
-                    sink.add(code: Self.code) {
-                        Notice(code: Self.code, severity: .error, file: "stop_times.txt", line: Int(stopTimes.lines[first]),
+                    sink.add(.overlappingZoneAndPickupDropOffWindow) {
+                        Notice(.overlappingZoneAndPickupDropOffWindow, file: "stop_times.txt", line: Int(stopTimes.lines[first]),
                                field: "location_id", value: zone1,
                                message: "Trip \(trip): stop_sequence \(sequences[first]) (zone \(zone1), \(window(first))) and "
                                    + "stop_sequence \(sequences[second]) (zone \(zone2), \(window(second))) have overlapping "
@@ -83,7 +82,7 @@ public struct OverlappingPickupDropOffZoneRule: ValidationRule {
 
     /// feedc's own (info): the rule stopped at its bound of work; pairs after it were not compared.
     private func notCompared(_ sink: NoticeSink) {
-        sink.add(Notice(code: "geometry_not_fully_checked", severity: .info, file: "stop_times.txt", field: "location_id",
+        sink.add(Notice(.geometryNotFullyChecked, file: "stop_times.txt", field: "location_id",
                         message: "Zones and pickup/drop-off windows were not compared past the bound of work of this check "
                             + "(too many zone stop times in a trip, or zones too many or too large)."))
     }

@@ -19,17 +19,17 @@ public struct ParentStationRule: ValidationRule {
         for row in 0..<stops.count {
             guard let parent = parents[row], let parentType = typeOf[parent] else { continue }
             let type = types[row]
-            let code: String?
+            let kind: NoticeKind?
             if type == 1 {
-                code = "station_with_parent_station"
+                kind = .stationWithParentStation
             } else {
                 let expected = type == 4 ? 0 : 1
-                code = parentType == expected ? nil : "wrong_parent_location_type"
+                kind = parentType == expected ? nil : .wrongParentLocationType
             }
-            guard let code else { continue }
+            guard let kind else { continue }
             cleared.append(row)
-            sink.add(code: code) {
-                Notice(code: code, severity: .error, file: "stops.txt", line: Int(stops.lines[row]), field: "parent_station",
+            sink.add(kind) {
+                Notice(kind, file: "stops.txt", line: Int(stops.lines[row]), field: "parent_station",
                        value: parent, message: "The stop (location_type \(type)) cannot have a parent of location_type \(parentType).",
                        repair: "value cleared")
             }

@@ -14,8 +14,8 @@ public struct PathwayLoopRule: ValidationRule {
         guard pathways.isPresent else { return }
         let ids = pathways.texts("pathway_id"), from = pathways.texts("from_stop_id"), to = pathways.texts("to_stop_id")
         for row in 0..<pathways.count where from[row] != nil && from[row] == to[row] {
-            sink.add(code: "pathway_loop") {
-                Notice(code: "pathway_loop", severity: .warning, file: "pathways.txt", line: Int(pathways.lines[row]),
+            sink.add(.pathwayLoop) {
+                Notice(.pathwayLoop, file: "pathways.txt", line: Int(pathways.lines[row]),
                        field: "to_stop_id", value: ids[row], message: "The pathway starts and ends at the same location (\(from[row]!)).")
             }
         }

@@ -15,8 +15,8 @@ public struct PathwayRule: ValidationRule {
         let modes = pathways.integers("pathway_mode"), both = pathways.integers("is_bidirectional")
         let ids = pathways.texts("pathway_id")
         for row in 0..<pathways.count where modes[row] == 7 && both[row] == 1 {
-            sink.add(code: "bidirectional_exit_gate") {
-                Notice(code: "bidirectional_exit_gate", severity: .error, file: "pathways.txt", line: Int(pathways.lines[row]),
+            sink.add(.bidirectionalExitGate) {
+                Notice(.bidirectionalExitGate, file: "pathways.txt", line: Int(pathways.lines[row]),
                        field: "is_bidirectional", value: ids[row], message: "An exit gate (pathway_mode 7) cannot be bidirectional.")
             }
         }

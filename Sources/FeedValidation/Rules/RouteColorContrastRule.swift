@@ -18,8 +18,8 @@ public struct RouteColorContrastRule: ValidationRule {
         for row in 0..<routes.count {
             guard let color = colors[row], let text = texts[row], let a = Self.luma(color), let b = Self.luma(text),
                   abs(a - b) < Self.minimumLumaDifference else { continue }
-            sink.add(code: "route_color_contrast") {
-                Notice(code: "route_color_contrast", severity: .warning, file: "routes.txt", line: Int(routes.lines[row]),
+            sink.add(.routeColorContrast) {
+                Notice(.routeColorContrast, file: "routes.txt", line: Int(routes.lines[row]),
                        field: "route_text_color", value: text,
                        message: "Route \(ids[row] ?? ""): the text colour \(text) hardly stands out from the route colour \(color).")
             }

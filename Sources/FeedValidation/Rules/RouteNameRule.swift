@@ -15,8 +15,8 @@ public struct RouteNameRule: ValidationRule {
         let longNames = routes.texts("route_long_name")
         let ids = routes.texts("route_id")
         for row in 0..<routes.count where shortNames[row] == nil && longNames[row] == nil {
-            sink.add(code: "route_both_short_and_long_name_missing") {
-                Notice(code: "route_both_short_and_long_name_missing", severity: .error, file: "routes.txt",
+            sink.add(.routeBothShortAndLongNameMissing) {
+                Notice(.routeBothShortAndLongNameMissing, file: "routes.txt",
                        line: Int(routes.lines[row]), field: "route_id", value: ids[row],
                        message: "The route has neither a short nor a long name.")
             }

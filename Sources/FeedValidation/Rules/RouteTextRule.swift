@@ -19,27 +19,27 @@ public struct RouteTextRule: ValidationRule {
         let routes = feed.routes
         let shorts = routes.texts("route_short_name"), longs = routes.texts("route_long_name")
         let descriptions = routes.texts("route_desc"), ids = routes.texts("route_id")
-        func report(_ code: String, _ row: Int, _ field: String, _ value: String, _ message: String) {
-            sink.add(code: code) {
-                Notice(code: code, severity: .warning, file: "routes.txt", line: Int(routes.lines[row]), field: field,
+        func report(_ kind: NoticeKind, _ row: Int, _ field: String, _ value: String, _ message: String) {
+            sink.add(kind) {
+                Notice(kind, file: "routes.txt", line: Int(routes.lines[row]), field: field,
                        value: value, message: "Route \(ids[row] ?? ""): \(message)")
             }
         }
         for row in 0..<routes.count {
             if let short = shorts[row], short.utf16.count > Self.maximumShortNameLength {
-                report("route_short_name_too_long", row, "route_short_name", short, "the short name is longer than 12 characters.")
+                report(.routeShortNameTooLong, row, "route_short_name", short, "the short name is longer than 12 characters.")
             }
             if let short = shorts[row], let long = longs[row], long.lowercased().hasPrefix(short.lowercased()) {
                 let rest = long.utf16.dropFirst(short.utf16.count)
                 if rest.isEmpty || [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x2D, 0x28, 0x29].contains(rest.first!) {
-                    report("route_long_name_contains_short_name", row, "route_long_name", long, "the long name repeats the short name.")
+                    report(.routeLongNameContainsShortName, row, "route_long_name", long, "the long name repeats the short name.")
                 }
             }
             if let description = descriptions[row]?.lowercased() {
                 if let short = shorts[row], description == short.lowercased() {
-                    report("same_name_and_description_for_route", row, "route_desc", description, "the description repeats route_short_name.")
+                    report(.sameNameAndDescriptionForRoute, row, "route_desc", description, "the description repeats route_short_name.")
                 } else if let long = longs[row], description == long.lowercased() {
-                    report("same_name_and_description_for_route", row, "route_desc", description, "the description repeats route_long_name.")
+                    report(.sameNameAndDescriptionForRoute, row, "route_desc", description, "the description repeats route_long_name.")
                 }
             }
         }

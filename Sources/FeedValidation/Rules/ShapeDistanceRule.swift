@@ -32,29 +32,30 @@ public struct ShapeDistanceRule: ValidationRule {
             for (previous, row) in zip(rows, rows.dropFirst()) {
                 let d = distances[row], p = distances[previous]
                 guard !d.isNaN, !p.isNaN, d <= p else { continue }
-                let code: String, severity: Severity, message: String
+                let kind: NoticeKind, message: String
                 if d < p {
-                    (code, severity) = ("decreasing_shape_distance", .error)
+                    kind = .decreasingShapeDistance
                     message = "the distance is smaller than at the previous point (\(p))."
                 } else if lats[row] == lats[previous] && lons[row] == lons[previous] {
-                    (code, severity) = ("equal_shape_distance_same_coordinates", .warning)
+                    kind = .equalShapeDistanceSameCoordinates
                     message = "the point repeats the previous one."
                 } else {
                     let apart = GreatCircle.metres(lats[previous], lons[previous], lats[row], lons[row])
                     if apart >= Self.threshold {
-                        (code, severity) = ("equal_shape_distance_diff_coordinates", .error)
+                        kind = .equalShapeDistanceDiffCoordinates
                     } else if apart > 0 {
-                        (code, severity) = ("equal_shape_distance_diff_coordinates_distance_below_threshold", .warning)
+                        kind = .equalShapeDistanceDiffCoordinatesDistanceBelowThreshold
                     } else {
                         continue
                     }
                     message = "the distance equals the previous point's, \(Int((apart * 100).rounded()) / 100) m away."
                 }
-                if severity == .error { broken = true }
-                sink.add(code: code) {
-                    Notice(code: code, severity: severity, file: "shapes.txt", line: Int(shapes.lines[row]),
+                let error = kind.severity == .error
+                if error { broken = true }
+                sink.add(kind) {
+                    Notice(kind, file: "shapes.txt", line: Int(shapes.lines[row]),
                            field: "shape_dist_traveled", value: String(d), message: "Shape \(groups.keys[g]): \(message)",
-                           repair: severity == .error ? "the shape's distances cleared" : nil)
+                           repair: error ? "the shape's distances cleared" : nil)
                 }
             }
             if broken { cleared.append(contentsOf: rows) }

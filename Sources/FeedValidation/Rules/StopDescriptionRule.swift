@@ -14,8 +14,8 @@ public struct StopDescriptionRule: ValidationRule {
         let names = stops.texts("stop_name"), descriptions = stops.texts("stop_desc")
         for row in 0..<stops.count {
             guard let name = names[row], let description = descriptions[row], name.lowercased() == description.lowercased() else { continue }
-            sink.add(code: "same_name_and_description_for_stop") {
-                Notice(code: "same_name_and_description_for_stop", severity: .warning, file: "stops.txt", line: Int(stops.lines[row]),
+            sink.add(.sameNameAndDescriptionForStop) {
+                Notice(.sameNameAndDescriptionForStop, file: "stops.txt", line: Int(stops.lines[row]),
                        field: "stop_desc", value: description, message: "The description repeats the stop's name.")
             }
         }

@@ -21,21 +21,21 @@ public struct StopLocationRule: ValidationRule {
             guard type <= 2 else { continue }
             if lats[row].isNaN || lons[row].isNaN {
                 keep[row] = false
-                sink.add(code: "stop_without_location") {
-                    Notice(code: "stop_without_location", severity: .error, file: "stops.txt", line: Int(stops.lines[row]),
+                sink.add(.stopWithoutLocation) {
+                    Notice(.stopWithoutLocation, file: "stops.txt", line: Int(stops.lines[row]),
                            field: lats[row].isNaN ? "stop_lat" : "stop_lon", value: ids[row],
                            message: "A stop, station or entrance has no position.", repair: "row dropped")
                 }
             }
             if keep[row], names[row] == nil {
-                sink.add(code: "missing_stop_name") {
-                    Notice(code: "missing_stop_name", severity: .error, file: "stops.txt", line: Int(stops.lines[row]),
+                sink.add(.missingStopName) {
+                    Notice(.missingStopName, file: "stops.txt", line: Int(stops.lines[row]),
                            field: "stop_name", value: ids[row], message: "A stop, station or entrance has no name.", repair: "left empty")
                 }
             }
             if keep[row], abs(lats[row]) < 1, abs(lons[row]) < 1 {
-                sink.add(code: "point_near_origin") {
-                    Notice(code: "point_near_origin", severity: .error, file: "stops.txt", line: Int(stops.lines[row]),
+                sink.add(.pointNearOrigin) {
+                    Notice(.pointNearOrigin, file: "stops.txt", line: Int(stops.lines[row]),
                            field: "stop_lat", value: "\(lats[row]),\(lons[row])",
                            message: "The stop lies near (0, 0), almost surely a placeholder position.")
                 }

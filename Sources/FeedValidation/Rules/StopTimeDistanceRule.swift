@@ -22,8 +22,8 @@ public struct StopTimeDistanceRule: ValidationRule {
                 let d = distances[row], p = distances[previous]
                 guard !d.isNaN, !p.isNaN, d <= p else { continue }
                 broken = true
-                sink.add(code: "decreasing_or_equal_stop_time_distance") {
-                    Notice(code: "decreasing_or_equal_stop_time_distance", severity: .error, file: "stop_times.txt",
+                sink.add(.decreasingOrEqualStopTimeDistance) {
+                    Notice(.decreasingOrEqualStopTimeDistance, file: "stop_times.txt",
                            line: Int(stopTimes.lines[row]), field: "shape_dist_traveled", value: String(d),
                            message: "Trip \(groups.keys[g]): the distance is \(d < p ? "smaller than" : "equal to") the previous stop's (\(p)).",
                            repair: "the trip's distances cleared")

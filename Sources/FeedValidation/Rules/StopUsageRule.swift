@@ -33,13 +33,13 @@ public struct StopUsageRule: ValidationRule {
             let type = types[row] == Column.nullInteger ? 0 : types[row]
             if type == 0 {
                 guard served[id] == nil, !inServedGroup.contains(id) else { continue }
-                sink.add(code: "stop_without_stop_time") {
-                    Notice(code: "stop_without_stop_time", severity: .warning, file: "stops.txt", line: Int(stops.lines[row]),
+                sink.add(.stopWithoutStopTime) {
+                    Notice(.stopWithoutStopTime, file: "stops.txt", line: Int(stops.lines[row]),
                            field: "stop_id", value: id, message: "No stop time serves this stop.")
                 }
             } else if let line = served[id] {
-                sink.add(code: "location_with_unexpected_stop_time") {
-                    Notice(code: "location_with_unexpected_stop_time", severity: .error, file: "stop_times.txt", line: line,
+                sink.add(.locationWithUnexpectedStopTime) {
+                    Notice(.locationWithUnexpectedStopTime, file: "stop_times.txt", line: line,
                            field: "stop_id", value: id,
                            message: "Stop times may only name stops (location_type 0); this one is of location_type \(type).")
                 }

@@ -25,9 +25,9 @@ public struct TimeframeRule: ValidationRule {
         guard frames.isPresent, !frames.isEmpty else { return }
         let starts = frames.integers("start_time"), ends = frames.integers("end_time")
         let groups = frames.texts("timeframe_group_id"), services = frames.texts("service_id")
-        func report(_ row: Int, _ code: String, _ field: String, _ seconds: Int?, _ message: String) {
-            sink.add(code: code) {
-                Notice(code: code, severity: .error, file: "timeframes.txt", line: Int(frames.lines[row]), field: field,
+        func report(_ row: Int, _ kind: NoticeKind, _ field: String, _ seconds: Int?, _ message: String) {
+            sink.add(kind) {
+                Notice(kind, file: "timeframes.txt", line: Int(frames.lines[row]), field: field,
                        value: seconds.map(TimeText.format), message: message)
             }
         }
@@ -35,21 +35,21 @@ public struct TimeframeRule: ValidationRule {
             let start = starts[row] == Column.nullInteger ? nil : starts[row]
             let end = ends[row] == Column.nullInteger ? nil : ends[row]
             if (start == nil) != (end == nil) {
-                report(row, "timeframe_only_start_or_end_time_specified", start == nil ? "start_time" : "end_time", nil,
+                report(row, .timeframeOnlyStartOrEndTimeSpecified, start == nil ? "start_time" : "end_time", nil,
                        "start_time and end_time are both given or both left out.")
             }
             for (field, time) in [("start_time", start), ("end_time", end)] {
                 if let time, time > Self.day {
-                    report(row, "timeframe_start_or_end_time_greater_than_twenty_four_hours", field, time,
+                    report(row, .timeframeStartOrEndTimeGreaterThanTwentyFourHours, field, time,
                            "A timeframe's times are at most 24:00:00.")
                 }
             }
             if let start, let end {
                 if start > end {
-                    report(row, "start_and_end_range_out_of_order", "end_time", end,
+                    report(row, .startAndEndRangeOutOfOrder, "end_time", end,
                            "The timeframe ends (\(TimeText.format(end))) before it starts (\(TimeText.format(start))).")
                 } else if start == end {
-                    report(row, "start_and_end_range_equal", "end_time", end, "The timeframe ends when it starts.")
+                    report(row, .startAndEndRangeEqual, "end_time", end, "The timeframe ends when it starts.")
                 }
             }
         }
@@ -66,8 +66,8 @@ public struct TimeframeRule: ValidationRule {
         for key in byKey.keys.sorted() {
             let rows = byKey[key]!.sorted { (time(starts, $0), time(ends, $0)) < (time(starts, $1), time(ends, $1)) }
             for (previous, current) in zip(rows, rows.dropFirst()) where time(starts, current) < time(ends, previous) {
-                sink.add(code: "timeframe_overlap") {
-                    Notice(code: "timeframe_overlap", severity: .error, file: "timeframes.txt", line: Int(frames.lines[current]),
+                sink.add(.timeframeOverlap) {
+                    Notice(.timeframeOverlap, file: "timeframes.txt", line: Int(frames.lines[current]),
                            field: "start_time", value: groups[current],
                            message: "The timeframe starts (\(TimeText.format(time(starts, current)))) before the one on line \(frames.lines[previous]) of the same group and service ends (\(TimeText.format(time(ends, previous)))).")
                 }

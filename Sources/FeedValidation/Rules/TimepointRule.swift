@@ -20,15 +20,15 @@ public struct TimepointRule: ValidationRule {
         for row in 0..<stopTimes.count {
             let hasArrival = arrivals[row] != null, hasDeparture = departures[row] != null
             if (hasArrival || hasDeparture) && timepoints[row] == null {
-                sink.add(code: "missing_timepoint_value") {
-                    Notice(code: "missing_timepoint_value", severity: .warning, file: "stop_times.txt", line: Int(stopTimes.lines[row]),
+                sink.add(.missingTimepointValue) {
+                    Notice(.missingTimepointValue, file: "stop_times.txt", line: Int(stopTimes.lines[row]),
                            field: "timepoint", message: "The stop time has a time but no timepoint value.")
                 }
             }
             guard timepoints[row] == 1 else { continue }
             for (field, present) in [("arrival_time", hasArrival), ("departure_time", hasDeparture)] where !present {
-                sink.add(code: "stop_time_timepoint_without_times") {
-                    Notice(code: "stop_time_timepoint_without_times", severity: .error, file: "stop_times.txt",
+                sink.add(.stopTimeTimepointWithoutTimes) {
+                    Notice(.stopTimeTimepointWithoutTimes, file: "stop_times.txt",
                            line: Int(stopTimes.lines[row]), field: field, message: "A timepoint needs its \(field).")
                 }
             }

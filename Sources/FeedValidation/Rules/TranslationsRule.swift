@@ -47,28 +47,28 @@ public struct TranslationsRule: ValidationRule {
         var dropped = 0, leftOut = 0
         for row in 0..<table.count {
             let line = Int(table.lines[row])
-            func report(_ code: String, _ severity: Severity, _ field: String, _ value: String?, _ message: String, _ repair: String) {
-                sink.add(code: code) {
-                    Notice(code: code, severity: severity, file: "translations.txt", line: line, field: field, value: value,
+            func report(_ kind: NoticeKind, _ field: String, _ value: String?, _ message: String, _ repair: String) {
+                sink.add(kind) {
+                    Notice(kind, file: "translations.txt", line: line, field: field, value: value,
                            message: message, repair: repair)
                 }
             }
-            func drop(_ code: String, _ severity: Severity, _ field: String, _ value: String?, _ message: String) {
-                report(code, severity, field, value, message, "row dropped")
+            func drop(_ kind: NoticeKind, _ field: String, _ value: String?, _ message: String) {
+                report(kind, field, value, message, "row dropped")
                 keep[row] = false
                 dropped += 1
             }
             func ignore(_ field: String, _ value: String, _ why: String) {
-                report("translation_unexpected_value", .error, field, value, "\(field) must be empty \(why).", "\(field) ignored")
+                report(.translationUnexpectedValue, field, value, "\(field) must be empty \(why).", "\(field) ignored")
                 cleared[field, default: []].append(row)
             }
             let name = tables[row] ?? "", field = fields[row] ?? "", language = languages[row] ?? ""
             guard Self.translatableTables.contains(name) else {
-                drop("translation_unknown_table_name", .warning, "table_name", name, "Translations cannot name table \(name).")
+                drop(.translationUnknownTableName, "table_name", name, "Translations cannot name table \(name).")
                 continue
             }
             guard LanguageTag.isValid(language) else {
-                drop("invalid_language_code", .error, "language", language, "The language is not a BCP 47 tag of a known language.")
+                drop(.invalidLanguageCode, "language", language, "The language is not a BCP 47 tag of a known language.")
                 continue
             }
             var recordId = recordIds[row], subId = subIds[row], value = values[row]
@@ -81,27 +81,27 @@ public struct TranslationsRule: ValidationRule {
                 if let v = value { ignore("field_value", v, "when record_id names the record"); value = nil }
                 if name == "stop_times" {
                     guard subId != nil else {
-                        drop("missing_required_field", .error, "record_sub_id", nil, "A stop_times record needs its stop_sequence in record_sub_id.")
+                        drop(.missingRequiredField, "record_sub_id", nil, "A stop_times record needs its stop_sequence in record_sub_id.")
                         continue
                     }
                 } else if let s = subId {
                     ignore("record_sub_id", s, "outside stop_times"); subId = nil
                 }
                 if !records.exists(name, id, subId) {
-                    drop("translation_foreign_key_violation", .error, "record_id", subId.map { "\(id), \($0)" } ?? id,
+                    drop(.translationForeignKeyViolation, "record_id", subId.map { "\(id), \($0)" } ?? id,
                          "No \(name) record has this id (it may have been dropped by a repair).")
                     continue
                 }
             } else {
                 guard value != nil else {
-                    drop("missing_required_field", .error, "record_id", nil, "Neither record_id nor field_value says what is translated.")
+                    drop(.missingRequiredField, "record_id", nil, "Neither record_id nor field_value says what is translated.")
                     continue
                 }
                 if let s = subId { ignore("record_sub_id", s, "without record_id"); subId = nil }
             }
             let key = [name, field, LanguageTag.folded(language), recordId ?? "", subId ?? "", value ?? ""].joined(separator: "\u{1F}")
             if let first = seen[key] {
-                drop("duplicate_key", .error, "record_id", recordId ?? value, "The same translation key is already used by line \(first).")
+                drop(.duplicateKey, "record_id", recordId ?? value, "The same translation key is already used by line \(first).")
                 continue
             }
             seen[key] = table.lines[row]

@@ -83,9 +83,9 @@ public struct TravelSpeedRule: ValidationRule {
                 }
                 return km / Double(seconds) * 3600
             }
-            func report(_ code: String, _ start: Int, _ end: Int, _ speed: Double, _ km: Double) {
-                sink.add(code: code) {
-                    Notice(code: code, severity: .warning, file: "stop_times.txt", line: Int(stopTimes.lines[end]), field: "arrival_time",
+            func report(_ kind: NoticeKind, _ start: Int, _ end: Int, _ speed: Double, _ km: Double) {
+                sink.add(kind) {
+                    Notice(kind, file: "stop_times.txt", line: Int(stopTimes.lines[end]), field: "arrival_time",
                            value: TimeText.format(arrivals[end]),
                            message: "Trip \(trip): \(Int(speed.rounded())) km/h over \((km * 10).rounded() / 10) km from \(stopOfRow[start] ?? "") to \(stopOfRow[end] ?? ""), above \(Int(limit)) km/h.")
                 }
@@ -106,7 +106,7 @@ public struct TravelSpeedRule: ValidationRule {
                 guard departures[rows[start]] != null, arrivals[rows[i]] != null else { continue }
                 let km = start == i - 1 ? tripLegs[start] : legs.km(a, b)
                 let speed = kph(km, from: rows[start], to: rows[i])
-                if speed > limit { report("fast_travel_between_consecutive_stops", rows[start], rows[i], speed, km) }
+                if speed > limit { report(.fastTravelBetweenConsecutiveStops, rows[start], rows[i], speed, km) }
                 start = i
             }
             // Far stops: distances summed along the trip; only spans over 10 km can be reported.
@@ -118,7 +118,7 @@ public struct TravelSpeedRule: ValidationRule {
                     guard km > Self.farDistance, departures[rows[begin]] != null else { continue }
                     let speed = kph(km, from: rows[begin], to: rows[end])
                     if speed > limit {
-                        report("fast_travel_between_far_stops", rows[begin], rows[end], speed, km)
+                        report(.fastTravelBetweenFarStops, rows[begin], rows[end], speed, km)
                         break far
                     }
                 }

@@ -44,9 +44,9 @@ enum TripShapeDistanceCheck {
             guard !distance.isNaN, distance > end.distance else { continue }
             let apart = GreatCircle.metres(end.lat, end.lon, position.lat, position.lon)
             let error = apart > threshold
-            let code = error ? "trip_distance_exceeds_shape_distance" : "trip_distance_exceeds_shape_distance_below_threshold"
-            sink.add(code: code) {
-                Notice(code: code, severity: error ? .error : .warning, file: "stop_times.txt", line: Int(stopTimes.lines[last]),
+            let kind: NoticeKind = error ? .tripDistanceExceedsShapeDistance : .tripDistanceExceedsShapeDistanceBelowThreshold
+            sink.add(kind) {
+                Notice(kind, file: "stop_times.txt", line: Int(stopTimes.lines[last]),
                        field: "shape_dist_traveled", value: String(distance),
                        message: "Trip \(trip) ends at distance \(distance), beyond its shape \(shape) (\(end.distance)), \(Int(apart.rounded())) m from the shape's end.",
                        repair: error ? "the trip's distances cleared" : nil)

@@ -23,9 +23,9 @@ public struct TripStopTimesRule: ValidationRule {
         let null = Column.nullInteger
         var dropped: Set<String> = []
         var filled = false
-        func report(_ code: String, _ row: Int, _ field: String, _ message: String, _ repair: String) {
-            sink.add(code: code) {
-                Notice(code: code, severity: code == "unusable_trip" ? .warning : .error, file: "stop_times.txt",
+        func report(_ kind: NoticeKind, _ row: Int, _ field: String, _ message: String, _ repair: String) {
+            sink.add(kind) {
+                Notice(kind, file: "stop_times.txt",
                        line: Int(stopTimes.lines[row]), field: field, value: stopTimes.texts("trip_id")[row],
                        message: message, repair: repair)
             }
@@ -33,12 +33,12 @@ public struct TripStopTimesRule: ValidationRule {
         for (g, rows) in groups.rows.enumerated() {
             let trip = groups.keys[g]
             if rows.count < 2 {
-                report("unusable_trip", rows[0], "trip_id", "The trip has fewer than two stop times.", "trip dropped")
+                report(.unusableTrip, rows[0], "trip_id", "The trip has fewer than two stop times.", "trip dropped")
                 dropped.insert(trip)
                 continue
             }
             for row in rows where (arrivals[row] == null) != (departures[row] == null) {
-                report("stop_time_with_only_arrival_or_departure_time", row,
+                report(.stopTimeWithOnlyArrivalOrDepartureTime, row,
                        arrivals[row] == null ? "arrival_time" : "departure_time",
                        "The stop time has only one of arrival and departure time.", "missing time copied from the other")
                 if arrivals[row] == null { arrivals[row] = departures[row] } else { departures[row] = arrivals[row] }
@@ -46,20 +46,20 @@ public struct TripStopTimesRule: ValidationRule {
             }
             if departures[rows[0]] == null || arrivals[rows[rows.count - 1]] == null {
                 let row = departures[rows[0]] == null ? rows[0] : rows[rows.count - 1]
-                report("missing_trip_edge", row, "arrival_time", "The first or last stop of the trip has no time.", "trip dropped")
+                report(.missingTripEdge, row, "arrival_time", "The first or last stop of the trip has no time.", "trip dropped")
                 dropped.insert(trip)
                 continue
             }
             var previous = null
             for row in rows where arrivals[row] != null {
                 if previous != null && arrivals[row] < previous {
-                    report("stop_time_with_arrival_before_previous_departure_time", row, "arrival_time",
+                    report(.stopTimeWithArrivalBeforePreviousDepartureTime, row, "arrival_time",
                            "The arrival is earlier than the previous stop's departure.", "trip dropped")
                     dropped.insert(trip)
                     break
                 }
                 if departures[row] < arrivals[row] {
-                    report("stop_time_with_departure_before_arrival_time", row, "departure_time",
+                    report(.stopTimeWithDepartureBeforeArrivalTime, row, "departure_time",
                            "The departure is earlier than the arrival.", "trip dropped")
                     dropped.insert(trip)
                     break
@@ -73,9 +73,9 @@ public struct TripStopTimesRule: ValidationRule {
         for (row, id) in trips.texts("trip_id").enumerated() {
             guard let id, !withTimes.contains(id) else { continue }
             dropped.insert(id)
-            for code in ["unusable_trip", "unused_trip"] {
-                sink.add(code: code) {
-                    Notice(code: code, severity: .warning, file: "trips.txt", line: Int(trips.lines[row]),
+            for kind in [NoticeKind.unusableTrip, .unusedTrip] {
+                sink.add(kind) {
+                    Notice(kind, file: "trips.txt", line: Int(trips.lines[row]),
                            field: "trip_id", value: id, message: "The trip has no stop times.", repair: "trip dropped")
                 }
             }

@@ -17,22 +17,22 @@ public struct UrlConsistencyRule: ValidationRule {
         var routesByURL: [String: Int] = [:]
         let routeURLs = routes.texts("route_url")
         for case let url? in routeURLs { routesByURL[url.lowercased(), default: 0] += 1 }
-        func report(_ code: String, _ table: Table, _ row: Int, _ field: String, _ url: String, _ times: Int, _ other: String) {
+        func report(_ kind: NoticeKind, _ table: Table, _ row: Int, _ field: String, _ url: String, _ times: Int, _ other: String) {
             for _ in 0..<times {
-                sink.add(code: code) {
-                    Notice(code: code, severity: .warning, file: table.schema.fileName, line: Int(table.lines[row]), field: field,
+                sink.add(kind) {
+                    Notice(kind, file: table.schema.fileName, line: Int(table.lines[row]), field: field,
                            value: url, message: "The URL is the \(other)'s; it should lead to a page of its own.")
                 }
             }
         }
         for (row, url) in routeURLs.enumerated() {
             guard let url, let n = agencies[url.lowercased()] else { continue }
-            report("same_route_and_agency_url", routes, row, "route_url", url, n, "agency")
+            report(.sameRouteAndAgencyUrl, routes, row, "route_url", url, n, "agency")
         }
         for (row, url) in stops.texts("stop_url").enumerated() {
             guard let url else { continue }
-            if let n = agencies[url.lowercased()] { report("same_stop_and_agency_url", stops, row, "stop_url", url, n, "agency") }
-            if let n = routesByURL[url.lowercased()] { report("same_stop_and_route_url", stops, row, "stop_url", url, n, "route") }
+            if let n = agencies[url.lowercased()] { report(.sameStopAndAgencyUrl, stops, row, "stop_url", url, n, "agency") }
+            if let n = routesByURL[url.lowercased()] { report(.sameStopAndRouteUrl, stops, row, "stop_url", url, n, "route") }
         }
     }
 }

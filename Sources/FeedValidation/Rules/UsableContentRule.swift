@@ -7,8 +7,6 @@ import FeedModel
 /// file without even a header (the loader raises it), and MobilityData raises nothing for a
 /// required file with a header and no rows (docs/validation.md, deliberate differences).
 public struct UsableContentRule: ValidationRule {
-    /// feedc's code for a file left without usable rows.
-    public static let code = "no_usable_rows"
 
     public init() {}
 
@@ -18,21 +16,21 @@ public struct UsableContentRule: ValidationRule {
     public func apply(to feed: inout Feed, sink: NoticeSink) {
         // A GTFS-Flex-only feed has no fixed-route timetable: its stops and lines still make a
         // usable bundle, so empty trips and stop_times are reported, not blocking.
-        let flexOnly = sink.count(of: FlexStopTimesRule.flexOnlyCode) > 0
+        let flexOnly = sink.count(of: .flexOnlyFeed) > 0
         for name in ["agency", "stops", "routes", "trips", "stop_times"] {
             let table = feed[name]
             guard table.isPresent, table.isEmpty else { continue }
             if flexOnly && (name == "trips" || name == "stop_times") {
-                sink.add(Notice(code: "no_fixed_route_service", severity: .warning, file: table.schema.fileName,
+                sink.add(Notice(.noFixedRouteService, file: table.schema.fileName,
                                 message: "Every trip is GTFS-Flex: the bundle has stops and lines but no timetable."))
                 continue
             }
-            sink.add(Notice(code: Self.code, severity: .error, file: table.schema.fileName,
+            sink.add(Notice(.noUsableRows, file: table.schema.fileName,
                             message: "The file has no usable rows: the bundle would have no \(name.replacingUnderscores).",
                             blocksPublication: true))
         }
         if (feed.calendar.isPresent || feed.calendarDates.isPresent) && feed.calendar.isEmpty && feed.calendarDates.isEmpty {
-            sink.add(Notice(code: Self.code, severity: .error, file: "calendar.txt",
+            sink.add(Notice(.noUsableRows, file: "calendar.txt",
                             message: "Neither calendar.txt nor calendar_dates.txt has usable rows: no trip has service.",
                             blocksPublication: true))
         }

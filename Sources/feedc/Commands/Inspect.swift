@@ -1,5 +1,6 @@
 import ArgumentParser
 import BundleFormat
+import FeedModel
 import Foundation
 
 struct Inspect: ParsableCommand {
@@ -21,7 +22,7 @@ struct Inspect: ParsableCommand {
 
     func run() throws {
         guard FileManager.default.fileExists(atPath: bundle) else {
-            Terminal.fail("\(bundle): no such file", code: "file_not_found", file: bundle)
+            Terminal.fail("\(bundle): no such file", code: .fileNotFound, file: bundle)
         }
         if opposites {
             try printOpposites()

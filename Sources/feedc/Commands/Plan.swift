@@ -1,6 +1,7 @@
 import ArgumentParser
 import BundleFormat
 import FeedClient
+import FeedModel
 import Foundation
 
 struct Plan: ParsableCommand {
@@ -44,7 +45,7 @@ struct Plan: ParsableCommand {
     var batch = false
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: bundle) else { Terminal.fail("\(bundle): no such file", code: "file_not_found", file: bundle) }
+        guard FileManager.default.fileExists(atPath: bundle) else { Terminal.fail("\(bundle): no such file", code: .fileNotFound, file: bundle) }
         let opened: (planner: JourneyPlanner, cleanup: () -> Void)
         do {
             let (database, cleanup) = try BundleFile.open(URL(fileURLWithPath: bundle))
@@ -64,14 +65,14 @@ struct Plan: ParsableCommand {
             }
             return
         }
-        guard let from, let to, let depart else { Terminal.fail("give --from, --to and --depart (or --batch)", code: "usage_error") }
+        guard let from, let to, let depart else { Terminal.fail("give --from, --to and --depart (or --batch)", code: .usageError) }
         let answer: JourneyPlanning.Answer
         do {
             var live: [String: JourneyPlanning.Delay]?
             if let delays {
                 guard let data = FileManager.default.contents(atPath: delays),
                       let parsed = try? JSONDecoder().decode([String: JourneyPlanning.Delay].self, from: data) else {
-                    Terminal.fail("\(delays): not a JSON object of delays by trip id", code: "usage_error", file: delays)
+                    Terminal.fail("\(delays): not a JSON object of delays by trip id", code: .usageError, file: delays)
                 }
                 live = parsed
             }
@@ -79,7 +80,7 @@ struct Plan: ParsableCommand {
         } catch {
             Terminal.fail(error, file: bundle)
         }
-        if let problem = answer.problem { Terminal.fail(problem, code: "usage_error") }
+        if let problem = answer.problem { Terminal.fail(problem, code: .usageError) }
         if json {
             Terminal.printJSON(answer)
         } else {

@@ -62,7 +62,7 @@ struct Validate: ParsableCommand {
     func run() throws {
         let url = URL(fileURLWithPath: dump)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            Terminal.fail("\(dump): no such file or folder", code: "file_not_found", file: dump)
+            Terminal.fail("\(dump): no such file or folder", code: .fileNotFound, file: dump)
         }
         let check = FeedCheck(url: url, source: url.lastPathComponent, format: nil, samplesPerCode: max(50, htmlExamples),
                               today: date.flatMap(Self.day))
