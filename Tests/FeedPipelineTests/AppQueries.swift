@@ -1,4 +1,5 @@
 import BundleFormat
+import FeedModel
 import FeedSQLite
 import Foundation
 import TestSupport
@@ -21,12 +22,18 @@ enum AppQueries {
     }()
 
     /// The rows of the documented query `name`, bound by name with typed values. Every app
-    /// binds some other way (Android: all text; JDBC and Android: positional `?` only), so each
-    /// run also binds the query's four ways (by name or by position from
-    /// docs/positional-queries.json; typed or all as text) and throws unless all give these rows.
+    /// binds some other way (Android: all text; JDBC and Android: positional `?` only), so a run
+    /// also binds the query's four ways (by name or by position from
+    /// docs/positional-queries.json; typed or all as text) and throws unless all give these rows:
+    /// the first 40 runs of each query in a test process (the suites on real feeds run some
+    /// queries thousands of times; `CoreQueryRunner` checks every run it makes, on the core SQLite).
     static func run(_ name: String, on database: Database, _ parameters: [String: SQLValue]) throws -> [[SQLValue]] {
         guard let sql = all[name] else { throw MissingQuery(name: name) }
         let rows = try rows(database, sql, named: parameters)
+        guard checked.withLock({ counts in
+            counts[name, default: 0] += 1
+            return counts[name]! <= 40
+        }) else { return rows }
         let text = parameters.mapValues(asText)
         if !same(try Self.rows(database, sql, named: text), rows) {
             throw BindingDiffers(name: name, binding: "by name, all as text")
@@ -41,6 +48,9 @@ enum AppQueries {
         }
         return rows
     }
+
+    /// How many runs of each query had their bindings checked.
+    private static let checked = Locked<[String: Int]>([:])
 
     private static func rows(_ database: Database, _ sql: String, named parameters: [String: SQLValue]) throws -> [[SQLValue]] {
         let statement = try database.prepare(sql)
