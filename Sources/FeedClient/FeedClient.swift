@@ -71,12 +71,17 @@ public struct FeedClient: Sendable {
 
     /// The same update as an `AsyncSequence` of its progress, for `for await` in a view model:
     /// `progress` yields each event and ends when the update ends; `result` is the update's
-    /// outcome (cancel it to stop the update, as ``update(progress:)``'s task).
+    /// outcome (cancel it to stop the update, as ``update(progress:)``'s task). The stream keeps
+    /// the newest 256 events a slow reader has not taken; dropping the stream (ending the loop
+    /// early) cancels the update.
     public func updates() -> (progress: AsyncStream<UpdateProgress>, result: Task<UpdateResult, any Error>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: UpdateProgress.self)
+        let (stream, continuation) = AsyncStream.makeStream(of: UpdateProgress.self, bufferingPolicy: .bufferingNewest(256))
         let result = Task {
             defer { continuation.finish() }
             return try await update { continuation.yield($0) }
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { result.cancel() }
         }
         return (stream, result)
     }

@@ -144,7 +144,14 @@ import TestSupport
         func at(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
         #expect(try await app.timetableStatus(at: at("2026-06-01T12:00:00Z")) == .current(lastDate: 20261231))
         #expect(try await app.timetableStatus(at: at("2026-12-28T12:00:00Z")) == .expiring(lastDate: 20261231, daysLeft: 3))
+        // The morning after the last date still runs its trips past midnight.
+        #expect(try await app.timetableStatus(at: at("2027-01-01T12:00:00Z")) == .expiring(lastDate: 20261231, daysLeft: 0))
         #expect(try await app.timetableStatus(at: at("2027-01-02T12:00:00Z")) == .expired(lastDate: 20261231))
+        #expect(try await app.timetableStatus(at: at("2025-12-30T12:00:00Z")) == .notYetValid(firstDate: 20260101))
+        // Bytes outside the format end the points where they start.
+        #expect(EncodedPolyline.decode("_p~iF~ps|U_ulLnnqC") == [Coordinate(latitude: 38.5, longitude: -120.2), Coordinate(latitude: 40.7, longitude: -120.95)],
+                "Google's example")
+        #expect(EncodedPolyline.decode("_p~iF~ps|U\u{80}?").count == 1)
 
         #expect(try await app.read("SELECT count(*) FROM stops WHERE code = ?", [.text("10101")]).first?.first?.int == 1)
         await #expect {

@@ -17,10 +17,25 @@ enum WichitaClientSeries {
         var seconds: Double
     }
 
+    nonisolated(unsafe) private static let seriesFolder = TemporaryFolder()
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var built: WichitaSeries?
+
+    /// The series, built once per test process (27 builds and 25 deltas) and shared by the
+    /// clients' suites, which only read it.
+    static func series() throws -> WichitaSeries {
+        lock.lock()
+        defer { lock.unlock() }
+        if let built { return built }
+        let series = try WichitaSeries(in: seriesFolder.url)
+        built = series
+        return series
+    }
+
     /// `pull(manifest, database)` runs the client once.
     static func check(_ name: String, pull: (URL, URL) throws -> Pull) throws {
         let folder = TemporaryFolder()
-        let series = try WichitaSeries(in: folder.url)
+        let series = try series()
         let manifest = series.manifest
         #expect(manifest.versions.count == 26, "27 dumps, one a byte-identical republish")
         #expect(manifest.deltas.count == 25, "a delta from every older version")

@@ -66,7 +66,7 @@ struct QueryBindingTests {
         #expect(try found("college st").isEmpty, "a name with another street type is not a match")
         #expect(try found("rockridge st") == ["s101", "s102"], "Rockridge Station has no street type")
         #expect(try found("college & broadway") == ["s103", "s104"], "`and` is optional: `&` in one name, `and` in the other")
-        #expect(SearchText.query("&").isEmpty && SearchText.query(" and & ").isEmpty)
+        #expect(SearchText.query("&").isEmpty && SearchText.query(" and & ").isEmpty && SearchText.query("And") == "and")
         #expect(try AppQueries.run("stops_named", on: database, ["query": .text("and"), "limit": .integer(20)]).isEmpty, "`and` alone matches nothing")
         #expect(try AppQueries.run("stops_named", on: database, ["query": .text("st"), "limit": .integer(50)]).count > 5,
                 "a street type alone is required, not optional")
@@ -77,10 +77,17 @@ struct QueryBindingTests {
     func douglasAndMarketInWichita() throws {
         let built = try BuiltFeeds.bundle(of: SharedData.url("gtfs/versions/wichita/wichita_commit2023-06-15.zip"))
         let database = try Database(path: built.sqlite.path, mode: .readOnly)
-        for text in ["market st", "mark st", "douglas & market", "Douglas and Market St"] {
+        for text in ["market st", "mark st", "market stre", "douglas & market", "Douglas and Market St"] {
             let names = try AppQueries.run("stops_named", on: database, AppQueries.named(text, limit: 50)).compactMap { $0[1].string }
             #expect(names.contains("Douglas and Market IB") && names.contains("Douglas and Market OB"), "\(text): \(names.prefix(5))")
         }
+        // A stop that also matches the optional word ranks before one that does not: "central st"
+        // puts Central and St Paul before 6555 E Central.
+        let central = try AppQueries.run("stops_named", on: database, AppQueries.named("central st", limit: 50)).compactMap { $0[1].string }
+        #expect(central.first?.hasPrefix("Central and St") == true && central.contains("6555 E Central IB"), "\(central.prefix(6))")
+        #expect(central.firstIndex { $0.contains(" St") } ?? 99 < central.firstIndex(of: "6555 E Central IB") ?? -1)
+        // "and" alone finds no name by its word "and" (Wichita has no word starting with "and").
+        #expect(try AppQueries.run("stops_named", on: database, AppQueries.named("and", limit: 50)).isEmpty)
         let market = try AppQueries.run("stops_named", on: database, AppQueries.named("market", limit: 50))
         #expect(try AppQueries.run("stops_named", on: database, AppQueries.named("market st", limit: 50)).count == market.count,
                 "no Wichita stop name has a street type after Market")

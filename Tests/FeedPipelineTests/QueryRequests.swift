@@ -61,10 +61,12 @@ struct QueryRequests {
             add("transfers_from", ["stop_id": id], mustFind: false)
             let words = SearchText.words(name)
             if let first = words.first {
-                // A name of only "and" words (or a first word "and") folds to no query: no answer.
-                add("stops_named", ["limit": .integer(100)], fold: name, mustFind: !SearchText.query(name).isEmpty)
-                add("places_named", ["limit": .integer(100)], fold: name, mustFind: !SearchText.query(name).isEmpty)
-                add("stops_named", ["limit": .integer(100)], fold: String(first.prefix(3)), mustFind: !SearchText.query(String(first.prefix(3))).isEmpty)
+                // A name of only "&" folds to no query, and "and" alone never finds the word
+                // "and" itself (docs: "Stops by name"): no answer is owed then.
+                func owed(_ text: String) -> Bool { !["", "and"].contains(SearchText.query(text)) }
+                add("stops_named", ["limit": .integer(100)], fold: name, mustFind: owed(name))
+                add("places_named", ["limit": .integer(100)], fold: name, mustFind: owed(name))
+                add("stops_named", ["limit": .integer(100)], fold: String(first.prefix(3)), mustFind: owed(String(first.prefix(3))))
             }
         }
         for stop in busiest {

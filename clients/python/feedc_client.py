@@ -83,10 +83,12 @@ def fold_words(text):
 
 
 def fold_query(text):
-    """The `:query` of `stops_named`; empty (for text of no words, or only "&" and "and") means
-    no results (run no query)."""
+    """The `:query` of `stops_named`; empty (for text of no words, or "&" with nothing but "and"
+    beside it) means no results (run no query). A typed "and" alone stays ("Anderson")."""
     words = fold_words(text)
-    return "" if all(w == "and" for w in words) else " ".join(words)
+    if "&" in text and all(w == "and" for w in words):
+        return ""
+    return " ".join(words)
 
 
 class UpdateResult:

@@ -34,11 +34,13 @@ public enum SearchText {
     }
 
     /// The `:query` parameter of `stops_named`: the folded words joined by single spaces. Empty
-    /// (for an empty or punctuation-only text, or one of only "&" and "and") means no results:
-    /// run no query.
+    /// (for an empty or punctuation-only text, or "&" with nothing but "and" beside it) means no
+    /// results: run no query. A typed "and" alone stays: it finds names starting with it
+    /// ("Anderson").
     public static func query(_ text: String) -> String {
         let words = words(text)
-        return words.allSatisfy { $0 == "and" } ? "" : words.joined(separator: " ")
+        if text.contains("&") && words.allSatisfy({ $0 == "and" }) { return "" }
+        return words.joined(separator: " ")
     }
 
     /// The `:match` parameter of `stops_named_fts5` (bundles with the optional FTS5 index): each

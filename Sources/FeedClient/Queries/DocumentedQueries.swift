@@ -273,20 +273,24 @@ enum DocumentedQueries {
                    ('drive'), ('dr'), ('lane'), ('ln'), ('place'), ('pl'), ('square'), ('sq'), ('court'), ('ct'),
                    ('highway'), ('hwy'), ('parkway'), ('pkwy'), ('terrace'), ('ter'), ('plaza'), ('plz')
           ),
+          streetlike(word) AS (
+            SELECT DISTINCT w.word FROM split w, street s
+            WHERE w.word <> '' AND s.word >= w.word AND s.word < w.word || char(1114111)
+          ),
           words(word, optional) AS (
-            SELECT DISTINCT word, (word = 'and' OR word IN (SELECT word FROM street))
+            SELECT DISTINCT word, (word = 'and' OR word IN (SELECT word FROM streetlike))
                                   AND EXISTS (SELECT 1 FROM split o WHERE o.word <> '' AND o.word <> 'and'
-                                              AND o.word NOT IN (SELECT word FROM street))
+                                              AND o.word NOT IN (SELECT word FROM streetlike))
             FROM split WHERE word <> ''
           ),
           matched(stop_id, word, optional, exact) AS (
             SELECT t.stop_id, w.word, w.optional, max(t.token = w.word)
             FROM words w JOIN stop_tokens t ON t.token >= w.word AND t.token < w.word || char(1114111)
+            WHERE w.word <> 'and' OR t.token <> 'and'
             GROUP BY t.stop_id, w.word
           ),
-          hits(stop_id, exact_words) AS (
-            SELECT m.stop_id, sum(m.exact) FROM matched m
-            WHERE EXISTS (SELECT 1 FROM words WHERE word <> 'and')
+          hits(stop_id, exact_words, matched_words) AS (
+            SELECT m.stop_id, sum(m.exact), count(*) FROM matched m
             GROUP BY m.stop_id
             HAVING sum(NOT m.optional) = (SELECT count(*) FROM words WHERE NOT optional)
                AND (sum(m.optional AND m.word <> 'and') = (SELECT count(*) FROM words WHERE optional AND word <> 'and')
@@ -298,8 +302,9 @@ enum DocumentedQueries {
                              WHERE c.stop_id = h.stop_id), h.stop_id)
             FROM hits h
           ),
-          grouped(place_id, exact_words) AS (
-            SELECT min(p.place, coalesce((SELECT min(sp.other_stop_id) FROM same_places sp WHERE sp.stop_id = p.place), p.place)), max(h.exact_words)
+          grouped(place_id, exact_words, matched_words) AS (
+            SELECT min(p.place, coalesce((SELECT min(sp.other_stop_id) FROM same_places sp WHERE sp.stop_id = p.place), p.place)),
+                   max(h.exact_words), max(h.matched_words)
             FROM placed p JOIN hits h ON h.stop_id = p.stop_id
             GROUP BY 1
           )
@@ -317,7 +322,7 @@ enum DocumentedQueries {
                 OR x.parent_station IN (SELECT g.place_id UNION SELECT sp.other_stop_id FROM same_places sp WHERE sp.stop_id = g.place_id)
              ORDER BY line)) AS lines
         FROM grouped g JOIN stops s ON s.stop_id = g.place_id
-        ORDER BY g.exact_words DESC, length(s.name), s.name, g.place_id
+        ORDER BY g.matched_words DESC, g.exact_words DESC, length(s.name), s.name, g.place_id
         LIMIT CAST(:limit AS INTEGER)
         """,
         "places_near": """
@@ -492,20 +497,24 @@ enum DocumentedQueries {
                    ('drive'), ('dr'), ('lane'), ('ln'), ('place'), ('pl'), ('square'), ('sq'), ('court'), ('ct'),
                    ('highway'), ('hwy'), ('parkway'), ('pkwy'), ('terrace'), ('ter'), ('plaza'), ('plz')
           ),
+          streetlike(word) AS (
+            SELECT DISTINCT w.word FROM split w, street s
+            WHERE w.word <> '' AND s.word >= w.word AND s.word < w.word || char(1114111)
+          ),
           words(word, optional) AS (
-            SELECT DISTINCT word, (word = 'and' OR word IN (SELECT word FROM street))
+            SELECT DISTINCT word, (word = 'and' OR word IN (SELECT word FROM streetlike))
                                   AND EXISTS (SELECT 1 FROM split o WHERE o.word <> '' AND o.word <> 'and'
-                                              AND o.word NOT IN (SELECT word FROM street))
+                                              AND o.word NOT IN (SELECT word FROM streetlike))
             FROM split WHERE word <> ''
           ),
           matched(stop_id, word, optional, exact) AS (
             SELECT t.stop_id, w.word, w.optional, max(t.token = w.word)
             FROM words w JOIN stop_tokens t ON t.token >= w.word AND t.token < w.word || char(1114111)
+            WHERE w.word <> 'and' OR t.token <> 'and'
             GROUP BY t.stop_id, w.word
           ),
-          hits(stop_id, exact_words) AS (
-            SELECT m.stop_id, sum(m.exact) FROM matched m
-            WHERE EXISTS (SELECT 1 FROM words WHERE word <> 'and')
+          hits(stop_id, exact_words, matched_words) AS (
+            SELECT m.stop_id, sum(m.exact), count(*) FROM matched m
             GROUP BY m.stop_id
             HAVING sum(NOT m.optional) = (SELECT count(*) FROM words WHERE NOT optional)
                AND (sum(m.optional AND m.word <> 'and') = (SELECT count(*) FROM words WHERE optional AND word <> 'and')
@@ -513,7 +522,7 @@ enum DocumentedQueries {
           )
         SELECT s.stop_id, s.name, s.code, h.exact_words, s.lat, s.lon
         FROM hits h JOIN stops s ON s.stop_id = h.stop_id
-        ORDER BY h.exact_words DESC, length(s.name), s.name, s.stop_id
+        ORDER BY h.matched_words DESC, h.exact_words DESC, length(s.name), s.name, s.stop_id
         LIMIT CAST(:limit AS INTEGER)
         """,
         "stops_named_fts5": """

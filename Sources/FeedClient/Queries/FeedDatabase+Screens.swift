@@ -30,13 +30,16 @@ extension FeedDatabase {
 
     /// Whether the timetable still runs at `moment` (in the time zone of the bundle's first
     /// agency), and for how long: ``TimetableStatus/expiring(lastDate:daysLeft:)`` within
-    /// `warningDays` of its last service date, ``TimetableStatus/expired(lastDate:)`` after it.
+    /// `warningDays` of its last service date (and on the morning after it, whose small hours
+    /// still run its trips past midnight), ``TimetableStatus/expired(lastDate:)`` after that,
+    /// ``TimetableStatus/notYetValid(firstDate:)`` before its first. The range is the calendars'
+    /// (`service_range`): a last date on which no trip runs still counts.
     public func timetableStatus(at moment: Date = Date(), warningDays: Int = 7) throws(ClientError) -> TimetableStatus {
         guard let range = try serviceRange() else { return .empty }
         let zoneName = try run("stop_timezone", ["stop_id": .null]).first?[0].string ?? "UTC"
         let zone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
         let today = ServiceTime(moment, timeZone: zone).date
-        guard range.last >= today else { return .expired(lastDate: range.last) }
+        guard today >= range.first else { return .notYetValid(firstDate: range.first) }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         func day(_ date: Int) -> Date? {
@@ -44,7 +47,8 @@ extension FeedDatabase {
         }
         guard let from = day(today), let to = day(range.last),
               let left = calendar.dateComponents([.day], from: from, to: to).day else { return .current(lastDate: range.last) }
-        return left < warningDays ? .expiring(lastDate: range.last, daysLeft: left) : .current(lastDate: range.last)
+        if left < -1 { return .expired(lastDate: range.last) }
+        return left < warningDays ? .expiring(lastDate: range.last, daysLeft: max(0, left)) : .current(lastDate: range.last)
     }
 
     /// Read-only SQL for what the API lacks, against the tables of docs/bundle-format.md;
@@ -66,7 +70,7 @@ public enum EncodedPolyline {
             var result = 0, shift = 0
             while let byte = bytes.next() {
                 let chunk = Int(byte) - 63
-                guard chunk >= 0, shift < 35 else { return nil }
+                guard (0...63).contains(chunk), shift < 35 else { return nil }
                 result |= (chunk & 0x1F) << shift
                 shift += 5
                 if chunk < 0x20 { return (result & 1) != 0 ? ~(result >> 1) : result >> 1 }

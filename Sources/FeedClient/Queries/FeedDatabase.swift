@@ -134,7 +134,12 @@ public actor FeedDatabase {
             while try statement.step() { rows.append(statement.row()) }
             return rows
         } catch {
-            throw .badQuery(reason: error.description)
+            // The app's SQL at fault (syntax, a name, a write): `.badQuery`; the file or the disk:
+            // as any query's failure.
+            switch error.code & 0xFF {
+            case 5, 6, 7, 10, 11, 13, 14, 26: throw Self.queryError(error, path: path.path)
+            default: throw .badQuery(reason: error.description)
+            }
         }
     }
 

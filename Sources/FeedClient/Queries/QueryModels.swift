@@ -50,12 +50,16 @@ public struct ServiceRange: Sendable, Hashable {
 
 /// Whether a bundle's timetable still covers a day, for "this timetable has expired".
 public enum TimetableStatus: Sendable, Hashable {
-    /// Service runs on past `within` days from now.
+    /// Service runs on past the warning window.
     case current(lastDate: Int)
-    /// The last service date is within the warning window: update soon.
+    /// The last service date is within the warning window: update soon. `daysLeft` is 0 on the
+    /// last date and on the morning after it (its trips past midnight still run).
     case expiring(lastDate: Int, daysLeft: Int)
-    /// No service date is today or later: departures are empty until an update.
+    /// No service date is today or later (nor yesterday's, past midnight): departures are empty
+    /// until an update.
     case expired(lastDate: Int)
+    /// The first service date is still to come.
+    case notYetValid(firstDate: Int)
     /// The bundle has no service dates at all.
     case empty
 }

@@ -42,8 +42,8 @@ let client = FeedClient(manifest: manifest, database: database)
 let update = Task { @MainActor in
     do throws(ClientError) {
         let result = try await client.update { progress in
-            // phase (manifest, download, verify, apply) and bytes; `fraction` is nil outside a
-            // download (show a spinner then)
+            // phase (manifest, download, verify, apply) with bytes or statements; `fraction` is
+            // nil where the total is unknown (show a spinner then)
             Task { @MainActor in model.progress = progress.fraction }
         }
         print("update: \(result)")                          // "…; first download": why no delta
@@ -66,6 +66,7 @@ guard let db = try openTimetable() else {
 switch try await db.timetableStatus() {
 case .expired(let last): print("This timetable ended on \(last). Connect to update it.")
 case .expiring(let last, let days): print("This timetable ends in \(days) days (\(last)).")
+case .notYetValid(let first): print("This timetable starts on \(first).")
 case .current, .empty: break
 }
 

@@ -261,7 +261,8 @@ public final class FeedClient {
             DeltaUpdate.apply(http, manifestUrl, database, driver, delta, latest, bundle);
             return true;
         } catch (UpdateException | SQLException | IOException | IllegalArgumentException | OutOfMemoryError error) {
-            deltaFailure = String.valueOf(error.getMessage());
+            // A failure without a message is named by its class, as the Python client does.
+            deltaFailure = error.getMessage() != null ? error.getMessage() : error.getClass().getSimpleName();
             return false;
         }
     }
