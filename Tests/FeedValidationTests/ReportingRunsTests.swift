@@ -37,8 +37,10 @@ import Testing
     }
 
     static func rules(_ starts: Starts? = nil) -> [any ValidationRule] {
-        // The first reporting rule keeps the background thread busy while 12 more arrive.
-        var rules: [any ValidationRule] = [Reporting(name: "r0", delay: 0.5, starts: starts)]
+        // The first reporting rule keeps the background thread busy while 12 more arrive: 3 s
+        // (a sleep, no CPU), since on a loaded machine the caller can be off its core for half a
+        // second, and then both threads take from the queue at once (seen under .ci/run).
+        var rules: [any ValidationRule] = [Reporting(name: "r0", delay: 3, starts: starts)]
         for n in 1...12 { rules.append(Reporting(name: "r\(n)", delay: 0.01, starts: starts)) }
         rules.append(Repairing(name: "fix"))
         for n in 13...15 { rules.append(Reporting(name: "r\(n)", delay: 0, starts: starts)) }
@@ -56,7 +58,7 @@ import Testing
         }
     }
 
-    /// With one background thread busy (r0 for half a second), past 4 waiting the caller runs
+    /// With one background thread busy (r0 for 3 seconds), past 4 waiting the caller runs
     /// the oldest waiting rule, not the one arriving: the rules start in their order (before,
     /// r5 to r12 ran as they arrived, ahead of r1 to r4).
     @Test func theCallerRunsTheOldestWaitingRule() {
