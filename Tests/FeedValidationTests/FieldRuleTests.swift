@@ -1,6 +1,6 @@
 import FeedModel
 import FeedSources
-import FeedValidation
+@testable import FeedValidation
 import Foundation
 import Testing
 import TestSupport

@@ -7,10 +7,10 @@ import FeedModel
 /// agency. All agencies must share one time zone (`inconsistent_agency_timezone`, error; reported
 /// only: the bundle keeps each agency's). With one agency, the ids are recommended
 /// (`missing_recommended_field`, warning, one per row; reported only).
-public struct AgencyIdRule: ValidationRule {
-    public init() {}
+struct AgencyIdRule: ValidationRule {
+    init() {}
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let agency = feed.agency
         guard agency.count > 1 else {
             recommendIds(feed, sink)

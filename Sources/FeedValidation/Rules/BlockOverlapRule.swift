@@ -6,13 +6,13 @@ import FeedModel
 /// each compared with the following ones that start before it ends, unless the second starts
 /// exactly where and when the first ends (a block transfer written on both trips). Reported
 /// only: bundles do not hold blocks.
-public struct BlockOverlapRule: ValidationRule {
-    public init() {}
+struct BlockOverlapRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let trips = feed.trips, stopTimes = feed.stopTimes
         guard trips.has("block_id"), !stopTimes.isEmpty else { return }
         let blocks = trips.texts("block_id"), tripIds = trips.texts("trip_id"), services = trips.texts("service_id")

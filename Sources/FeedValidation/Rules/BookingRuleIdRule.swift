@@ -4,13 +4,13 @@ import FeedModel
 /// pickup/drop-off window) should name their booking rule (`missing_pickup_drop_off_booking_rule_id`,
 /// warning, one per missing rule), checked as MobilityData does when the dump has
 /// booking_rules.txt. Reported only: bundles leave GTFS-Flex stop times out.
-public struct BookingRuleIdRule: ValidationRule {
-    public init() {}
+struct BookingRuleIdRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let stopTimes = feed.stopTimes
         guard feed.dumpFiles.contains("booking_rules.txt"), stopTimes.has("pickup_type") || stopTimes.has("drop_off_type") else { return }
         let checks = [

@@ -12,8 +12,8 @@ import FeedModel
 ///   `prior_notice_last_day_after_start_day`, `missing_prior_notice_last_day` and
 ///   `missing_prior_notice_last_time` (prior-day booking), `forbidden_prior_notice_start_time`
 ///   (without a start day) and `missing_prior_notice_start_time` (with one).
-public struct BookingRulesRule: ValidationRule {
-    public init() {}
+struct BookingRulesRule: ValidationRule {
+    init() {}
 
     /// The prior-notice fields each `booking_type` forbids, in MobilityData's order.
     static let forbidden: [Int: (kind: NoticeKind, fields: [String])] = [
@@ -26,9 +26,9 @@ public struct BookingRulesRule: ValidationRule {
     ]
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let rules = feed["booking_rules"]
         guard rules.isPresent, !rules.isEmpty else { return }
         let ids = rules.texts("booking_rule_id"), types = rules.integers("booking_type")

@@ -12,18 +12,18 @@ import FeedModel
 ///   busy day's trips) do not cover today and the next 7 days.
 /// - `service_has_no_active_day_of_the_week`: a calendar.txt row runs on no weekday;
 ///   `service_never_active`: such a service that calendar_dates.txt adds no date to either.
-public struct CalendarDateRules: ValidationRule {
+struct CalendarDateRules: ValidationRule {
     /// The validation date, a day number (``CivilDate``).
-    public let today: Int
+    let today: Int
 
-    public init(today: Int) {
+    init(today: Int) {
         self.today = today
     }
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let services = ServiceDates(feed)
         expiredCalendar(feed, services, sink)
         feedExpiration(feed, sink)

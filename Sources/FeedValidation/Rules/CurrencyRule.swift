@@ -10,13 +10,13 @@ import FeedModel
 /// - `invalid_currency_amount`: the amount's decimals (its BigDecimal scale: `2.5` has one,
 ///   `2.50` two, `25E1` minus one) are not the currency's minor-unit digits (2 for USD and EUR, 0
 ///   for JPY, 3 for KWD; a code without minor unit such as XAU fits no amount).
-public struct CurrencyRule: ValidationRule {
-    public init() {}
+struct CurrencyRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let attributes = feed["fare_attributes"]
         if attributes.isPresent {
             for (row, code) in attributes.texts("currency_type").enumerated() {

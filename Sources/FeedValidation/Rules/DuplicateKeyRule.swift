@@ -2,10 +2,10 @@ import FeedModel
 
 /// Rows must have unique primary keys (`duplicate_key`, error). Repair: the first row with a key
 /// is kept and later ones are dropped (in files only checked, not compiled, nothing is dropped).
-public struct DuplicateKeyRule: ValidationRule {
-    public init() {}
+struct DuplicateKeyRule: ValidationRule {
+    init() {}
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         for schema in GTFSSchema.tables where !schema.primaryKey.isEmpty {
             let table = feed[schema.name]
             guard table.isPresent, table.count > 1 else { continue }

@@ -3,13 +3,13 @@ import FeedModel
 /// Routes of one agency and `route_type` should not share both `route_short_name` and
 /// `route_long_name` (`duplicate_route_name`, warning, one per route repeating an earlier one),
 /// as MobilityData compares them. Reported only: they stay separate lines.
-public struct DuplicateRouteNameRule: ValidationRule {
-    public init() {}
+struct DuplicateRouteNameRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let routes = feed.routes
         let shorts = routes.texts("route_short_name"), longs = routes.texts("route_long_name")
         let types = routes.integers("route_type"), agencies = routes.texts("agency_id"), ids = routes.texts("route_id")

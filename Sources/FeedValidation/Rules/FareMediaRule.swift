@@ -7,13 +7,13 @@ import FeedModel
 ///   without `fare_media_name`, one per row.
 /// - `duplicate_fare_media`: a fare medium with the name and type of an earlier one (a missing
 ///   name counts as empty), one per later row.
-public struct FareMediaRule: ValidationRule {
-    public init() {}
+struct FareMediaRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let media = feed["fare_media"]
         guard media.isPresent, !media.isEmpty else { return }
         let ids = media.texts("fare_media_id"), names = media.texts("fare_media_name"), types = media.integers("fare_media_type")

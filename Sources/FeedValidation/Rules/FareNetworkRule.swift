@@ -8,13 +8,13 @@ import FeedModel
 ///   the dump also has route_networks.txt, or networks.txt: one notice per such file.
 /// - `missing_required_field`: a fare_leg_join_rules.txt row with one of `from_stop_id` and
 ///   `to_stop_id` but not the other, on the missing field.
-public struct FareNetworkRule: ValidationRule {
-    public init() {}
+struct FareNetworkRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         if feed.routes.has("network_id") {
             for name in ["route_networks", "networks"] where feed[name].isPresent {
                 sink.add(.routeNetworksSpecifiedInMoreThanOneFile) {

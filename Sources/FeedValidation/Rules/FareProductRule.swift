@@ -5,13 +5,13 @@ import FeedModel
 /// category marked `is_default_fare_category` 1
 /// (`fare_product_with_multiple_default_rider_categories`, error, one per fare product, on the
 /// row of its second default category). Reported only.
-public struct FareProductRule: ValidationRule {
-    public init() {}
+struct FareProductRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let products = feed["fare_products"], categories = feed["rider_categories"]
         guard products.isPresent, categories.isPresent, !products.isEmpty else { return }
         var defaults = Set<String>()

@@ -10,13 +10,13 @@ import FeedModel
 ///   `fare_transfer_rule_without_transfer_count` when such a row lacks it,
 ///   `fare_transfer_rule_invalid_transfer_count` when it is 0 or below -1 (-1 is "no limit"),
 ///   `fare_transfer_rule_with_forbidden_transfer_count` when the groups differ (or one is missing).
-public struct FareTransferRulesRule: ValidationRule {
-    public init() {}
+struct FareTransferRulesRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let rules = feed["fare_transfer_rules"]
         guard rules.isPresent, !rules.isEmpty else { return }
         let from = rules.texts("from_leg_group_id"), to = rules.texts("to_leg_group_id")

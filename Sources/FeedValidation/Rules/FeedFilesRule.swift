@@ -6,13 +6,13 @@ import FeedModel
 ///   when translations.txt is there, which needs it; not blocking: bundles do not need it), or
 ///   one read from a subfolder (``RequiredFilesRule``).
 /// - `unused_shape` (warning): a shape no trip follows, once per shape.
-public struct FeedFilesRule: ValidationRule {
-    public init() {}
+struct FeedFilesRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         if !feed.feedInfo.isPresent && !feed.dumpFiles.contains("feed_info.txt") {
             // Read from a subfolder, translations.txt is not where MobilityData looks either.
             let required = feed.translations.isPresent && feed.subfolder == nil

@@ -8,13 +8,13 @@ import FeedModel
 /// - `missing_recommended_field`: each of `feed_start_date`, `feed_end_date`, `feed_version`
 ///   whose column the file lacks (an empty value in a column that is there is not reported, as
 ///   gtfs-guru does).
-public struct FeedInfoRule: ValidationRule {
-    public init() {}
+struct FeedInfoRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let info = feed.feedInfo
         let emails = info.texts("feed_contact_email"), urls = info.texts("feed_contact_url")
         let starts = info.integers("feed_start_date"), ends = info.integers("feed_end_date")

@@ -5,10 +5,10 @@ import FeedModel
 /// as info (`flex_stop_time_not_compiled`) and left out, with the trips made only of them
 /// (`flex_trip_not_compiled`). A stop time with none of the three is `missing_required_field`
 /// (error) and dropped.
-public struct FlexStopTimesRule: ValidationRule {
-    public init() {}
+struct FlexStopTimesRule: ValidationRule {
+    init() {}
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let stopTimes = feed.stopTimes
         guard stopTimes.isPresent, !stopTimes.isEmpty else { return }
         let stops = stopTimes.texts("stop_id")

@@ -6,10 +6,10 @@ import FeedModel
 /// unknown shape_id). Rows that go because their parent was dropped here are counted once, as
 /// `rows_removed_with_parent`, not reported one by one. Files only checked, not compiled
 /// (transfers, pathways, fares), are reported and left as they are.
-public struct ForeignKeyRule: ValidationRule {
-    public init() {}
+struct ForeignKeyRule: ValidationRule {
+    init() {}
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         /// Keys dropped by this rule, per table and field, to tell cascades from real violations.
         var droppedKeys: [String: Set<String>] = [:]
         for schema in GTFSSchema.tables {

@@ -11,10 +11,10 @@ import FeedModel
 /// Repair: the window is dropped. A trip left with no window is dropped with its stop times: its
 /// stop times are a template whose times are offsets, not a timetable of their own, and showing
 /// them as one scheduled run would be wrong.
-public struct FrequencyWindowRule: ValidationRule {
-    public init() {}
+struct FrequencyWindowRule: ValidationRule {
+    init() {}
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let frequencies = feed.frequencies
         guard frequencies.isPresent, !frequencies.isEmpty else { return }
         let trips = frequencies.texts("trip_id")

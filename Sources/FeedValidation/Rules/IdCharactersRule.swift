@@ -2,16 +2,16 @@ import FeedModel
 
 /// Identifiers should be printable ASCII (`non_ascii_or_non_printable_char`, warning, one per
 /// value), in every id field of every file read that MobilityData types as an id. Reported only.
-public struct IdCharactersRule: ValidationRule {
+struct IdCharactersRule: ValidationRule {
     /// Fields feedc reads as ids that MobilityData's schema does not type so.
     static let untyped: Set<String> = ["frequencies.trip_id", "translations.record_id", "translations.record_sub_id"]
 
-    public init() {}
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         for schema in GTFSSchema.tables {
             let table = feed[schema.name]
             guard table.isPresent, !table.isEmpty else { continue }

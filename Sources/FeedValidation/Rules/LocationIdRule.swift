@@ -11,10 +11,10 @@ import FeedModel
 ///   compared even without the GeoJSON file.
 ///
 /// Reported only: bundles hold neither the file nor GTFS-Flex stop times.
-public struct LocationIdRule: ValidationRule {
-    public init() {}
+struct LocationIdRule: ValidationRule {
+    init() {}
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         guard let locations = feed.tables[GTFSSchema.locations.name], locations.isPresent else {
             if feed["location_groups"].isPresent { reportSharedIds(feed: feed, features: [], indexes: [], sink: sink) }
             return

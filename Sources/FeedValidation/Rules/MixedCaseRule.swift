@@ -6,7 +6,7 @@ import FeedModel
 /// does); a single run of two or more letters, all lower case, is flagged; with several runs,
 /// those of one letter are ignored, and when two or more are left and none mixes upper and lower
 /// case, the value is flagged. Reported only.
-public struct MixedCaseRule: ValidationRule {
+struct MixedCaseRule: ValidationRule {
     /// The `table.field`s MobilityData's schema marks `@MixedCase`.
     static let fields: [(table: String, field: String)] = [
         ("agency", "agency_name"), ("stops", "stop_name"), ("routes", "route_short_name"), ("routes", "route_long_name"),
@@ -16,12 +16,12 @@ public struct MixedCaseRule: ValidationRule {
         ("booking_rules", "drop_off_message"),
     ]
 
-    public init() {}
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         var verdicts: [String: Bool] = [:]
         for (name, field) in Self.fields {
             let table = feed[name]
@@ -41,7 +41,7 @@ public struct MixedCaseRule: ValidationRule {
     }
 
     /// MobilityData's test, on runs of letters.
-    public static func lacksMixedCase(_ value: String) -> Bool {
+    static func lacksMixedCase(_ value: String) -> Bool {
         var runs: [(length: Int, upper: Bool, lower: Bool, onlyLower: Bool)] = []
         var current: (length: Int, upper: Bool, lower: Bool, onlyLower: Bool)?
         var first = true

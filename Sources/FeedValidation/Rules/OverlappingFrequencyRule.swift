@@ -8,10 +8,10 @@ import FeedModel
 /// so no run is counted twice and the later window's headway rules from its start. MARTA's rail
 /// feed has such windows with exact times, each ending one headway after its last run while the
 /// next window starts a few minutes earlier: the repair keeps every intended run.
-public struct OverlappingFrequencyRule: ValidationRule {
-    public init() {}
+struct OverlappingFrequencyRule: ValidationRule {
+    init() {}
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         var frequencies = feed.frequencies
         guard frequencies.isPresent, frequencies.count > 1 else { return }
         let starts = frequencies.integers("start_time")

@@ -23,17 +23,17 @@ import FeedModel
 ///
 /// Runs before ``FlexStopTimesRule`` leaves GTFS-Flex stop times out. Reported only: bundles
 /// hold neither the zones nor GTFS-Flex stop times.
-public struct OverlappingPickupDropOffZoneRule: ValidationRule {
+struct OverlappingPickupDropOffZoneRule: ValidationRule {
     /// Pairs of stop times compared per feed before the rule stops.
     static let pairBudget = 20_000_000
     /// Distinct pairs of zones whose geometries are compared per feed before the rule stops.
     static let zonePairBudget = 100_000
 
-    public init() {}
+    init() {}
 
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         guard let locations = feed.tables[GTFSSchema.locations.name], locations.isPresent else { return }
         let stopTimes = feed.stopTimes
         guard stopTimes.isPresent, stopTimes.has("location_id"), stopTimes.has("start_pickup_drop_off_window"),

@@ -4,10 +4,10 @@ import FeedModel
 /// at a station (location_type 1), a boarding area at a platform; a station has no parent
 /// (`wrong_parent_location_type`, `station_with_parent_station`, errors). Repair: the parent is
 /// cleared, so the stop stays usable on its own.
-public struct ParentStationRule: ValidationRule {
-    public init() {}
+struct ParentStationRule: ValidationRule {
+    init() {}
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         var stops = feed.stops
         guard stops.isPresent, stops.has("parent_station") else { return }
         let ids = stops.texts("stop_id")

@@ -3,13 +3,13 @@ import FeedModel
 /// pathways.txt: a pathway that starts and ends at the same location leads nowhere
 /// (`pathway_loop`, warning, one per pathway, as MobilityData's `PathwayLoopValidator`). Reported
 /// only; such a pathway adds nothing to a station's walking times (`PathwayWalks`).
-public struct PathwayLoopRule: ValidationRule {
-    public init() {}
+struct PathwayLoopRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let pathways = feed["pathways"]
         guard pathways.isPresent else { return }
         let ids = pathways.texts("pathway_id"), from = pathways.texts("from_stop_id"), to = pathways.texts("to_stop_id")

@@ -3,13 +3,13 @@ import FeedModel
 /// pathways.txt, checked though bundles do not hold it: an exit gate (`pathway_mode` 7) leads out
 /// of a station one way only, so it cannot be bidirectional (`bidirectional_exit_gate`, error,
 /// one per pathway). Reported only.
-public struct PathwayRule: ValidationRule {
-    public init() {}
+struct PathwayRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let pathways = feed["pathways"]
         guard pathways.isPresent else { return }
         let modes = pathways.integers("pathway_mode"), both = pathways.integers("is_bidirectional")

@@ -8,13 +8,13 @@ import FeedModel
 /// Files read from a subfolder (``Feed/subfolder``) are missing where MobilityData looks, the
 /// dump's top level, and are reported so, with MobilityData's codes and counts; the repair is
 /// that they were read from the subfolder, so these notices do not block.
-public struct RequiredFilesRule: ValidationRule {
-    public init() {}
+struct RequiredFilesRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         for schema in GTFSSchema.tables {
             let table = feed[schema.name]
             switch schema.requirement {

@@ -4,15 +4,15 @@ import FeedModel
 /// `route_text_color` are given and their Rec. 601 lumas differ by less than 72,
 /// `route_color_contrast` (warning), as MobilityData computes it. Reported only: apps may pick
 /// their own text colour.
-public struct RouteColorContrastRule: ValidationRule {
-    public static let minimumLumaDifference = 72
+struct RouteColorContrastRule: ValidationRule {
+    static let minimumLumaDifference = 72
 
-    public init() {}
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let routes = feed.routes
         let colors = routes.texts("route_color"), texts = routes.texts("route_text_color"), ids = routes.texts("route_id")
         for row in 0..<routes.count {

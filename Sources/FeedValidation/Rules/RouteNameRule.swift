@@ -3,13 +3,13 @@ import FeedModel
 /// A route needs a short or a long name for riders to recognise it
 /// (`route_both_short_and_long_name_missing`, error). Reported only: apps fall back to the
 /// route id, and the bundle stays correct.
-public struct RouteNameRule: ValidationRule {
-    public init() {}
+struct RouteNameRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let routes = feed.routes
         let shortNames = routes.texts("route_short_name")
         let longNames = routes.texts("route_long_name")

@@ -7,15 +7,15 @@ import FeedModel
 ///   by nothing, a space, `-`, `(` or `)`.
 /// - `same_name_and_description_for_route`: `route_desc` repeats the short (else the long) name,
 ///   ignoring case.
-public struct RouteTextRule: ValidationRule {
-    public static let maximumShortNameLength = 12
+struct RouteTextRule: ValidationRule {
+    static let maximumShortNameLength = 12
 
-    public init() {}
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let routes = feed.routes
         let shorts = routes.texts("route_short_name"), longs = routes.texts("route_long_name")
         let descriptions = routes.texts("route_desc"), ids = routes.texts("route_id")

@@ -13,13 +13,13 @@ import FeedModel
 ///
 /// Repair, for the two errors only: the shape's distances are cleared (the points are kept); apps
 /// then place stops on the shape by position. The warnings change nothing.
-public struct ShapeDistanceRule: ValidationRule {
+struct ShapeDistanceRule: ValidationRule {
     /// Points closer than this (metres) with equal distances are a warning, not an error.
-    public static let threshold = 1.11
+    static let threshold = 1.11
 
-    public init() {}
+    init() {}
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         var shapes = feed.shapes
         guard shapes.has("shape_dist_traveled") else { return }
         let distances = shapes.reals("shape_dist_traveled")

@@ -19,8 +19,8 @@ import FeedModel
 /// matched once (the first in trips.txt), and a stop too far from a shape is reported once per
 /// shape, by whichever match finds it first. Stops are placed at their position or, without one,
 /// their parent station's; a stop time whose stop has neither is left out of the match.
-public struct ShapeToStopMatchingRule: ValidationRule {
-    public init() {}
+struct ShapeToStopMatchingRule: ValidationRule {
+    init() {}
 
     /// A trip's stops and distances: trips of one shape that share them match alike.
     private struct Pattern: Hashable {
@@ -29,9 +29,9 @@ public struct ShapeToStopMatchingRule: ValidationRule {
     }
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let shapes = feed.shapes, trips = feed.trips, stopTimes = feed.stopTimes, stops = feed.stops
         guard !shapes.isEmpty, !stops.isEmpty, !stopTimes.isEmpty, trips.has("shape_id") else { return }
         var tripsOfShape: [String: [Int]] = [:]

@@ -3,13 +3,13 @@ import FeedModel
 /// A stop's description should add to its name: `stop_desc` equal to `stop_name`, ignoring
 /// case, is `same_name_and_description_for_stop` (warning), as MobilityData checks it.
 /// Reported only.
-public struct StopDescriptionRule: ValidationRule {
-    public init() {}
+struct StopDescriptionRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let stops = feed.stops
         let names = stops.texts("stop_name"), descriptions = stops.texts("stop_desc")
         for row in 0..<stops.count {

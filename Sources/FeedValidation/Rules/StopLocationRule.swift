@@ -4,10 +4,10 @@ import FeedModel
 /// `stop_lat`, `stop_lon` and `stop_name` conditionally required for location types 0, 1 and 2
 /// (`stop_without_location` and `missing_stop_name`, errors, one per stop). Repair: a stop without a position is dropped (no map or
 /// nearby query can use it); a missing name is reported and left empty.
-public struct StopLocationRule: ValidationRule {
-    public init() {}
+struct StopLocationRule: ValidationRule {
+    init() {}
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let stops = feed.stops
         guard stops.isPresent else { return }
         let types = stops.integers("location_type")

@@ -7,10 +7,10 @@ import FeedModel
 /// one). Repair: the trip's distances are cleared; they are optional, and apps then place the
 /// stops on the shape by position. Also runs ``TripShapeDistanceCheck`` on the same distances as
 /// given (`trip_distance_exceeds_shape_distance`), before either repair.
-public struct StopTimeDistanceRule: ValidationRule {
-    public init() {}
+struct StopTimeDistanceRule: ValidationRule {
+    init() {}
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         var stopTimes = feed.stopTimes
         guard stopTimes.has("shape_dist_traveled") else { return }
         let distances = stopTimes.reals("shape_dist_traveled")

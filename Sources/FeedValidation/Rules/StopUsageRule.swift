@@ -7,13 +7,13 @@ import FeedModel
 ///   Reported only: bundles keep it (it may be a stop of another source's trips).
 /// - `location_with_unexpected_stop_time` (error): a stop time at a station, entrance, generic
 ///   node or boarding area, one per such location. Reported only: the trips still run there.
-public struct StopUsageRule: ValidationRule {
-    public init() {}
+struct StopUsageRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let stops = feed.stops, stopTimes = feed.stopTimes
         guard stops.isPresent, stopTimes.isPresent else { return }
         // The line of the first stop time naming each stop.

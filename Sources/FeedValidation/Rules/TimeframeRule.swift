@@ -12,15 +12,15 @@ import FeedModel
 /// - `timeframe_overlap`: two timeframes of the same group and service overlap (sorted by start
 ///   then end time, a start before the previous end), one per such consecutive pair; a time left
 ///   out counts as 00:00:00, as MobilityData's default.
-public struct TimeframeRule: ValidationRule {
-    public init() {}
+struct TimeframeRule: ValidationRule {
+    init() {}
 
     static let day = 24 * 3600
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let frames = feed["timeframes"]
         guard frames.isPresent, !frames.isEmpty else { return }
         let starts = frames.integers("start_time"), ends = frames.integers("end_time")

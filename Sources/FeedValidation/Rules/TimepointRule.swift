@@ -5,13 +5,13 @@ import FeedModel
 /// - `missing_timepoint_value` (warning): a stop time with a time but no `timepoint`.
 /// - `stop_time_timepoint_without_times` (error): a timepoint (1) without arrival or departure
 ///   time, one per missing time. Reported only: the trip rules decide what such a trip becomes.
-public struct TimepointRule: ValidationRule {
-    public init() {}
+struct TimepointRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let stopTimes = feed.stopTimes
         guard stopTimes.has("timepoint") else { return }
         let timepoints = stopTimes.integers("timepoint")

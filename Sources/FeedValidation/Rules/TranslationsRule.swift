@@ -21,21 +21,21 @@ import FeedModel
 ///
 /// Rows for fields bundles do not hold (`stop_url`, `tts_stop_name`, pathways, levels,
 /// attributions) are valid and left out, counted as such.
-public struct TranslationsRule: ValidationRule {
-    public init() {}
+struct TranslationsRule: ValidationRule {
+    init() {}
 
     /// Tables translations.txt may name (GTFS reference).
     static let translatableTables: Set<String> = ["agency", "stops", "routes", "trips", "stop_times", "pathways", "levels",
                                                   "feed_info", "attributions"]
 
     /// The `table.field` pairs bundles hold translations of.
-    public static let compiledFields: Set<String> = [
+    static let compiledFields: Set<String> = [
         "agency.agency_name", "stops.stop_name", "stops.stop_desc", "routes.route_short_name", "routes.route_long_name",
         "routes.route_desc", "trips.trip_headsign", "trips.trip_short_name", "stop_times.stop_headsign",
         "feed_info.feed_publisher_name",
     ]
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         var table = feed.translations
         guard table.isPresent, !table.isEmpty else { return }
         let tables = table.texts("table_name"), fields = table.texts("field_name"), languages = table.texts("language")

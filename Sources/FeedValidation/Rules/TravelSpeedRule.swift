@@ -12,11 +12,11 @@ import FeedModel
 ///
 /// Limits (km/h): light rail 100, subway, bus, trolleybus and monorail 150, rail 500, ferry 80,
 /// cable tram 30, aerial lift and funicular 50, other types 200.
-public struct TravelSpeedRule: ValidationRule {
+struct TravelSpeedRule: ValidationRule {
     /// Kilometres beyond which a too fast trip is `fast_travel_between_far_stops`.
-    public static let farDistance = 10.0
+    static let farDistance = 10.0
 
-    public init() {}
+    init() {}
 
     static func limit(_ routeType: Int) -> Double {
         switch routeType {
@@ -31,9 +31,9 @@ public struct TravelSpeedRule: ValidationRule {
     }
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let stopTimes = feed.stopTimes, stops = feed.stops
         guard !stopTimes.isEmpty else { return }
         // Each stop's position as a number into `positions` (a stop without one takes its parent

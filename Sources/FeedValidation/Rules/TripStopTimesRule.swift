@@ -11,10 +11,10 @@ import FeedModel
 /// - `stop_time_with_arrival_before_previous_departure_time` and
 ///   `stop_time_with_departure_before_arrival_time` (errors). Repair: trip dropped, since no
 ///   departure board can show it right.
-public struct TripStopTimesRule: ValidationRule {
-    public init() {}
+struct TripStopTimesRule: ValidationRule {
+    init() {}
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         var stopTimes = feed.stopTimes
         guard stopTimes.isPresent else { return }
         let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")

@@ -4,13 +4,13 @@ import FeedModel
 /// route's), as MobilityData compares them, ignoring case (warnings, one per matching pair;
 /// reported only): `same_route_and_agency_url`, `same_stop_and_agency_url`,
 /// `same_stop_and_route_url`.
-public struct UrlConsistencyRule: ValidationRule {
-    public init() {}
+struct UrlConsistencyRule: ValidationRule {
+    init() {}
 
     /// Reports only: runs beside the other rules (``ValidationRule/repairs``).
-    public var repairs: Bool { false }
+    var repairs: Bool { false }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         let agency = feed.agency, routes = feed.routes, stops = feed.stops
         var agencies: [String: Int] = [:]
         for case let url? in agency.texts("agency_url") { agencies[url.lowercased(), default: 0] += 1 }

@@ -6,14 +6,14 @@ import FeedModel
 /// `no_usable_rows` (error, blocking) is feedc's own code: MobilityData's `empty_file` means a
 /// file without even a header (the loader raises it), and MobilityData raises nothing for a
 /// required file with a header and no rows (docs/validation.md, deliberate differences).
-public struct UsableContentRule: ValidationRule {
+struct UsableContentRule: ValidationRule {
 
-    public init() {}
+    init() {}
 
     /// Reads `flex_only_feed`, raised by ``FlexStopTimesRule``.
-    public var readsEarlierNotices: Bool { true }
+    var readsEarlierNotices: Bool { true }
 
-    public func apply(to feed: inout Feed, sink: NoticeSink) {
+    func apply(to feed: inout Feed, sink: NoticeSink) {
         // A GTFS-Flex-only feed has no fixed-route timetable: its stops and lines still make a
         // usable bundle, so empty trips and stop_times are reported, not blocking.
         let flexOnly = sink.count(of: .flexOnlyFeed) > 0
