@@ -82,6 +82,42 @@ import Testing
         #expect(try #require(table).texts("stop_name") == ["Caf\u{FFFD}"])
     }
 
+    /// MobilityData's invalid_character: a text holding U+FFFD, whether the bytes were not UTF-8
+    /// or the character was written (a text decoded wrongly upstream); one notice per value, the
+    /// text kept. Clean non-ASCII text is not flagged.
+    @Test func replacementCharacterIsAnInvalidCharacter() throws {
+        var bytes = Array("stop_id,stop_name,stop_lat,stop_lon\nS1,Caf".utf8)
+        bytes += [0xE9]  // Latin-1 é
+        bytes += Array(",53.0,18.0\nS2,Gda\u{FFFD}sk,53.1,18.1\nS3,Plac Kościeleckich,53.2,18.2\nS4,\"Say \"\"Caf\u{FFFD}\"\"\",53.3,18.3\n".utf8)
+        let sink = NoticeSink()
+        let stops = try #require(TableLoader(schema: GTFSSchema.stops, sink: sink).load(bytes))
+        #expect(stops.texts("stop_name") == ["Caf\u{FFFD}", "Gda\u{FFFD}sk", "Plac Kościeleckich", "Say \"Caf\u{FFFD}\""])
+        let found = sink.samples.filter { $0.code == "invalid_character" }
+        #expect(found.map(\.line) == [2, 3, 5] && found.allSatisfy { $0.field == "stop_name" && $0.severity == .error })
+        #expect(found.first?.value == "Caf\u{FFFD}" && found.first?.repair == "kept as text")
+        #expect(!sink.hasBlocking)
+    }
+
+    /// MobilityData's invalid_phone_number, without a country to check against: separators,
+    /// letters and short service numbers pass; a misplaced `+`, too few or too many digits, or a
+    /// character no number holds do not. The optional agency_phone is cleared (a warning).
+    @Test func phoneNumbersThatCannotBeDialled() throws {
+        for good in ["+1 (316) 265-7221", "311", "1-800-GO-METRO", "(0) 52 582 23 00 ext. 4", "+48 52 58 22 300", "020 7222 1234;ext=2"] {
+            #expect(ValueParsing.isPossiblePhoneNumber(good), "\(good)")
+        }
+        for bad in ["+12", "316+265", "call us", "12", "1234567890123456", "316 265 7221 ☎", "+"] {
+            #expect(!ValueParsing.isPossiblePhoneNumber(bad), "\(bad)")
+        }
+        let text = "agency_id,agency_name,agency_url,agency_timezone,agency_phone\nA,One,https://a.example,Europe/Warsaw,call us\nB,Two,https://b.example,Europe/Warsaw,+48 52 58 22 300\n"
+        let sink = NoticeSink()
+        let agency = try #require(TableLoader(schema: GTFSSchema.agency, sink: sink).load(Array(text.utf8)))
+        #expect(agency.texts("agency_phone") == [nil, "+48 52 58 22 300"])
+        let notice = try #require(sink.samples.first { $0.code == "invalid_phone_number" })
+        #expect(sink.count(of: "invalid_phone_number") == 1)
+        #expect(notice.line == 2 && notice.field == "agency_phone" && notice.value == "call us" && notice.severity == .warning)
+        #expect(notice.repair == "value cleared")
+    }
+
     @Test func rowLengthMismatchIsReported() throws {
         let (table, sink) = load(GTFSSchema.routes, "route_id,route_short_name,route_type\nR1,12\nR2,13,3,extra\n")
         #expect(try #require(table).texts("route_id") == ["R2"])  // R1 lacks the required route_type

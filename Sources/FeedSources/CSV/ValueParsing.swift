@@ -117,11 +117,38 @@ enum ValueParsing {
         case .timezone:
             return !text.isEmpty && text.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }
                 && (text.contains("/") || ["UTC", "GMT", "Etc/UTC"].contains(text))
+        case .phone:
+            return isPossiblePhoneNumber(text)
         case .language:
             let parts = text.split(separator: "-", omittingEmptySubsequences: false)
             guard let first = parts.first, (2...3).contains(first.count), first.utf8.allSatisfy(isLetter) else { return false }
             return parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.utf8.allSatisfy(isAlphanumeric) }
         }
+    }
+
+    /// A phone number as a rider could dial it, without knowing the country's numbering plan (a
+    /// feed does not say which it is): digits with the usual separators (space, `-`, `.`, `/`,
+    /// parentheses), letters for words and extensions (`1-800-GO-METRO`, `ext. 4`), `#`, `*`, `=`,
+    /// `,` and `;`; a `+` only first, then 7–15 digits (E.164's longest); otherwise 3–15 digits
+    /// (short service numbers such as 311). MobilityData's validator checks with libphonenumber
+    /// and the feed's country when it is given; without one it is as lenient as this.
+    static func isPossiblePhoneNumber(_ text: String) -> Bool {
+        var digits = 0
+        var international = false
+        for (offset, c) in text.utf8.enumerated() {
+            switch c {
+            case 48...57: digits += 1
+            case UInt8(ascii: "+"):
+                guard offset == 0 else { return false }
+                international = true
+            case UInt8(ascii: " "), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "("),
+                 UInt8(ascii: ")"), UInt8(ascii: "#"), UInt8(ascii: "*"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+                continue
+            default:
+                guard isLetter(c) else { return false }
+            }
+        }
+        return international ? (7...15).contains(digits) : (3...15).contains(digits)
     }
 
     private static func isHexDigit(_ c: UInt8) -> Bool {
@@ -135,12 +162,13 @@ import FeedModel
 
 /// The text kinds whose form is checked.
 enum FieldKindText {
-    case url, email, color, timezone, language
+    case url, email, phone, color, timezone, language
 
     init?(_ kind: FieldKind) {
         switch kind {
         case .url: self = .url
         case .email: self = .email
+        case .phone: self = .phone
         case .color: self = .color
         case .timezone: self = .timezone
         case .language: self = .language

@@ -152,6 +152,9 @@ struct ColumnBuilder {
             if text.utf8.count > TextRepair.maxBytes || memchr(bytes.baseAddress! + f.start, 0, f.end - f.start) != nil {
                 text = TextRepair.repaired(text, field: schema.fields[index], line: line, notices: notices)
             }
+            if plan.textForm == nil, Self.hasReplacementCharacter(text, raw: f, bytes) {
+                notices.invalidCharacter(schema.fields[index], text, line: line)
+            }
             if let form = plan.textForm, !ValueParsing.isWellFormed(text, as: form) {
                 notices.invalidText(schema.fields[index], text, line: line)
                 if !required { return true }
@@ -191,6 +194,14 @@ struct ColumnBuilder {
             rowReals[slot] = value
             return true
         }
+    }
+
+    /// Whether the text holds U+FFFD: bytes that are not UTF-8 (decoded to it, which changes the
+    /// length but for a three-byte sequence) or the character itself (`EF BF BD`).
+    private static func hasReplacementCharacter(_ text: String, raw f: CSVField, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let length = f.end - f.start
+        guard text.utf8.count != length || memchr(bytes.baseAddress! + f.start, 0xEF, length) != nil else { return false }
+        return text.unicodeScalars.contains("\u{FFFD}")
     }
 
     private mutating func decodeText(_ f: CSVField, slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> String {

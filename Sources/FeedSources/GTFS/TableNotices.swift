@@ -39,6 +39,13 @@ struct TableNotices {
             "The value is not a valid \(describe(field.kind)).", repair: keep ? "kept as text" : "value cleared")
     }
 
+    /// A text holding U+FFFD, kept as it is: the rest of the text still names the thing.
+    func invalidCharacter(_ field: FieldSchema, _ value: String, line: Int) {
+        add(.invalidCharacter, line: line, field: field.name, value: value,
+            "The value holds U+FFFD: bytes that are not UTF-8, or a text that was already decoded wrongly.",
+            repair: "kept as text")
+    }
+
     func outOfRange(_ field: FieldSchema, _ value: String, line: Int, dropsRow: Bool) {
         let bounds = [field.minimum.map { "≥ \($0.formatted)" }, field.maximum.map { "≤ \($0.formatted)" }].compactMap { $0 }
         add(.numberOutOfRange, line: line, field: field.name, value: value,
