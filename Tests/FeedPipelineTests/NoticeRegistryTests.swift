@@ -91,6 +91,18 @@ struct NoticeRegistryTests {
         }
     }
 
+    /// Every code is named by some test (its code, or its kind): a code no test raises may be
+    /// raised by no input at all (`invalid_character` and `invalid_phone_number` were).
+    @Test func everyCodeIsNamedInATest() throws {
+        let tests = SharedData.projectRoot.appendingPathComponent("Tests")
+        let text = try Self.swiftFiles(under: tests).filter { !$0.url.path.hasSuffix("/NoticeRegistryTests.swift") }
+            .map(\.text).joined(separator: "\n")
+        let unnamed = try Self.declarations().filter { name, code in
+            !text.contains("\"\(code)\"") && text.range(of: #"\.\#(name)\b"#, options: .regularExpression) == nil
+        }.map(\.code)
+        #expect(unnamed.isEmpty, "codes no test names: \(unnamed)")
+    }
+
     /// Codes are written once, in the registry: elsewhere a notice names its kind.
     @Test func noCodeIsWrittenOutsideTheRegistry() throws {
         let codes = Set(NoticeKind.all.map(\.code))
