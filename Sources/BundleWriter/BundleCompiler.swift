@@ -86,14 +86,14 @@ public struct ServiceRange: Sendable, Equatable {
         var last = Int.min
         for feed in feeds {
             let calendar = feed.calendar
-            let days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map { calendar.integers($0) }
-            for (row, (s, e)) in zip(calendar.integers("start_date"), calendar.integers("end_date")).enumerated()
+            let days = FieldKey.weekdays.map { calendar.integers($0) }
+            for (row, (s, e)) in zip(calendar.integers(.startDate), calendar.integers(.endDate)).enumerated()
             where days.contains(where: { $0[row] == 1 }) {
                 first = min(first, s)
                 last = max(last, e)
             }
             let dates = feed.calendarDates
-            for (date, type) in zip(dates.integers("date"), dates.integers("exception_type")) where type == 1 {
+            for (date, type) in zip(dates.integers(.date), dates.integers(.exceptionType)) where type == 1 {
                 first = min(first, date)
                 last = max(last, date)
             }

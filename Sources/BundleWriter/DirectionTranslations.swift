@@ -80,7 +80,7 @@ private struct HeadsignTranslations {
         self.values = values
         var headsigns: [String: String] = [:]
         if !trips.isEmpty {
-            for (id, headsign) in zip(feed.trips.texts("trip_id"), feed.trips.texts("trip_headsign")) {
+            for (id, headsign) in zip(feed.trips.texts(.tripId), feed.trips.texts(.tripHeadsign)) {
                 if let id, let headsign { headsigns[id] = headsign }
             }
         }

@@ -12,34 +12,34 @@ struct StaticTablesCompiler {
         compileFeedInfo(feed.feedInfo, into: &content)
 
         let agency = feed.agency
-        let agencyIds = agency.texts("agency_id")
+        let agencyIds = agency.texts(.agencyId)
         // A route without agency_id belongs to the only agency (or, reported, to the first).
         let firstAgency = agency.count > 0 ? agencyIds[0] : nil
         copy(agency, to: BundleSchema.agencies, into: &content) { row, t in
-            [source.ns(agencyIds[row] ?? "")] + ["agency_name", "agency_url", "agency_timezone", "agency_lang", "agency_phone",
-                                                 "agency_fare_url", "agency_email"].map { t.text($0, row) }
+            [source.ns(agencyIds[row] ?? "")] + [FieldKey.agencyName, .agencyUrl, .agencyTimezone, .agencyLang, .agencyPhone,
+                                                 .agencyFareUrl, .agencyEmail].map { t.text($0, row) }
         }
 
-        let routeAgencies = feed.routes.texts("agency_id")
+        let routeAgencies = feed.routes.texts(.agencyId)
         copy(feed.routes, to: BundleSchema.routes, into: &content) { row, t in
-            [t.id("route_id", row), source.ns(routeAgencies[row] ?? firstAgency ?? ""),
-             t.text("route_short_name", row), t.text("route_long_name", row), t.text("route_desc", row),
-             t.int("route_type", row), t.text("route_url", row), t.text("route_color", row),
-             t.text("route_text_color", row), t.int("route_sort_order", row)]
+            [t.id(.routeId, row), source.ns(routeAgencies[row] ?? firstAgency ?? ""),
+             t.text(.routeShortName, row), t.text(.routeLongName, row), t.text(.routeDesc, row),
+             t.int(.routeType, row), t.text(.routeUrl, row), t.text(.routeColor, row),
+             t.text(.routeTextColor, row), t.int(.routeSortOrder, row)]
         }
 
         copy(feed.stops, to: BundleSchema.stops, into: &content) { row, t in
-            [t.id("stop_id", row), t.text("stop_code", row), t.text("stop_name", row), t.text("stop_desc", row),
-             t.real("stop_lat", row), t.real("stop_lon", row), t.int("location_type", row),
-             t.id("parent_station", row), t.text("platform_code", row), t.int("wheelchair_boarding", row),
-             t.id("zone_id", row), t.text("stop_timezone", row)]
+            [t.id(.stopId, row), t.text(.stopCode, row), t.text(.stopName, row), t.text(.stopDesc, row),
+             t.real(.stopLat, row), t.real(.stopLon, row), t.int(.locationType, row),
+             t.id(.parentStation, row), t.text(.platformCode, row), t.int(.wheelchairBoarding, row),
+             t.id(.zoneId, row), t.text(.stopTimezone, row)]
         }
 
         let shapes = feed.shapes
         if shapes.isPresent {
-            let groups = shapes.groups(by: "shape_id", orderedBy: "shape_pt_sequence")
-            let lats = shapes.reals("shape_pt_lat")
-            let lons = shapes.reals("shape_pt_lon")
+            let groups = shapes.groups(by: .shapeId, orderedBy: .shapePtSequence)
+            let lats = shapes.reals(.shapePtLat)
+            let lons = shapes.reals(.shapePtLon)
             for (g, rows) in groups.rows.enumerated() {
                 let polyline = Polyline.encode(rows.map { (lats[$0], lons[$0]) })
                 content.append(BundleSchema.shapes, [source.ns(groups.keys[g]), .text(polyline), .integer(Int64(rows.count))])
@@ -47,22 +47,22 @@ struct StaticTablesCompiler {
         }
 
         copy(feed.frequencies, to: BundleSchema.frequencies, into: &content) { row, t in
-            [t.id("trip_id", row), t.int("start_time", row), t.int("end_time", row), t.int("headway_secs", row),
-             t.int("exact_times", row)]
+            [t.id(.tripId, row), t.int(.startTime, row), t.int(.endTime, row), t.int(.headwaySecs, row),
+             t.int(.exactTimes, row)]
         }
         copy(feed.calendar, to: BundleSchema.calendar, into: &content) { row, t in
-            [t.id("service_id", row)] + GTFSSchema.calendar.fields.dropFirst().map { t.int($0.name, row) }
+            [t.id(.serviceId, row)] + GTFSSchema.calendar.fields.dropFirst().map { t.int($0.key, row) }
         }
         copy(feed.calendarDates, to: BundleSchema.calendarDates, into: &content) { row, t in
-            [t.id("service_id", row), t.int("date", row), t.int("exception_type", row)]
+            [t.id(.serviceId, row), t.int(.date, row), t.int(.exceptionType, row)]
         }
     }
 
     private func compileFeedInfo(_ info: Table, into content: inout BundleContent) {
-        let fields = ["feed_publisher_name", "feed_publisher_url", "feed_lang", "feed_start_date", "feed_end_date", "feed_version"]
+        let fields: [FieldKey] = [.feedPublisherName, .feedPublisherUrl, .feedLang, .feedStartDate, .feedEndDate, .feedVersion]
         let reader = Reader(table: info, source: source)
         let values: [SQLValue] = info.count > 0
-            ? fields.map { info.schema.field($0)!.kind.storage == .integer ? reader.int($0, 0) : reader.text($0, 0) }
+            ? fields.map { info.schema.field($0.name)!.kind.storage == .integer ? reader.int($0, 0) : reader.text($0, 0) }
             : fields.map { _ in .null }
         content.append(BundleSchema.feeds, [.text(source.id), .text(source.prefix)] + values)
     }
@@ -91,13 +91,13 @@ struct Reader {
         self.init(table: table, prefix: source.prefix)
     }
 
-    func text(_ field: String, _ row: Int) -> SQLValue { self.field(field).text(row) }
-    func id(_ field: String, _ row: Int) -> SQLValue { self.field(field).id(row) }
-    func int(_ field: String, _ row: Int) -> SQLValue { self.field(field).int(row) }
-    func real(_ field: String, _ row: Int) -> SQLValue { self.field(field).real(row) }
+    func text(_ field: FieldKey, _ row: Int) -> SQLValue { self.field(field).text(row) }
+    func id(_ field: FieldKey, _ row: Int) -> SQLValue { self.field(field).id(row) }
+    func int(_ field: FieldKey, _ row: Int) -> SQLValue { self.field(field).int(row) }
+    func real(_ field: FieldKey, _ row: Int) -> SQLValue { self.field(field).real(row) }
 
     /// One field, looked up once for many rows (a compiler's loop over 25k trips, say).
-    func field(_ name: String) -> Field { Field(column: table.column(name), prefix: prefix) }
+    func field(_ name: FieldKey) -> Field { Field(column: table.column(name), prefix: prefix) }
 
     /// One field's values as bundle values.
     struct Field {

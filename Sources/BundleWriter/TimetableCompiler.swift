@@ -50,34 +50,34 @@ struct TimetableCompiler {
         var compiled = CompiledTimetable()
         let stopTimes = feed.stopTimes
         let trips = feed.trips
-        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
+        let groups = stopTimes.groups(by: .tripId, orderedBy: .stopSequence)
         var tripRow: [String: Int] = [:]
-        for (row, id) in trips.texts("trip_id").enumerated() { if let id { tripRow[id] = row } }
+        for (row, id) in trips.texts(.tripId).enumerated() { if let id { tripRow[id] = row } }
 
-        let stopIds = stopTimes.texts("stop_id")
+        let stopIds = stopTimes.texts(.stopId)
         // Stops by their numbers, shared with the rules and the enhancement (``TextCodes``).
-        let stopCodes = stopTimes.codes("stop_id").codes
+        let stopCodes = stopTimes.codes(.stopId).codes
         // Most feeds have no stop_headsign column: then no numbers (every value missing, -1).
-        let headsignCodes = stopTimes.has("stop_headsign") ? stopTimes.codes("stop_headsign").codes : nil
+        let headsignCodes = stopTimes.has(.stopHeadsign) ? stopTimes.codes(.stopHeadsign).codes : nil
         // Optional columns most feeds lack: read without arrays of missing values.
-        let pickups = stopTimes.integerValues("pickup_type")
-        let dropOffs = stopTimes.integerValues("drop_off_type")
-        let stopHeadsigns = stopTimes.textValues("stop_headsign")
-        let distances = stopTimes.realValues("shape_dist_traveled")
-        let timepoints = stopTimes.integerValues("timepoint")
-        let arrivals = stopTimes.integers("arrival_time")
-        let departures = stopTimes.integers("departure_time")
-        let routeIds = trips.texts("route_id")
-        let directions = trips.integers("direction_id")
-        let shapeIds = trips.texts("shape_id")
-        let headsigns = trips.texts("trip_headsign")
+        let pickups = stopTimes.integerValues(.pickupType)
+        let dropOffs = stopTimes.integerValues(.dropOffType)
+        let stopHeadsigns = stopTimes.textValues(.stopHeadsign)
+        let distances = stopTimes.realValues(.shapeDistTraveled)
+        let timepoints = stopTimes.integerValues(.timepoint)
+        let arrivals = stopTimes.integers(.arrivalTime)
+        let departures = stopTimes.integers(.departureTime)
+        let routeIds = trips.texts(.routeId)
+        let directions = trips.integers(.directionId)
+        let shapeIds = trips.texts(.shapeId)
+        let headsigns = trips.texts(.tripHeadsign)
         // Each field looked up once, not once per trip.
         let reader = Reader(table: trips, prefix: prefix)
-        let tripIdField = reader.field("trip_id"), routeIdField = reader.field("route_id")
-        let serviceIdField = reader.field("service_id"), headsignField = reader.field("trip_headsign")
-        let shortNameField = reader.field("trip_short_name"), directionField = reader.field("direction_id")
-        let blockField = reader.field("block_id"), wheelchairField = reader.field("wheelchair_accessible")
-        let bikesField = reader.field("bikes_allowed")
+        let tripIdField = reader.field(.tripId), routeIdField = reader.field(.routeId)
+        let serviceIdField = reader.field(.serviceId), headsignField = reader.field(.tripHeadsign)
+        let shortNameField = reader.field(.tripShortName), directionField = reader.field(.directionId)
+        let blockField = reader.field(.blockId), wheelchairField = reader.field(.wheelchairAccessible)
+        let bikesField = reader.field(.bikesAllowed)
         let null = Column.nullInteger
 
         // Patterns and timings are keyed by integer arrays (stop numbers, interned texts and the

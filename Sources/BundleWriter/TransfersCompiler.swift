@@ -14,8 +14,8 @@ struct TransfersCompiler {
         var given: Set<StopPairKey> = []
         if table.isPresent {
             let reader = Reader(table: table, source: source)
-            let types = table.integers("transfer_type"), times = table.integers("min_transfer_time")
-            let fields = ["from_stop_id", "to_stop_id", "from_route_id", "to_route_id", "from_trip_id", "to_trip_id"]
+            let types = table.integers(.transferType), times = table.integers(.minTransferTime)
+            let fields: [FieldKey] = [.fromStopId, .toStopId, .fromRouteId, .toRouteId, .fromTripId, .toTripId]
             let columns = fields.map { table.has($0) ? table.texts($0) : Array(repeating: nil, count: table.count) }
             let points = stopPoints()
             for row in 0..<table.count {
@@ -45,14 +45,14 @@ struct TransfersCompiler {
     /// The pairs transfers.txt forbids (`transfer_type` 3 between two stops, for any route and
     /// trip), a station standing for each of its stops; bundle ids.
     private func forbiddenPairs(_ table: Table) -> Set<StopPairKey> {
-        guard table.isPresent, table.has("from_stop_id"), table.has("to_stop_id") else { return [] }
+        guard table.isPresent, table.has(.fromStopId), table.has(.toStopId) else { return [] }
         let stops = source.feed.stops
         var children: [String: [String]] = [:]
-        for (id, parent) in zip(stops.texts("stop_id"), stops.texts("parent_station")) {
+        for (id, parent) in zip(stops.texts(.stopId), stops.texts(.parentStation)) {
             if let id, let parent { children[parent, default: []].append(id) }
         }
-        let others = ["from_route_id", "to_route_id", "from_trip_id", "to_trip_id"].filter(table.has).map { table.texts($0) }
-        let from = table.texts("from_stop_id"), to = table.texts("to_stop_id"), types = table.integers("transfer_type")
+        let others = [FieldKey.fromRouteId, .toRouteId, .fromTripId, .toTripId].filter(table.has).map { table.texts($0) }
+        let from = table.texts(.fromStopId), to = table.texts(.toStopId), types = table.integers(.transferType)
         var pairs: Set<StopPairKey> = []
         for row in 0..<table.count where types[row] == 3 && others.allSatisfy({ $0[row] == nil }) {
             guard let a = from[row], let b = to[row] else { continue }
@@ -66,7 +66,7 @@ struct TransfersCompiler {
     /// Each stop's position, by bundle id (prefix included).
     private func stopPoints() -> [String: Point] {
         let stops = source.feed.stops
-        let ids = stops.texts("stop_id"), lats = stops.reals("stop_lat"), lons = stops.reals("stop_lon")
+        let ids = stops.texts(.stopId), lats = stops.reals(.stopLat), lons = stops.reals(.stopLon)
         var points: [String: Point] = [:]
         for row in 0..<stops.count {
             guard let id = ids[row], !lats[row].isNaN, !lons[row].isNaN else { continue }

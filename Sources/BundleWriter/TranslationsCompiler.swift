@@ -30,9 +30,9 @@ struct TranslationsCompiler {
     func compile(into content: inout BundleContent) {
         let table = source.feed.translations
         guard table.count > 0 else { return }
-        let tables = table.texts("table_name"), fields = table.texts("field_name"), languages = table.texts("language")
-        let translations = table.texts("translation"), recordIds = table.texts("record_id"), subIds = table.texts("record_sub_id")
-        let values = table.texts("field_value")
+        let tables = table.texts(.tableName), fields = table.texts(.fieldName), languages = table.texts(.language)
+        let translations = table.texts(.translation), recordIds = table.texts(.recordId), subIds = table.texts(.recordSubId)
+        let values = table.texts(.fieldValue)
         var rows = TranslationRows()
         var stopTimeVotes: [TranslationKey: [String: Int]] = [:]
         var valueRows: [Int] = []
@@ -69,7 +69,7 @@ struct TranslationsCompiler {
             if recordsByValue["\(name).\(field)"] == nil {
                 let records = source.feed[name]
                 var byValue: [String: [String]] = [:]
-                for (id, text) in zip(records.texts(idColumn), records.texts(field)) { if let text { byValue[text, default: []].append(id ?? "") } }
+                for (id, text) in zip(records.texts(FieldKey(idColumn)), records.texts(FieldKey(field))) { if let text { byValue[text, default: []].append(id ?? "") } }
                 recordsByValue["\(name).\(field)"] = byValue
             }
             for id in recordsByValue["\(name).\(field)"]?[value] ?? [] {
@@ -124,8 +124,8 @@ private struct PatternStopIndex {
     init(_ feed: Feed, needed: Bool) {
         guard needed else { return }
         let stopTimes = feed.stopTimes
-        let sequences = stopTimes.integers("stop_sequence")
-        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
+        let sequences = stopTimes.integers(.stopSequence)
+        let groups = stopTimes.groups(by: .tripId, orderedBy: .stopSequence)
         for (g, rows) in groups.rows.enumerated() {
             indexes[groups.keys[g]] = Dictionary(rows.enumerated().map { (sequences[$0.element], $0.offset) }) { a, _ in a }
         }

@@ -14,7 +14,7 @@ struct ServiceDates {
     func tripsPerDay(_ feed: Feed) -> [Int: Int] {
         var perService: [String: Int] = [:]
         let runs = TripRuns(feed)
-        for case let (trip?, service?) in zip(feed.trips.texts("trip_id"), feed.trips.texts("service_id")) {
+        for case let (trip?, service?) in zip(feed.trips.texts(.tripId), feed.trips.texts(.serviceId)) {
             perService[service, default: 0] += runs.count(trip)
         }
         var perDay: [Int: Int] = [:]

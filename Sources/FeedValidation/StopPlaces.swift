@@ -13,8 +13,8 @@ struct StopPlaces {
     let names: [String: String]
 
     init(_ stops: Table) {
-        let ids = stops.texts("stop_id"), lats = stops.reals("stop_lat"), lons = stops.reals("stop_lon")
-        let parents = stops.texts("parent_station"), stopNames = stops.texts("stop_name")
+        let ids = stops.texts(.stopId), lats = stops.reals(.stopLat), lons = stops.reals(.stopLon)
+        let parents = stops.texts(.parentStation), stopNames = stops.texts(.stopName)
         var row: [String: Int] = [:]
         var names: [String: String] = [:]
         for (i, id) in ids.enumerated() {

@@ -37,7 +37,7 @@ extension Feed {
         for name in ["trips", "stop_times", "frequencies"] {
             let table = self[name]
             guard table.isPresent else { continue }
-            let ids = table.texts("trip_id")
+            let ids = table.texts(.tripId)
             let keep = ids.map { $0.map { !trips.contains($0) } ?? true }
             let removed = keep.lazy.filter { !$0 }.count
             if leftOut { sink.recordLeftOut(removed, from: table.schema.fileName) } else { sink.dropped(removed, from: table) }

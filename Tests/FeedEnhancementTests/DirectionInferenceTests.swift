@@ -21,10 +21,10 @@ struct DirectionInferenceTests {
             guard let raw = GTFSReader(url: dump).read(into: sink) else { continue }
             let feed = Validator().validate(raw, sink: sink)
             let trips = feed.trips
-            let directionIds = trips.integers("direction_id")
-            guard trips.count > 0, trips.has("direction_id"), !directionIds.contains(Column.nullInteger) else { continue }
+            let directionIds = trips.integers(.directionId)
+            guard trips.count > 0, trips.has(.directionId), !directionIds.contains(Column.nullInteger) else { continue }
             feedsCompared += 1
-            let truth = Dictionary(uniqueKeysWithValues: zip(trips.texts("trip_id").map { $0! }, directionIds))
+            let truth = Dictionary(uniqueKeysWithValues: zip(trips.texts(.tripId).map { $0! }, directionIds))
             let inferred = DirectionsStage(useDirectionId: false).run(feed, sink: NoticeSink())
             let patterns = RoutePatterns.extract(from: feed, useDirectionId: false)
             var feedTotal = 0, feedAgreeing = 0

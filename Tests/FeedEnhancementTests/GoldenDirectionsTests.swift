@@ -42,7 +42,7 @@ struct GoldenDirectionsTests {
         let feed = Validator().validate(raw, sink: sink)
         let result = DirectionsStage().run(feed, sink: sink)
         let patterns = RoutePatterns.extract(from: feed)
-        #expect(result.routes.count == Set(feed.trips.texts("route_id").compactMap { $0 }).count)
+        #expect(result.routes.count == Set(feed.trips.texts(.routeId).compactMap { $0 }).count)
         for (route, directions) in result.routes {
             #expect(directions.source == .inferred, "\(route): the feed has no direction_id")
             if directions.directions.count == 1 {

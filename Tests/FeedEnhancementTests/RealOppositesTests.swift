@@ -35,8 +35,8 @@ struct RealOppositesTests {
         let (feed, directions, result) = try Self.run(path, OppositeStopsSettings(useParentStation: false))
         let linked = Set(result.links.map { "\($0.stop)>\($0.opposite)" })
         var parent: [String: String] = [:]
-        for (row, id) in feed.stops.texts("stop_id").enumerated() {
-            if let id, let p = feed.stops.texts("parent_station")[row] { parent[id] = p }
+        for (row, id) in feed.stops.texts(.stopId).enumerated() {
+            if let id, let p = feed.stops.texts(.parentStation)[row] { parent[id] = p }
         }
         var expected = 0, found = 0
         for (route, stops) in Self.served(directions) {

@@ -79,7 +79,7 @@ import TestSupport
         let directions = try Self.directions("metro")
         let sink = NoticeSink()
         let feed = try #require(GTFSReader(url: SharedData.sample("metro")).read(into: sink))
-        #expect(Set(directions.tripDirection.keys) == Set(feed.trips.texts("trip_id").compactMap { $0 }))
+        #expect(Set(directions.tripDirection.keys) == Set(feed.trips.texts(.tripId).compactMap { $0 }))
         // The trunk stop serves both branches of 51 outbound: one row, with both headsigns.
         let trunk = directions.stopDirections.filter { $0.stop == "s105" }
         #expect(trunk.count == 1)

@@ -72,17 +72,17 @@ enum KalkatiDumpWriter {
         buffer += "  <Language LanguageId=\"pl\"/>\n  <Company CompanyId=\"1\" Code=\"zdmikp\" Name=\"ZDMiKP Bydgoszcz\"/>\n"
         buffer += "  <Country CountryId=\"fi\"/>\n  <Timezone TimezoneId=\"1\"><Period Difference=\"+02:00\" Firstday=\"2020-01-01T00:00:00+02:00\" Lastday=\"2021-01-01T00:00:00+02:00\"/></Timezone>\n"
         let stops = feed.stops
-        let lats = stops.reals("stop_lat"), lons = stops.reals("stop_lon")
-        for (row, id) in stops.texts("stop_id").enumerated() {
+        let lats = stops.reals(.stopLat), lons = stops.reals(.stopLon)
+        for (row, id) in stops.texts(.stopId).enumerated() {
             guard let id else { continue }
             let north = 6_600_000 + (lats[row] - 53) * 111_000, east = 3_400_000 + (lons[row] - 18) * 67_000
-            buffer += "  <Station StationId=\"\(escape(id))\" Name=\"\(escape(stops.texts("stop_name")[row] ?? id))\" CountryId=\"fi\" TimezoneId=\"1\" X=\"\(Int(east))\" Y=\"\(Int(north))\"/>\n"
+            buffer += "  <Station StationId=\"\(escape(id))\" Name=\"\(escape(stops.texts(.stopName)[row] ?? id))\" CountryId=\"fi\" TimezoneId=\"1\" X=\"\(Int(east))\" Y=\"\(Int(north))\"/>\n"
         }
         buffer += "  <Trnsmode TrnsmodeId=\"1\" ModeType=\"5\"/>\n"
         // One footnote per service, from its calendar_dates (the feed has no calendar.txt).
         var dates: [String: [Int]] = [:]
-        let dateValues = feed.calendarDates.integers("date"), types = feed.calendarDates.integers("exception_type")
-        for (row, service) in feed.calendarDates.texts("service_id").enumerated() where types[row] == 1 {
+        let dateValues = feed.calendarDates.integers(.date), types = feed.calendarDates.integers(.exceptionType)
+        for (row, service) in feed.calendarDates.texts(.serviceId).enumerated() where types[row] == 1 {
             if let service { dates[service, default: []].append(dateValues[row]) }
         }
         var footnotes: [String: Int] = [:]
@@ -96,12 +96,12 @@ enum KalkatiDumpWriter {
             footnotes[service] = index + 1
         }
         buffer += "  <Timetbls>\n"
-        let trips = feed.trips, groups = RowGroups(feed.stopTimes, by: "trip_id", orderedBy: "stop_sequence")
+        let trips = feed.trips, groups = RowGroups(feed.stopTimes, by: .tripId, orderedBy: .stopSequence)
         var tripRow: [String: Int] = [:]
-        for (row, id) in trips.texts("trip_id").enumerated() { if let id { tripRow[id] = row } }
-        let routeIds = trips.texts("route_id"), services = trips.texts("service_id")
-        let stopIds = feed.stopTimes.texts("stop_id"), sequences = feed.stopTimes.integers("stop_sequence")
-        let arrivals = feed.stopTimes.integers("arrival_time"), departures = feed.stopTimes.integers("departure_time")
+        for (row, id) in trips.texts(.tripId).enumerated() { if let id { tripRow[id] = row } }
+        let routeIds = trips.texts(.routeId), services = trips.texts(.serviceId)
+        let stopIds = feed.stopTimes.texts(.stopId), sequences = feed.stopTimes.integers(.stopSequence)
+        let arrivals = feed.stopTimes.integers(.arrivalTime), departures = feed.stopTimes.integers(.departureTime)
         func hhmm(_ seconds: Int) -> String { seconds == Column.nullInteger ? "" : String(format: "%02d%02d", seconds / 3600, seconds / 60 % 60) }
         var written = 0, copy = 0
         while written < minimumStopTimes {

@@ -178,6 +178,6 @@ struct NextBusTests {
         let feed = try #require(NextBusReader(url: folder).read(into: sink))
         let lines = sink.samples.filter { $0.code == "xml_schema_violation" }.compactMap(\.line).sorted()
         #expect(lines == [3, 5, 7])
-        #expect(feed.stops.count == 2 && feed.routes.texts("route_color") == [nil])
+        #expect(feed.stops.count == 2 && feed.routes.texts(.routeColor) == [nil])
     }
 }

@@ -13,10 +13,10 @@ struct TimetableOracle {
         var route: [String: String] = [:]
         var service: [String: String] = [:]
         let trips = feed.trips
-        for (i, id) in trips.texts("trip_id").enumerated() {
+        for (i, id) in trips.texts(.tripId).enumerated() {
             guard let id else { continue }
-            route[id] = trips.texts("route_id")[i]
-            service[id] = trips.texts("service_id")[i]
+            route[id] = trips.texts(.routeId)[i]
+            service[id] = trips.texts(.serviceId)[i]
         }
         tripRoute = route
         tripService = service
@@ -25,13 +25,13 @@ struct TimetableOracle {
     /// The stop with the most stop times.
     var busiestStop: String? {
         var counts: [String: Int] = [:]
-        for case let stop? in feed.stopTimes.texts("stop_id") { counts[stop, default: 0] += 1 }
+        for case let stop? in feed.stopTimes.texts(.stopId) { counts[stop, default: 0] += 1 }
         return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
     }
 
     func routes(at stop: String) -> Set<String> {
-        let stops = feed.stopTimes.texts("stop_id")
-        let trips = feed.stopTimes.texts("trip_id")
+        let stops = feed.stopTimes.texts(.stopId)
+        let trips = feed.stopTimes.texts(.tripId)
         var out: Set<String> = []
         for i in stops.indices where stops[i] == stop {
             if let trip = trips[i], let route = tripRoute[trip] { out.insert(route) }
@@ -41,8 +41,8 @@ struct TimetableOracle {
 
     func position(of stop: String) -> (Double, Double) {
         let stops = feed.stops
-        guard let i = stops.texts("stop_id").firstIndex(of: stop) else { return (.nan, .nan) }
-        return (stops.reals("stop_lat")[i], stops.reals("stop_lon")[i])
+        guard let i = stops.texts(.stopId).firstIndex(of: stop) else { return (.nan, .nan) }
+        return (stops.reals(.stopLat)[i], stops.reals(.stopLon)[i])
     }
 
     /// Services running on `date` (YYYYMMDD).
@@ -50,16 +50,16 @@ struct TimetableOracle {
         var active: Set<String> = []
         let calendar = feed.calendar
         let weekday = Self.weekday(date)  // 0 = Sunday
-        let column = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"][weekday]
+        let column = FieldKey.weekdays[(weekday + 6) % 7]  // weekdays start on Monday
         let runs = calendar.integers(column)
-        for (i, id) in calendar.texts("service_id").enumerated() {
-            guard let id, runs[i] == 1, calendar.integers("start_date")[i] <= date, date <= calendar.integers("end_date")[i] else { continue }
+        for (i, id) in calendar.texts(.serviceId).enumerated() {
+            guard let id, runs[i] == 1, calendar.integers(.startDate)[i] <= date, date <= calendar.integers(.endDate)[i] else { continue }
             active.insert(id)
         }
         let dates = feed.calendarDates
-        for (i, id) in dates.texts("service_id").enumerated() where dates.integers("date")[i] == date {
+        for (i, id) in dates.texts(.serviceId).enumerated() where dates.integers(.date)[i] == date {
             guard let id else { continue }
-            if dates.integers("exception_type")[i] == 1 { active.insert(id) } else { active.remove(id) }
+            if dates.integers(.exceptionType)[i] == 1 { active.insert(id) } else { active.remove(id) }
         }
         return active
     }
@@ -70,17 +70,17 @@ struct TimetableOracle {
     func departures(at stop: String, on date: Int) -> [Int] {
         let active = services(on: date)
         let st = feed.stopTimes
-        let stops = st.texts("stop_id"), trips = st.texts("trip_id")
-        let departures = st.integers("departure_time"), pickups = st.integers("pickup_type")
+        let stops = st.texts(.stopId), trips = st.texts(.tripId)
+        let departures = st.integers(.departureTime), pickups = st.integers(.pickupType)
         let frequencies = feed.frequencies
         var windows: [String: [(start: Int, end: Int, headway: Int)]] = [:]
-        for (i, trip) in frequencies.texts("trip_id").enumerated() {
+        for (i, trip) in frequencies.texts(.tripId).enumerated() {
             guard let trip else { continue }
-            windows[trip, default: []].append((frequencies.integers("start_time")[i], frequencies.integers("end_time")[i], frequencies.integers("headway_secs")[i]))
+            windows[trip, default: []].append((frequencies.integers(.startTime)[i], frequencies.integers(.endTime)[i], frequencies.integers(.headwaySecs)[i]))
         }
         var first: [String: (sequence: Int, time: Int)] = [:]
         if !windows.isEmpty {
-            let sequences = st.integers("stop_sequence")
+            let sequences = st.integers(.stopSequence)
             for i in stops.indices {
                 guard let trip = trips[i], windows[trip] != nil else { continue }
                 if let known = first[trip], known.sequence <= sequences[i] { continue }
@@ -105,8 +105,8 @@ struct TimetableOracle {
     /// Among the first week of each calendar row and every added date, the date with the most
     /// departures at `stop`.
     func busiestDate(at stop: String) -> Int? {
-        var candidates: Set<Int> = Set(feed.calendarDates.integers("date"))
-        for start in feed.calendar.integers("start_date") {
+        var candidates: Set<Int> = Set(feed.calendarDates.integers(.date))
+        for start in feed.calendar.integers(.startDate) {
             for offset in 0..<7 { candidates.insert(Self.adding(offset, to: start)) }
         }
         return candidates.sorted().max { departures(at: stop, on: $0).count < departures(at: stop, on: $1).count }

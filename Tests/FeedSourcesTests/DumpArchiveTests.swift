@@ -251,8 +251,8 @@ import ZIPFoundation
         let table = try #require(two?.stopTimes)
         #expect(table.count == 300_000)
         #expect(one?.stopTimes.lines == table.lines)
-        #expect(one?.stopTimes.integers("arrival_time") == table.integers("arrival_time"))
-        #expect(one?.stopTimes.texts("stop_id") == table.texts("stop_id"))
+        #expect(one?.stopTimes.integers(.arrivalTime) == table.integers(.arrivalTime))
+        #expect(one?.stopTimes.texts(.stopId) == table.texts(.stopId))
         #expect(oneSink.samples == twoSink.samples && oneSink.summary == twoSink.summary)
         #expect(twoSink.samples.contains { $0.file == "stop_times.txt" && $0.line == 10_009 })
 

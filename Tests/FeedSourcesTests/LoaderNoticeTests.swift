@@ -55,7 +55,7 @@ import Testing
         let sink = NoticeSink()
         let table = try #require(TableLoader(schema: GTFSSchema.stops, sink: sink)
             .load(Array("stop_id,stop_name,stop_name,stop_lat,stop_lon\nS1,A,B,53.1,18.0\n".utf8)))
-        #expect(table.texts("stop_name") == ["A"])
+        #expect(table.texts(.stopName) == ["A"])
         #expect(sink.samples.first { $0.code == NoticeKind.duplicatedColumn.code }?.repair == "second column ignored")
     }
 }

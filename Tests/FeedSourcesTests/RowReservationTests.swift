@@ -36,7 +36,7 @@ import Testing
 
     static func values(_ table: Table?) -> [String] {
         guard let table else { return [] }
-        return ["trip_id", "stop_id"].map { "\(table.texts($0))" } + ["arrival_time", "stop_sequence"].map { "\(table.integers($0))" }
+        return [FieldKey.tripId, .stopId].map { "\(table.texts($0))" } + [FieldKey.arrivalTime, .stopSequence].map { "\(table.integers($0))" }
     }
 
     @Test func aTrueSizeReservesTheWholeFile() throws {

@@ -35,7 +35,7 @@ import TestSupport
         ]))
         #expect(RuleFixture.notices(sink, "stop_without_location") == [.error: 1])
         #expect(RuleFixture.notices(sink, "missing_stop_name") == [.error: 1])
-        #expect(feed.stops.texts("stop_id") == ["S1", "S2", "S3"])
+        #expect(feed.stops.texts(.stopId) == ["S1", "S2", "S3"])
     }
 
     /// transfers.txt is compiled (issue 28): a row naming an unknown stop is dropped, and of a

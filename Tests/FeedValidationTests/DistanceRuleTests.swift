@@ -35,7 +35,7 @@ import TestSupport
         #expect(RuleFixture.notices(sink, "equal_shape_distance_diff_coordinates_distance_below_threshold") == [.warning: 1])
         #expect(sink.count(of: "decreasing_or_equal_shape_distance") == 0)
         // The errors clear A's and B's distances; C is untouched.
-        let distances = feed.shapes.reals("shape_dist_traveled")
+        let distances = feed.shapes.reals(.shapeDistTraveled)
         #expect(distances[0..<7].allSatisfy { $0.isNaN })
         #expect(Array(distances[7...]) == [0, 10])
     }
@@ -57,7 +57,7 @@ import TestSupport
 
             """]))
         #expect(RuleFixture.notices(sink, "decreasing_or_equal_stop_time_distance") == [.error: 2])
-        let distances = feed.stopTimes.reals("shape_dist_traveled")
+        let distances = feed.stopTimes.reals(.shapeDistTraveled)
         #expect(distances[0..<3].allSatisfy { $0.isNaN })
         #expect(Array(distances[3...]) == [0, 5, 9])
         #expect(!sink.hasBlocking)
@@ -82,7 +82,7 @@ import TestSupport
         let (feed, sink) = try RuleFixture.validate(files)
         #expect(RuleFixture.notices(sink, "trip_distance_exceeds_shape_distance") == [.error: 1])
         #expect(sink.count(of: "trip_distance_exceeds_shape_distance_below_threshold") == 0)
-        let distances = feed.stopTimes.reals("shape_dist_traveled")
+        let distances = feed.stopTimes.reals(.shapeDistTraveled)
         #expect(distances[0..<3].allSatisfy { $0.isNaN })
         #expect(Array(distances[3...]) == [0, 50, 100])
         #expect(!sink.hasBlocking)

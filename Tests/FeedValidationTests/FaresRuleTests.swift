@@ -36,7 +36,7 @@ import TestSupport
         #expect(sink.summary.map(\.code) == baseline.summary.map(\.code), "no warning either")
         #expect(sink.count(of: "unknown_file") == 0)
         #expect(feed["fare_products"].count == 3 && feed["booking_rules"].count == 3 && feed["timeframes"].count == 3)
-        #expect(feed["fare_leg_rules"].integers("rule_priority") == [1, 0])
+        #expect(feed["fare_leg_rules"].integers(.rulePriority) == [1, 0])
     }
 
     @Test func theSchemaChecksFieldsKeysAndReferences() throws {

@@ -18,7 +18,7 @@ import TestSupport
 
     private func windows(_ feed: Feed) -> [String] {
         let f = feed.frequencies
-        return (0..<f.count).map { "\(f.texts("trip_id")[$0]!) \(TimeText.format(f.integers("start_time")[$0]))-\(TimeText.format(f.integers("end_time")[$0])) \(f.integers("headway_secs")[$0])" }
+        return (0..<f.count).map { "\(f.texts(.tripId)[$0]!) \(TimeText.format(f.integers(.startTime)[$0]))-\(TimeText.format(f.integers(.endTime)[$0])) \(f.integers(.headwaySecs)[$0])" }
     }
 
     @Test func validWindowsRaiseNothing() throws {
@@ -47,7 +47,7 @@ import TestSupport
         #expect(notice.severity == .error && notice.field == "end_time" && notice.value == "06:00:00")
         #expect(notice.repair == "window dropped; the trip, left with no window, dropped with its stop times")
         // T1's stop times were a template: shown as one 08:00 run they would be a wrong timetable.
-        #expect(feed.trips.texts("trip_id") == ["T2"])
+        #expect(feed.trips.texts(.tripId) == ["T2"])
         #expect(feed.stopTimes.count == 3)
         #expect(feed.frequencies.count == 0)
         #expect(sink.droppedRows == ["frequencies.txt": 1, "trips.txt": 1, "stop_times.txt": 3])

@@ -67,8 +67,8 @@ import TestSupport
     @Test func aCleanFileRaisesNothing() throws {
         let (feed, counts) = try counts(Self.collection(Self.feature(), Self.feature("Z2", type: "MultiPolygon", coordinates: "[\(Self.square)]")))
         #expect(counts.isEmpty, "\(counts)")
-        #expect(feed["locations"].texts("id") == ["Z1", "Z2"])
-        #expect(feed["locations"].texts("geometry_type") == ["Polygon", "MultiPolygon"])
+        #expect(feed["locations"].texts(.id) == ["Z1", "Z2"])
+        #expect(feed["locations"].texts(.geometryType) == ["Polygon", "MultiPolygon"])
     }
 
     @Test func withoutTheFileNothingChanges() throws {

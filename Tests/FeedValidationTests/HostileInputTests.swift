@@ -65,8 +65,8 @@ import TestSupport
     @Test(arguments: [0, 1, 5]) func everyValueHostile(shift: Int) throws {
         let (feed, sink) = try validate(hostileFiles(rows: 60, shift: shift))
         // Whatever survives is consistent: every stop time's trip is a trip of the feed.
-        let trips = Set(feed.trips.texts("trip_id").compactMap { $0 })
-        #expect(feed.stopTimes.texts("trip_id").allSatisfy { $0.map(trips.contains) ?? false })
+        let trips = Set(feed.trips.texts(.tripId).compactMap { $0 })
+        #expect(feed.stopTimes.texts(.tripId).allSatisfy { $0.map(trips.contains) ?? false })
         #expect(sink.count(severity: .error) > 0)
     }
 

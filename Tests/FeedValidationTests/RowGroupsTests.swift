@@ -25,11 +25,11 @@ import TestSupport
         let feed = try #require(GTFSReader(url: url).read(into: NoticeSink()))
         let stopTimes = feed.stopTimes
         try #require(stopTimes.count == 7)
-        let groups = RowGroups(stopTimes, by: "stop_headsign", orderedBy: "stop_sequence")
+        let groups = RowGroups(stopTimes, by: .stopHeadsign, orderedBy: .stopSequence)
         #expect(groups.keys == ["B", "A", "C"])
-        let sequences = groups.rows.map { $0.map { stopTimes.integers("stop_sequence")[$0] } }
+        let sequences = groups.rows.map { $0.map { stopTimes.integers(.stopSequence)[$0] } }
         #expect(sequences == [[0, 1, 2], [4, 5], [1]])
         #expect(groups.rows.joined().count == 6, "the row without a headsign is in no group")
-        #expect(RowGroups(stopTimes.keeping(Array(repeating: false, count: 7)), by: "trip_id", orderedBy: "stop_sequence").rows.isEmpty)
+        #expect(RowGroups(stopTimes.keeping(Array(repeating: false, count: 7)), by: .tripId, orderedBy: .stopSequence).rows.isEmpty)
     }
 }

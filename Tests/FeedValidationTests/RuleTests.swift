@@ -27,7 +27,7 @@ import TestSupport
         let notice = try #require(sink.samples.first { $0.code == "duplicate_key" })
         #expect(notice.line == 5)
         #expect(notice.value == "S1")
-        #expect(feed.stops.texts("stop_name") == ["One", "Two", "Three"])
+        #expect(feed.stops.texts(.stopName) == ["One", "Two", "Three"])
         #expect(!sink.hasBlocking)
     }
 
@@ -50,8 +50,8 @@ import TestSupport
             "stop_times.txt": TinyFeed.files["stop_times.txt"]! + "T3,10:00:00,10:00:00,S1,1\nT3,10:05:00,10:05:00,S2,2\nT1,08:20:00,08:20:00,S9,4\n",
         ]))
         // T3's route does not exist: the trip goes, and its stop times with it (counted once).
-        #expect(feed.trips.texts("trip_id") == ["T1", "T2"])
-        #expect(feed.trips.texts("shape_id") == [nil, nil])
+        #expect(feed.trips.texts(.tripId) == ["T1", "T2"])
+        #expect(feed.trips.texts(.shapeId) == [nil, nil])
         #expect(feed.stopTimes.count == 6)
         let violations = sink.samples.filter { $0.code == "foreign_key_violation" }
         #expect(Set(violations.map { "\($0.file!):\($0.field!)=\($0.value!)" }) == ["trips.txt:shape_id=NOPE", "trips.txt:route_id=R9", "stop_times.txt:stop_id=S9"])
@@ -71,11 +71,11 @@ import TestSupport
             T2,09:10:00,09:10:00,S3,3
 
             """]))
-        #expect(feed.trips.texts("trip_id") == ["T2"])
+        #expect(feed.trips.texts(.tripId) == ["T2"])
         #expect(sink.samples.first { $0.code == "stop_time_with_arrival_before_previous_departure_time" }?.line == 3)
         // A lone departure time is copied to the arrival.
         #expect(sink.count(of: "stop_time_with_only_arrival_or_departure_time") == 1)
-        #expect(feed.stopTimes.integers("arrival_time")[1] == 9 * 3600 + 300)
+        #expect(feed.stopTimes.integers(.arrivalTime)[1] == 9 * 3600 + 300)
     }
 
     @Test func emptyStopTimesBlockPublication() throws {
@@ -122,7 +122,7 @@ import TestSupport
             "shapes.txt": "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence,shape_dist_traveled\nA,53.1,18.0,1,0\nA,53.2,18.1,2,100\nA,53.3,18.2,3,50\nB,53.1,18.0,1,0\nB,53.2,18.1,2,10\n",
         ]))
         #expect(sink.count(of: "decreasing_shape_distance") == 1)
-        let distances = feed.shapes.reals("shape_dist_traveled")
+        let distances = feed.shapes.reals(.shapeDistTraveled)
         #expect(distances[0].isNaN && distances[1].isNaN && distances[2].isNaN)
         #expect(distances[3] == 0 && distances[4] == 10)
         #expect(feed.shapes.count == 5)
@@ -133,12 +133,12 @@ import TestSupport
             "stops.txt": "stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station\nS1,One,53.1,18.0,0,S2\nS2,Two,53.2,18.1,0,\nS3,Three,53.3,18.2,0,\n",
         ]))
         #expect(sink.count(of: "wrong_parent_location_type") == 1)
-        #expect(feed.stops.texts("parent_station") == [nil, nil, nil])
+        #expect(feed.stops.texts(.parentStation) == [nil, nil, nil])
     }
 
     @Test func singleStopTimeTripIsUnusable() throws {
         let (feed, sink) = try validate(TinyFeed.with(["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT2,09:00:00,09:00:00,S1,1\nT2,09:05:00,09:05:00,S2,2\n"]))
-        #expect(feed.trips.texts("trip_id") == ["T2"])
+        #expect(feed.trips.texts(.tripId) == ["T2"])
         #expect(sink.samples.first { $0.code == "unusable_trip" }?.severity == .warning)
     }
 
@@ -152,7 +152,7 @@ import TestSupport
             T2,,,,LG1,2
 
             """]))
-        #expect(feed.trips.texts("trip_id") == ["T1"])
+        #expect(feed.trips.texts(.tripId) == ["T1"])
         #expect(sink.count(of: "flex_stop_time_not_compiled") == 1)
         #expect(sink.count(of: "flex_trip_not_compiled") == 1)
         #expect(sink.count(of: "unusable_trip") == 0)

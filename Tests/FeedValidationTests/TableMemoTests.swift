@@ -37,14 +37,14 @@ import TestSupport
     /// Every row's number gives back its own value.
     @Test func codesGiveBackEveryValue() throws {
         let stopTimes = try Self.stopTimes()
-        let codes = stopTimes.codes("stop_id")
-        let texts = stopTimes.texts("stop_id")
+        let codes = stopTimes.codes(.stopId)
+        let texts = stopTimes.texts(.stopId)
         #expect(codes.values == ["s1", "s2"])
         for row in 0..<stopTimes.count {
             #expect((codes.codes[row] == TextCodes.missing ? nil : codes.values[Int(codes.codes[row])]) == texts[row])
         }
         // An absent column: every row missing.
-        #expect(stopTimes.codes("stop_headsign").codes.allSatisfy { $0 == TextCodes.missing })
+        #expect(stopTimes.codes(.stopHeadsign).codes.allSatisfy { $0 == TextCodes.missing })
     }
 
     /// Codes are computed once per table and its copies, so a copy whose values change must not
@@ -61,45 +61,45 @@ import TestSupport
             """])
         let feed = try #require(GTFSReader(url: url).read(into: NoticeSink()))
         let original = feed.stops
-        #expect(original.codes("parent_station").codes == [0, 0, 1])
+        #expect(original.codes(.parentStation).codes == [0, 0, 1])
         var copy = original
-        copy.clear("parent_station", rows: [0, 2])
-        #expect(copy.codes("parent_station").values == ["p"])
-        #expect(copy.codes("parent_station").codes == [-1, 0, -1])
-        #expect(original.codes("parent_station").codes == [0, 0, 1], "the original keeps its own")
-        #expect(original.forgettingLines().codes("parent_station").values == ["p", "q"])
+        copy.clear(.parentStation, rows: [0, 2])
+        #expect(copy.codes(.parentStation).values == ["p"])
+        #expect(copy.codes(.parentStation).codes == [-1, 0, -1])
+        #expect(original.codes(.parentStation).codes == [0, 0, 1], "the original keeps its own")
+        #expect(original.forgettingLines().codes(.parentStation).values == ["p", "q"])
         // Worked out once: the frozen table and an unchanged copy read the same numbers, and a
         // copy whose other, non-text values change keeps them too.
         func address(_ table: Table) -> UnsafePointer<Int32>? {
-            table.codes("parent_station").codes.withUnsafeBufferPointer { $0.baseAddress }
+            table.codes(.parentStation).codes.withUnsafeBufferPointer { $0.baseAddress }
         }
         let unchanged = original
         #expect(address(unchanged) == address(original))
         #expect(address(original.forgettingLines()) == address(original))
         var located = original
-        located.clear("stop_lat", rows: [0])
+        located.clear(.stopLat, rows: [0])
         #expect(address(located) == address(original))
         #expect(address(copy) != address(original))
         // Rows dropped: a new table, numbered afresh.
         let kept = original.keeping([false, true, true])
-        #expect(kept.codes("parent_station").codes == [0, 1])
+        #expect(kept.codes(.parentStation).codes == [0, 1])
     }
 
     /// Rows grouped once per table and its copies: a copy whose order field or key changes gets
     /// groups of its own, the original keeps its own, and each equals a fresh grouping.
     @Test func aChangedCopyIsGroupedAfresh() throws {
         let original = try Self.stopTimes()
-        let groups = original.groups(by: "trip_id", orderedBy: "stop_sequence")
+        let groups = original.groups(by: .tripId, orderedBy: .stopSequence)
         #expect(groups.keys == ["T1", "T2"])
         #expect(groups.rows == [[0, 1], [2, 3, 4]])
         var reordered = original
-        reordered.setIntegers("stop_sequence", [2, 1, 3, 2, 1])
-        #expect(reordered.groups(by: "trip_id", orderedBy: "stop_sequence").rows == [[1, 0], [4, 3, 2]])
+        reordered.setIntegers(.stopSequence, [2, 1, 3, 2, 1])
+        #expect(reordered.groups(by: .tripId, orderedBy: .stopSequence).rows == [[1, 0], [4, 3, 2]])
         var cleared = original
-        cleared.clear("trip_id", rows: [1])
-        #expect(cleared.groups(by: "trip_id", orderedBy: "stop_sequence").rows == [[0], [2, 3, 4]])
-        #expect(original.groups(by: "trip_id", orderedBy: "stop_sequence").rows == [[0, 1], [2, 3, 4]], "the original keeps its own")
+        cleared.clear(.tripId, rows: [1])
+        #expect(cleared.groups(by: .tripId, orderedBy: .stopSequence).rows == [[0], [2, 3, 4]])
+        #expect(original.groups(by: .tripId, orderedBy: .stopSequence).rows == [[0, 1], [2, 3, 4]], "the original keeps its own")
         let frozen = original.forgettingLines()
-        #expect(frozen.groups(by: "trip_id", orderedBy: "stop_sequence").rows == [[0, 1], [2, 3, 4]])
+        #expect(frozen.groups(by: .tripId, orderedBy: .stopSequence).rows == [[0, 1], [2, 3, 4]])
     }
 }

@@ -20,7 +20,7 @@ import TestSupport
 
     private func kept(_ feed: Feed) -> [String] {
         let t = feed.translations
-        let columns = ["table_name", "language", "translation", "record_id", "record_sub_id", "field_value"].map { t.texts($0) }
+        let columns = [FieldKey.tableName, .language, .translation, .recordId, .recordSubId, .fieldValue].map { t.texts($0) }
         return (0..<t.count).map { row in columns.map { $0[row] ?? "" }.joined(separator: "|") }
     }
 

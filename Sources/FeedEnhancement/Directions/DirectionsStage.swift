@@ -84,7 +84,7 @@ public struct StopNames: Sendable {
 
     public init(_ feed: Feed) {
         let stops = feed.stops
-        let ids = stops.texts("stop_id"), stopNames = stops.texts("stop_name"), parents = stops.texts("parent_station")
+        let ids = stops.texts(.stopId), stopNames = stops.texts(.stopName), parents = stops.texts(.parentStation)
         var own: [String: String] = [:]
         for row in 0..<stops.count { if let id = ids[row], let name = stopNames[row] { own[id] = name } }
         for row in 0..<stops.count {

@@ -37,8 +37,8 @@ public enum RoutePatterns {
         let stops = feed.stops
         var point: [String: Point] = [:]
         var parent: [String: String] = [:]
-        let ids = stops.texts("stop_id"), parents = stops.texts("parent_station")
-        let lats = stops.reals("stop_lat"), lons = stops.reals("stop_lon")
+        let ids = stops.texts(.stopId), parents = stops.texts(.parentStation)
+        let lats = stops.reals(.stopLat), lons = stops.reals(.stopLon)
         for row in 0..<stops.count {
             guard let id = ids[row] else { continue }
             point[id] = Point(lat: lats[row], lon: lons[row])
@@ -46,14 +46,14 @@ public enum RoutePatterns {
         }
         let trips = feed.trips
         var tripRow: [String: Int] = [:]
-        for (row, id) in trips.texts("trip_id").enumerated() { if let id { tripRow[id] = row } }
-        let routeIds = trips.texts("route_id")
-        let directions = trips.integers("direction_id")
-        let headsigns = trips.texts("trip_headsign")
+        for (row, id) in trips.texts(.tripId).enumerated() { if let id { tripRow[id] = row } }
+        let routeIds = trips.texts(.routeId)
+        let directions = trips.integers(.directionId)
+        let headsigns = trips.texts(.tripHeadsign)
         let stopTimes = feed.stopTimes
-        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
-        let stopIds = stopTimes.texts("stop_id")
-        let stopCodes = stopTimes.codes("stop_id").codes
+        let groups = stopTimes.groups(by: .tripId, orderedBy: .stopSequence)
+        let stopIds = stopTimes.texts(.stopId)
+        let stopCodes = stopTimes.codes(.stopId).codes
 
         // Keyed by integers (the route interned, the stops by their numbers, ``TextCodes``), each
         // trip looked up once: hashing stop id texts three times per trip was most of this stage.

@@ -17,10 +17,10 @@ public struct PathwayWalks: Sendable {
         let pathways = feed["pathways"]
         guard pathways.isPresent, pathways.count > 0 else { return [] }
         let stops = feed.stops
-        let ids = stops.texts("stop_id"), parents = stops.texts("parent_station"), types = stops.integers("location_type")
+        let ids = stops.texts(.stopId), parents = stops.texts(.parentStation), types = stops.integers(.locationType)
         var points: [String: Point] = [:]
         var node: [String: String] = [:]
-        let lats = stops.reals("stop_lat"), lons = stops.reals("stop_lon")
+        let lats = stops.reals(.stopLat), lons = stops.reals(.stopLon)
         for row in 0..<stops.count {
             guard let id = ids[row] else { continue }
             points[id] = Point(lat: lats[row], lon: lons[row])
@@ -28,8 +28,8 @@ public struct PathwayWalks: Sendable {
             node[id] = types[row] == 4 ? (parents[row] ?? id) : id
         }
         var edges: [String: [(String, Double)]] = [:]
-        let from = pathways.texts("from_stop_id"), to = pathways.texts("to_stop_id"), both = pathways.integers("is_bidirectional")
-        let times = pathways.integers("traversal_time"), lengths = pathways.reals("length"), stairs = pathways.integers("stair_count")
+        let from = pathways.texts(.fromStopId), to = pathways.texts(.toStopId), both = pathways.integers(.isBidirectional)
+        let times = pathways.integers(.traversalTime), lengths = pathways.reals(.length), stairs = pathways.integers(.stairCount)
         for row in 0..<pathways.count {
             guard let a = from[row].flatMap({ node[$0] }), let b = to[row].flatMap({ node[$0] }), a != b else { continue }
             let seconds: Double
@@ -45,7 +45,7 @@ public struct PathwayWalks: Sendable {
             edges[a, default: []].append((b, seconds))
             if both[row] == 1 { edges[b, default: []].append((a, seconds)) }
         }
-        let served = Set(feed.stopTimes.texts("stop_id").compactMap { $0 }).filter { edges[$0] != nil }
+        let served = Set(feed.stopTimes.texts(.stopId).compactMap { $0 }).filter { edges[$0] != nil }
         var result: [StopTransfer] = []
         for start in served.sorted() {
             for (end, seconds) in quickest(from: start, edges) where end != start && served.contains(end) {

@@ -29,14 +29,14 @@ public struct OppositeStopsStage: Sendable {
         let stops = feed.stops
         var names: [String: StopNameKey] = [:]
         var parents: [String: String] = [:]
-        let ids = stops.texts("stop_id"), stopNames = stops.texts("stop_name"), parentIds = stops.texts("parent_station")
+        let ids = stops.texts(.stopId), stopNames = stops.texts(.stopName), parentIds = stops.texts(.parentStation)
         for row in 0..<stops.count {
             guard let id = ids[row] else { continue }
             names[id] = StopNameKey(stopNames[row] ?? "")
             if settings.useParentStation, let parent = parentIds[row] { parents[id] = parent }
         }
         var routeTypes: [String: Int] = [:]
-        for (row, id) in feed.routes.texts("route_id").enumerated() { if let id { routeTypes[id] = feed.routes.integers("route_type")[row] } }
+        for (row, id) in feed.routes.texts(.routeId).enumerated() { if let id { routeTypes[id] = feed.routes.integers(.routeType)[row] } }
 
         var merged: [UnorderedPair: OppositeLink] = [:]
         var summaries: [String: RouteOpposites] = [:]

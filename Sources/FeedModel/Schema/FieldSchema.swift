@@ -44,12 +44,15 @@ public struct FieldSchema: Sendable, Equatable {
     /// One line for the generated documentation.
     public var doc: String
 
+    /// The field's typed name, for reading its column (``Table/texts(_:)``).
+    public var key: FieldKey { FieldKey(name) }
+
     public init(
-        _ name: String, _ kind: FieldKind, _ presence: Presence = .optional,
+        _ key: FieldKey, _ kind: FieldKind, _ presence: Presence = .optional,
         min minimum: Double? = nil, max maximum: Double? = nil,
         references: Reference? = nil, doc: String = ""
     ) {
-        self.name = name
+        self.name = key.name
         self.kind = kind
         self.presence = presence
         self.minimum = minimum

@@ -11,108 +11,108 @@ extension GTFSSchema {
     public static let transfers = TableSchema("transfers", .optional, primaryKey: [
         "from_stop_id", "to_stop_id", "from_trip_id", "to_trip_id", "from_route_id", "to_route_id",
     ], fields: [
-        FieldSchema("from_stop_id", .id, .conditionallyRequired, references: Reference(("stops", "stop_id"))),
-        FieldSchema("to_stop_id", .id, .conditionallyRequired, references: Reference(("stops", "stop_id"))),
-        FieldSchema("from_route_id", .id, .conditionallyRequired, references: Reference(("routes", "route_id"))),
-        FieldSchema("to_route_id", .id, .conditionallyRequired, references: Reference(("routes", "route_id"))),
-        FieldSchema("from_trip_id", .id, .conditionallyRequired, references: Reference(("trips", "trip_id"))),
-        FieldSchema("to_trip_id", .id, .conditionallyRequired, references: Reference(("trips", "trip_id"))),
-        FieldSchema("transfer_type", .enumeration([0, 1, 2, 3, 4, 5]), .requiredColumn),
-        FieldSchema("min_transfer_time", .integer, min: 0),
+        FieldSchema(.fromStopId, .id, .conditionallyRequired, references: Reference(("stops", "stop_id"))),
+        FieldSchema(.toStopId, .id, .conditionallyRequired, references: Reference(("stops", "stop_id"))),
+        FieldSchema(.fromRouteId, .id, .conditionallyRequired, references: Reference(("routes", "route_id"))),
+        FieldSchema(.toRouteId, .id, .conditionallyRequired, references: Reference(("routes", "route_id"))),
+        FieldSchema(.fromTripId, .id, .conditionallyRequired, references: Reference(("trips", "trip_id"))),
+        FieldSchema(.toTripId, .id, .conditionallyRequired, references: Reference(("trips", "trip_id"))),
+        FieldSchema(.transferType, .enumeration([0, 1, 2, 3, 4, 5]), .requiredColumn),
+        FieldSchema(.minTransferTime, .integer, min: 0),
     ])
 
     public static let levels = TableSchema("levels", .optional, primaryKey: ["level_id"], fields: [
-        FieldSchema("level_id", .id, .required),
-        FieldSchema("level_index", .float, .required),
-        FieldSchema("level_name", .text),
+        FieldSchema(.levelId, .id, .required),
+        FieldSchema(.levelIndex, .float, .required),
+        FieldSchema(.levelName, .text),
     ], isCompiled: false)
 
     public static let pathways = TableSchema("pathways", .optional, primaryKey: ["pathway_id"], fields: [
-        FieldSchema("pathway_id", .id, .required),
-        FieldSchema("from_stop_id", .id, .required, references: Reference(("stops", "stop_id"))),
-        FieldSchema("to_stop_id", .id, .required, references: Reference(("stops", "stop_id"))),
-        FieldSchema("pathway_mode", .enumeration([1, 2, 3, 4, 5, 6, 7]), .required),
-        FieldSchema("is_bidirectional", .enumeration([0, 1]), .required),
-        FieldSchema("length", .float, min: 0),
-        FieldSchema("traversal_time", .integer, min: 1),
-        FieldSchema("stair_count", .integer),
-        FieldSchema("max_slope", .float),
-        FieldSchema("min_width", .float, min: .leastNonzeroMagnitude),
-        FieldSchema("signposted_as", .text),
-        FieldSchema("reversed_signposted_as", .text),
+        FieldSchema(.pathwayId, .id, .required),
+        FieldSchema(.fromStopId, .id, .required, references: Reference(("stops", "stop_id"))),
+        FieldSchema(.toStopId, .id, .required, references: Reference(("stops", "stop_id"))),
+        FieldSchema(.pathwayMode, .enumeration([1, 2, 3, 4, 5, 6, 7]), .required),
+        FieldSchema(.isBidirectional, .enumeration([0, 1]), .required),
+        FieldSchema(.length, .float, min: 0),
+        FieldSchema(.traversalTime, .integer, min: 1),
+        FieldSchema(.stairCount, .integer),
+        FieldSchema(.maxSlope, .float),
+        FieldSchema(.minWidth, .float, min: .leastNonzeroMagnitude),
+        FieldSchema(.signpostedAs, .text),
+        FieldSchema(.reversedSignpostedAs, .text),
     ], isCompiled: false)
 
     public static let fareAttributes = TableSchema("fare_attributes", .optional, primaryKey: ["fare_id"], fields: [
-        FieldSchema("fare_id", .id, .required),
-        FieldSchema("price", .float, .required, min: 0),
-        FieldSchema("currency_type", .text, .required),
-        FieldSchema("payment_method", .enumeration([0, 1]), .required),
-        FieldSchema("transfers", .enumeration([0, 1, 2])),
-        FieldSchema("agency_id", .id, references: Reference(("agency", "agency_id"))),
-        FieldSchema("transfer_duration", .integer, min: 0),
+        FieldSchema(.fareId, .id, .required),
+        FieldSchema(.price, .float, .required, min: 0),
+        FieldSchema(.currencyType, .text, .required),
+        FieldSchema(.paymentMethod, .enumeration([0, 1]), .required),
+        FieldSchema(.transfers, .enumeration([0, 1, 2])),
+        FieldSchema(.agencyId, .id, references: Reference(("agency", "agency_id"))),
+        FieldSchema(.transferDuration, .integer, min: 0),
     ], isCompiled: false)
 
     public static let fareRules = TableSchema("fare_rules", .optional, primaryKey: [
         "fare_id", "route_id", "origin_id", "destination_id", "contains_id",
     ], fields: [
-        FieldSchema("fare_id", .id, .required, references: Reference(("fare_attributes", "fare_id"))),
-        FieldSchema("route_id", .id, references: Reference(("routes", "route_id"))),
-        FieldSchema("origin_id", .id, references: Reference(("stops", "zone_id"))),
-        FieldSchema("destination_id", .id, references: Reference(("stops", "zone_id"))),
-        FieldSchema("contains_id", .id, references: Reference(("stops", "zone_id"))),
+        FieldSchema(.fareId, .id, .required, references: Reference(("fare_attributes", "fare_id"))),
+        FieldSchema(.routeId, .id, references: Reference(("routes", "route_id"))),
+        FieldSchema(.originId, .id, references: Reference(("stops", "zone_id"))),
+        FieldSchema(.destinationId, .id, references: Reference(("stops", "zone_id"))),
+        FieldSchema(.containsId, .id, references: Reference(("stops", "zone_id"))),
     ], isCompiled: false)
 
     public static let attributions = TableSchema("attributions", .optional, primaryKey: ["attribution_id"], fields: [
-        FieldSchema("attribution_id", .id),
-        FieldSchema("agency_id", .id, references: Reference(("agency", "agency_id"))),
-        FieldSchema("route_id", .id, references: Reference(("routes", "route_id"))),
-        FieldSchema("trip_id", .id, references: Reference(("trips", "trip_id"))),
-        FieldSchema("organization_name", .text, .required),
-        FieldSchema("is_producer", .enumeration([0, 1])),
-        FieldSchema("is_operator", .enumeration([0, 1])),
-        FieldSchema("is_authority", .enumeration([0, 1])),
-        FieldSchema("attribution_url", .url),
-        FieldSchema("attribution_email", .email),
-        FieldSchema("attribution_phone", .phone),
+        FieldSchema(.attributionId, .id),
+        FieldSchema(.agencyId, .id, references: Reference(("agency", "agency_id"))),
+        FieldSchema(.routeId, .id, references: Reference(("routes", "route_id"))),
+        FieldSchema(.tripId, .id, references: Reference(("trips", "trip_id"))),
+        FieldSchema(.organizationName, .text, .required),
+        FieldSchema(.isProducer, .enumeration([0, 1])),
+        FieldSchema(.isOperator, .enumeration([0, 1])),
+        FieldSchema(.isAuthority, .enumeration([0, 1])),
+        FieldSchema(.attributionUrl, .url),
+        FieldSchema(.attributionEmail, .email),
+        FieldSchema(.attributionPhone, .phone),
     ], isCompiled: false)
 
     public static let riderCategories = TableSchema("rider_categories", .optional, primaryKey: ["rider_category_id"], fields: [
-        FieldSchema("rider_category_id", .id, .required),
-        FieldSchema("rider_category_name", .text, .required),
-        FieldSchema("is_default_fare_category", .enumeration([0, 1]), .requiredColumn),
-        FieldSchema("eligibility_url", .url),
+        FieldSchema(.riderCategoryId, .id, .required),
+        FieldSchema(.riderCategoryName, .text, .required),
+        FieldSchema(.isDefaultFareCategory, .enumeration([0, 1]), .requiredColumn),
+        FieldSchema(.eligibilityUrl, .url),
     ], isCompiled: false)
 
     /// GTFS-Flex groups of stops, read so that a stop served only through its group counts as
     /// served.
     public static let locationGroups = TableSchema("location_groups", .optional, primaryKey: ["location_group_id"], fields: [
-        FieldSchema("location_group_id", .id, .required),
-        FieldSchema("location_group_name", .text),
+        FieldSchema(.locationGroupId, .id, .required),
+        FieldSchema(.locationGroupName, .text),
     ], isCompiled: false)
 
     public static let locationGroupStops = TableSchema("location_group_stops", .optional, primaryKey: [], fields: [
-        FieldSchema("location_group_id", .id, .required, references: Reference(("location_groups", "location_group_id"))),
-        FieldSchema("stop_id", .id, .required, references: Reference(("stops", "stop_id"))),
+        FieldSchema(.locationGroupId, .id, .required, references: Reference(("location_groups", "location_group_id"))),
+        FieldSchema(.stopId, .id, .required, references: Reference(("stops", "stop_id"))),
     ], isCompiled: false)
 
     /// GTFS-Flex booking rules: what riders must do to book a trip. The prior-notice fields
     /// depend on `booking_type` (`BookingRulesRule`).
     public static let bookingRules = TableSchema("booking_rules", .optional, primaryKey: ["booking_rule_id"], fields: [
-        FieldSchema("booking_rule_id", .id, .required),
-        FieldSchema("booking_type", .enumeration([0, 1, 2]), .required),
-        FieldSchema("prior_notice_duration_min", .integer, .conditionallyRequired),
-        FieldSchema("prior_notice_duration_max", .integer, .conditionallyRequired),
-        FieldSchema("prior_notice_last_day", .integer, .conditionallyRequired),
-        FieldSchema("prior_notice_last_time", .time, .conditionallyRequired),
-        FieldSchema("prior_notice_start_day", .integer, .conditionallyRequired),
-        FieldSchema("prior_notice_start_time", .time, .conditionallyRequired),
-        FieldSchema("prior_notice_service_id", .text, .conditionallyRequired),
-        FieldSchema("message", .text),
-        FieldSchema("pickup_message", .text),
-        FieldSchema("drop_off_message", .text),
-        FieldSchema("phone_number", .phone),
-        FieldSchema("info_url", .url),
-        FieldSchema("booking_url", .url),
+        FieldSchema(.bookingRuleId, .id, .required),
+        FieldSchema(.bookingType, .enumeration([0, 1, 2]), .required),
+        FieldSchema(.priorNoticeDurationMin, .integer, .conditionallyRequired),
+        FieldSchema(.priorNoticeDurationMax, .integer, .conditionallyRequired),
+        FieldSchema(.priorNoticeLastDay, .integer, .conditionallyRequired),
+        FieldSchema(.priorNoticeLastTime, .time, .conditionallyRequired),
+        FieldSchema(.priorNoticeStartDay, .integer, .conditionallyRequired),
+        FieldSchema(.priorNoticeStartTime, .time, .conditionallyRequired),
+        FieldSchema(.priorNoticeServiceId, .text, .conditionallyRequired),
+        FieldSchema(.message, .text),
+        FieldSchema(.pickupMessage, .text),
+        FieldSchema(.dropOffMessage, .text),
+        FieldSchema(.phoneNumber, .phone),
+        FieldSchema(.infoUrl, .url),
+        FieldSchema(.bookingUrl, .url),
     ], isCompiled: false)
 
     /// Files read and checked beyond the timetable's, in dependency order (of which transfers.txt

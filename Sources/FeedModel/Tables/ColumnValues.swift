@@ -23,20 +23,20 @@ public struct ColumnValues<Value: Sendable>: Sendable {
 
 extension Table {
     /// A text field's values (`nil` where missing), without an array for an absent column.
-    public func textValues(_ field: String) -> ColumnValues<String?> {
+    public func textValues(_ field: FieldKey) -> ColumnValues<String?> {
         if case .text(let values) = column(field) { return ColumnValues(values, missing: nil) }
         return ColumnValues(nil, missing: nil)
     }
 
     /// An integer field's values (``Column/nullInteger`` where missing), without an array for an
     /// absent column.
-    public func integerValues(_ field: String) -> ColumnValues<Int> {
+    public func integerValues(_ field: FieldKey) -> ColumnValues<Int> {
         if case .integer(let values) = column(field) { return ColumnValues(values, missing: Column.nullInteger) }
         return ColumnValues(nil, missing: Column.nullInteger)
     }
 
     /// A real field's values (NaN where missing), without an array for an absent column.
-    public func realValues(_ field: String) -> ColumnValues<Double> {
+    public func realValues(_ field: FieldKey) -> ColumnValues<Double> {
         if case .real(let values) = column(field) { return ColumnValues(values, missing: .nan) }
         return ColumnValues(nil, missing: .nan)
     }

@@ -12,7 +12,7 @@ public struct RowGroups: Sendable {
     /// Bydgoszcz's stop_times (583k rows, 25k trips) by trip up to nine times; with one worker,
     /// validate 0.230/0.243 -> 0.228/0.227 s and compile 0.186/0.187 -> 0.178/0.174 s (two runs
     /// each, 2026-11-26).
-    public init(_ table: Table, by keyField: String, orderedBy orderField: String) {
+    public init(_ table: Table, by keyField: FieldKey, orderedBy orderField: FieldKey) {
         let keyValues = table.texts(keyField)
         let order = table.integers(orderField)
         var index: [String: Int] = [:]

@@ -8,10 +8,9 @@ public struct ServiceDays: Sendable {
     public init(_ feed: Feed) {
         var days: [String: Set<Int>] = [:]
         let calendar = feed.calendar
-        let ids = calendar.texts("service_id")
-        let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-        let flags = names.map { calendar.integers($0) }
-        let starts = calendar.integers("start_date"), ends = calendar.integers("end_date")
+        let ids = calendar.texts(.serviceId)
+        let flags = FieldKey.weekdays.map { calendar.integers($0) }
+        let starts = calendar.integers(.startDate), ends = calendar.integers(.endDate)
         for row in 0..<calendar.count {
             guard let id = ids[row] else { continue }
             var set = days[id, default: []]
@@ -24,8 +23,8 @@ public struct ServiceDays: Sendable {
             days[id] = set
         }
         let exceptions = feed.calendarDates
-        let exceptionIds = exceptions.texts("service_id"), dates = exceptions.integers("date")
-        let types = exceptions.integers("exception_type")
+        let exceptionIds = exceptions.texts(.serviceId), dates = exceptions.integers(.date)
+        let types = exceptions.integers(.exceptionType)
         for row in 0..<exceptions.count {
             guard let id = exceptionIds[row], let day = CivilDate.day(dates[row]) else { continue }
             if types[row] == 1 { days[id, default: []].insert(day) } else if types[row] == 2 { days[id, default: []].remove(day) }
@@ -39,7 +38,7 @@ public struct ServiceDays: Sendable {
         var last: Int?
         for feed in feeds {
             let days = ServiceDays(feed)
-            for case let service? in Set(feed.trips.texts("service_id")) {
+            for case let service? in Set(feed.trips.texts(.serviceId)) {
                 if let day = days.dates[service]?.last, day > (last ?? .min) { last = day }
             }
         }

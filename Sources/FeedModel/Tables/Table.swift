@@ -50,7 +50,12 @@ public struct Table: Sendable {
 
     public var isEmpty: Bool { count == 0 }
 
-    public func column(_ field: String) -> Column {
+    public func column(_ field: FieldKey) -> Column {
+        column(named: field.name)
+    }
+
+    /// The column of a field named by the schema itself (a primary key's names).
+    func column(named field: String) -> Column {
         guard let index = schema.index(of: field) else {
             preconditionFailure("\(schema.name) has no field \(field)")
         }
@@ -58,30 +63,30 @@ public struct Table: Sendable {
     }
 
     /// Whether the file has this column at all.
-    public func has(_ field: String) -> Bool { !column(field).isAbsent }
+    public func has(_ field: FieldKey) -> Bool { !column(field).isAbsent }
 
     /// Text values of a field (`nil` entries where missing; all `nil` when the column is absent).
-    public func texts(_ field: String) -> [String?] {
+    public func texts(_ field: FieldKey) -> [String?] {
         if case .text(let values) = column(field) { return values }
         return Array(repeating: nil, count: count)
     }
 
     /// Integer values of a field, ``Column/nullInteger`` where missing.
-    public func integers(_ field: String) -> [Int] {
+    public func integers(_ field: FieldKey) -> [Int] {
         if case .integer(let values) = column(field) { return values }
         return Array(repeating: Column.nullInteger, count: count)
     }
 
     /// Real values of a field, NaN where missing.
-    public func reals(_ field: String) -> [Double] {
+    public func reals(_ field: FieldKey) -> [Double] {
         if case .real(let values) = column(field) { return values }
         return Array(repeating: .nan, count: count)
     }
 
     /// The values of text field `field` as numbers (``TextCodes``), computed on the first call
     /// and shared by every copy of this table; all ``TextCodes/missing`` when the column is absent.
-    public func codes(_ field: String) -> TextCodes {
-        guard let index = schema.index(of: field) else {
+    public func codes(_ field: FieldKey) -> TextCodes {
+        guard let index = schema.index(of: field.name) else {
             preconditionFailure("\(schema.name) has no field \(field)")
         }
         return coded.value(schema.fields[index].name) { TextCodes(texts(field)) }
@@ -91,13 +96,13 @@ public struct Table: Sendable {
     /// `orderField` (``RowGroups``): computed on the first call and shared by every copy of this
     /// table until its values change. The stop_times of each trip, in stop_sequence order, are
     /// wanted by half a dozen rules and by the enhancement and the timetable.
-    public func groups(by keyField: String, orderedBy orderField: String) -> RowGroups {
-        grouped.value(keyField + "\u{1F}" + orderField) { RowGroups(self, by: keyField, orderedBy: orderField) }
+    public func groups(by keyField: FieldKey, orderedBy orderField: FieldKey) -> RowGroups {
+        grouped.value(keyField.name + "\u{1F}" + orderField.name) { RowGroups(self, by: keyField, orderedBy: orderField) }
     }
 
     /// The key of row `row`: its primary-key values joined by a unit separator.
     public func key(_ row: Int) -> String {
-        schema.primaryKey.map { column($0).description(row) ?? "" }.joined(separator: "\u{1F}")
+        schema.primaryKey.map { column(named: $0).description(row) ?? "" }.joined(separator: "\u{1F}")
     }
 
     /// Keeps only the rows whose flag is set.
@@ -113,8 +118,8 @@ public struct Table: Sendable {
     }
 
     /// Sets the value of `field` to missing in `rows`.
-    public mutating func clear(_ field: String, rows: [Int]) {
-        guard !rows.isEmpty, let index = schema.index(of: field) else { return }
+    public mutating func clear(_ field: FieldKey, rows: [Int]) {
+        guard !rows.isEmpty, let index = schema.index(of: field.name) else { return }
         // Codes are of text columns only: clearing another keeps them (a repair clearing
         // shape_dist_traveled keeps the stop numbers for the later stages).
         if case .text = columns[index] { coded = TableMemo() }
@@ -123,8 +128,8 @@ public struct Table: Sendable {
     }
 
     /// Replaces the integer values of a field (used by repairs that fill a value in).
-    public mutating func setIntegers(_ field: String, _ values: [Int]) {
-        guard let index = schema.index(of: field) else { return }
+    public mutating func setIntegers(_ field: FieldKey, _ values: [Int]) {
+        guard let index = schema.index(of: field.name) else { return }
         precondition(values.count == count)
         if case .text = columns[index] { preconditionFailure("\(schema.name).\(field) is a text field") }
         columns[index] = .integer(values)  // texts unchanged: their codes stay

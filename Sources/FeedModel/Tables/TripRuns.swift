@@ -12,9 +12,9 @@ public struct TripRuns: Sendable {
     public init(_ feed: Feed) {
         let frequencies = feed.frequencies
         var runs: [String: Int] = [:]
-        let trips = frequencies.texts("trip_id")
-        let starts = frequencies.integers("start_time"), ends = frequencies.integers("end_time")
-        let headways = frequencies.integers("headway_secs")
+        let trips = frequencies.texts(.tripId)
+        let starts = frequencies.integers(.startTime), ends = frequencies.integers(.endTime)
+        let headways = frequencies.integers(.headwaySecs)
         for row in 0..<frequencies.count {
             guard let trip = trips[row] else { continue }
             runs[trip, default: 0] += Self.runs(start: starts[row], end: ends[row], headway: headways[row])

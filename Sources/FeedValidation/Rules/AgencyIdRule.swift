@@ -16,7 +16,7 @@ struct AgencyIdRule: ValidationRule {
             recommendIds(feed, sink)
             return
         }
-        let ids = agency.texts("agency_id")
+        let ids = agency.texts(.agencyId)
         var keep = Array(repeating: true, count: agency.count)
         var seenWithoutId = false
         for row in 0..<agency.count where ids[row] == nil {
@@ -26,7 +26,7 @@ struct AgencyIdRule: ValidationRule {
                             field: "agency_id", message: "A feed with several agencies needs an agency_id on each.",
                             repair: keep[row] ? "kept as the agency with an empty id" : "row dropped"))
         }
-        let zones = agency.texts("agency_timezone")
+        let zones = agency.texts(.agencyTimezone)
         for row in 1..<agency.count where zones[row] != nil && zones[0] != nil && zones[row] != zones[0] {
             sink.add(Notice(.inconsistentAgencyTimezone, file: "agency.txt", line: Int(agency.lines[row]),
                             field: "agency_timezone", value: zones[row],
@@ -38,14 +38,14 @@ struct AgencyIdRule: ValidationRule {
             feed["agency"] = agency.keeping(keep)
         }
         let fares = feed["fare_attributes"]
-        for (row, id) in fares.texts("agency_id").enumerated() where id == nil {
+        for (row, id) in fares.texts(.agencyId).enumerated() where id == nil {
             sink.add(.missingRequiredAgencyId) {
                 Notice(.missingRequiredAgencyId, file: "fare_attributes.txt", line: Int(fares.lines[row]),
                        field: "agency_id", message: "A feed with several agencies needs an agency_id on each fare.")
             }
         }
         let routes = feed.routes
-        let routeAgencies = routes.texts("agency_id")
+        let routeAgencies = routes.texts(.agencyId)
         for row in 0..<routes.count where routeAgencies[row] == nil {
             sink.add(.missingRequiredAgencyId) {
                 Notice(.missingRequiredAgencyId, file: "routes.txt", line: Int(routes.lines[row]),
@@ -62,7 +62,7 @@ extension AgencyIdRule {
         for name in ["agency", "routes", "fare_attributes"] {
             let table = feed[name]
             guard table.isPresent else { continue }
-            for (row, id) in table.texts("agency_id").enumerated() where id == nil {
+            for (row, id) in table.texts(.agencyId).enumerated() where id == nil {
                 sink.add(.missingRecommendedField) {
                     Notice(.missingRecommendedField, file: table.schema.fileName,
                            line: Int(table.lines[row]), field: "agency_id", message: "agency_id is recommended even with one agency.")

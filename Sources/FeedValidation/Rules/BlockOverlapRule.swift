@@ -14,13 +14,13 @@ struct BlockOverlapRule: ValidationRule {
 
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let trips = feed.trips, stopTimes = feed.stopTimes
-        guard trips.has("block_id"), !stopTimes.isEmpty else { return }
-        let blocks = trips.texts("block_id"), tripIds = trips.texts("trip_id"), services = trips.texts("service_id")
+        guard trips.has(.blockId), !stopTimes.isEmpty else { return }
+        let blocks = trips.texts(.blockId), tripIds = trips.texts(.tripId), services = trips.texts(.serviceId)
         var blockTrips: [String: [Int]] = [:]
         for row in 0..<trips.count { if let block = blocks[row], tripIds[row] != nil { blockTrips[block, default: []].append(row) } }
         guard !blockTrips.isEmpty else { return }
-        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
-        let arrivals = stopTimes.integers("arrival_time"), departures = stopTimes.integers("departure_time")
+        let groups = stopTimes.groups(by: .tripId, orderedBy: .stopSequence)
+        let arrivals = stopTimes.integers(.arrivalTime), departures = stopTimes.integers(.departureTime)
         var edges: [String: (firstArrival: Int, firstDeparture: Int, lastArrival: Int, lastDeparture: Int)] = [:]
         let null = Column.nullInteger
         for (g, rows) in groups.rows.enumerated() {

@@ -12,11 +12,11 @@ struct BookingRuleIdRule: ValidationRule {
 
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let stopTimes = feed.stopTimes
-        guard feed.dumpFiles.contains("booking_rules.txt"), stopTimes.has("pickup_type") || stopTimes.has("drop_off_type") else { return }
+        guard feed.dumpFiles.contains("booking_rules.txt"), stopTimes.has(.pickupType) || stopTimes.has(.dropOffType) else { return }
         let checks = [
-            (stopTimes.integers("pickup_type"), stopTimes.integers("start_pickup_drop_off_window"), stopTimes.texts("pickup_booking_rule_id"),
+            (stopTimes.integers(.pickupType), stopTimes.integers(.startPickupDropOffWindow), stopTimes.texts(.pickupBookingRuleId),
              "pickup_booking_rule_id"),
-            (stopTimes.integers("drop_off_type"), stopTimes.integers("end_pickup_drop_off_window"), stopTimes.texts("drop_off_booking_rule_id"),
+            (stopTimes.integers(.dropOffType), stopTimes.integers(.endPickupDropOffWindow), stopTimes.texts(.dropOffBookingRuleId),
              "drop_off_booking_rule_id"),
         ]
         for row in 0..<stopTimes.count {

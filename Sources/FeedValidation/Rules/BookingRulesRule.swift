@@ -31,10 +31,10 @@ struct BookingRulesRule: ValidationRule {
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let rules = feed["booking_rules"]
         guard rules.isPresent, !rules.isEmpty else { return }
-        let ids = rules.texts("booking_rule_id"), types = rules.integers("booking_type")
-        let columns = Dictionary(uniqueKeysWithValues: rules.schema.fields.map { ($0.name, rules.column($0.name)) })
-        let durationMin = rules.integers("prior_notice_duration_min"), durationMax = rules.integers("prior_notice_duration_max")
-        let startDay = rules.integers("prior_notice_start_day"), lastDay = rules.integers("prior_notice_last_day")
+        let ids = rules.texts(.bookingRuleId), types = rules.integers(.bookingType)
+        let columns = Dictionary(uniqueKeysWithValues: rules.schema.fields.map { ($0.name, rules.column($0.key)) })
+        let durationMin = rules.integers(.priorNoticeDurationMin), durationMax = rules.integers(.priorNoticeDurationMax)
+        let startDay = rules.integers(.priorNoticeStartDay), lastDay = rules.integers(.priorNoticeLastDay)
         for row in 0..<rules.count {
             func report(_ kind: NoticeKind, _ field: String?, _ message: String) {
                 sink.add(kind) {
@@ -43,38 +43,39 @@ struct BookingRulesRule: ValidationRule {
                 }
             }
             let has = { (field: String) in columns[field]?.hasValue(row) ?? false }
+            let hasKey = { (field: FieldKey) in has(field.name) }
             if let (kind, fields) = Self.forbidden[types[row]] {
                 let found = fields.filter(has)
                 if !found.isEmpty {
                     report(kind, found.joined(separator: ", "), "booking_type \(types[row]) forbids \(found.joined(separator: ", ")).")
                 }
             }
-            if types[row] == 1 && !has("prior_notice_duration_min") {
+            if types[row] == 1 && !hasKey(.priorNoticeDurationMin) {
                 report(.missingPriorNoticeDurationMin, "prior_notice_duration_min", "A same-day booking rule needs prior_notice_duration_min.")
             }
-            if has("prior_notice_duration_min") && has("prior_notice_duration_max") && durationMax[row] < durationMin[row] {
+            if hasKey(.priorNoticeDurationMin) && hasKey(.priorNoticeDurationMax) && durationMax[row] < durationMin[row] {
                 report(.invalidPriorNoticeDurationMin, "prior_notice_duration_min",
                        "prior_notice_duration_max (\(durationMax[row])) is less than prior_notice_duration_min (\(durationMin[row])).")
             }
-            if has("prior_notice_duration_max") && has("prior_notice_start_day") {
+            if hasKey(.priorNoticeDurationMax) && hasKey(.priorNoticeStartDay) {
                 report(.forbiddenPriorNoticeStartDay, "prior_notice_start_day", "prior_notice_start_day is forbidden beside prior_notice_duration_max.")
             }
-            if has("prior_notice_last_day") && has("prior_notice_start_day") && lastDay[row] > startDay[row] {
+            if hasKey(.priorNoticeLastDay) && hasKey(.priorNoticeStartDay) && lastDay[row] > startDay[row] {
                 report(.priorNoticeLastDayAfterStartDay, "prior_notice_last_day",
                        "prior_notice_last_day (\(lastDay[row])) is after prior_notice_start_day (\(startDay[row])).")
             }
             if types[row] == 2 {
-                if !has("prior_notice_last_day") {
+                if !hasKey(.priorNoticeLastDay) {
                     report(.missingPriorNoticeLastDay, "prior_notice_last_day", "A prior-day booking rule needs prior_notice_last_day.")
                 }
-                if !has("prior_notice_last_time") {
+                if !hasKey(.priorNoticeLastTime) {
                     report(.missingPriorNoticeLastTime, "prior_notice_last_time", "A prior-day booking rule needs prior_notice_last_time.")
                 }
             }
-            if has("prior_notice_start_time") && !has("prior_notice_start_day") {
+            if hasKey(.priorNoticeStartTime) && !hasKey(.priorNoticeStartDay) {
                 report(.forbiddenPriorNoticeStartTime, "prior_notice_start_time", "prior_notice_start_time is forbidden without prior_notice_start_day.")
             }
-            if !has("prior_notice_start_time") && has("prior_notice_start_day") {
+            if !hasKey(.priorNoticeStartTime) && hasKey(.priorNoticeStartDay) {
                 report(.missingPriorNoticeStartTime, "prior_notice_start_time", "prior_notice_start_day needs prior_notice_start_time.")
             }
         }

@@ -33,13 +33,13 @@ struct CalendarDateRules: ValidationRule {
 
     private func expiredCalendar(_ feed: Feed, _ services: ServiceDates, _ sink: NoticeSink) {
         let calendar = feed.calendar
-        let ids = calendar.texts("service_id")
+        let ids = calendar.texts(.serviceId)
         var calendarRow: [String: Int] = [:]
         for row in 0..<calendar.count { if let id = ids[row], calendarRow[id] == nil { calendarRow[id] = row } }
         var fromDates: [(line: Int, id: String)] = []
         var allExpired = true
         var firstLine: [String: Int] = [:]
-        let exceptionIds = feed.calendarDates.texts("service_id")
+        let exceptionIds = feed.calendarDates.texts(.serviceId)
         for row in 0..<feed.calendarDates.count {
             if let id = exceptionIds[row], firstLine[id] == nil { firstLine[id] = Int(feed.calendarDates.lines[row]) }
         }
@@ -65,7 +65,7 @@ struct CalendarDateRules: ValidationRule {
 
     private func feedExpiration(_ feed: Feed, _ sink: NoticeSink) {
         let info = feed.feedInfo
-        let ends = info.integers("feed_end_date")
+        let ends = info.integers(.feedEndDate)
         for row in 0..<info.count {
             guard let end = CivilDate.day(ends[row]) else { continue }
             let kind: NoticeKind? = end < today + 7 ? .feedExpirationDate7Days : end < today + 30 ? .feedExpirationDate30Days : nil
@@ -101,10 +101,10 @@ struct CalendarDateRules: ValidationRule {
 
     private func inactiveServices(_ feed: Feed, _ sink: NoticeSink) {
         let calendar = feed.calendar
-        let ids = calendar.texts("service_id")
-        let flags = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map { calendar.integers($0) }
+        let ids = calendar.texts(.serviceId)
+        let flags = FieldKey.weekdays.map { calendar.integers($0) }
         var added: Set<String> = []
-        for case let (id?, type) in zip(feed.calendarDates.texts("service_id"), feed.calendarDates.integers("exception_type")) where type == 1 {
+        for case let (id?, type) in zip(feed.calendarDates.texts(.serviceId), feed.calendarDates.integers(.exceptionType)) where type == 1 {
             added.insert(id)
         }
         for row in 0..<calendar.count where flags.allSatisfy({ $0[row] != 1 }) {

@@ -19,15 +19,15 @@ struct CurrencyRule: ValidationRule {
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let attributes = feed["fare_attributes"]
         if attributes.isPresent {
-            for (row, code) in attributes.texts("currency_type").enumerated() {
+            for (row, code) in attributes.texts(.currencyType).enumerated() {
                 guard let code, Self.digits(code) == nil else { continue }
                 invalidCurrency(attributes, row, "currency_type", code, sink)
             }
         }
         let products = feed["fare_products"]
         guard products.isPresent else { return }
-        let amounts = products.texts("amount")
-        for (row, code) in products.texts("currency").enumerated() {
+        let amounts = products.texts(.amount)
+        for (row, code) in products.texts(.currency).enumerated() {
             let digits = code.flatMap(Self.digits)
             if let code, digits == nil { invalidCurrency(products, row, "currency", code, sink) }
             guard let amount = amounts[row] else { continue }

@@ -105,11 +105,11 @@ struct RowKeys {
 
     init(_ table: Table) {
         let key = table.schema.primaryKey
-        let first = table.texts(key[0])
+        let first = table.texts(FieldKey(key[0]))
         var secondText: [String?]?
         var secondNumber: [Int]?
         if key.count > 1, let field = table.schema.field(key[1]) {
-            if field.kind.storage == .text { secondText = table.texts(key[1]) } else { secondNumber = table.integers(key[1]) }
+            if field.kind.storage == .text { secondText = table.texts(field.key) } else { secondNumber = table.integers(field.key) }
         }
         var numbers: [String: Int] = [:]
         var previous: (text: String, number: Int)?

@@ -11,8 +11,8 @@ struct DuplicateRouteNameRule: ValidationRule {
 
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let routes = feed.routes
-        let shorts = routes.texts("route_short_name"), longs = routes.texts("route_long_name")
-        let types = routes.integers("route_type"), agencies = routes.texts("agency_id"), ids = routes.texts("route_id")
+        let shorts = routes.texts(.routeShortName), longs = routes.texts(.routeLongName)
+        let types = routes.integers(.routeType), agencies = routes.texts(.agencyId), ids = routes.texts(.routeId)
         var first: [String: Int] = [:]
         for row in 0..<routes.count {
             let key = [longs[row] ?? "", shorts[row] ?? "", String(types[row]), agencies[row] ?? ""].joined(separator: "\u{1F}")

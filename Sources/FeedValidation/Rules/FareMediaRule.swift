@@ -16,7 +16,7 @@ struct FareMediaRule: ValidationRule {
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let media = feed["fare_media"]
         guard media.isPresent, !media.isEmpty else { return }
-        let ids = media.texts("fare_media_id"), names = media.texts("fare_media_name"), types = media.integers("fare_media_type")
+        let ids = media.texts(.fareMediaId), names = media.texts(.fareMediaName), types = media.integers(.fareMediaType)
         var seen: [String: Int32] = [:]
         for row in 0..<media.count {
             if names[row] == nil && (types[row] == 2 || types[row] == 4) {

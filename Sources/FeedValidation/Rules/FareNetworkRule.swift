@@ -15,7 +15,7 @@ struct FareNetworkRule: ValidationRule {
     var repairs: Bool { false }
 
     func apply(to feed: inout Feed, sink: NoticeSink) {
-        if feed.routes.has("network_id") {
+        if feed.routes.has(.networkId) {
             for name in ["route_networks", "networks"] where feed[name].isPresent {
                 sink.add(.routeNetworksSpecifiedInMoreThanOneFile) {
                     Notice(.routeNetworksSpecifiedInMoreThanOneFile, file: "routes.txt",
@@ -26,7 +26,7 @@ struct FareNetworkRule: ValidationRule {
         }
         let joins = feed["fare_leg_join_rules"]
         guard joins.isPresent else { return }
-        let from = joins.texts("from_stop_id"), to = joins.texts("to_stop_id")
+        let from = joins.texts(.fromStopId), to = joins.texts(.toStopId)
         for row in 0..<joins.count where (from[row] == nil) != (to[row] == nil) {
             sink.add(.missingRequiredField) {
                 Notice(.missingRequiredField, file: "fare_leg_join_rules.txt", line: Int(joins.lines[row]),

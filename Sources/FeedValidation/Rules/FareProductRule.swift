@@ -15,11 +15,11 @@ struct FareProductRule: ValidationRule {
         let products = feed["fare_products"], categories = feed["rider_categories"]
         guard products.isPresent, categories.isPresent, !products.isEmpty else { return }
         var defaults = Set<String>()
-        for case let (id?, flag) in zip(categories.texts("rider_category_id"), categories.integers("is_default_fare_category")) where flag == 1 {
+        for case let (id?, flag) in zip(categories.texts(.riderCategoryId), categories.integers(.isDefaultFareCategory)) where flag == 1 {
             defaults.insert(id)
         }
         guard !defaults.isEmpty else { return }
-        let ids = products.texts("fare_product_id"), riders = products.texts("rider_category_id")
+        let ids = products.texts(.fareProductId), riders = products.texts(.riderCategoryId)
         /// Each product's default categories, in order of first row, with the row of each.
         var found: [String: [(category: String, row: Int)]] = [:]
         var order: [String] = []

@@ -19,9 +19,9 @@ struct FareTransferRulesRule: ValidationRule {
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let rules = feed["fare_transfer_rules"]
         guard rules.isPresent, !rules.isEmpty else { return }
-        let from = rules.texts("from_leg_group_id"), to = rules.texts("to_leg_group_id")
-        let limits = rules.integers("duration_limit"), limitTypes = rules.integers("duration_limit_type")
-        let counts = rules.integers("transfer_count")
+        let from = rules.texts(.fromLegGroupId), to = rules.texts(.toLegGroupId)
+        let limits = rules.integers(.durationLimit), limitTypes = rules.integers(.durationLimitType)
+        let counts = rules.integers(.transferCount)
         for row in 0..<rules.count {
             func report(_ kind: NoticeKind, _ field: String, _ value: Int?, _ message: String) {
                 sink.add(kind) {

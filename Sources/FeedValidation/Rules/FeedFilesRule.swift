@@ -25,9 +25,9 @@ struct FeedFilesRule: ValidationRule {
             sink.add(RequiredFilesRule.notAtTopLevel(.missingRecommendedFile, "feed_info.txt", in: feed))
         }
         let shapes = feed.shapes
-        let used = Set(feed.trips.texts("shape_id").compactMap { $0 })
+        let used = Set(feed.trips.texts(.shapeId).compactMap { $0 })
         var reported: Set<String> = []
-        for (row, id) in shapes.texts("shape_id").enumerated() {
+        for (row, id) in shapes.texts(.shapeId).enumerated() {
             guard let id, !used.contains(id), reported.insert(id).inserted else { continue }
             sink.add(.unusedShape) {
                 Notice(.unusedShape, file: "shapes.txt", line: Int(shapes.lines[row]), field: "shape_id",

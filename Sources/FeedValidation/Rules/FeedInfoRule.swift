@@ -16,17 +16,17 @@ struct FeedInfoRule: ValidationRule {
 
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let info = feed.feedInfo
-        let emails = info.texts("feed_contact_email"), urls = info.texts("feed_contact_url")
-        let starts = info.integers("feed_start_date"), ends = info.integers("feed_end_date")
+        let emails = info.texts(.feedContactEmail), urls = info.texts(.feedContactUrl)
+        let starts = info.integers(.feedStartDate), ends = info.integers(.feedEndDate)
         for row in 0..<info.count {
             if emails[row] == nil && urls[row] == nil {
                 sink.add(Notice(.missingFeedContactEmailAndUrl, file: "feed_info.txt",
                                 line: Int(info.lines[row]), field: "feed_contact_email",
                                 message: "The feed gives neither a contact e-mail nor a contact URL."))
             }
-            for field in ["feed_start_date", "feed_end_date", "feed_version"] where !info.has(field) {
+            for field in [FieldKey.feedStartDate, .feedEndDate, .feedVersion] where !info.has(field) {
                 sink.add(Notice(.missingRecommendedField, file: "feed_info.txt",
-                                line: Int(info.lines[row]), field: field, message: "feed_info should give \(field)."))
+                                line: Int(info.lines[row]), field: field.name, message: "feed_info should give \(field)."))
             }
             if (starts[row] == Column.nullInteger) != (ends[row] == Column.nullInteger) {
                 let missing = starts[row] == Column.nullInteger ? "feed_start_date" : "feed_end_date"

@@ -11,14 +11,14 @@ struct FlexStopTimesRule: ValidationRule {
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let stopTimes = feed.stopTimes
         guard stopTimes.isPresent, !stopTimes.isEmpty else { return }
-        let stops = stopTimes.texts("stop_id")
+        let stops = stopTimes.texts(.stopId)
         // Nearly every feed names a stop on every row: then nothing is reported or left out, and
         // one scan for an empty stop_id is all it takes (Bydgoszcz: 24 ms -> under 1 ms, on the
         // path every later repairing rule waits for).
         guard stops.contains(where: { $0 == nil }) else { return }
-        let groups = stopTimes.texts("location_group_id")
-        let locations = stopTimes.texts("location_id")
-        let trips = stopTimes.texts("trip_id")
+        let groups = stopTimes.texts(.locationGroupId)
+        let locations = stopTimes.texts(.locationId)
+        let trips = stopTimes.texts(.tripId)
         var keep = Array(repeating: true, count: stopTimes.count)
         var flexTrips: Set<String> = []
         var fixedTrips: Set<String> = []

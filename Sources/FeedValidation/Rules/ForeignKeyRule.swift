@@ -18,17 +18,17 @@ struct ForeignKeyRule: ValidationRule {
             var keep = Array(repeating: true, count: table.count)
             var cascaded = 0
             for field in schema.fields {
-                guard let reference = field.references, table.has(field.name) else { continue }
+                guard let reference = field.references, table.has(field.key) else { continue }
                 let targets = reference.targets.filter { feed[$0.table].isPresent }
                 let valid = targets.reduce(into: Set<String>()) { set, target in
-                    for case let value? in feed[target.table].texts(target.field) { set.insert(value) }
+                    for case let value? in feed[target.table].texts(FieldKey(target.field)) { set.insert(value) }
                 }
                 let parentDropped = targets.reduce(into: Set<String>()) { $0.formUnion(droppedKeys["\($1.table).\($1.field)"] ?? []) }
-                let values = table.texts(field.name)
+                let values = table.texts(field.key)
                 // References to stops change from row to row (a stop_time's stop, where its trip
                 // comes in a run of rows): those are checked once per distinct stop, through the
                 // numbers the other rules and stages share (``TextCodes``).
-                let coded = reference.targets.contains { $0.table == "stops" } ? table.codes(field.name) : nil
+                let coded = reference.targets.contains { $0.table == "stops" } ? table.codes(field.key) : nil
                 let validCodes = coded.map { $0.values.map { valid.contains($0) } }
                 var cleared: [Int] = []
                 var lastValid: String?
@@ -62,7 +62,7 @@ struct ForeignKeyRule: ValidationRule {
                                repair: !schema.isCompiled ? nil : (field.presence == .required || field.presence == .conditionallyRequired) ? "row dropped" : "value cleared")
                     }
                 }
-                if schema.isCompiled { table.clear(field.name, rows: cleared) }
+                if schema.isCompiled { table.clear(field.key, rows: cleared) }
             }
             guard schema.isCompiled else { continue }
             if cascaded > 0 {
@@ -73,7 +73,7 @@ struct ForeignKeyRule: ValidationRule {
             let removed = keep.lazy.filter { !$0 }.count
             if removed > 0 {
                 if let keyField = schema.primaryKey.first, schema.primaryKey.count == 1 {
-                    let ids = table.texts(keyField)
+                    let ids = table.texts(FieldKey(keyField))
                     droppedKeys["\(schema.name).\(keyField)"] = Set(keep.indices.compactMap { keep[$0] ? nil : ids[$0] })
                 }
                 sink.dropped(removed, from: table)

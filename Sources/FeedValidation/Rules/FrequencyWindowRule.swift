@@ -17,9 +17,9 @@ struct FrequencyWindowRule: ValidationRule {
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let frequencies = feed.frequencies
         guard frequencies.isPresent, !frequencies.isEmpty else { return }
-        let trips = frequencies.texts("trip_id")
-        let starts = frequencies.integers("start_time"), ends = frequencies.integers("end_time")
-        let headways = frequencies.integers("headway_secs")
+        let trips = frequencies.texts(.tripId)
+        let starts = frequencies.integers(.startTime), ends = frequencies.integers(.endTime)
+        let headways = frequencies.integers(.headwaySecs)
         var keep = Array(repeating: true, count: frequencies.count)
         var problems: [(row: Int, kind: NoticeKind, field: String, value: String, message: String)] = []
         for row in 0..<frequencies.count {

@@ -15,9 +15,9 @@ struct IdCharactersRule: ValidationRule {
         for schema in GTFSSchema.tables {
             let table = feed[schema.name]
             guard table.isPresent, !table.isEmpty else { continue }
-            for field in schema.fields where field.kind == .id && table.has(field.name) && !Self.untyped.contains("\(schema.name).\(field.name)") {
+            for field in schema.fields where field.kind == .id && table.has(field.key) && !Self.untyped.contains("\(schema.name).\(field.name)") {
                 var lastClean: String?
-                for (row, value) in table.texts(field.name).enumerated() {
+                for (row, value) in table.texts(field.key).enumerated() {
                     guard let value, value != lastClean else { continue }
                     if value.utf8.allSatisfy({ $0 >= 32 && $0 < 127 }) {
                         lastClean = value

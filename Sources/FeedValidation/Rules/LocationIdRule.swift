@@ -19,11 +19,11 @@ struct LocationIdRule: ValidationRule {
             if feed["location_groups"].isPresent { reportSharedIds(feed: feed, features: [], indexes: [], sink: sink) }
             return
         }
-        let featureIds = locations.texts("id")
+        let featureIds = locations.texts(.id)
         let known = Set(featureIds.compactMap { $0 })
         let stopTimes = feed.stopTimes
-        if stopTimes.has("location_id") {
-            let values = stopTimes.texts("location_id")
+        if stopTimes.has(.locationId) {
+            let values = stopTimes.texts(.locationId)
             for row in 0..<stopTimes.count {
                 guard let value = values[row], !known.contains(value) else { continue }
                 sink.add(.foreignKeyViolation) {
@@ -33,7 +33,7 @@ struct LocationIdRule: ValidationRule {
                 }
             }
         }
-        reportSharedIds(feed: feed, features: featureIds, indexes: locations.integers("feature_index"), sink: sink)
+        reportSharedIds(feed: feed, features: featureIds, indexes: locations.integers(.featureIndex), sink: sink)
     }
 
     /// `duplicate_geography_id`: ids found in more than one of stops, location groups and features.
@@ -49,8 +49,8 @@ struct LocationIdRule: ValidationRule {
             }
         }
         let stops = feed.stops, groups = feed["location_groups"]
-        note(stops.texts("stop_id"), stops.lines.map(Int.init), source: 0)
-        note(groups.texts("location_group_id"), groups.lines.map(Int.init), source: 1)
+        note(stops.texts(.stopId), stops.lines.map(Int.init), source: 0)
+        note(groups.texts(.locationGroupId), groups.lines.map(Int.init), source: 1)
         note(features, indexes, source: 2)
         for (id, rows) in firsts.sorted(by: { $0.key < $1.key }) where rows.lazy.filter({ $0 != nil }).count > 1 {
             let places = zip(["stops.txt", "location_groups.txt", "locations.geojson"], rows).compactMap { $1 == nil ? nil : $0 }

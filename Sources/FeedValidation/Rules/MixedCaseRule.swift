@@ -25,8 +25,8 @@ struct MixedCaseRule: ValidationRule {
         var verdicts: [String: Bool] = [:]
         for (name, field) in Self.fields {
             let table = feed[name]
-            guard table.isPresent, table.has(field) else { continue }
-            for (row, value) in table.texts(field).enumerated() {
+            guard table.isPresent, table.has(FieldKey(field)) else { continue }
+            for (row, value) in table.texts(FieldKey(field)).enumerated() {
                 guard let value else { continue }
                 let flagged: Bool
                 if let known = verdicts[value] { flagged = known } else { flagged = Self.lacksMixedCase(value); verdicts[value] = flagged }

@@ -14,9 +14,9 @@ struct OverlappingFrequencyRule: ValidationRule {
     func apply(to feed: inout Feed, sink: NoticeSink) {
         var frequencies = feed.frequencies
         guard frequencies.isPresent, frequencies.count > 1 else { return }
-        let starts = frequencies.integers("start_time")
-        var ends = frequencies.integers("end_time")
-        let groups = frequencies.groups(by: "trip_id", orderedBy: "start_time")
+        let starts = frequencies.integers(.startTime)
+        var ends = frequencies.integers(.endTime)
+        let groups = frequencies.groups(by: .tripId, orderedBy: .startTime)
         var changed = false
         for (g, rows) in groups.rows.enumerated() where rows.count > 1 {
             for (earlier, later) in zip(rows, rows.dropFirst()) where starts[later] < ends[earlier] {
@@ -33,7 +33,7 @@ struct OverlappingFrequencyRule: ValidationRule {
             }
         }
         guard changed else { return }
-        frequencies.setIntegers("end_time", ends)
+        frequencies.setIntegers(.endTime, ends)
         feed["frequencies"] = frequencies
     }
 }

@@ -36,21 +36,21 @@ struct OverlappingPickupDropOffZoneRule: ValidationRule {
     func apply(to feed: inout Feed, sink: NoticeSink) {
         guard let locations = feed.tables[GTFSSchema.locations.name], locations.isPresent else { return }
         let stopTimes = feed.stopTimes
-        guard stopTimes.isPresent, stopTimes.has("location_id"), stopTimes.has("start_pickup_drop_off_window"),
-              stopTimes.has("end_pickup_drop_off_window") else { return }
+        guard stopTimes.isPresent, stopTimes.has(.locationId), stopTimes.has(.startPickupDropOffWindow),
+              stopTimes.has(.endPickupDropOffWindow) else { return }
         var geometries: [String: String] = [:]
-        for (id, geometry) in zip(locations.texts("id"), locations.texts("geometry")) {
+        for (id, geometry) in zip(locations.texts(.id), locations.texts(.geometry)) {
             if let id, let geometry, geometries[id] == nil { geometries[id] = geometry }
         }
-        let zones = stopTimes.texts("location_id")
-        let starts = stopTimes.integers("start_pickup_drop_off_window")
-        let ends = stopTimes.integers("end_pickup_drop_off_window")
-        let pickups = stopTimes.integers("pickup_type"), dropOffs = stopTimes.integers("drop_off_type")
-        let sequences = stopTimes.integers("stop_sequence")
+        let zones = stopTimes.texts(.locationId)
+        let starts = stopTimes.integers(.startPickupDropOffWindow)
+        let ends = stopTimes.integers(.endPickupDropOffWindow)
+        let pickups = stopTimes.integers(.pickupType), dropOffs = stopTimes.integers(.dropOffType)
+        let sequences = stopTimes.integers(.stopSequence)
         func type(_ values: [Int], _ row: Int) -> Int { values[row] == Column.nullInteger ? 0 : values[row] }
         var overlap = ZoneOverlaps(geometries: geometries, budget: PlanarWorkBudget())
         var pairs = 0
-        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
+        let groups = stopTimes.groups(by: .tripId, orderedBy: .stopSequence)
         for (g, allRows) in groups.rows.enumerated() {
             let rows = allRows.filter {
                 zones[$0] != nil && starts[$0] != Column.nullInteger && ends[$0] != Column.nullInteger

@@ -9,10 +9,10 @@ struct ParentStationRule: ValidationRule {
 
     func apply(to feed: inout Feed, sink: NoticeSink) {
         var stops = feed.stops
-        guard stops.isPresent, stops.has("parent_station") else { return }
-        let ids = stops.texts("stop_id")
-        let parents = stops.texts("parent_station")
-        let types = stops.integers("location_type").map { $0 == Column.nullInteger ? 0 : $0 }
+        guard stops.isPresent, stops.has(.parentStation) else { return }
+        let ids = stops.texts(.stopId)
+        let parents = stops.texts(.parentStation)
+        let types = stops.integers(.locationType).map { $0 == Column.nullInteger ? 0 : $0 }
         var typeOf: [String: Int] = [:]
         for row in 0..<stops.count { if let id = ids[row] { typeOf[id] = types[row] } }
         var cleared: [Int] = []
@@ -34,7 +34,7 @@ struct ParentStationRule: ValidationRule {
                        repair: "value cleared")
             }
         }
-        stops.clear("parent_station", rows: cleared)
+        stops.clear(.parentStation, rows: cleared)
         feed["stops"] = stops
     }
 }

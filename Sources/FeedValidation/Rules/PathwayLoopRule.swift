@@ -12,7 +12,7 @@ struct PathwayLoopRule: ValidationRule {
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let pathways = feed["pathways"]
         guard pathways.isPresent else { return }
-        let ids = pathways.texts("pathway_id"), from = pathways.texts("from_stop_id"), to = pathways.texts("to_stop_id")
+        let ids = pathways.texts(.pathwayId), from = pathways.texts(.fromStopId), to = pathways.texts(.toStopId)
         for row in 0..<pathways.count where from[row] != nil && from[row] == to[row] {
             sink.add(.pathwayLoop) {
                 Notice(.pathwayLoop, file: "pathways.txt", line: Int(pathways.lines[row]),

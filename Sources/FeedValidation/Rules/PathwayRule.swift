@@ -12,8 +12,8 @@ struct PathwayRule: ValidationRule {
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let pathways = feed["pathways"]
         guard pathways.isPresent else { return }
-        let modes = pathways.integers("pathway_mode"), both = pathways.integers("is_bidirectional")
-        let ids = pathways.texts("pathway_id")
+        let modes = pathways.integers(.pathwayMode), both = pathways.integers(.isBidirectional)
+        let ids = pathways.texts(.pathwayId)
         for row in 0..<pathways.count where modes[row] == 7 && both[row] == 1 {
             sink.add(.bidirectionalExitGate) {
                 Notice(.bidirectionalExitGate, file: "pathways.txt", line: Int(pathways.lines[row]),

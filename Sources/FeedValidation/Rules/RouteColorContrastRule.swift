@@ -14,7 +14,7 @@ struct RouteColorContrastRule: ValidationRule {
 
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let routes = feed.routes
-        let colors = routes.texts("route_color"), texts = routes.texts("route_text_color"), ids = routes.texts("route_id")
+        let colors = routes.texts(.routeColor), texts = routes.texts(.routeTextColor), ids = routes.texts(.routeId)
         for row in 0..<routes.count {
             guard let color = colors[row], let text = texts[row], let a = Self.luma(color), let b = Self.luma(text),
                   abs(a - b) < Self.minimumLumaDifference else { continue }

@@ -11,9 +11,9 @@ struct RouteNameRule: ValidationRule {
 
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let routes = feed.routes
-        let shortNames = routes.texts("route_short_name")
-        let longNames = routes.texts("route_long_name")
-        let ids = routes.texts("route_id")
+        let shortNames = routes.texts(.routeShortName)
+        let longNames = routes.texts(.routeLongName)
+        let ids = routes.texts(.routeId)
         for row in 0..<routes.count where shortNames[row] == nil && longNames[row] == nil {
             sink.add(.routeBothShortAndLongNameMissing) {
                 Notice(.routeBothShortAndLongNameMissing, file: "routes.txt",

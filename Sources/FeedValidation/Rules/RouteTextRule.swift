@@ -17,8 +17,8 @@ struct RouteTextRule: ValidationRule {
 
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let routes = feed.routes
-        let shorts = routes.texts("route_short_name"), longs = routes.texts("route_long_name")
-        let descriptions = routes.texts("route_desc"), ids = routes.texts("route_id")
+        let shorts = routes.texts(.routeShortName), longs = routes.texts(.routeLongName)
+        let descriptions = routes.texts(.routeDesc), ids = routes.texts(.routeId)
         func report(_ kind: NoticeKind, _ row: Int, _ field: String, _ value: String, _ message: String) {
             sink.add(kind) {
                 Notice(kind, file: "routes.txt", line: Int(routes.lines[row]), field: field,

@@ -21,11 +21,11 @@ struct ShapeDistanceRule: ValidationRule {
 
     func apply(to feed: inout Feed, sink: NoticeSink) {
         var shapes = feed.shapes
-        guard shapes.has("shape_dist_traveled") else { return }
-        let distances = shapes.reals("shape_dist_traveled")
-        let lats = shapes.reals("shape_pt_lat")
-        let lons = shapes.reals("shape_pt_lon")
-        let groups = shapes.groups(by: "shape_id", orderedBy: "shape_pt_sequence")
+        guard shapes.has(.shapeDistTraveled) else { return }
+        let distances = shapes.reals(.shapeDistTraveled)
+        let lats = shapes.reals(.shapePtLat)
+        let lons = shapes.reals(.shapePtLon)
+        let groups = shapes.groups(by: .shapeId, orderedBy: .shapePtSequence)
         var cleared: [Int] = []
         for (g, rows) in groups.rows.enumerated() {
             var broken = false
@@ -61,7 +61,7 @@ struct ShapeDistanceRule: ValidationRule {
             if broken { cleared.append(contentsOf: rows) }
         }
         guard !cleared.isEmpty else { return }
-        shapes.clear("shape_dist_traveled", rows: cleared)
+        shapes.clear(.shapeDistTraveled, rows: cleared)
         feed["shapes"] = shapes
     }
 }

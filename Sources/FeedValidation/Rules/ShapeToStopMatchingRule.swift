@@ -33,25 +33,25 @@ struct ShapeToStopMatchingRule: ValidationRule {
 
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let shapes = feed.shapes, trips = feed.trips, stopTimes = feed.stopTimes, stops = feed.stops
-        guard !shapes.isEmpty, !stops.isEmpty, !stopTimes.isEmpty, trips.has("shape_id") else { return }
+        guard !shapes.isEmpty, !stops.isEmpty, !stopTimes.isEmpty, trips.has(.shapeId) else { return }
         var tripsOfShape: [String: [Int]] = [:]
-        let tripIds = trips.texts("trip_id"), tripRoutes = trips.texts("route_id")
-        for (row, shape) in trips.texts("shape_id").enumerated() {
+        let tripIds = trips.texts(.tripId), tripRoutes = trips.texts(.routeId)
+        for (row, shape) in trips.texts(.shapeId).enumerated() {
             if let shape, tripIds[row] != nil { tripsOfShape[shape, default: []].append(row) }
         }
         guard !tripsOfShape.isEmpty else { return }
         var routeTypes: [String: Int] = [:]
-        for case let (id?, type) in zip(feed.routes.texts("route_id"), feed.routes.integers("route_type")) { routeTypes[id] = type }
+        for case let (id?, type) in zip(feed.routes.texts(.routeId), feed.routes.integers(.routeType)) { routeTypes[id] = type }
         var places = StopPlaces(stops)
-        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
+        let groups = stopTimes.groups(by: .tripId, orderedBy: .stopSequence)
         var groupOfTrip: [String: Int] = [:]
         for (g, key) in groups.keys.enumerated() { groupOfTrip[key] = g }
-        let stopOfRow = stopTimes.texts("stop_id"), stopDistances = stopTimes.reals("shape_dist_traveled")
+        let stopOfRow = stopTimes.texts(.stopId), stopDistances = stopTimes.reals(.shapeDistTraveled)
         let reporter = ShapeMatchReporter(sink: sink, stopTimes: stopTimes, stopOfRow: stopOfRow, names: places.names)
 
-        let shapeGroups = shapes.groups(by: "shape_id", orderedBy: "shape_pt_sequence")
-        let lats = shapes.reals("shape_pt_lat"), lons = shapes.reals("shape_pt_lon")
-        let shapeDistances = shapes.reals("shape_dist_traveled")
+        let shapeGroups = shapes.groups(by: .shapeId, orderedBy: .shapePtSequence)
+        let lats = shapes.reals(.shapePtLat), lons = shapes.reals(.shapePtLon)
+        let shapeDistances = shapes.reals(.shapeDistTraveled)
         for (g, shapeId) in shapeGroups.keys.enumerated() {
             guard let tripRows = tripsOfShape[shapeId] else { continue }
             let points = shapeGroups.rows[g]

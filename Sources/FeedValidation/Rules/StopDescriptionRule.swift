@@ -11,7 +11,7 @@ struct StopDescriptionRule: ValidationRule {
 
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let stops = feed.stops
-        let names = stops.texts("stop_name"), descriptions = stops.texts("stop_desc")
+        let names = stops.texts(.stopName), descriptions = stops.texts(.stopDesc)
         for row in 0..<stops.count {
             guard let name = names[row], let description = descriptions[row], name.lowercased() == description.lowercased() else { continue }
             sink.add(.sameNameAndDescriptionForStop) {

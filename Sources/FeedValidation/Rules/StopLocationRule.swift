@@ -10,11 +10,11 @@ struct StopLocationRule: ValidationRule {
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let stops = feed.stops
         guard stops.isPresent else { return }
-        let types = stops.integers("location_type")
-        let lats = stops.reals("stop_lat")
-        let lons = stops.reals("stop_lon")
-        let names = stops.texts("stop_name")
-        let ids = stops.texts("stop_id")
+        let types = stops.integers(.locationType)
+        let lats = stops.reals(.stopLat)
+        let lons = stops.reals(.stopLon)
+        let names = stops.texts(.stopName)
+        let ids = stops.texts(.stopId)
         var keep = Array(repeating: true, count: stops.count)
         for row in 0..<stops.count {
             let type = types[row] == Column.nullInteger ? 0 : types[row]

@@ -12,9 +12,9 @@ struct StopTimeDistanceRule: ValidationRule {
 
     func apply(to feed: inout Feed, sink: NoticeSink) {
         var stopTimes = feed.stopTimes
-        guard stopTimes.has("shape_dist_traveled") else { return }
-        let distances = stopTimes.reals("shape_dist_traveled")
-        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
+        guard stopTimes.has(.shapeDistTraveled) else { return }
+        let distances = stopTimes.reals(.shapeDistTraveled)
+        let groups = stopTimes.groups(by: .tripId, orderedBy: .stopSequence)
         var cleared = TripShapeDistanceCheck.check(feed, groups, sink: sink)
         for (g, rows) in groups.rows.enumerated() {
             var broken = false
@@ -32,7 +32,7 @@ struct StopTimeDistanceRule: ValidationRule {
             if broken { cleared.append(contentsOf: rows) }
         }
         guard !cleared.isEmpty else { return }
-        stopTimes.clear("shape_dist_traveled", rows: cleared)
+        stopTimes.clear(.shapeDistTraveled, rows: cleared)
         feed["stop_times"] = stopTimes
     }
 }

@@ -17,17 +17,17 @@ struct StopUsageRule: ValidationRule {
         let stops = feed.stops, stopTimes = feed.stopTimes
         guard stops.isPresent, stopTimes.isPresent else { return }
         // The line of the first stop time naming each stop.
-        let stopCodes = stopTimes.codes("stop_id")
+        let stopCodes = stopTimes.codes(.stopId)
         var served: [String: Int] = [:]
         for (code, row) in stopCodes.firstRows().enumerated() { served[stopCodes.values[code]] = Int(stopTimes.lines[row]) }
         // A stop of a GTFS-Flex location group that stop times name is served too.
-        let groupsServed = Set(stopTimes.texts("location_group_id").compactMap { $0 })
+        let groupsServed = Set(stopTimes.texts(.locationGroupId).compactMap { $0 })
         var inServedGroup: Set<String> = []
         let members = feed["location_group_stops"]
-        for case let (group?, stop?) in zip(members.texts("location_group_id"), members.texts("stop_id")) where groupsServed.contains(group) {
+        for case let (group?, stop?) in zip(members.texts(.locationGroupId), members.texts(.stopId)) where groupsServed.contains(group) {
             inServedGroup.insert(stop)
         }
-        let ids = stops.texts("stop_id"), types = stops.integers("location_type")
+        let ids = stops.texts(.stopId), types = stops.integers(.locationType)
         for row in 0..<stops.count {
             guard let id = ids[row] else { continue }
             let type = types[row] == Column.nullInteger ? 0 : types[row]

@@ -23,8 +23,8 @@ struct TimeframeRule: ValidationRule {
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let frames = feed["timeframes"]
         guard frames.isPresent, !frames.isEmpty else { return }
-        let starts = frames.integers("start_time"), ends = frames.integers("end_time")
-        let groups = frames.texts("timeframe_group_id"), services = frames.texts("service_id")
+        let starts = frames.integers(.startTime), ends = frames.integers(.endTime)
+        let groups = frames.texts(.timeframeGroupId), services = frames.texts(.serviceId)
         func report(_ row: Int, _ kind: NoticeKind, _ field: String, _ seconds: Int?, _ message: String) {
             sink.add(kind) {
                 Notice(kind, file: "timeframes.txt", line: Int(frames.lines[row]), field: field,

@@ -13,9 +13,9 @@ struct TimepointRule: ValidationRule {
 
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let stopTimes = feed.stopTimes
-        guard stopTimes.has("timepoint") else { return }
-        let timepoints = stopTimes.integers("timepoint")
-        let arrivals = stopTimes.integers("arrival_time"), departures = stopTimes.integers("departure_time")
+        guard stopTimes.has(.timepoint) else { return }
+        let timepoints = stopTimes.integers(.timepoint)
+        let arrivals = stopTimes.integers(.arrivalTime), departures = stopTimes.integers(.departureTime)
         let null = Column.nullInteger
         for row in 0..<stopTimes.count {
             let hasArrival = arrivals[row] != null, hasDeparture = departures[row] != null

@@ -38,8 +38,8 @@ struct TranslationsRule: ValidationRule {
     func apply(to feed: inout Feed, sink: NoticeSink) {
         var table = feed.translations
         guard table.isPresent, !table.isEmpty else { return }
-        let tables = table.texts("table_name"), fields = table.texts("field_name"), languages = table.texts("language")
-        let recordIds = table.texts("record_id"), subIds = table.texts("record_sub_id"), values = table.texts("field_value")
+        let tables = table.texts(.tableName), fields = table.texts(.fieldName), languages = table.texts(.language)
+        let recordIds = table.texts(.recordId), subIds = table.texts(.recordSubId), values = table.texts(.fieldValue)
         let records = Records(feed)
         var keep = Array(repeating: true, count: table.count)
         var cleared: [String: [Int]] = [:]
@@ -110,7 +110,7 @@ struct TranslationsRule: ValidationRule {
                 leftOut += 1
             }
         }
-        for (field, rows) in cleared { table.clear(field, rows: rows) }
+        for (field, rows) in cleared { table.clear(FieldKey(field), rows: rows) }
         sink.recordDropped(dropped, from: "translations.txt")
         sink.recordLeftOut(leftOut, from: "translations.txt")
         feed["translations"] = table.keeping(keep)
@@ -123,13 +123,13 @@ private struct Records {
     private var stopTimes: Set<String> = []
 
     init(_ feed: Feed) {
-        ids["agency"] = Set(feed.agency.texts("agency_id").compactMap { $0 })
-        ids["stops"] = Set(feed.stops.texts("stop_id").compactMap { $0 })
-        ids["routes"] = Set(feed.routes.texts("route_id").compactMap { $0 })
-        ids["trips"] = Set(feed.trips.texts("trip_id").compactMap { $0 })
+        ids["agency"] = Set(feed.agency.texts(.agencyId).compactMap { $0 })
+        ids["stops"] = Set(feed.stops.texts(.stopId).compactMap { $0 })
+        ids["routes"] = Set(feed.routes.texts(.routeId).compactMap { $0 })
+        ids["trips"] = Set(feed.trips.texts(.tripId).compactMap { $0 })
         let st = feed.stopTimes
-        guard feed.translations.texts("table_name").contains("stop_times") else { return }
-        for (trip, sequence) in zip(st.texts("trip_id"), st.integers("stop_sequence")) {
+        guard feed.translations.texts(.tableName).contains("stop_times") else { return }
+        for (trip, sequence) in zip(st.texts(.tripId), st.integers(.stopSequence)) {
             if let trip { stopTimes.insert("\(trip)\u{1F}\(sequence)") }
         }
     }

@@ -41,8 +41,8 @@ struct TravelSpeedRule: ValidationRule {
         // trips pass between them (`Legs`).
         var stopNumber: [String: Int] = [:]
         var positions: [(lat: Double, lon: Double)] = []
-        let ids = stops.texts("stop_id"), lats = stops.reals("stop_lat"), lons = stops.reals("stop_lon")
-        let parents = stops.texts("parent_station")
+        let ids = stops.texts(.stopId), lats = stops.reals(.stopLat), lons = stops.reals(.stopLon)
+        let parents = stops.texts(.parentStation)
         for row in 0..<stops.count where !lats[row].isNaN && !lons[row].isNaN {
             if let id = ids[row] {
                 stopNumber[id] = positions.count
@@ -54,20 +54,20 @@ struct TravelSpeedRule: ValidationRule {
         }
         var legs = Legs(positions: positions)
         var routeType: [String: Int] = [:]
-        for case let (id?, type) in zip(feed.routes.texts("route_id"), feed.routes.integers("route_type")) { routeType[id] = type }
+        for case let (id?, type) in zip(feed.routes.texts(.routeId), feed.routes.integers(.routeType)) { routeType[id] = type }
         var tripLimit: [String: Double] = [:]
         tripLimit.reserveCapacity(feed.trips.count)
-        for case let (trip?, route?) in zip(feed.trips.texts("trip_id"), feed.trips.texts("route_id")) {
+        for case let (trip?, route?) in zip(feed.trips.texts(.tripId), feed.trips.texts(.routeId)) {
             if let type = routeType[route] { tripLimit[trip] = Self.limit(type) }
         }
-        let arrivals = stopTimes.integers("arrival_time"), departures = stopTimes.integers("departure_time")
-        let stopOfRow = stopTimes.texts("stop_id")
+        let arrivals = stopTimes.integers(.arrivalTime), departures = stopTimes.integers(.departureTime)
+        let stopOfRow = stopTimes.texts(.stopId)
         // Each stop time's position number, through its stop's number (``TextCodes``): each
         // distinct stop id looked up once, not once per stop time.
-        let stopCodes = stopTimes.codes("stop_id")
+        let stopCodes = stopTimes.codes(.stopId)
         let numberOfCode = stopCodes.values.map { stopNumber[$0] }
         let codes = stopCodes.codes
-        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
+        let groups = stopTimes.groups(by: .tripId, orderedBy: .stopSequence)
         let null = Column.nullInteger
         for (g, rows) in groups.rows.enumerated() {
             let trip = groups.keys[g]

@@ -16,25 +16,25 @@ enum TripShapeDistanceCheck {
     static func check(_ feed: Feed, _ groups: RowGroups, sink: NoticeSink) -> [Int] {
         let stopTimes = feed.stopTimes
         let shapes = feed.shapes, trips = feed.trips, stops = feed.stops
-        guard stopTimes.has("shape_dist_traveled"), shapes.has("shape_dist_traveled"), trips.has("shape_id") else { return [] }
+        guard stopTimes.has(.shapeDistTraveled), shapes.has(.shapeDistTraveled), trips.has(.shapeId) else { return [] }
         // The furthest point of each shape: the first with the largest distance.
         var ends: [String: (distance: Double, lat: Double, lon: Double)] = [:]
-        let shapeIds = shapes.texts("shape_id"), shapeDistances = shapes.reals("shape_dist_traveled")
-        let shapeLats = shapes.reals("shape_pt_lat"), shapeLons = shapes.reals("shape_pt_lon")
-        for row in shapes.groups(by: "shape_id", orderedBy: "shape_pt_sequence").rows.joined() {
+        let shapeIds = shapes.texts(.shapeId), shapeDistances = shapes.reals(.shapeDistTraveled)
+        let shapeLats = shapes.reals(.shapePtLat), shapeLons = shapes.reals(.shapePtLon)
+        for row in shapes.groups(by: .shapeId, orderedBy: .shapePtSequence).rows.joined() {
             guard let id = shapeIds[row] else { continue }
             let d = shapeDistances[row].isNaN ? 0 : shapeDistances[row]
             if let end = ends[id], end.distance >= d { continue }
             ends[id] = (d, shapeLats[row], shapeLons[row])
         }
         var positions: [String: (lat: Double, lon: Double)] = [:]
-        let stopIds = stops.texts("stop_id"), lats = stops.reals("stop_lat"), lons = stops.reals("stop_lon")
+        let stopIds = stops.texts(.stopId), lats = stops.reals(.stopLat), lons = stops.reals(.stopLon)
         for row in 0..<stops.count { if let id = stopIds[row] { positions[id] = (lats[row], lons[row]) } }
         var shapeOfTrip: [String: String] = [:]
-        for (trip, shape) in zip(trips.texts("trip_id"), trips.texts("shape_id")) {
+        for (trip, shape) in zip(trips.texts(.tripId), trips.texts(.shapeId)) {
             if let trip, let shape { shapeOfTrip[trip] = shape }
         }
-        let distances = stopTimes.reals("shape_dist_traveled"), stopOfRow = stopTimes.texts("stop_id")
+        let distances = stopTimes.reals(.shapeDistTraveled), stopOfRow = stopTimes.texts(.stopId)
         var cleared: [Int] = []
         for (g, rows) in groups.rows.enumerated() {
             let trip = groups.keys[g]

@@ -17,16 +17,16 @@ struct TripStopTimesRule: ValidationRule {
     func apply(to feed: inout Feed, sink: NoticeSink) {
         var stopTimes = feed.stopTimes
         guard stopTimes.isPresent else { return }
-        let groups = stopTimes.groups(by: "trip_id", orderedBy: "stop_sequence")
-        var arrivals = stopTimes.integers("arrival_time")
-        var departures = stopTimes.integers("departure_time")
+        let groups = stopTimes.groups(by: .tripId, orderedBy: .stopSequence)
+        var arrivals = stopTimes.integers(.arrivalTime)
+        var departures = stopTimes.integers(.departureTime)
         let null = Column.nullInteger
         var dropped: Set<String> = []
         var filled = false
         func report(_ kind: NoticeKind, _ row: Int, _ field: String, _ message: String, _ repair: String) {
             sink.add(kind) {
                 Notice(kind, file: "stop_times.txt",
-                       line: Int(stopTimes.lines[row]), field: field, value: stopTimes.texts("trip_id")[row],
+                       line: Int(stopTimes.lines[row]), field: field, value: stopTimes.texts(.tripId)[row],
                        message: message, repair: repair)
             }
         }
@@ -70,7 +70,7 @@ struct TripStopTimesRule: ValidationRule {
         // Trips that have no stop_times at all.
         let withTimes = Set(groups.keys)
         let trips = feed.trips
-        for (row, id) in trips.texts("trip_id").enumerated() {
+        for (row, id) in trips.texts(.tripId).enumerated() {
             guard let id, !withTimes.contains(id) else { continue }
             dropped.insert(id)
             for kind in [NoticeKind.unusableTrip, .unusedTrip] {
@@ -81,8 +81,8 @@ struct TripStopTimesRule: ValidationRule {
             }
         }
         if filled {
-            stopTimes.setIntegers("arrival_time", arrivals)
-            stopTimes.setIntegers("departure_time", departures)
+            stopTimes.setIntegers(.arrivalTime, arrivals)
+            stopTimes.setIntegers(.departureTime, departures)
             feed["stop_times"] = stopTimes
         }
         feed.dropTrips(dropped, sink: sink)

@@ -13,9 +13,9 @@ struct UrlConsistencyRule: ValidationRule {
     func apply(to feed: inout Feed, sink: NoticeSink) {
         let agency = feed.agency, routes = feed.routes, stops = feed.stops
         var agencies: [String: Int] = [:]
-        for case let url? in agency.texts("agency_url") { agencies[url.lowercased(), default: 0] += 1 }
+        for case let url? in agency.texts(.agencyUrl) { agencies[url.lowercased(), default: 0] += 1 }
         var routesByURL: [String: Int] = [:]
-        let routeURLs = routes.texts("route_url")
+        let routeURLs = routes.texts(.routeUrl)
         for case let url? in routeURLs { routesByURL[url.lowercased(), default: 0] += 1 }
         func report(_ kind: NoticeKind, _ table: Table, _ row: Int, _ field: String, _ url: String, _ times: Int, _ other: String) {
             for _ in 0..<times {
@@ -29,7 +29,7 @@ struct UrlConsistencyRule: ValidationRule {
             guard let url, let n = agencies[url.lowercased()] else { continue }
             report(.sameRouteAndAgencyUrl, routes, row, "route_url", url, n, "agency")
         }
-        for (row, url) in stops.texts("stop_url").enumerated() {
+        for (row, url) in stops.texts(.stopUrl).enumerated() {
             guard let url else { continue }
             if let n = agencies[url.lowercased()] { report(.sameStopAndAgencyUrl, stops, row, "stop_url", url, n, "agency") }
             if let n = routesByURL[url.lowercased()] { report(.sameStopAndRouteUrl, stops, row, "stop_url", url, n, "route") }
