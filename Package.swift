@@ -48,7 +48,7 @@ let package = Package(
             "FeedModel", "FeedSQLite", "CFeedZlib",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // Bounded HTTP GETs (size, idle time, deadline), shared by the client and the build's fetch.
+        // Bounded HTTP exchanges (size, idle time, deadline), shared by the client, the build's fetch and S3 publication.
         .target(name: "FeedHTTP"),
         // The client apps embed: manifest → delta or full → verify → apply.
         .target(name: "FeedClient", dependencies: ["BundleFormat", "FeedModel", "FeedSQLite", "FeedHTTP"]),
@@ -56,9 +56,9 @@ let package = Package(
         .target(name: "BundleWriter", dependencies: ["FeedModel", "FeedEnhancement", "BundleFormat", "FeedSQLite"]),
         // What changed between two bundles: compared through SQL, rendered as text, JSON or HTML.
         .target(name: "FeedDiff", dependencies: ["FeedModel", "BundleFormat", "FeedSQLite"]),
-        // Publication to object storage (S3 API): SigV4, a small S3 client, the upload order.
+        // Publication to object storage (S3 API): SigV4, a small S3 client over FeedHTTP, the upload order.
         .target(name: "FeedPublish", dependencies: [
-            "BundleFormat", "BundleWriter", "FeedModel",
+            "BundleFormat", "FeedModel", "FeedHTTP",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // pipeline.yaml, fetching, the stages in order, the build report.

@@ -98,12 +98,12 @@ public enum ContentDigest {
             }
             flush()
             if wanted, let finished = tableHasher?.finalize() {
-                digests[table.name] = hex(finished.prefix(16))
+                digests[table.name] = hexString(finished.prefix(16))
             }
             tableHasher = nil
         }
         flush()
-        return (content ? "sha256:" + hex(hasher.finalize()) : "", digests)
+        return (content ? "sha256:" + hexString(hasher.finalize()) : "", digests)
     }
 
     private static let flushBytes = 1 << 16
@@ -112,10 +112,6 @@ public enum ContentDigest {
     private static func isKeyOutsideDigest(_ statement: Statement) -> Bool {
         guard case .text(let key) = statement.rawValue(at: 0) else { return false }
         return BundleSchema.metaKeysOutsideDigest.contains(String(decoding: key, as: UTF8.self))
-    }
-
-    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { hexDigits[Int($0 >> 4)] + hexDigits[Int($0 & 0xF)] }.joined()
     }
 
     /// A content table as the file declares it: columns in order, primary key in key order.
@@ -150,8 +146,6 @@ public enum ContentDigest {
         }
         return out
     }
-
-    private static let hexDigits = (0..<16).map { String($0, radix: 16) }
 
     private static func encode(_ value: SQLValue, to buffer: inout [UInt8]) {
         switch value {
@@ -195,11 +189,6 @@ public func sha256Hex(_ bytes: some DataProtocol) -> String {
     hexString(SHA256.hash(data: bytes))
 }
 
-/// Bytes as lowercase hex, two digits each.
-public func hexString(_ bytes: some Sequence<UInt8>) -> String {
-    bytes.map { String(format2: $0) }.joined()
-}
-
 /// SHA-256 of the file at `url`, read 1 MiB at a time (a bundle of any size in bounded memory).
 public func sha256Hex(ofFile url: URL) throws -> String {
     let handle = try FileHandle(forReadingFrom: url)
@@ -208,12 +197,3 @@ public func sha256Hex(ofFile url: URL) throws -> String {
     while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty { hasher.update(data: piece) }
     return hexString(hasher.finalize())
 }
-
-extension String {
-    init(format2 byte: UInt8) {
-        let digits = Array("0123456789abcdef")
-        self = String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-    }
-}
-
-import Foundation

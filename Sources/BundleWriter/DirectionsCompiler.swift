@@ -44,7 +44,7 @@ struct DirectionsCompiler {
     }
 
     private func json(_ values: [String]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
+        let data = (try? StableJSON.encoder(oneLine: true).encode(values)) ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 }

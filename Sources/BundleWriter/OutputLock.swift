@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FeedModel
 import Foundation
 
 /// An exclusive, non-blocking lock on an output folder (`flock` on `<folder>/.lock`), so two
@@ -32,41 +33,14 @@ public final class OutputLock {
     }
 }
 
-/// Writes a file atomically: the bytes go to a temporary file (in `scratch`, `<output>/.tmp/`,
-/// when given, else beside the target), are flushed to disk, and the temporary file is renamed
-/// over the target. Readers see the old file or the new one, never a part.
+/// Writes a file atomically (``AtomicFile/write(_:to:via:)``), the temporary file in `scratch`
+/// (`<output>/.tmp/`) when given, else beside the target. Readers see the old file or the new
+/// one, never a part.
 public func writeAtomically(_ data: Data, to url: URL, scratch: ScratchFolder? = nil) throws(PublishError) {
-    let temporary = try scratch?.file("-" + url.lastPathComponent) ?? url.deletingLastPathComponent()
-        .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
+    let temporary = try scratch?.file("-" + url.lastPathComponent)
     do {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw PublishError.io(path: temporary.path, reason: "cannot create file")
-        }
-        let handle = try FileHandle(forWritingTo: temporary)
-        defer { try? handle.close() }
-        try handle.write(contentsOf: data)
-        try handle.synchronize()
-        guard rename(temporary.path, url.path) == 0 else {
-            let code = errno
-            if code == EXDEV, scratch != nil {
-                // The output folder spans file systems: write beside the target instead.
-                try? FileManager.default.removeItem(at: temporary)
-                return try writeAtomically(data, to: url, scratch: nil)
-            }
-            throw PublishError.io(path: url.path, reason: String(cString: strerror(code)))
-        }
-        // Make the rename itself durable before anything that depends on it (the manifest).
-        let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
-    } catch let error as PublishError {
-        try? FileManager.default.removeItem(at: temporary)
-        throw error
+        try AtomicFile.write(data, to: url, via: temporary)
     } catch {
-        try? FileManager.default.removeItem(at: temporary)
-        throw .io(path: url.path, reason: error.localizedDescription)
+        throw .io(path: error.path, reason: error.reason)
     }
 }

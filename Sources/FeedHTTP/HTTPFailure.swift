@@ -18,6 +18,16 @@ public enum HTTPFailure: Error, Sendable, Equatable {
     /// The connection failed or was cut (a body shorter than its `Content-Length` included).
     case network(String)
 
+    /// Whether the same request may succeed later: the network's trouble (a connection refused,
+    /// cut or silent). Not a cancellation, a file that cannot be written, a limit or a refused
+    /// redirect, which the same request meets again.
+    public var isTransient: Bool {
+        switch self {
+        case .network, .timedOut: true
+        case .cancelled, .local, .overLimit, .refused: false
+        }
+    }
+
     /// The words of a timeout, as both clients write them.
     public static func timeoutWords(seconds: TimeInterval, idle: Bool) -> String {
         "timed out after \(String(format: "%.0f", seconds)) s" + (idle ? " without data" : "")
@@ -27,7 +37,10 @@ public enum HTTPFailure: Error, Sendable, Equatable {
 /// A response's status and head fields (by lower-case name); the body is in memory only for a
 /// ``TransferSink`` without a file.
 public struct HTTPResponse: Sendable {
+    /// The status code.
     public var status: Int
+    /// Head fields by lower-case name.
     public var headers: [String: String]
+    /// The body, when the sink kept it in memory (empty otherwise).
     public var body: Data
 }

@@ -3,11 +3,13 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One bounded GET, shared by the client's updates and the build's fetch: the body goes to a
-/// ``TransferSink`` (memory or a file, capped), no more than `idle` seconds pass without a
-/// byte, and the whole exchange is done within `overall` seconds. At most 5 redirects, with
-/// `.sameServer` only on the request's own server. The body of a status other than 2xx is
-/// never read (no caller uses it).
+/// One bounded HTTP exchange, shared by the client's updates, the build's fetch and the
+/// publisher's S3 requests: a GET, or any method with a body of bytes; the response's body goes
+/// to a ``TransferSink`` (memory or a file, capped), no more than `idle` seconds pass without a
+/// byte either way, and the whole exchange is done within `overall` seconds. At most 5
+/// redirects, of GET and HEAD only, with `.sameServer` only on the request's own server, with
+/// `.none` never. The body of a status other than 2xx is read only by a sink that asks for it
+/// (an S3 error's code and message).
 ///
 /// `http` URLs on Linux go over a socket of their own (``SocketExchange``): FoundationNetworking's
 /// URLSession keeps a write source armed on a socket that waits for a response, spinning a core
@@ -22,13 +24,21 @@ public struct HTTPTransfer: Sendable {
         case sameServer
         /// To any http(s) URL: an agency's dump behind a CDN.
         case anyServer
+        /// None: a 3xx is the answer, as any other status (a signed request is valid only where
+        /// it was sent).
+        case none
     }
 
+    /// Seconds without a byte received or sent before the exchange is given up.
     public var idle: TimeInterval
+    /// Seconds the whole exchange may take, redirects included.
     public var overall: TimeInterval
+    /// Which redirects are followed.
     public var redirects: Redirects
+    /// The `User-Agent` sent.
     public var userAgent: String
 
+    /// A transfer with these bounds, redirect policy and `User-Agent`.
     public init(idle: TimeInterval, overall: TimeInterval, redirects: Redirects, userAgent: String) {
         self.idle = idle
         self.overall = overall
@@ -43,15 +53,18 @@ public struct HTTPTransfer: Sendable {
         return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
     }
 
-    /// The GET, awaited; cancelling the calling task ends it at once (`.cancelled`).
-    public func run(_ url: URL, headers: [String: String] = [:], into sink: TransferSink) async throws(HTTPFailure) -> HTTPResponse {
+    /// The exchange, awaited; cancelling the calling task ends it at once (`.cancelled`).
+    /// `method` (GET unless said) is sent with `headers` and `body` (`Content-Length` from it).
+    public func run(_ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
+                    into sink: TransferSink) async throws(HTTPFailure) -> HTTPResponse {
         if Task.isCancelled { throw .cancelled }
-        sink.redirectPolicy = redirects
+        let request = OutgoingRequest(method: method, headers: headers, body: body)
+        prepare(sink, for: request)
         let start = ContinuousClock.now
         var target = url
         #if canImport(FoundationNetworking)
         if url.scheme?.lowercased() == "http" {
-            let exchange = SocketExchange(url: url, headers: headers, sink: sink, userAgent: userAgent, idle: idle, overall: overall)
+            let exchange = SocketExchange(url: url, request: request, sink: sink, userAgent: userAgent, idle: idle, overall: overall)
             await withTaskCancellationHandler {
                 await exchange.run()
             } onCancel: {
@@ -61,7 +74,7 @@ public struct HTTPTransfer: Sendable {
             target = next
         }
         #endif
-        let session = Session(transfer: self, url: target, headers: headers, sink: sink, start: start)
+        let session = Session(transfer: self, url: target, request: request, sink: sink, start: start)
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 session.start { continuation.resume() }
@@ -72,21 +85,24 @@ public struct HTTPTransfer: Sendable {
         return try outcome(of: sink, target)
     }
 
-    /// The GET on the calling thread, for a batch job with nothing else to do meanwhile (the
-    /// build's fetch). It needs no thread of Swift's cooperative pool.
-    public func runBlocking(_ url: URL, headers: [String: String] = [:], into sink: TransferSink) throws(HTTPFailure) -> HTTPResponse {
-        sink.redirectPolicy = redirects
+    /// The exchange on the calling thread, for a batch job with nothing else to do meanwhile
+    /// (the build's fetch, the publisher's requests). It needs no thread of Swift's cooperative
+    /// pool.
+    public func runBlocking(_ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
+                            into sink: TransferSink) throws(HTTPFailure) -> HTTPResponse {
+        let request = OutgoingRequest(method: method, headers: headers, body: body)
+        prepare(sink, for: request)
         let start = ContinuousClock.now
         var target = url
         #if canImport(FoundationNetworking)
         if url.scheme?.lowercased() == "http" {
-            SocketExchange(url: url, headers: headers, sink: sink, userAgent: userAgent, idle: idle, overall: overall).perform()
+            SocketExchange(url: url, request: request, sink: sink, userAgent: userAgent, idle: idle, overall: overall).perform()
             guard let next = sink.handoff else { return try outcome(of: sink, url) }
             target = next
         }
         #endif
         let done = DispatchSemaphore(value: 0)
-        let session = Session(transfer: self, url: target, headers: headers, sink: sink, start: start)
+        let session = Session(transfer: self, url: target, request: request, sink: sink, start: start)
         session.start { done.signal() }
         // The watchdog cancels the task at the deadline; should FoundationNetworking then never
         // report its end, the wait still ends 10 s later.
@@ -95,6 +111,13 @@ public struct HTTPTransfer: Sendable {
             throw .timedOut(seconds: overall, idle: false)
         }
         return try outcome(of: sink, target)
+    }
+
+    /// Tells `sink` what it takes part in: which redirects are followed, and whether the
+    /// response has a body (none to a HEAD, whatever its head declares).
+    private func prepare(_ sink: TransferSink, for request: OutgoingRequest) {
+        sink.redirectPolicy = request.followsRedirects ? redirects : .none
+        sink.bodyless = request.method == "HEAD"
     }
 
     /// What the transfer `sink` received came to: the response, or why there is none.
@@ -108,7 +131,7 @@ public struct HTTPTransfer: Sendable {
         var fields: [String: String] = [:]
         for (key, value) in response?.allHeaderFields ?? [:] { fields["\(key)".lowercased()] = "\(value)" }
         // Shorter than announced: a cut (a file keeps what arrived, to be resumed).
-        if let response, !sink.headRefused, (200..<300).contains(response.statusCode),
+        if let response, !sink.headRefused, !sink.bodyless, (200..<300).contains(response.statusCode),
            let expected = fields["content-length"].flatMap(Int.init), sink.received < expected {
             throw .network("connection closed after \(sink.received) of \(expected) bytes")
         }
@@ -126,15 +149,16 @@ private struct Session: Sendable {
     let session: URLSession
     let start: ContinuousClock.Instant
 
-    init(transfer: HTTPTransfer, url: URL, headers: [String: String], sink: TransferSink, start: ContinuousClock.Instant) {
+    init(transfer: HTTPTransfer, url: URL, request outgoing: OutgoingRequest, sink: TransferSink, start: ContinuousClock.Instant) {
         self.transfer = transfer
         self.sink = sink
         self.start = start
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: transfer.idle)
+        request.httpMethod = outgoing.method
         // The bytes as stored: checksums are of the files, not of a re-encoded transfer.
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         request.setValue(transfer.userAgent, forHTTPHeaderField: "User-Agent")
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in outgoing.headers { request.setValue(value, forHTTPHeaderField: name) }
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         let configuration = URLSessionConfiguration.ephemeral
@@ -145,7 +169,14 @@ private struct Session: Sendable {
         // registry"). See `TransferSink.cancel` for the other half.
         configuration.urlCache = nil
         session = URLSession(configuration: configuration, delegate: sink, delegateQueue: queue)
-        task = session.dataTask(with: request)
+        // A new session, and so a new connection, for each exchange: on a kept-alive connection
+        // that turns out dead, URLSession (libcurl) sends a request again by itself, and on Linux
+        // without rewinding its body (seen: the second half of an S3 part sent as the whole).
+        if let body = outgoing.body {
+            task = session.uploadTask(with: request, from: body)
+        } else {
+            task = session.dataTask(with: request)
+        }
     }
 
     /// Starts the task and its watchdog; `onFinish` runs once it has ended.
@@ -170,4 +201,21 @@ private struct Session: Sendable {
     }
 
     func cancel() { sink.cancel(task) }
+}
+
+/// What an exchange sends besides its URL: the method, head fields and body.
+struct OutgoingRequest: Sendable {
+    var method: String
+    var headers: [String: String]
+    /// Sent with its `Content-Length`; a PUT or POST without one sends an empty one.
+    var body: Data?
+
+    init(method: String, headers: [String: String], body: Data?) {
+        self.method = method
+        self.headers = headers
+        self.body = body ?? (method == "PUT" || method == "POST" ? Data() : nil)
+    }
+
+    /// Whether a redirect may be followed: GET and HEAD only (a body is never sent twice).
+    var followsRedirects: Bool { method == "GET" || method == "HEAD" }
 }

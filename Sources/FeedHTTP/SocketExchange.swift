@@ -2,26 +2,28 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 
-/// One GET of an `http` URL over a TCP socket of its own, on Linux (see ``HTTPTransfer`` for
-/// why not URLSession there), feeding a ``TransferSink`` as URLSession would.
+/// One exchange with an `http` URL over a TCP socket of its own, on Linux (see ``HTTPTransfer``
+/// for why not URLSession there), feeding a ``TransferSink`` as URLSession would.
 ///
-/// HTTP/1.1 with `Connection: close`; a body framed by `Content-Length`, chunked, or by the end
-/// of the connection. Blocking, on a thread of its own: every wait (connecting, sending, each
-/// read of the head or the body) is a `poll` of at most the idle timeout or the time left before
-/// the deadline, whichever is shorter, so a server dripping its head or body a byte a second is
-/// stopped at the deadline, a stalled one after the idle timeout, and nothing spins meanwhile.
-/// The body is read 64 KiB at a time as the sink takes it: a server sending faster than that
-/// waits (TCP), so memory stays bounded whatever it sends. Redirects: at most 5, within the same
-/// deadline; with `.sameServer` on the request's server only; one to `https` is left in the
-/// sink's `handoff` for URLSession. `cancel` shuts the socket down, which wakes the
-/// wait at once. DNS lookups (`getaddrinfo`) are not bounded by the deadline.
+/// HTTP/1.1 with `Connection: close` (so a request body is never sent twice on a connection found
+/// dead); a request body sent with its `Content-Length`; a response body framed by
+/// `Content-Length`, chunked, or by the end of the connection (none to a HEAD). Blocking, on a thread of its
+/// own: every wait (connecting, sending, each read of the head or the body) is a `poll` of at most
+/// the idle timeout or the time left before the deadline, whichever is shorter, so a server
+/// dripping its head or body a byte a second is stopped at the deadline, a stalled one after the
+/// idle timeout, and nothing spins meanwhile. The body is read 64 KiB at a time as the sink takes
+/// it: a server sending faster than that waits (TCP), so memory stays bounded whatever it sends.
+/// Redirects: at most 5, within the same deadline; with `.sameServer` on the request's server only,
+/// with `.none` never (the 3xx is the response); one to `https` is left in the sink's `handoff` for
+/// URLSession. `cancel` shuts the socket down, which wakes the wait at once. DNS lookups
+/// (`getaddrinfo`) are not bounded by the deadline.
 ///
 /// `@unchecked Sendable`: `pending` is touched by the exchange's own thread only; `descriptor`
 /// and `cancelled`, which `cancel` reaches from another thread, only under `lock`; the rest is
 /// set in `init`.
 final class SocketExchange: @unchecked Sendable {
     private let url: URL
-    private let headers: [String: String]
+    private let request: OutgoingRequest
     private let sink: TransferSink
     private let userAgent: String
     private let idle: TimeInterval
@@ -41,10 +43,10 @@ final class SocketExchange: @unchecked Sendable {
         case refused(String)
     }
 
-    init(url: URL, headers: [String: String], sink: TransferSink, userAgent: String, idle: TimeInterval, overall: TimeInterval) {
+    init(url: URL, request: OutgoingRequest, sink: TransferSink, userAgent: String, idle: TimeInterval, overall: TimeInterval) {
         self.userAgent = userAgent
         self.url = url
-        self.headers = headers
+        self.request = request
         self.sink = sink
         self.idle = idle
         self.overall = overall
@@ -80,7 +82,7 @@ final class SocketExchange: @unchecked Sendable {
             var target = url
             for redirect in 0...5 {
                 let (status, fields) = try exchangeHead(target)
-                if [301, 302, 303, 307, 308].contains(status), let location = fields["location"] {
+                if sink.redirectPolicy != .none, [301, 302, 303, 307, 308].contains(status), let location = fields["location"] {
                     guard let next = URL(string: location, relativeTo: target)?.absoluteURL,
                           sink.redirectPolicy == .anyServer || HTTPTransfer.sameServer(next, url) else {
                         throw .refused("a redirect to `\(location)` is not on the manifest's server")
@@ -126,7 +128,7 @@ final class SocketExchange: @unchecked Sendable {
         var chunked: Bool { byName["transfer-encoding"]?.lowercased().contains("chunked") == true }
     }
 
-    /// Connects to `target`'s server, sends the GET and reads the response's head (skipping
+    /// Connects to `target`'s server, sends the request and reads the response's head (skipping
     /// interim 1xx heads): its status and fields.
     private func exchangeHead(_ target: URL) throws(Failure) -> (Int, Fields) {
         guard let host = target.host, !host.isEmpty else { throw .network("no host in \(target.absoluteString)") }
@@ -137,15 +139,30 @@ final class SocketExchange: @unchecked Sendable {
         if path.isEmpty { path = "/" }
         if let query = components?.percentEncodedQuery { path += "?" + query }
         let authority = (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + (target.port.map { ":\($0)" } ?? "")
-        var request = "GET \(path) HTTP/1.1\r\nHost: \(authority)\r\nAccept-Encoding: identity\r\nUser-Agent: \(userAgent.filter { $0 != "\r" && $0 != "\n" })\r\nConnection: close\r\n"
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) where name.lowercased() != "accept-encoding" {
+        var head = "\(request.method) \(path) HTTP/1.1\r\nHost: \(authority)\r\nAccept-Encoding: identity\r\nUser-Agent: \(userAgent.filter { $0 != "\r" && $0 != "\n" })\r\nConnection: close\r\n"
+        if let body = request.body { head += "Content-Length: \(body.count)\r\n" }
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) where !["accept-encoding", "content-length"].contains(name.lowercased()) {
             // A value is one line, whatever a stored ETag holds.
-            request += "\(name): \(value.filter { $0 != "\r" && $0 != "\n" })\r\n"
+            head += "\(name): \(value.filter { $0 != "\r" && $0 != "\n" })\r\n"
         }
-        try send(Array((request + "\r\n").utf8))
+        var sendFailure: Failure?
+        do throws(Failure) {
+            try send(Data((head + "\r\n").utf8))
+            if let body = request.body { try send(body) }
+        } catch .network(let reason) {
+            // A server may answer before it has read the whole body (a refusal) and close: its
+            // answer is read if it came, else this is the failure.
+            sendFailure = .network(reason)
+        }
         var headBytes = 0
         while true {
-            guard let statusLine = try line(limit: 8192, counting: &headBytes) else { throw .network("the connection closed before a response") }
+            let statusLine: String?
+            do throws(Failure) {
+                statusLine = try line(limit: 8192, counting: &headBytes)
+            } catch {
+                throw sendFailure ?? error
+            }
+            guard let statusLine else { throw sendFailure ?? .network("the connection closed before a response") }
             let parts = statusLine.split(separator: " ", maxSplits: 2)
             guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100..<1000).contains(status) else {
                 throw .network("not an HTTP response")
@@ -170,7 +187,7 @@ final class SocketExchange: @unchecked Sendable {
     /// The body, handed to the sink as it arrives, until it ends, the sink refuses more, or the
     /// connection closes (the sink sees a cut by its count).
     private func readBody(status: Int, fields: Fields) throws(Failure) {
-        if status == 204 || status == 304 { return }
+        if status == 204 || status == 304 || sink.bodyless { return }
         if fields.chunked {
             while true {
                 guard let sizeLine = try line(limit: 1024) else { throw .network("the connection closed within the chunked body") }
@@ -281,11 +298,11 @@ final class SocketExchange: @unchecked Sendable {
         }
     }
 
-    private func send(_ bytes: [UInt8]) throws(Failure) {
+    private func send(_ bytes: Data) throws(Failure) {
         var done = 0
         while done < bytes.count {
             try wait(for: Int16(POLLOUT))
-            let count = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + done, bytes.count - done, Int32(MSG_NOSIGNAL)) }
+            let count = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + done, min(bytes.count - done, 1 << 16), Int32(MSG_NOSIGNAL)) }
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             guard count > 0 else { throw .network("cannot send the request: \(String(cString: strerror(errno)))") }
             done += count

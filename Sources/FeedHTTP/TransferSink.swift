@@ -7,7 +7,8 @@ import FoundationNetworking
 /// a ``SocketExchange`` (through `accept`), for one ``HTTPTransfer``: at most `maxBytes` of
 /// body (more, or a longer declared `Content-Length`, ends the transfer); a file resumed at
 /// `resumeFrom` (a Range request's answer checked against it); each piece shown to `observer`
-/// (a hash computed as the body arrives) and its running total to `progress`.
+/// (a hash computed as the body arrives) and its running total to `progress`. The body of a
+/// status other than 2xx is read only into memory, and only with `keepsErrorBodies`.
 ///
 /// `@unchecked Sendable`: URLSession calls the delegate methods one at a time on its delegate
 /// queue (an OperationQueue of width 1, see `HTTPTransfer`), a socket exchange from its one thread, and
@@ -20,12 +21,17 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
     let observer: ((UnsafeRawBufferPointer) -> Void)?
     /// The most the body (or the file, counting what it held) may reach.
     public let maxBytes: Int
+    /// Whether the body of a status other than 2xx is read too (into memory only: an S3 error's
+    /// XML names its code); otherwise it never is.
+    public let keepsErrorBodies: Bool
     /// The bytes `file` held before (a Range request asks for the rest).
     public var resumeFrom = 0
     /// The file written, for errors.
     public var path: String?
     /// Set by the transfer: which redirects URLSession may follow.
     var redirectPolicy = HTTPTransfer.Redirects.sameServer
+    /// Set by the transfer: the response has no body whatever its head declares (a HEAD's).
+    var bodyless = false
     /// A redirect a ``SocketExchange`` cannot follow itself (to `https`), for URLSession.
     var handoff: URL?
     /// The `Content-Length` of a head refused for being over `maxBytes`.
@@ -70,12 +76,14 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
         return running
     }
 
-    /// A sink writing into `file` (nil: the body kept in memory, as `HTTPResponse.body`).
-    public init(file: FileHandle?, maxBytes: Int, progress: (@Sendable (Int) -> Void)? = nil,
+    /// A sink writing into `file` (nil: the body kept in memory, as `HTTPResponse.body`);
+    /// `keepsErrorBodies` (in memory only) reads the body of a status other than 2xx as well.
+    public init(file: FileHandle?, maxBytes: Int, keepsErrorBodies: Bool = false, progress: (@Sendable (Int) -> Void)? = nil,
                 observer: ((UnsafeRawBufferPointer) -> Void)? = nil) {
         self.file = file
         self.progress = progress
         self.maxBytes = maxBytes
+        self.keepsErrorBodies = keepsErrorBodies && file == nil
         self.observer = observer
     }
 
@@ -137,8 +145,8 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
     }
 
     /// The response's head: false when its body is not to be read (declared longer than
-    /// allowed, resumed at another offset than asked, or a status other than 2xx, whose body no
-    /// caller uses).
+    /// allowed, resumed at another offset than asked, or a status other than 2xx, whose body
+    /// only a sink that `keepsErrorBodies` reads).
     func accept(_ response: HTTPURLResponse) -> Bool {
         self.response = response
         touch()
@@ -148,7 +156,9 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
 
     private func acceptable(_ response: HTTPURLResponse) -> Bool {
         let status = response.statusCode
-        guard (200..<300).contains(status) else { return false }
+        guard (200..<300).contains(status) || keepsErrorBodies else { return false }
+        // A HEAD's Content-Length is the object's, not a body's.
+        if bodyless { return true }
         // A body declared longer than allowed is refused before it is read.
         if let length = response.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init),
            length > maxBytes - (status == 206 ? resumeFrom : 0) {
@@ -239,9 +249,14 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
         if !accept(data) { dataTask.cancel() }
     }
 
-    /// At most 5 redirects; with `.sameServer`, only on the request's server (the manifest's).
+    /// At most 5 redirects; with `.sameServer`, only on the request's server (the manifest's);
+    /// with `.none`, none: the 3xx is the response.
     public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                            newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        guard redirectPolicy != .none else {
+            completionHandler(nil)
+            return
+        }
         redirects += 1
         guard let from = task.originalRequest?.url, let to = request.url, redirects <= 5,
               redirectPolicy == .anyServer || HTTPTransfer.sameServer(from, to) else {
@@ -250,6 +265,12 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
             return
         }
         completionHandler(request)
+    }
+
+    /// A request body going out counts as activity for the idle timeout, as bytes coming in do.
+    public func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+                           totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+        touch()
     }
 
     private func touch() {
@@ -267,8 +288,7 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
         }
         if let error {
             // A cancel of our own (a limit, a refused head or body, a timeout) is no failure of its own.
-            let ownCancel = overLimit || localError != nil || self.error != nil || refusal != nil
-                || (response.map { !(200..<300).contains($0.statusCode) } ?? false)
+            let ownCancel = overLimit || localError != nil || self.error != nil || refusal != nil || headRefused
             if (error as? URLError)?.code == .cancelled {
                 if !ownCancel { cancelled = true }
             } else if self.error == nil {

@@ -1,83 +1,6 @@
 import BundleFormat
-import BundleWriter
+import FeedModel
 import Foundation
-
-/// Tuning of a publication; the defaults suit AWS and a nightly job.
-public struct RemoteOptions: Sendable {
-    public var retry = RetryPolicy()
-    /// Seconds before one request gives up.
-    public var timeout: TimeInterval = 120
-    /// Files from this size up go in parts of `partSize` bytes (S3's smallest part is 5 MiB).
-    public var multipartThreshold = 16 << 20
-    public var partSize = 8 << 20
-    /// Seconds to wait before reading the written manifest back: on a store that ignores
-    /// `If-Match`, a concurrent writer's PUT landing just after ours shows up then.
-    public var settle: TimeInterval = 1
-    /// Called after the check that the live manifest is still the one this run read, just before
-    /// the conditional write: lets tests line two publishers up so that both pass the check and
-    /// the store (`If-Match`) or the read-back decides between them.
-    public var beforeManifestWrite: (@Sendable () -> Void)?
-
-    public init() {}
-}
-
-/// What a publication to object storage did, for reports and `--json`.
-public struct UploadReport: Codable, Sendable, Equatable {
-    /// JSON keys are snake_case in every `--json` output and report (issue 15).
-    enum CodingKeys: String, CodingKey {
-        case target
-        case status
-        case version
-        case liveVersion = "live_version"
-        case uploaded
-        case alreadyThere = "already_there"
-        case deleted
-        case pruneDeferred = "prune_deferred"
-        case bytes
-        case retries
-        case seconds
-        case note
-        case error
-        case errorKind = "error_kind"
-    }
-
-    public enum Status: String, Codable, Sendable {
-        /// A new manifest went live.
-        case uploaded
-        /// The live manifest already was this one.
-        case upToDate = "up_to_date"
-        case failed
-    }
-
-    /// `s3://bucket/prefix/bundle/` (no credentials, ever).
-    public var target: String
-    public var status: Status
-    /// The latest version of the local manifest.
-    public var version: Int?
-    /// The live manifest's latest version before this run.
-    public var liveVersion: Int?
-    /// Files written, in order (manifest and signature included).
-    public var uploaded: [String] = []
-    /// Listed files already in the store with the same size and checksum.
-    public var alreadyThere = 0
-    /// Files the manifest no longer lists, deleted after the grace period.
-    public var deleted: [String] = []
-    /// Unlisted files kept until their grace period has passed.
-    public var pruneDeferred = 0
-    public var bytes = 0
-    /// Requests sent again after a failure.
-    public var retries = 0
-    public var seconds: Double = 0
-    /// A sentence for people, when there is more to say than the status.
-    public var note: String?
-    public var error: String?
-    public var errorKind: RemotePublishError.Kind?
-
-    public init(target: String, status: Status) {
-        self.target = target
-        self.status = status
-    }
-}
 
 /// Publishes one bundle's output folder to `s3://bucket/prefix/<bundle>/`:
 ///
@@ -103,7 +26,7 @@ public final class RemotePublisher {
     public var progress: (String) -> Void = { _ in }
     let client: S3Client
     /// The live manifest as `restore()` found it: a different one at upload time is a lost race.
-    private var liveAtStart: LiveManifest??
+    var liveAtStart: LiveManifest??
 
     public init(target: PublishTarget, bundle: String, folder: URL, settings: AWSSettings, options: RemoteOptions = RemoteOptions()) {
         self.target = target
@@ -120,12 +43,12 @@ public final class RemotePublisher {
         var lastModified: Date?
     }
 
-    private func key(_ path: String) -> String { target.key(bundle: bundle, path) }
+    func key(_ path: String) -> String { target.key(bundle: bundle, path) }
     private var manifestKey: String { key("manifest.json") }
-    private var signatureKey: String { key("manifest.json.sig") }
-    private var where_: String { "s3://\(target.bucket)/\(manifestKey)" }
+    var signatureKey: String { key("manifest.json.sig") }
+    var where_: String { "s3://\(target.bucket)/\(manifestKey)" }
 
-    private func fetchLive() throws(RemotePublishError) -> LiveManifest? {
+    func fetchLive() throws(RemotePublishError) -> LiveManifest? {
         guard let (data, info) = try client.get(manifestKey) else { return nil }
         guard let manifest = try? Manifest.decode(data) else {
             throw .conflict("\(where_) is not a feedc manifest; refusing to replace it")
@@ -136,7 +59,7 @@ public final class RemotePublisher {
         return LiveManifest(data: data, manifest: manifest, etag: info.etag, lastModified: info.lastModified)
     }
 
-    private func localManifest() throws(RemotePublishError) -> (Data, Manifest)? {
+    func localManifest() throws(RemotePublishError) -> (Data, Manifest)? {
         let url = folder.appendingPathComponent("manifest.json")
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         guard let manifest = try? Manifest.decode(data) else { throw .local("\(url.path): unreadable manifest") }
@@ -145,7 +68,7 @@ public final class RemotePublisher {
 
     /// Whether `local` descends from `live`: newer, and listing live's latest (or having
     /// retained nothing that old).
-    private static func isAhead(_ local: Manifest, of live: Manifest) -> Bool {
+    static func isAhead(_ local: Manifest, of live: Manifest) -> Bool {
         guard local.latest.version > live.latest.version else { return false }
         if local.versions.contains(where: { $0.version == live.latest.version }) {
             return local.versions.contains { $0.version == live.latest.version && $0.digest == live.latest.digest }
@@ -153,74 +76,7 @@ public final class RemotePublisher {
         return live.latest.version < (local.versions.map(\.version).min() ?? 0)
     }
 
-    private static func describe(_ version: BundleVersion) -> String { "version \(version.version) (\(version.digest))" }
-
-    // MARK: Restore
-
-    public enum RestoreOutcome: Sendable, Equatable {
-        /// No manifest is live yet.
-        case nothingLive
-        /// The local folder already holds the live manifest, or descends from it.
-        case localCurrent(version: Int)
-        /// The local folder now mirrors the live manifest (files downloaded and checked).
-        case restored(version: Int, files: Int)
-    }
-
-    /// Brings the local folder to the live manifest unless it already holds it or a newer
-    /// version descending from it. Listed files are downloaded and checked against the
-    /// manifest's SHA-256, the manifest written last; local files it does not list are removed.
-    public func restore() throws(RemotePublishError) -> RestoreOutcome {
-        let redactor = client.redactor
-        do {
-            let live = try fetchLive()
-            liveAtStart = .some(live)
-            guard let live else { return .nothingLive }
-            let local = try localManifest()
-            if let local, local.0 == live.data || Self.isAhead(local.1, of: live.manifest) {
-                return .localCurrent(version: local.1.latest.version)
-            }
-            progress("\(bundle): the live manifest holds \(Self.describe(live.manifest.latest)); bringing the local folder to it")
-            let plan = try UploadPlan(manifest: live.manifest)
-            var checksums: [String: String] = [:]
-            for version in live.manifest.versions + [live.manifest.latest] { checksums[version.file] = version.sha256 }
-            for delta in live.manifest.deltas { checksums[delta.file] = delta.sha256 }
-            var downloaded = 0
-            for path in plan.immutable {
-                let url = folder.appendingPathComponent(path)
-                let existing = FileManager.default.contents(atPath: url.path)
-                if let existing, let sum = checksums[path], sha256Hex(existing) == sum { continue }
-                guard let (data, _) = try client.get(key(path)) else {
-                    throw RemotePublishError.conflict("\(where_) lists \(path), which is not in the store")
-                }
-                if let sum = checksums[path], sha256Hex(data) != sum {
-                    throw RemotePublishError.verification("s3://\(target.bucket)/\(key(path)): SHA-256 differs from the live manifest's")
-                }
-                if existing != data {
-                    try writeAtomically(data, to: url)
-                    downloaded += 1
-                }
-            }
-            let signatureURL = folder.appendingPathComponent("manifest.json.sig")
-            if let (signature, _) = try client.get(signatureKey) {
-                try writeAtomically(signature, to: signatureURL)
-            } else {
-                try? FileManager.default.removeItem(at: signatureURL)
-            }
-            try writeAtomically(live.data, to: folder.appendingPathComponent("manifest.json"))
-            let listed = Set(plan.immutable)
-            for sub in ["bundles", "deltas", "reports"] {
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(sub).path)) ?? []
-                where !listed.contains("\(sub)/\(name)") {
-                    try? FileManager.default.removeItem(at: folder.appendingPathComponent(sub).appendingPathComponent(name))
-                }
-            }
-            return .restored(version: live.manifest.latest.version, files: downloaded)
-        } catch let error as RemotePublishError {
-            throw error.redacted(redactor)
-        } catch {
-            throw RemotePublishError.local("\(folder.path): \(error)").redacted(redactor)
-        }
-    }
+    static func describe(_ version: BundleVersion) -> String { "version \(version.version) (\(version.digest))" }
 
     // MARK: Publish
 

@@ -1,29 +1,8 @@
 import BundleFormat
 import Crypto
+import FeedHTTP
+import FeedModel
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
-/// How often and how patiently a failed request is tried again: network errors, 5xx, 429,
-/// S3's `SlowDown`/`RequestTimeout`/`InternalError`, and a body the store found damaged
-/// (`BadDigest`, `XAmzContentSHA256Mismatch`, `IncompleteBody`); never other 4xx answers.
-public struct RetryPolicy: Sendable {
-    public var attempts: Int
-    /// The first wait; each next one doubles, with ±50% jitter, up to `maxDelay`.
-    public var baseDelay: TimeInterval
-    public var maxDelay: TimeInterval
-
-    public init(attempts: Int = 6, baseDelay: TimeInterval = 0.5, maxDelay: TimeInterval = 20) {
-        self.attempts = max(1, attempts)
-        self.baseDelay = baseDelay
-        self.maxDelay = maxDelay
-    }
-
-    func delay(afterAttempt attempt: Int) -> TimeInterval {
-        min(maxDelay, baseDelay * pow(2, Double(attempt - 1))) * Double.random(in: 0.5...1.5)
-    }
-}
 
 /// What a HEAD (or listing) says of an object.
 public struct ObjectInfo: Sendable, Equatable {
@@ -37,38 +16,40 @@ public struct ObjectInfo: Sendable, Equatable {
 }
 
 /// The few S3 calls publication needs, signed with SigV4, each retried with backoff. Path-style
-/// addressing on a custom endpoint, virtual-hosted on AWS. `@unchecked Sendable`: `retriedCount`
-/// and `lastDate` are only touched under `lock`; everything else is set in `init` and never changed.
-public final class S3Client: @unchecked Sendable {
+/// addressing on a custom endpoint, virtual-hosted on AWS. Requests go over FeedHTTP's
+/// ``HTTPTransfer``, one at a time and waited for (the publisher works through its files in
+/// order, and order is the point), each on a connection of its own, never redirected.
+public final class S3Client: Sendable {
+    /// The bucket every key is in.
     public let bucket: String
     let settings: AWSSettings
     let retry: RetryPolicy
     let redactor: Redactor
-    private let http: BlockingHTTP
+    private let transfer: HTTPTransfer
     private let signer: SigV4Signer
-    private let lock = NSLock()
-    private var retriedCount = 0
-    private var lastDate: Date?
+    /// Requests sent again after a failure, and the `Date` of the latest answer.
+    private let counters = Locked<(retried: Int, lastDate: Date?)>((0, nil))
 
+    /// The most bytes an answer may hold (an object read back into memory).
+    static let maxAnswerBytes = 1 << 31
+    /// The most seconds one request may take in all, however steadily its bytes move.
+    static let requestDeadline: TimeInterval = 3600
+
+    /// A client for `bucket`; `timeout`: seconds a request may go without a byte either way
+    /// before it is given up (and tried again).
     public init(settings: AWSSettings, bucket: String, retry: RetryPolicy = RetryPolicy(), timeout: TimeInterval = 120) {
         self.settings = settings
         self.bucket = bucket
         self.retry = retry
         self.redactor = Redactor(secrets: settings.credentials.secrets)
-        self.http = BlockingHTTP(timeout: timeout)
+        self.transfer = HTTPTransfer(idle: timeout, overall: max(timeout, Self.requestDeadline), redirects: .none, userAgent: "feedc")
         self.signer = SigV4Signer(credentials: settings.credentials, region: settings.region)
     }
 
     /// Requests sent again after a failure, since the client was made.
-    public var retries: Int { lock.withLock { retriedCount } }
+    public var retries: Int { counters.value.retried }
     /// The store's clock (`Date` of the latest answer), for prune ages.
-    public var serverDate: Date? { lock.withLock { lastDate } }
-
-    struct Response {
-        var status: Int
-        var headers: [String: String]
-        var body: Data
-    }
+    public var serverDate: Date? { counters.value.lastDate }
 
     // MARK: Objects
 
@@ -197,7 +178,7 @@ public final class S3Client: @unchecked Sendable {
     /// Signs and sends one request, trying again with backoff on failures worth retrying.
     /// Statuses outside `accept` are errors naming the S3 error code and message.
     private func send(_ method: String, _ key: String?, query: [(String, String)] = [], headers: [String: String] = [:],
-                      body: Data? = nil, accept: Set<Int>) throws(RemotePublishError) -> Response {
+                      body: Data? = nil, accept: Set<Int>) throws(RemotePublishError) -> HTTPResponse {
         let (url, host, path) = self.url(key, query: query)
         let payloadHash = body.map { hexString(SHA256.hash(data: $0)) } ?? SigV4Signer.emptyPayloadHash
         let what = "\(method) \(key.map { "s3://\(bucket)/\($0)" } ?? "s3://\(bucket)")"
@@ -211,16 +192,13 @@ public final class S3Client: @unchecked Sendable {
             signed["x-amz-content-sha256"] = payloadHash
             if let token = settings.credentials.sessionToken { signed["x-amz-security-token"] = token }
             let request = SigV4Signer.Request(method: method, path: path, query: query, headers: signed.map { ($0.key, $0.value) }, payloadHash: payloadHash)
-            var urlRequest = URLRequest(url: url)
-            urlRequest.httpMethod = method
-            for (name, value) in signed where name != "host" { urlRequest.setValue(value, forHTTPHeaderField: name) }
-            urlRequest.setValue(signer.authorization(request, timestamp: timestamp), forHTTPHeaderField: "Authorization")
-            urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+            var fields = signed.filter { $0.key != "host" }
+            fields["Authorization"] = signer.authorization(request, timestamp: timestamp)
             let failure: String
-            switch http.send(urlRequest, body: body ?? (method == "PUT" || method == "POST" ? Data() : nil)) {
+            switch exchange(method, url, headers: fields, body: body) {
             case .success(let response):
-                if let date = response.headers["date"].flatMap(Self.httpDate) { lock.withLock { lastDate = date } }
-                if accept.contains(response.status) { return Response(status: response.status, headers: response.headers, body: response.body) }
+                if let date = response.headers["date"].flatMap(Self.httpDate) { counters.withLock { $0.lastDate = date } }
+                if accept.contains(response.status) { return response }
                 let text = String(decoding: response.body, as: UTF8.self)
                 let code = XMLText.value("Code", in: text)
                 failure = "HTTP \(response.status)" + (code.map { " \($0)" } ?? "") + (XMLText.value("Message", in: text).map { ": \($0)" } ?? "")
@@ -229,13 +207,40 @@ public final class S3Client: @unchecked Sendable {
                     || ["SlowDown", "RequestTimeout", "InternalError", "BadDigest", "XAmzContentSHA256Mismatch", "IncompleteBody"].contains(code ?? "")
                 if !retryable || attempt >= retry.attempts { throw RemotePublishError.request("\(what): \(failure)").redacted(redactor) }
             case .failure(let transport):
-                failure = transport.reason
+                failure = Self.words(transport)
+                // A connection refused, cut or silent is the network's trouble, and may pass;
+                // an answer larger than any object read back, or a cancellation, will not.
+                guard transport.isTransient else {
+                    throw RemotePublishError.request("\(what): \(failure)").redacted(redactor)
+                }
                 if attempt >= retry.attempts {
                     throw RemotePublishError.request("\(what): \(failure) (after \(attempt) attempts)").redacted(redactor)
                 }
             }
-            lock.withLock { retriedCount += 1 }
+            counters.withLock { $0.retried += 1 }
             Thread.sleep(forTimeInterval: retry.delay(afterAttempt: attempt))
+        }
+    }
+
+    /// One exchange over the shared transfer, the answer's body (an error's too) in memory.
+    private func exchange(_ method: String, _ url: URL, headers: [String: String], body: Data?) -> Result<HTTPResponse, HTTPFailure> {
+        let sink = TransferSink(file: nil, maxBytes: Self.maxAnswerBytes, keepsErrorBodies: true)
+        do throws(HTTPFailure) {
+            return .success(try transfer.runBlocking(url, method: method, headers: headers, body: body, into: sink))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A transfer's failure in the words of a request's error.
+    static func words(_ failure: HTTPFailure) -> String {
+        switch failure {
+        case .cancelled: "cancelled"
+        case .local(let path, let reason): "\(path): \(reason)"
+        case .overLimit(let maxBytes, _): "the answer is larger than \(maxBytes) bytes"
+        case .refused(let reason): reason
+        case .timedOut(let seconds, let idle): HTTPFailure.timeoutWords(seconds: seconds, idle: idle)
+        case .network(let reason): reason
         }
     }
 
@@ -267,31 +272,5 @@ public final class S3Client: @unchecked Sendable {
         if let date = formatter.date(from: text) { return date }
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.date(from: text)
-    }
-}
-
-/// Just enough XML reading for S3's answers: the text of the first `<tag>`, and the inner text
-/// of each `<tag>…</tag>` block; entities decoded.
-enum XMLText {
-    static func value(_ tag: String, in text: String) -> String? {
-        guard let start = text.range(of: "<\(tag)>"), let end = text.range(of: "</\(tag)>", range: start.upperBound..<text.endIndex) else { return nil }
-        return decode(String(text[start.upperBound..<end.lowerBound]))
-    }
-
-    static func blocks(_ tag: String, in text: String) -> [String] {
-        var out: [String] = []
-        var rest = text[...]
-        while let start = rest.range(of: "<\(tag)>"), let end = rest.range(of: "</\(tag)>", range: start.upperBound..<rest.endIndex) {
-            out.append(String(rest[start.upperBound..<end.lowerBound]))
-            rest = rest[end.upperBound...]
-        }
-        return out
-    }
-
-    static func decode(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
-            .replacingOccurrences(of: "&#34;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
     }
 }

@@ -116,7 +116,7 @@ public enum S3Path {
             case UInt8(ascii: "/") where !encodeSlash:
                 out.append("/")
             default:
-                out += String(format: "%%%02X", byte)
+                out += "%" + hexString(CollectionOfOne(byte), uppercase: true)
             }
         }
         return out

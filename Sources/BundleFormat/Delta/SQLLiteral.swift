@@ -23,7 +23,7 @@ struct SQLLiteral {
         case .text(let v):
             if v.utf8.contains(0) {
                 // A NUL cannot stand in a quoted literal: spell the bytes out.
-                out += "CAST(X'" + v.utf8.map { String($0, radix: 16).leftPad2 }.joined() + "' AS TEXT)"
+                out += "CAST(X'" + hexString(v.utf8) + "' AS TEXT)"
             } else if !v.utf8.contains(UInt8(ascii: "'")) {
                 out += "'"
                 out += v
@@ -38,7 +38,7 @@ struct SQLLiteral {
                 }
                 out += "'"
             }
-        case .blob(let v): out += "X'" + v.map { String($0, radix: 16).leftPad2 }.joined() + "'"
+        case .blob(let v): out += "X'" + hexString(v) + "'"
         }
     }
 
@@ -68,8 +68,4 @@ struct SQLLiteral {
               case .real(let back) = check.value(at: 0) else { return false }
         return back.bitPattern == v.bitPattern
     }
-}
-
-extension String {
-    var leftPad2: String { count == 1 ? "0" + self : self }
 }

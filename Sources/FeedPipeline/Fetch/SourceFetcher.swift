@@ -1,5 +1,6 @@
 import BundleFormat
 import BundleWriter
+import FeedModel
 import Foundation
 
 /// A source's dump on local disk, with a fingerprint of its bytes.
@@ -110,7 +111,7 @@ public struct SourceFetcher: Sendable {
             // entry whose SHA-256 is not the old dump's, and so does not trust an ETag for it.
             try? FileManager.default.removeItem(at: metaURL)
             guard rename(partial.path, dump.path) == 0 else { throw FetchError.io(path: dump.path, reason: String(cString: strerror(errno))) }
-            try writeAtomically(try JSONEncoder().encode(entry), to: metaURL)
+            try writeAtomically(try StableJSON.encoder(oneLine: true).encode(entry), to: metaURL)
         } catch {
             throw .io(path: dump.path, reason: "\(error)")
         }
