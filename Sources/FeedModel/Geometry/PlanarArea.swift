@@ -5,21 +5,21 @@
 /// It travels in the checked-only `locations` table as text (``encoded``): rings separated by
 /// `|`, polygons by `;`, positions by `,`, a position's longitude and latitude by a space, each
 /// number in Swift's shortest form that reads back to the same `Double`.
-public struct PlanarArea: Sendable, Equatable {
-    public var polygons: [[[PlanarPoint]]]
+package struct PlanarArea: Sendable, Equatable {
+    package var polygons: [[[PlanarPoint]]]
 
-    public init(polygons: [[[PlanarPoint]]]) {
+    package init(polygons: [[[PlanarPoint]]]) {
         self.polygons = polygons
     }
 
-    public var encoded: String {
+    package var encoded: String {
         polygons.map { rings in
             rings.map { ring in ring.map { "\($0.x) \($0.y)" }.joined(separator: ",") }.joined(separator: "|")
         }.joined(separator: ";")
     }
 
     /// The area ``encoded`` wrote, or nil for text it cannot have written.
-    public init?(encoded text: String) {
+    package init?(encoded text: String) {
         var polygons: [[[PlanarPoint]]] = []
         for polygonText in text.split(separator: ";", omittingEmptySubsequences: false) {
             var rings: [[PlanarPoint]] = []
@@ -38,13 +38,13 @@ public struct PlanarArea: Sendable, Equatable {
     }
 
     /// The smallest box holding every position: (min x, min y, max x, max y); nil when empty.
-    public var box: PlanarBox? {
+    package var box: PlanarBox? {
         PlanarBox(polygons.lazy.flatMap { $0.first ?? [] })
     }
 
     /// JTS's location of a point in a polygonal geometry (`IndexedPointInAreaLocator`): inside a
     /// shell and outside its holes is interior; on any ring, boundary.
-    public func locate(_ p: PlanarPoint) -> PlanarLocation {
+    package func locate(_ p: PlanarPoint) -> PlanarLocation {
         for rings in polygons {
             let location = Self.locate(p, inPolygon: rings)
             if location != .exterior { return location }
@@ -68,8 +68,8 @@ public struct PlanarArea: Sendable, Equatable {
 }
 
 /// An axis-aligned box, JTS's `Envelope`.
-public struct PlanarBox: Sendable, Equatable {
-    public var minX, minY, maxX, maxY: Double
+package struct PlanarBox: Sendable, Equatable {
+    package var minX, minY, maxX, maxY: Double
 
     init?<S: Sequence>(_ points: S) where S.Element == PlanarPoint {
         var iterator = points.makeIterator()
@@ -80,11 +80,11 @@ public struct PlanarBox: Sendable, Equatable {
         }
     }
 
-    public func intersects(_ other: PlanarBox) -> Bool {
+    package func intersects(_ other: PlanarBox) -> Bool {
         minX <= other.maxX && other.minX <= maxX && minY <= other.maxY && other.minY <= maxY
     }
 
-    public func covers(_ other: PlanarBox) -> Bool {
+    package func covers(_ other: PlanarBox) -> Bool {
         minX <= other.minX && other.maxX <= maxX && minY <= other.minY && other.maxY <= maxY
     }
 }

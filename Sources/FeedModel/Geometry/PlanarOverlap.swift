@@ -14,7 +14,7 @@
 /// the pairs it visits, and the pieces are located only when the budget holds (pieces × the
 /// other area's points). Past it, the areas are taken as not overlapping, and the budget counts
 /// the pair as skipped.
-public struct PlanarOverlap {
+package struct PlanarOverlap {
     private struct Edge {
         var start: PlanarPoint
         var end: PlanarPoint
@@ -29,7 +29,7 @@ public struct PlanarOverlap {
         var inside = false, outside = false, sharedSame = false, sharedOpposite = false
     }
 
-    public static func overlaps(_ a: PlanarArea, _ b: PlanarArea, budget: PlanarWorkBudget = PlanarWorkBudget()) -> Bool {
+    package static func overlaps(_ a: PlanarArea, _ b: PlanarArea, budget: PlanarWorkBudget = PlanarWorkBudget()) -> Bool {
         guard let boxA = a.box, let boxB = b.box, boxA.intersects(boxB) else { return false }
         let edgesA = edges(a), edgesB = edges(b)
         var segments: [PlanarSegmentSweep.Segment] = []

@@ -1,16 +1,16 @@
 /// A position in the plane: longitude as x, latitude as y, as JTS takes GeoJSON coordinates.
-public struct PlanarPoint: Equatable, Hashable, Sendable {
-    public var x: Double
-    public var y: Double
+package struct PlanarPoint: Equatable, Hashable, Sendable {
+    package var x: Double
+    package var y: Double
 
-    public init(_ x: Double, _ y: Double) {
+    package init(_ x: Double, _ y: Double) {
         self.x = x
         self.y = y
     }
 }
 
 /// Where a point lies relative to a ring or an area.
-public enum PlanarLocation: Sendable, Equatable {
+package enum PlanarLocation: Sendable, Equatable {
     case interior, boundary, exterior
 }
 

@@ -21,9 +21,9 @@
 /// pairs it visits (at most ``PlanarSegmentSweep/pairBudget`` a call), and the hole and shell
 /// tests, at most rings × points steps, are made only when the budget holds them. Past it, what
 /// was not checked is not reported, and the budget counts the geometry as skipped.
-public enum PlanarValidity {
+package enum PlanarValidity {
     /// JTS's message for a polygon (shell then holes) that is not valid, or nil.
-    public static func polygonError(_ rings: [[PlanarPoint]], budget: PlanarWorkBudget = PlanarWorkBudget()) -> String? {
+    package static func polygonError(_ rings: [[PlanarPoint]], budget: PlanarWorkBudget = PlanarWorkBudget()) -> String? {
         let analysis = RingMeetings(polygons: [rings], budget: budget)
         if let error = analysis.error { return error }
         guard budget.take(containmentCost([rings])) else { return nil }
@@ -32,7 +32,7 @@ public enum PlanarValidity {
     }
 
     /// JTS's message for a multipolygon that is not valid, or nil.
-    public static func multiPolygonError(_ polygons: [[[PlanarPoint]]], budget: PlanarWorkBudget = PlanarWorkBudget()) -> String? {
+    package static func multiPolygonError(_ polygons: [[[PlanarPoint]]], budget: PlanarWorkBudget = PlanarWorkBudget()) -> String? {
         for rings in polygons {
             if let error = polygonError(rings, budget: budget) { return error }
         }
@@ -41,7 +41,7 @@ public enum PlanarValidity {
 
     /// JTS's message for a multipolygon whose polygons are each valid (``polygonError`` nil),
     /// or nil: the checks that compare its polygons.
-    public static func polygonsTogetherError(_ polygons: [[[PlanarPoint]]], budget: PlanarWorkBudget = PlanarWorkBudget()) -> String? {
+    package static func polygonsTogetherError(_ polygons: [[[PlanarPoint]]], budget: PlanarWorkBudget = PlanarWorkBudget()) -> String? {
         let analysis = RingMeetings(polygons: polygons, budget: budget)
         if let error = analysis.error { return error }
         guard budget.take(containmentCost(polygons)) else { return nil }

@@ -8,19 +8,19 @@
 ///
 /// `@unchecked Sendable`: a budget belongs to one file's or one rule run's checks, which run on
 /// one thread; it is handed to that work, never shared between threads at once.
-public final class PlanarWorkBudget: @unchecked Sendable {
-    public static let standard = 200_000_000
+package final class PlanarWorkBudget: @unchecked Sendable {
+    package static let standard = 200_000_000
 
-    public private(set) var remaining: Int
+    package private(set) var remaining: Int
     /// Geometries (or pairs of them) left unchecked because the budget was spent.
-    public private(set) var skipped = 0
+    package private(set) var skipped = 0
 
-    public init(_ total: Int = PlanarWorkBudget.standard) {
+    package init(_ total: Int = PlanarWorkBudget.standard) {
         remaining = total
     }
 
     /// Takes `amount` steps; false, taking nothing and counting a skip, when fewer are left.
-    public func take(_ amount: Int) -> Bool {
+    package func take(_ amount: Int) -> Bool {
         guard amount <= remaining else {
             skipped += 1
             return false

@@ -4,9 +4,9 @@
 ///
 /// Every text given to ``table(_:_:caption:limit:overflowNote:)`` and ``document(title:css:body:)``'s
 /// title is escaped here; a caller that writes markup itself escapes feed text with ``escape(_:)``.
-public enum HTMLPage {
+package enum HTMLPage {
     /// Text made safe inside HTML and SVG, in element content and in quoted attribute values.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.count)
         for c in text {
@@ -23,7 +23,7 @@ public enum HTMLPage {
     }
 
     /// The style every report shares: type, headings, tables.
-    public static let baseCSS = """
+    package static let baseCSS = """
         body { font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1100px; padding: 0 16px; color: #222; background: #fff; }
         h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 28px; border-bottom: 1px solid #ddd; }
         table { border-collapse: collapse; margin: 12px 0; width: 100%; }
@@ -34,7 +34,7 @@ public enum HTMLPage {
         """
 
     /// A whole page: `title` is escaped; `css` is added after ``baseCSS``; `body` is markup.
-    public static func document(title: String, css: String = "", body: String) -> String {
+    package static func document(title: String, css: String = "", body: String) -> String {
         """
         <!doctype html>
         <html lang="en">
@@ -58,7 +58,7 @@ public enum HTMLPage {
     /// more there are (followed by `overflowNote`, such as "(see the JSON)"). `total` is how many
     /// rows there are in all when `rows` holds only some of them. The caption, when given, is
     /// followed by that count. A head of empty cells is left out (a table of names and values).
-    public static func table(_ head: [String], _ rows: [[String]], caption: String? = nil,
+    package static func table(_ head: [String], _ rows: [[String]], caption: String? = nil,
                              limit: Int = .max, total: Int? = nil, overflowNote: String = "") -> String {
         let total = max(total ?? rows.count, rows.count)
         var out = "<table>"

@@ -19,13 +19,13 @@ import Foundation
 ///
 /// Returns nil when the file is unusable as Java's loader finds it (then rules that need the
 /// feature ids are not run, as Java skips validators of an unparsable file).
-public struct GeoJSONLoader {
-    public static let fileName = "locations.geojson"
+package struct GeoJSONLoader {
+    package static let fileName = "locations.geojson"
     let sink: NoticeSink
     /// The work the topology checks of every feature may do together (``PlanarWorkBudget``).
     let budget: PlanarWorkBudget
 
-    public init(sink: NoticeSink, budget: PlanarWorkBudget = PlanarWorkBudget()) {
+    package init(sink: NoticeSink, budget: PlanarWorkBudget = PlanarWorkBudget()) {
         self.sink = sink
         self.budget = budget
     }
@@ -35,7 +35,7 @@ public struct GeoJSONLoader {
         var path: String
     }
 
-    public func load(_ bytes: [UInt8]) -> Table? {
+    package func load(_ bytes: [UInt8]) -> Table? {
         let scan = JSONKeyScan(bytes)
         if scan.tooDeep {
             malformed("JSON nested deeper than \(JSONKeyScan.maxDepth) levels.")
