@@ -40,6 +40,14 @@ import Testing
         try run.expectFirst(.fareProductWithMultipleDefaultRiderCategories, .error, at: "fare_products.txt:3 rider_category_id=\"P1\"")
     }
 
+    @Test func productWithOneDefaultCategoryRaisesNothing() {
+        let run = RuleRun(FareProductRule(), on: InMemoryFeed.feed([
+            "rider_categories": [[.riderCategoryId: "ADULT", .isDefaultFareCategory: 1], [.riderCategoryId: "CHILD", .isDefaultFareCategory: 0]],
+            "fare_products": [[.fareProductId: "P1", .riderCategoryId: "ADULT"], [.fareProductId: "P1", .riderCategoryId: "CHILD"]],
+        ]))
+        #expect(run.counts.isEmpty)
+    }
+
     @Test func invalidCurrenciesAndAmountsAreReported() throws {
         let products: [(String, String)] = [("2.50", "USD"), ("2.5", "USD"), ("100", "JPY"), ("1.5x", "EUR"), ("1.000", "KWD"),
                                             ("1", "XAU"), ("2.00", "ABC"), ("25E-2", "USD")]
@@ -105,6 +113,14 @@ import Testing
             == ["fare_transfer_rules.txt:5 transfer_count=\"0\"", "fare_transfer_rules.txt:6 transfer_count=\"-2\""])
         #expect(try run.first(.fareTransferRuleWithForbiddenTransferCount).location == "fare_transfer_rules.txt:7 transfer_count=\"1\"")
         #expect(run.sink.samples.allSatisfy { $0.severity == .error })
+    }
+
+    @Test func transferRulesWithTheirDurationsAndCountsRaiseNothing() {
+        let run = RuleRun(FareTransferRulesRule(), on: InMemoryFeed.feed(["fare_transfer_rules": [
+            [.fromLegGroupId: "G1", .toLegGroupId: "G1", .transferCount: 2, .durationLimit: 60, .durationLimitType: 1],
+            [.fromLegGroupId: "G1", .toLegGroupId: "G2"],
+        ]]))
+        #expect(run.counts.isEmpty)
     }
 
     private func frame(_ group: String, _ start: String?, _ end: String?) -> InMemoryRow {
