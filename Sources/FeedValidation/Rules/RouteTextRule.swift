@@ -35,10 +35,12 @@ struct RouteTextRule: ValidationRule {
                     report(.routeLongNameContainsShortName, row, "route_long_name", long, "the long name repeats the short name.")
                 }
             }
-            if let description = descriptions[row]?.lowercased() {
-                if let short = shorts[row], description == short.lowercased() {
+            if let description = descriptions[row] {
+                // Compared ignoring case; reported as the file has it.
+                let folded = description.lowercased()
+                if let short = shorts[row], folded == short.lowercased() {
                     report(.sameNameAndDescriptionForRoute, row, "route_desc", description, "the description repeats route_short_name.")
-                } else if let long = longs[row], description == long.lowercased() {
+                } else if let long = longs[row], folded == long.lowercased() {
                     report(.sameNameAndDescriptionForRoute, row, "route_desc", description, "the description repeats route_long_name.")
                 }
             }
