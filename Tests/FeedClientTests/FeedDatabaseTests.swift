@@ -165,6 +165,34 @@ import TestSupport
 
     /// A query that cannot get at the file while another connection holds it is `.busy` (try
     /// again), not `.notABundle` (which would have the app download everything again).
+    /// A value of the wrong type where the bundle format declares another is a damaged bundle,
+    /// said as such, naming the query and column: the screens no longer default it (a route type
+    /// of text read as 3, a bus) and the planner no longer skips the row.
+    @Test func aWrongTypeInTheBundleIsNotADefault() async throws {
+        let folder = TemporaryFolder()
+        let file = try Self.sample(folder)
+        let fine = try await FeedDatabase(path: file).lines(at: "s101")
+        #expect(fine.map(\.type) == [3])
+        try Database(path: file.path, mode: .readWrite).execute("UPDATE routes SET type = 'bus' WHERE route_id = '51'")
+        do {
+            _ = try await FeedDatabase(path: file).lines(at: "s101")
+            Issue.record("a text route type was read")
+        } catch {
+            #expect(error == .notABundle(path: file.path, reason: "query lines_at_stop: type holds text where the bundle format has an integer"))
+            #expect(!error.isTransient)
+        }
+        let planner = try JourneyPlanner(bundle: file)
+        let date = try #require(try await FeedDatabase(path: file).serviceRange()).first
+        #expect(try !planner.plan(from: [StopAccess(stopId: "s101")], to: [StopAccess(stopId: "s130")], date: date, departure: 6 * 3600).isEmpty)
+        try Database(path: file.path, mode: .readWrite).execute("UPDATE trips SET start_time = 'late' WHERE trip_id = (SELECT min(trip_id) FROM trips)")
+        do {
+            _ = try JourneyPlanner(bundle: file).plan(from: [StopAccess(stopId: "s101")], to: [StopAccess(stopId: "s130")], date: date, departure: 6 * 3600)
+            Issue.record("a trip with a text start time was skipped")
+        } catch {
+            #expect(error == .notABundle(path: file.path, reason: "query planner trips: start_time holds text where the bundle format has an integer"))
+        }
+    }
+
     @Test func aLockedFileIsBusyNotBroken() async throws {
         let folder = TemporaryFolder()
         let file = try Self.sample(folder)

@@ -336,12 +336,8 @@ public final class JourneyPlanner: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let built = networks[date] { return built }
-        do {
-            let built = try TransitNetwork(database, date: date)
-            networks[date] = built
-            return built
-        } catch {
-            throw .notABundle(path: database.path, reason: "\(error)")
-        }
+        let built = try TransitNetwork(database, date: date)
+        networks[date] = built
+        return built
     }
 }

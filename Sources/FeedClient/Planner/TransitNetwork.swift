@@ -42,25 +42,27 @@ struct TransitNetwork: Sendable {
     var runsOf: [String: [(route: Int, run: Int)]] = [:]
 
     /// The network of service date `date` (YYYYMMDD).
-    init(_ db: Database, date: Int) throws(SQLiteError) {
-        for row in try db.rows("SELECT stop_id FROM stops ORDER BY stop_id") {
-            guard let id = row[0].string else { continue }
+    /// Every column the format declares NOT NULL is read as such: a bundle holding something else
+    /// there is damaged (``ClientError/notABundle(path:reason:)``), not a row to skip.
+    init(_ db: Database, date: Int) throws(ClientError) {
+        for row in try db.resultRows("planner stops", "SELECT stop_id FROM stops ORDER BY stop_id") {
+            let id = try row.text("stop_id")
             stopIndex[id] = stopIds.count
             stopIds.append(id)
         }
         let previous = TransitNetwork.dayBefore(date)
         let today = try Self.services(db, on: date), yesterday = try Self.services(db, on: previous)
         var windows: [String: [(start: Int, end: Int, headway: Int)]] = [:]
-        for row in try db.rows("SELECT trip_id, start_time, end_time, headway_secs FROM frequencies WHERE headway_secs > 0") {
-            guard let trip = row[0].string, let start = row[1].int, let end = row[2].int, let headway = row[3].int else { continue }
+        for row in try db.resultRows("planner frequencies", "SELECT trip_id, start_time, end_time, headway_secs FROM frequencies WHERE headway_secs > 0") {
+            let trip = try row.text("trip_id"), start = try row.int("start_time"), end = try row.int("end_time"), headway = try row.int("headway_secs")
             windows[trip, default: []].append((start, end, headway))
         }
         // The runs of each (pattern, timing), from both days.
         var runs: [String: [(start: Int, trip: String)]] = [:]
         var routeOf: [String: String] = [:]
-        for row in try db.rows("SELECT trip_id, route_id, service_id, pattern_id, timing_id, start_time FROM trips") {
-            guard let trip = row[0].string, let route = row[1].string, let service = row[2].string, let pattern = row[3].string,
-                  let timing = row[4].string, let start = row[5].int else { continue }
+        for row in try db.resultRows("planner trips", "SELECT trip_id, route_id, service_id, pattern_id, timing_id, start_time FROM trips") {
+            let trip = try row.text("trip_id"), route = try row.text("route_id"), service = try row.text("service_id")
+            let pattern = try row.text("pattern_id"), timing = try row.text("timing_id"), start = try row.int("start_time")
             let key = pattern + "\t" + timing
             routeOf[key] = route
             for (days, shift) in [(today, 0), (yesterday, -86_400)] where days.contains(service) {
@@ -78,14 +80,14 @@ struct TransitNetwork: Sendable {
             }
         }
         var patternStops: [String: [(stop: Int, board: Bool, alight: Bool)]] = [:]
-        for row in try db.rows("SELECT pattern_id, stop_id, pickup_type, drop_off_type FROM pattern_stops ORDER BY pattern_id, stop_index") {
-            guard let pattern = row[0].string, let stop = row[1].string.flatMap({ stopIndex[$0] }) else { continue }
-            patternStops[pattern, default: []].append((stop, (row[2].int ?? 0) != 1, (row[3].int ?? 0) != 1))
+        for row in try db.resultRows("planner pattern_stops", "SELECT pattern_id, stop_id, pickup_type, drop_off_type FROM pattern_stops ORDER BY pattern_id, stop_index") {
+            let pattern = try row.text("pattern_id")
+            guard let stop = stopIndex[try row.text("stop_id")] else { continue }
+            patternStops[pattern, default: []].append((stop, try row.optionalInt("pickup_type") ?? 0 != 1, try row.optionalInt("drop_off_type") ?? 0 != 1))
         }
         var timings: [String: [(arrival: Int?, departure: Int?)]] = [:]
-        for row in try db.rows("SELECT timing_id, arrival_offset, departure_offset FROM timing_stops ORDER BY timing_id, stop_index") {
-            guard let timing = row[0].string else { continue }
-            timings[timing, default: []].append((row[1].int, row[2].int))
+        for row in try db.resultRows("planner timing_stops", "SELECT timing_id, arrival_offset, departure_offset FROM timing_stops ORDER BY timing_id, stop_index") {
+            timings[try row.text("timing_id"), default: []].append((try row.optionalInt("arrival_offset"), try row.optionalInt("departure_offset")))
         }
         routesAt = Array(repeating: [], count: stopIds.count)
         for key in runs.keys.sorted() {
@@ -114,16 +116,17 @@ struct TransitNetwork: Sendable {
         footpaths = Array(repeating: [], count: stopIds.count)
         var called = Array(repeating: false, count: stopIds.count)
         for stops in patternStops.values { for stop in stops { called[stop.stop] = true } }
-        for row in try db.rows("SELECT from_stop_id, to_stop_id, seconds FROM stop_transfers ORDER BY from_stop_id, to_stop_id") {
-            guard let from = row[0].string.flatMap({ stopIndex[$0] }), let to = row[1].string.flatMap({ stopIndex[$0] }),
-                  let seconds = row[2].int, called[from], called[to], from != to else { continue }
+        for row in try db.resultRows("planner stop_transfers", "SELECT from_stop_id, to_stop_id, seconds FROM stop_transfers ORDER BY from_stop_id, to_stop_id") {
+            let seconds = try row.int("seconds")
+            guard let from = stopIndex[try row.text("from_stop_id")], let to = stopIndex[try row.text("to_stop_id")],
+                  called[from], called[to], from != to else { continue }
             footpaths[from].append(Footpath(to: to, seconds: seconds))
         }
     }
 
     /// The services running on `date`: calendar weekdays in range less removals, plus additions.
-    static func services(_ db: Database, on date: Int) throws(SQLiteError) -> Set<String> {
-        let rows = try db.rows("""
+    static func services(_ db: Database, on date: Int) throws(ClientError) -> Set<String> {
+        let rows = try db.resultRows("planner services", """
             SELECT c.service_id FROM calendar c
             WHERE ? BETWEEN c.start_date AND c.end_date
               AND CASE CAST(strftime('%w', printf('%04d-%02d-%02d', ? / 10000, ? / 100 % 100, ? % 100)) AS INTEGER)
@@ -133,7 +136,9 @@ struct TransitNetwork: Sendable {
             UNION
             SELECT service_id FROM calendar_dates WHERE date = ? AND exception_type = 1
             """, Array(repeating: .integer(Int64(date)), count: 6))
-        return Set(rows.compactMap { $0[0].string })
+        var services: Set<String> = []
+        for row in rows { services.insert(try row.text("service_id")) }
+        return services
     }
 
     /// The calendar day before `date` (YYYYMMDD).

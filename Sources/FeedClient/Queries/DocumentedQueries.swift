@@ -439,7 +439,7 @@ enum DocumentedQueries {
         """,
         "service_range": """
         -- query: service_range
-        SELECT min(first), max(last) FROM (
+        SELECT min(first) AS first_date, max(last) AS last_date FROM (
           SELECT min(start_date) AS first, max(end_date) AS last FROM calendar
           UNION ALL
           SELECT min(date), max(date) FROM calendar_dates WHERE exception_type = 1

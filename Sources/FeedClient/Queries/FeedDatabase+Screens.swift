@@ -7,24 +7,25 @@ import Foundation
 extension FeedDatabase {
     /// The stop `id` (a stop, platform, station or entrance), or nil when the bundle has none.
     public func stop(id: String) throws(ClientError) -> StopDetails? {
-        try run("stop_by_id", ["stop_id": .text(id)]).first.map {
-            StopDetails(stop: Stop(id: $0[0].string ?? "", name: $0[1].string, code: $0[2].string, coordinate: Self.coordinate($0[3], $0[4])),
-                        locationType: $0[5].int ?? 0, parentStation: $0[6].string, platformCode: $0[7].string,
-                        wheelchairBoarding: $0[8].int)
-        }
+        guard let row = try run("stop_by_id", ["stop_id": .text(id)]).first else { return nil }
+        return StopDetails(stop: Stop(id: try row.text("stop_id"), name: try row.optionalText("name"), code: try row.optionalText("code"),
+                                      coordinate: try Self.coordinate(row)),
+                           locationType: try row.optionalInt("location_type") ?? 0, parentStation: try row.optionalText("parent_station"),
+                           platformCode: try row.optionalText("platform_code"), wheelchairBoarding: try row.optionalInt("wheelchair_boarding"))
     }
 
     /// The shapes of a line's direction, the one most trips follow first. Empty when its trips
     /// name no shape: draw ``stops(of:direction:)`` in order instead.
     public func shapes(of routeID: String, direction: Int) throws(ClientError) -> [LineShape] {
-        try run("direction_shapes", ["route_id": .text(routeID), "direction_index": .integer(Int64(direction))]).map {
-            LineShape(shapeID: $0[0].string ?? "", points: EncodedPolyline.decode($0[1].string ?? ""), trips: $0[2].int ?? 0)
+        try run("direction_shapes", ["route_id": .text(routeID), "direction_index": .integer(Int64(direction))]).map { row throws(ClientError) in
+            LineShape(shapeID: try row.text("shape_id"), points: EncodedPolyline.decode(try row.text("polyline")), trips: try row.int("trips"))
         }
     }
 
     /// The first and last service dates; nil for a bundle with no calendar.
     public func serviceRange() throws(ClientError) -> ServiceRange? {
-        guard let row = try run("service_range", [:]).first, let first = row[0].int, let last = row[1].int else { return nil }
+        guard let row = try run("service_range", [:]).first, let first = try row.optionalInt("first_date"),
+              let last = try row.optionalInt("last_date") else { return nil }
         return ServiceRange(first: first, last: last)
     }
 
@@ -36,7 +37,7 @@ extension FeedDatabase {
     /// (`service_range`): a last date on which no trip runs still counts.
     public func timetableStatus(at moment: Date = Date(), warningDays: Int = 7) throws(ClientError) -> TimetableStatus {
         guard let range = try serviceRange() else { return .empty }
-        let zoneName = try run("stop_timezone", ["stop_id": .null]).first?[0].string ?? "UTC"
+        let zoneName = try run("stop_timezone", ["stop_id": .null]).first?.optionalText("timezone") ?? "UTC"
         let zone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
         let today = ServiceTime(moment, timeZone: zone).date
         guard today >= range.first else { return .notYetValid(firstDate: range.first) }

@@ -27,7 +27,8 @@ public actor FeedDatabase {
     public var version: Int {
         get throws(ClientError) {
             try refresh()
-            return Int(try query("SELECT value FROM meta WHERE key = 'version'", [:]).first?[0].string ?? "") ?? 0
+            let row = try connection.resultRows("meta version", "SELECT value FROM meta WHERE key = 'version'").first
+            return Int(try row?.optionalText("value") ?? "") ?? 0
         }
     }
 
@@ -39,9 +40,9 @@ public actor FeedDatabase {
         let dlon = scale > 1e-9 ? min(180, dlat / scale) : 180
         return try run("stops_near", ["lat": .real(point.latitude), "lon": .real(point.longitude), "dlat": .real(dlat),
                                       "dlon": .real(dlon), "lon_scale": .real(scale), "limit": .integer(Int64(limit))])
-            .map {
-                Stop(id: $0[0].string ?? "", name: $0[1].string, code: $0[5].string, coordinate: Self.coordinate($0[2], $0[3]),
-                     distanceMetres: ($0[4].double ?? 0).squareRoot() * 111_320)
+            .map { row throws(ClientError) in
+                Stop(id: try row.text("stop_id"), name: try row.optionalText("name"), code: try row.optionalText("code"),
+                     coordinate: try Self.coordinate(row), distanceMetres: try row.real("distance").squareRoot() * 111_320)
             }
     }
 
@@ -51,36 +52,43 @@ public actor FeedDatabase {
         let query = SearchText.query(text)
         guard !query.isEmpty else { return [] }
         return try run("stops_named", ["query": .text(query), "limit": .integer(Int64(limit))])
-            .map { Stop(id: $0[0].string ?? "", name: $0[1].string, code: $0[2].string, coordinate: Self.coordinate($0[4], $0[5])) }
+            .map { row throws(ClientError) in
+                Stop(id: try row.text("stop_id"), name: try row.optionalText("name"), code: try row.optionalText("code"),
+                     coordinate: try Self.coordinate(row))
+            }
     }
 
     /// The lines calling at a stop (at a station: at any of its platforms).
     public func lines(at stopID: String) throws(ClientError) -> [Line] {
-        try run("lines_at_stop", ["stop_id": .text(stopID)]).map {
-            Line(id: $0[0].string ?? "", shortName: $0[1].string, longName: $0[2].string, type: $0[3].int ?? 3,
-                 color: $0[4].string, textColor: $0[5].string, trips: $0[6].int ?? 0)
+        try run("lines_at_stop", ["stop_id": .text(stopID)]).map { row throws(ClientError) in
+            Line(id: try row.text("route_id"), shortName: try row.optionalText("short_name"), longName: try row.optionalText("long_name"),
+                 type: try row.int("type"), color: try row.optionalText("color"), textColor: try row.optionalText("text_color"),
+                 trips: try row.int("trips"))
         }
     }
 
     /// A line's user-facing directions, in index order.
     public func directions(of routeID: String) throws(ClientError) -> [LineDirection] {
-        try run("line_directions", ["route_id": .text(routeID)]).map {
-            LineDirection(index: $0[0].int ?? 0, name: $0[1].string ?? "", headsign: $0[2].string ?? "",
-                          terminalStopIDs: Self.strings($0[3]), isLoop: $0[4].int == 1)
+        try run("line_directions", ["route_id": .text(routeID)]).map { row throws(ClientError) in
+            LineDirection(index: try row.int("direction_index"), name: try row.text("name"), headsign: try row.text("headsign"),
+                          terminalStopIDs: try Self.strings(row, "terminal_stop_ids"), isLoop: try row.int("is_loop") == 1)
         }
     }
 
     /// A line's stops in order, in one direction.
     public func stops(of routeID: String, direction: Int) throws(ClientError) -> [Stop] {
         try run("direction_stops", ["route_id": .text(routeID), "direction_index": .integer(Int64(direction))])
-            .map { Stop(id: $0[1].string ?? "", name: $0[2].string, code: nil, coordinate: Self.coordinate($0[3], $0[4])) }
+            .map { row throws(ClientError) in
+                Stop(id: try row.text("stop_id"), name: try row.optionalText("name"), code: nil, coordinate: try Self.coordinate(row))
+            }
     }
 
     /// Every (line, direction) serving a stop, with the headsigns seen there.
     public func stopLines(at stopID: String) throws(ClientError) -> [StopLine] {
-        try run("stop_lines", ["stop_id": .text(stopID)]).map {
-            StopLine(routeID: $0[0].string ?? "", shortName: $0[1].string, directionIndex: $0[2].int ?? 0,
-                     directionName: $0[3].string ?? "", headsigns: Self.strings($0[4]))
+        try run("stop_lines", ["stop_id": .text(stopID)]).map { row throws(ClientError) in
+            StopLine(routeID: try row.text("route_id"), shortName: try row.optionalText("short_name"),
+                     directionIndex: try row.int("direction_index"), directionName: try row.text("direction"),
+                     headsigns: try Self.strings(row, "headsigns"))
         }
     }
 
@@ -91,9 +99,10 @@ public actor FeedDatabase {
         } else {
             try run("opposite_stop", ["stop_id": .text(stopID)])
         }
-        return rows.map {
-            OppositeStop(stopID: $0[0].string ?? "", name: $0[1].string, distanceMetres: $0[2].double ?? 0,
-                         confidence: $0[3].double ?? 0, routeIDs: Self.strings($0[4]))
+        return try rows.map { row throws(ClientError) in
+            OppositeStop(stopID: try row.text("opposite_stop_id"), name: try row.optionalText("name"),
+                         distanceMetres: try row.real("distance_m"), confidence: try row.real("confidence"),
+                         routeIDs: try Self.strings(row, "route_ids"))
         }
     }
 
@@ -103,26 +112,28 @@ public actor FeedDatabase {
     /// `language` (BCP 47, e.g. `sv`) picks translated headsigns where the feed has them.
     public func departures(at stopID: String, after moment: Date = Date(), limit: Int = 20,
                            language: String? = nil) throws(ClientError) -> [Departure] {
-        let zoneName = try run("stop_timezone", ["stop_id": .text(stopID)]).first?[0].string ?? "UTC"
+        let zoneName = try run("stop_timezone", ["stop_id": .text(stopID)]).first?.optionalText("timezone") ?? "UTC"
         guard let zone = TimeZone(identifier: zoneName) else { throw .notABundle(path: path.path, reason: "unknown agency time zone `\(zoneName)`") }
         var parameters = ServiceTime(moment, timeZone: zone).parameters
         parameters["stop_id"] = .text(stopID)
         parameters["limit"] = .integer(Int64(limit))
         parameters["lang"] = language.map { .text($0.lowercased()) } ?? .null
-        return try run("next_departures", parameters).map { row in
-            let serviceDate = row[5].int ?? 0, seconds = row[3].int ?? 0
-            return Departure(tripID: row[0].string ?? "", routeID: row[1].string ?? "", headsign: row[2].string,
+        return try run("next_departures", parameters).map { row throws(ClientError) in
+            let serviceDate = try row.int("service_date"), seconds = try row.int("departure")
+            return Departure(tripID: try row.text("trip_id"), routeID: try row.text("route_id"),
+                             headsign: try row.optionalText("headsign"),
                              time: ServiceTime.instant(serviceDate: serviceDate, seconds: seconds, timeZone: zone),
-                             serviceDate: serviceDate, serviceSeconds: seconds, directionIndex: row[4].int ?? 0,
-                             isExact: row[7].int != 0, headway: row[8].int)
+                             serviceDate: serviceDate, serviceSeconds: seconds, directionIndex: try row.int("direction_index"),
+                             isExact: try row.int("exact") != 0, headway: try row.optionalInt("headway_secs"))
         }
     }
 
     // MARK: - Running the documented SQL
 
-    func run(_ name: String, _ parameters: [String: SQLValue]) throws(ClientError) -> [[SQLValue]] {
+    /// A documented query's rows, read by column name and type (``ResultRow``).
+    func run(_ name: String, _ parameters: [String: SQLValue]) throws(ClientError) -> [ResultRow] {
         try refresh()
-        return try query(DocumentedQueries.sql(name), parameters)
+        return try connection.resultRows(name, DocumentedQueries.sql(name), named: parameters)
     }
 
     func readRows(_ sql: String, _ arguments: [SQLValue]) throws(ClientError) -> [[SQLValue]] {
@@ -140,18 +151,6 @@ public actor FeedDatabase {
             case 5, 6, 7, 10, 11, 13, 14, 26: throw Self.queryError(error, path: path.path)
             default: throw .badQuery(reason: error.description)
             }
-        }
-    }
-
-    private func query(_ sql: String, _ parameters: [String: SQLValue]) throws(ClientError) -> [[SQLValue]] {
-        do {
-            let statement = try connection.prepare(sql)
-            try statement.bind(named: parameters)
-            var rows: [[SQLValue]] = []
-            while try statement.step() { rows.append(statement.row()) }
-            return rows
-        } catch {
-            throw Self.queryError(error, path: path.path)
         }
     }
 
@@ -196,15 +195,20 @@ public actor FeedDatabase {
         }
     }
 
-    static func coordinate(_ lat: SQLValue, _ lon: SQLValue) -> Coordinate? {
-        guard let latitude = lat.double, let longitude = lon.double else { return nil }
+    /// A row's `lat` and `lon`; nil when the stop has none (a GTFS-Flex stop may not).
+    static func coordinate(_ row: ResultRow) throws(ClientError) -> Coordinate? {
+        guard let latitude = try row.optionalReal("lat"), let longitude = try row.optionalReal("lon") else { return nil }
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
-    /// A JSON array of strings (display lists such as headsigns), parsed in code.
-    static func strings(_ value: SQLValue) -> [String] {
-        guard let text = value.string else { return [] }
-        return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+    /// A JSON array of strings (display lists such as headsigns), parsed in code; empty when the
+    /// column is. Text that is not such an array is a damaged bundle.
+    static func strings(_ row: ResultRow, _ column: String) throws(ClientError) -> [String] {
+        guard let text = try row.optionalText(column) else { return [] }
+        guard let list = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else {
+            throw .notABundle(path: row.columns.path, reason: "query \(row.columns.query): \(column) is not a JSON list of strings")
+        }
+        return list
     }
 }
 
