@@ -15,6 +15,7 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var stored: Value
 
+    /// A box holding `value`.
     package init(_ value: consuming Value) {
         stored = value
     }

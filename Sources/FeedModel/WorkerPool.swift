@@ -30,6 +30,7 @@ package final class WorkerPool: Sendable {
         var free: Int { idle - queue.count }
     }
 
+    /// A pool that starts up to `helpers` threads, none of them yet.
     package init(helpers: Int) {
         self.helpers = max(0, helpers)
         state = Locked(State())
