@@ -24,19 +24,19 @@ public struct BundleCompiler: Sendable {
         let parts = workers.map(slots, largestFirst: \.cost) { slot in
             let source = slot.take()
             let feed = source.feed, prefix = source.prefix
-            return compile(source: source, drafting: beside ? BesideTask { DraftedTimetable(feed: feed, prefix: prefix) } : nil)
+            return compile(source: source, drafting: beside ? workers.beside { DraftedTimetable(feed: feed, prefix: prefix) } : nil)
         }
         return join(bundle: name, version: version, parts: parts, range: range)
     }
 
     /// One source's rows, all but `meta`'s. With `drafting`, its timetable is being compiled on a
-    /// thread of its own (a build starts it beside the enhancement stages: it needs nothing of
-    /// them but its patterns' directions); the rows that need nothing of the timetable are made
-    /// meanwhile.
+    /// pool thread, or will be here when it is waited for (a build starts it beside the
+    /// enhancement stages: it needs nothing of them but its patterns' directions); the rows that
+    /// need nothing of the timetable are made meanwhile.
     /// Before, with a worker to spare, those rows were made beside the timetable instead (Bydgoszcz
     /// compile 0.219 -> 0.197 s); with the timetable beside the enhancement, the directions,
     /// opposites and compile stages went from 0.275 to 0.166 s.
-    public func compile(source: consuming SourceFeed, drafting: BesideTask<DraftedTimetable>? = nil) -> BundleContent {
+    package func compile(source: consuming SourceFeed, drafting: Pending<DraftedTimetable>? = nil) -> BundleContent {
         let source = source
         let runs = TripRuns(source.feed)
         var part = BundleContent(), directionsPart = BundleContent(), timetablePart = BundleContent()

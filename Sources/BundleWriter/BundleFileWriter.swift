@@ -79,7 +79,8 @@ public enum BundleFileWriter {
     }
 
     /// Writes `content` as ``write(_:to:modules:workers:)`` does. With more than one worker, the
-    /// file is gzipped on a thread of its own from the moment it is committed (read where the
+    /// file is gzipped on a pool thread (or after the digest, when none is free) from the moment
+    /// it is committed (read where the
     /// system maps it, not copied), while this one frees the rows and computes the digest. A
     /// build whose digest turns out unchanged throws the gzipped bytes away; with one worker,
     /// nothing is gzipped here (the publisher gzips the file when it publishes it).
@@ -98,7 +99,7 @@ public enum BundleFileWriter {
             let digests = try ContentDigest.computeWithTables(database)
             return Packed(digest: digests.content, tableDigests: digests.tables, gzipped: nil)
         }
-        let packing = BesideTask { Result { () throws(PublishError) -> [UInt8] in try BundleGzip.compress(fileAt: path) } }
+        let packing = workers.beside { Result { () throws(PublishError) -> [UInt8] in try BundleGzip.compress(fileAt: path) } }
         _ = consume content
         let digests = Result { () throws(SQLiteError) in try ContentDigest.computeWithTables(database) }
         let gzipped = try packing.wait().get()

@@ -17,6 +17,9 @@ public struct NetworkCompiler: Sendable {
     public var nyctTripIds: [String: [String: String]]
     /// Names the overrides file in notices.
     public var overridesFile: String
+    /// Whose pool finds the walks beside the places (a build's); with one worker, one after the
+    /// other.
+    public var workers = Workers(1)
 
     public init(settings: NetworkSettings, sources: [(id: String, prefix: String)], nyctTripIds: [String: [String: String]] = [:],
                 overridesFile: String = "overrides") {
@@ -39,10 +42,10 @@ public struct NetworkCompiler: Sendable {
         var summary = Summary()
         let stops = StopRows(content)
         if settings.enabled {
-            // The walks need nothing of the places: found on a thread of their own meanwhile.
+            // The walks need nothing of the places: found on a pool thread meanwhile, if one is free.
             let servedStops = served(stops, content)
             let walker = TransferWalks(settings: settings)
-            let walking = BesideTask { walker.walkingPairs(servedStops) }
+            let walking = workers.beside { walker.walkingPairs(servedStops) }
             let links = SamePlaceMatcher(settings: settings).links(candidates(stops, content), sink: sink, overridesFile: overridesFile)
             for link in links {
                 content.append(BundleSchema.samePlaces, [.text(link.stop), .text(link.other), .real(link.distance),

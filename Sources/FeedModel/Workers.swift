@@ -1,15 +1,22 @@
-import Dispatch
 import Foundation
 
 /// How many pieces of independent work run at once (`feedc build --jobs`), and the one way they
-/// are run: ``map(_:_:)`` gives its results in the items' order whatever the count, so output
-/// never depends on it.
+/// are run: through this value's ``WorkerPool``, which lends at most `count - 1` threads beside
+/// the caller's, however the work nests (a map of sources whose files are read by a map, each
+/// file inflated ahead and converted in halves). ``map(_:_:)`` gives its results in the items'
+/// order whatever the count, so output never depends on it.
+///
+/// Copies share the pool: pass the value down rather than making a new one, so that nested work
+/// shares one bound. The pool's threads end once the last copy is gone.
 public struct Workers: Sendable, Equatable {
     /// At least 1.
     public let count: Int
+    /// The threads lent beside the caller's: `count - 1` at most.
+    package let pool: WorkerPool
 
     public init(_ count: Int) {
         self.count = max(1, count)
+        pool = WorkerPool(helpers: self.count - 1)
     }
 
     /// One per active processor, or `FEEDC_WORKERS` when the environment sets it to a number.
@@ -18,25 +25,31 @@ public struct Workers: Sendable, Equatable {
         return Workers(ProcessInfo.processInfo.activeProcessorCount)
     }
 
-    /// `body` applied to every item, at most ``count`` at a time, the results in the items' order.
-    /// When several items throw, the error of the first of them (in order) is thrown, after all
-    /// started work has ended.
-    public func map<T, R, E: Error>(_ items: [T], _ body: (T) throws(E) -> R) throws(E) -> [R] {
+    /// Two values are equal when they allow as many workers.
+    public static func == (left: Workers, right: Workers) -> Bool {
+        left.count == right.count
+    }
+
+    /// `body` applied to every item, at most ``count`` at a time (this thread and up to
+    /// `count - 1` of the pool's), the results in the items' order. This thread takes items too
+    /// until none is left, so a map inside a map's item never waits for a free thread. When
+    /// several items throw, the error of the first of them (in order) is thrown, after all started
+    /// work has ended.
+    package func map<T: Sendable, R: Sendable, E: Error>(_ items: [T], _ body: @escaping @Sendable (T) throws(E) -> R) throws(E) -> [R] {
         if count == 1 || items.count < 2 { return try items.map(body) }
-        let workers = min(count, items.count)
-        let results = withoutActuallyEscaping(body) { body in
-            let job = Job(items: items, body: body)
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in job.work() }
-            return job.results()
-        }
-        return try results.map { result throws(E) -> R in try result.get() }
+        let job = MapJob(items: items, body: body)
+        let helpers = (0..<min(count - 1, items.count - 1)).map { _ in beside { job.work() } }
+        job.work()
+        for helper in helpers { helper.wait() }
+        return try job.results().map { result throws(E) -> R in try result.get() }
     }
 
     /// ``map(_:_:)`` with the items started in order of decreasing `cost`, so that no large item
     /// starts last while the other workers have nothing left to take (the 21-feed region lists
     /// its five largest feeds last); the results are still in the items' order, and when several
     /// items throw, the error of the first of them in the items' order is thrown.
-    public func map<T, R, E: Error>(_ items: [T], largestFirst cost: (T) -> Int, _ body: (T) throws(E) -> R) throws(E) -> [R] {
+    package func map<T: Sendable, R: Sendable, E: Error>(_ items: [T], largestFirst cost: (T) -> Int,
+                                                       _ body: @escaping @Sendable (T) throws(E) -> R) throws(E) -> [R] {
         if count == 1 || items.count < 2 { return try items.map(body) }
         let costs = items.map(cost)
         let order = items.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
@@ -45,50 +58,62 @@ public struct Workers: Sendable, Equatable {
         for (index, result) in zip(order, results) { byIndex[index] = result }
         return try byIndex.map { result throws(E) -> R in try result!.get() }
     }
+
+    /// `body` queued for one of the pool's threads while the caller goes on; its result is taken
+    /// with ``Pending/wait()``, which runs it on the waiting thread if no pool thread has started
+    /// it (always so with one worker).
+    package func beside<T: Sendable>(_ body: @escaping @Sendable () -> T) -> Pending<T> {
+        guard count > 1 else { return Pending(body, in: nil) }
+        let pending = Pending(body, in: pool)
+        pool.queue(pending)
+        return pending
+    }
+
+    /// `body` started on a pool thread now when one is free (true); false, with nothing started,
+    /// when none is, for work that must run beside its caller or not at all (a producer the
+    /// caller consumes from, which the caller then does itself).
+    package func startIfFree(_ body: @escaping @Sendable () -> Void) -> Bool {
+        guard count > 1 else { return false }
+        return pool.queueIfFree(Pending(body, in: pool))
+    }
 }
 
 /// One ``Workers/map(_:_:)``: the items, the next one nobody has taken, and one result slot per
-/// item, each written by the one worker that took the item. `@unchecked Sendable`: the counter
-/// and the slots are only touched under the lock; items and body are only read.
-private final class Job<T, R, E: Error>: @unchecked Sendable {
-    private let items: [T]
-    private let body: (T) throws(E) -> R
-    private let lock = NSLock()
-    private var next = 0
-    private var slots: [Result<R, E>?]
+/// item, each written by the one thread that took the item.
+private final class MapJob<T: Sendable, R: Sendable, E: Error>: Sendable {
+    private struct Progress {
+        var next = 0
+        var slots: [Result<R, E>?]
+    }
 
-    init(items: [T], body: @escaping (T) throws(E) -> R) {
+    private let items: [T]
+    private let body: @Sendable (T) throws(E) -> R
+    private let progress: Locked<Progress>
+
+    init(items: [T], body: @escaping @Sendable (T) throws(E) -> R) {
         self.items = items
         self.body = body
-        slots = Array(repeating: nil, count: items.count)
+        progress = Locked(Progress(slots: Array(repeating: nil, count: items.count)))
     }
 
     /// Takes items one after another until none is left.
     func work() {
         while let index = take() {
-            let result: Result<R, E>
-            do {
-                result = .success(try body(items[index]))
-            } catch {
-                result = .failure(error)
-            }
-            lock.lock()
-            slots[index] = result
-            lock.unlock()
+            let result = Result { () throws(E) -> R in try body(items[index]) }
+            progress.withLock { $0.slots[index] = result }
         }
     }
 
+    /// Every item's result; once every thread that took items has ended.
     func results() -> [Result<R, E>] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.map { $0! }
+        progress.withLock { progress in progress.slots.map { $0! } }
     }
 
     private func take() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < items.count else { return nil }
-        next += 1
-        return next - 1
+        progress.withLock { progress in
+            guard progress.next < items.count else { return nil }
+            progress.next += 1
+            return progress.next - 1
+        }
     }
 }

@@ -14,31 +14,40 @@ import Foundation
 /// against 10% beside it.) At most ``maxQueued`` rules wait; past that the caller runs the oldest
 /// waiting one itself, so the feeds they hold stay few.
 ///
-/// `@unchecked Sendable`: `queue`, `running` and `closed` are only touched under `condition`;
-/// each rule's sink is written by the one thread running that rule and read only once that rule
+/// The background threads are the workers' pool threads: a rule queued while fewer than
+/// `background` of them drain the queue asks the pool for a free one, which takes queued rules
+/// until none is left and goes back to the pool; with none free, the rule waits for the caller.
+/// Each rule's sink is written by the one thread running that rule and read only once that rule
 /// has ended (`gather` waits for it).
-final class ReportingRuns: @unchecked Sendable {
+final class ReportingRuns: Sendable {
     private struct Queued {
         let index: Int
         let rule: any ValidationRule
         let feed: Feed
     }
 
+    /// The rules waiting, how many are running elsewhere and how many pool threads drain the
+    /// queue; how many rules' sinks have been moved into the build's.
+    private struct State {
+        var queue: [Queued] = []
+        var running = 0
+        var draining = 0
+        var gathered = 0
+    }
+
     private let sinks: [NoticeSink]
+    private let workers: Workers
     private let background: Int
     /// Rules waiting at most: each holds the feed as it was when queued, and a repair that
     /// rewrites a table (stop_times, say) while they wait keeps the older copy alive for them.
     private var maxQueued: Int { 4 * max(1, background) }
-    private let condition = NSCondition()
-    private var queue: [Queued] = []
-    private var running = 0
-    private var closed = false
-    private var started = false
-    private var gathered = 0
+    private let state = Locked(State())
 
-    init(_ count: Int, samplesPerCode: Int, background: Int) {
+    /// `count` rules, the reporting ones run on up to `workers.count - 1` pool threads.
+    init(_ count: Int, samplesPerCode: Int, workers: Workers) {
         sinks = (0..<count).map { _ in NoticeSink(samplesPerCode: samplesPerCode) }
-        self.background = max(0, background)
+        self.workers = workers
+        background = workers.count - 1
     }
 
     /// Rule `index`'s own sink.
@@ -50,77 +59,69 @@ final class ReportingRuns: @unchecked Sendable {
     /// run of small ones) then goes to a background thread instead of onto the caller's path,
     /// where the repairs after it wait for it.
     func start(_ index: Int, _ rule: any ValidationRule, on feed: Feed) {
-        condition.lock()
-        queue.append(Queued(index: index, rule: rule, feed: feed))
-        if queue.count > maxQueued {
-            let oldest = queue.removeFirst()
-            condition.unlock()
-            run(oldest, counted: false)
-            return
+        let (oldest, drain) = state.withLock { state -> (Queued?, Bool) in
+            state.queue.append(Queued(index: index, rule: rule, feed: feed))
+            if state.queue.count > maxQueued { return (state.queue.removeFirst(), false) }
+            guard state.draining < background else { return (nil, false) }
+            state.draining += 1
+            return (nil, true)
         }
-        condition.signal()
-        let spawn = !started
-        started = true
-        condition.unlock()
-        if spawn { startThreads() }
+        if let oldest {
+            run(oldest)
+        } else if drain && !workers.startIfFree({ self.drain() }) {
+            state.withLock { $0.draining -= 1 }
+        }
     }
 
     /// Runs what is still queued here, waits for the rules running elsewhere, then moves the
     /// notices of rules before `end` into `sink`.
     func gather(upTo end: Int, into sink: NoticeSink) {
-        while let next = take(waiting: false) { run(next) }
-        condition.lock()
-        while running > 0 { condition.wait() }
-        condition.unlock()
-        while gathered < end {
-            sink.absorb(sinks[gathered])
-            gathered += 1
+        while let next = take() {
+            run(next)
+            finished()
         }
+        let from = state.wait(until: { $0.running == 0 }) { state in
+            defer { state.gathered = max(state.gathered, end) }
+            return state.gathered
+        }
+        for index in from..<max(from, end) { sink.absorb(sinks[index]) }
     }
 
     /// Marks rule `index` as gathered: it wrote into the build's sink itself.
     func skip(_ index: Int) {
-        gathered = max(gathered, index + 1)
+        state.withLock { $0.gathered = max($0.gathered, index + 1) }
     }
 
-    /// Lets the background threads end once the queue is empty.
-    func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func startThreads() {
-        for _ in 0..<background {
-            // Threads of their own, not a dispatch queue's: the caller may itself be one of a
-            // `Workers.map`'s threads, and a queue's pool need not grow past it.
-            let thread = Thread { [self] in
-                while let next = take(waiting: true) { run(next) }
+    /// A pool thread's turn: queued rules until none is left.
+    private func drain() {
+        while let next = state.withLock({ state -> Queued? in
+            guard !state.queue.isEmpty else {
+                state.draining -= 1
+                return nil
             }
-            thread.stackSize = 8 << 20
-            thread.start()
+            state.running += 1
+            return state.queue.removeFirst()
+        }) {
+            run(next)
+            finished()
         }
     }
 
-    /// The next queued rule, counted as running; nil when the queue is empty (with `waiting`,
-    /// once it is also closed).
-    private func take(waiting: Bool) -> Queued? {
-        condition.lock()
-        defer { condition.unlock() }
-        while waiting && queue.isEmpty && !closed { condition.wait() }
-        guard !queue.isEmpty else { return nil }
-        running += 1
-        return queue.removeFirst()
+    /// The next queued rule, counted as running; nil when the queue is empty.
+    private func take() -> Queued? {
+        state.withLock { state in
+            guard !state.queue.isEmpty else { return nil }
+            state.running += 1
+            return state.queue.removeFirst()
+        }
     }
 
-    private func run(_ queued: Queued, counted: Bool = true) {
+    private func finished() {
+        state.withLock { $0.running -= 1 }
+    }
+
+    private func run(_ queued: Queued) {
         var copy = queued.feed
         queued.rule.apply(to: &copy, sink: sinks[queued.index])
-        guard counted else { return }
-        condition.lock()
-        running -= 1
-        condition.broadcast()
-        condition.unlock()
     }
 }

@@ -77,7 +77,7 @@ public struct Validator: Sendable {
         if workers.count == 1 {
             for rule in rules { rule.apply(to: &feed, sink: sink) }
         } else {
-            let run = ReportingRuns(rules.count, samplesPerCode: sink.samplesPerCode, background: workers.count - 1)
+            let run = ReportingRuns(rules.count, samplesPerCode: sink.samplesPerCode, workers: workers)
             for (index, rule) in rules.enumerated() {
                 if rule.readsEarlierNotices {
                     run.gather(upTo: index, into: sink)
@@ -90,7 +90,6 @@ public struct Validator: Sendable {
                 }
             }
             run.gather(upTo: rules.count, into: sink)
-            run.close()
         }
         for (file, count) in sink.droppedRows.sorted(by: { $0.key < $1.key }) {
             sink.add(Notice(.rowsDropped, file: file, value: String(count),

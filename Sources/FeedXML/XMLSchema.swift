@@ -3,8 +3,9 @@ import Foundation
 
 /// A compiled XSD, the only owner of its libxml2 `xmlSchema` (freed on release).
 ///
-/// A compiled schema is read-only; each ``XMLStreamReader`` validating against it has its own
-/// validation context, so one schema can serve several readers, also on several threads.
+/// `@unchecked Sendable`: a compiled schema is read-only; each ``XMLStreamReader`` validating
+/// against it has its own validation context, so one schema can serve several readers, also on
+/// several threads.
 public final class XMLSchema: @unchecked Sendable {
     let handle: xmlSchemaPtr
     /// The schema's file name, for messages.

@@ -61,6 +61,65 @@ import Testing
         var count: Int { order.count }
     }
 
+    /// Bodies running at once now, and at most so far.
+    final class Running: Sendable {
+        private let counts = Locked((now: 0, most: 0))
+        func enter() { counts.withLock { $0.now += 1; $0.most = max($0.most, $0.now) } }
+        func leave() { counts.withLock { $0.now -= 1 } }
+        var most: Int { counts.value.most }
+    }
+
+    /// Maps inside a map's items, each leaf with work beside it (as a build nests the sources,
+    /// their files and each file's batches): never more than `count` bodies run at once, the
+    /// caller's included, on at most `count - 1` threads the pool starts; the results are in order.
+    @Test(arguments: [1, 2, 3])
+    func nestedWorkStaysWithinTheCount(workers count: Int) {
+        let workers = Workers(count)
+        let running = Running()
+        @Sendable func leaf(_ value: Int) -> Int {
+            running.enter()
+            Thread.sleep(forTimeInterval: 0.002)
+            running.leave()
+            return value
+        }
+        let sums = workers.map(Array(0..<6)) { outer in
+            workers.map(Array(0..<8)) { inner in
+                let beside = workers.beside { leaf(outer * 100 + inner) }
+                return leaf(inner) + beside.wait()
+            }.reduce(0, +)
+        }
+        #expect(sums == (0..<6).map { outer in (0..<8).reduce(0) { $0 + $1 + outer * 100 + $1 } })
+        #expect(running.most <= count, "\(running.most) bodies ran at once")
+        #expect(workers.pool.threadsStarted <= count - 1)
+        #expect(workers.pool.mostRunning <= count - 1)
+    }
+
+    /// Work beside the caller that no pool thread has started runs on the thread that waits for
+    /// it: with one worker always, and with two while the one pool thread is busy. A producer
+    /// asking for a free thread is then told there is none, and nothing is queued.
+    @Test func workNobodyStartedRunsInTheWaiter() {
+        let alone = Workers(1).beside { ThreadName.current }
+        #expect(alone.wait() == ThreadName.current)
+        #expect(!Workers(1).startIfFree {})
+
+        let workers = Workers(2)
+        let release = Locked(false)
+        let holding = workers.beside { release.wait(until: { $0 }) { _ in } }
+        // The pool thread takes `holding` and waits in it until released.
+        while workers.pool.mostRunning < 1 { Thread.sleep(forTimeInterval: 0.001) }
+        let inLine = workers.beside { ThreadName.current }
+        #expect(inLine.wait() == ThreadName.current, "run by the waiter, the pool thread being busy")
+        #expect(!workers.startIfFree {})
+        release.value = true
+        holding.wait()
+        #expect(workers.pool.threadsStarted == 1)
+    }
+
+    /// A name for the running thread, to tell threads apart in a `Sendable` value.
+    enum ThreadName {
+        static var current: String { "\(pthread_self())" }
+    }
+
     @Test func theCountComesFromTheOptionOrTheEnvironment() {
         #expect(Workers(0).count == 1)
         #expect(Workers.fromEnvironment(["FEEDC_WORKERS": "3"]).count == 3)

@@ -21,7 +21,7 @@ import Testing
     static func load(_ bytes: [UInt8] = file, expectedBytes: Int?, halves: Bool = false, batchBytes: Int = 64 << 10,
                      chunk: Int = 10_000) -> (table: Table?, reserved: Int?) {
         var loader = TableLoader(schema: GTFSSchema.stopTimes, sink: NoticeSink(), batchBytes: batchBytes,
-                                 sideBySide: halves, halvesFrom: halves ? 100 : 4096, expectedBytes: expectedBytes)
+                                 sideBySide: halves ? Workers(2) : nil, halvesFrom: halves ? 100 : 4096, expectedBytes: expectedBytes)
         bytes.withUnsafeBufferPointer { all in
             var start = 0
             while start < all.count {

@@ -43,7 +43,7 @@ import TestSupport
     private static func load(_ bytes: [UInt8], schema: TableSchema, chunks: [Int], batchBytes: Int,
                              halvesFrom: Int? = nil) -> (Snapshot?, [Notice], [String: Int]) {
         let sink = NoticeSink()
-        var loader = TableLoader(schema: schema, sink: sink, batchBytes: batchBytes, sideBySide: halvesFrom != nil, halvesFrom: halvesFrom ?? 0)
+        var loader = TableLoader(schema: schema, sink: sink, batchBytes: batchBytes, sideBySide: halvesFrom != nil ? Workers(2) : nil, halvesFrom: halvesFrom ?? 0)
         var start = 0, k = 0
         bytes.withUnsafeBufferPointer { all in
             while start < all.count {
@@ -92,7 +92,7 @@ import TestSupport
         func run(_ halvesFrom: Int?) -> (Snapshot?, [Notice], [String: Int], [String: Int]) {
             let sink = NoticeSink()
             var loader = TableLoader(schema: GTFSSchema.stops, sink: sink, batchBytes: batchBytes,
-                                     sideBySide: halvesFrom != nil, halvesFrom: halvesFrom ?? 0)
+                                     sideBySide: halvesFrom != nil ? Workers(2) : nil, halvesFrom: halvesFrom ?? 0)
             bytes.withUnsafeBufferPointer { all in
                 for start in stride(from: 0, to: all.count, by: 97) {
                     loader.consume(UnsafeBufferPointer(rebasing: all[start..<min(all.count, start + 97)]))

@@ -13,8 +13,8 @@ import Foundation
 /// Data flows one way; no stage calls back into an earlier one.
 public struct BuildRunner {
     public let config: PipelineConfig
-    /// Receives one line per stage, for a terminal.
-    public var progress: (String) -> Void = { _ in }
+    /// Receives one line per stage, for a terminal; called from the workers' threads too.
+    public var progress: @Sendable (String) -> Void = { _ in }
     /// Rebuild even when the inputs are unchanged since the latest version.
     public var force = false
     /// Where AWS settings are read from, for bundles with a `publish:` target.
@@ -71,6 +71,9 @@ public struct BuildRunner {
     }
 
     private func build(_ bundle: BundleConfig) throws -> BuildReport {
+        // The jobs below take what they need of the runner, not the runner (not Sendable: its
+        // remote options hold test hooks).
+        let progress = self.progress, workers = self.workers
         var clock = StageClock()
         let publisher = Publisher(output: config.output, bundle: bundle.name)
         let previous = try publisher.manifest()
@@ -115,8 +118,8 @@ public struct BuildRunner {
         // Each source enhanced and compiled on its own (links never cross sources), one job per
         // source with no barrier between the stages; stage times are summed over sources. With a
         // worker to spare (fewer sources than workers), a source's timetable, which needs nothing
-        // of the enhancement but its patterns' directions, is compiled meanwhile on a thread of
-        // its own (BundleWriter.DraftedTimetable; the same rows either way).
+        // of the enhancement but its patterns' directions, is compiled meanwhile on a pool thread
+        // if one is free (BundleWriter.DraftedTimetable; the same rows either way).
         let beside = workers.count > feeds.count
         // Each feed handed to its job alone: freed once its source is compiled.
         let slots = zip(fetched, feeds).map { Handover(($0, $1), cost: $1.stopTimes.count) }
@@ -125,7 +128,7 @@ public struct BuildRunner {
             let (source, feed) = slot.take()
             progress("\(bundle.name): directions and opposite stops of \(source.config.id)")
             let prefix = source.config.prefix
-            let drafting = beside ? BesideTask { DraftedTimetable(feed: feed, prefix: prefix) } : nil
+            let drafting = beside ? workers.beside { DraftedTimetable(feed: feed, prefix: prefix) } : nil
             var stages = StageClock()
             let enhanced = EnhanceStages.run(feed, source: source.config.id, prefix: prefix,
                                              opposites: bundle.opposites, network: bundle.network) { stages.lap($0) }
@@ -142,9 +145,10 @@ public struct BuildRunner {
         clock.lap("compile")
         progress("\(bundle.name): joining the sources into one network")
         let networkSink = NoticeSink()
-        let compiler = NetworkCompiler(settings: bundle.network, sources: bundle.sources.map { ($0.id, $0.prefix) },
+        var compiler = NetworkCompiler(settings: bundle.network, sources: bundle.sources.map { ($0.id, $0.prefix) },
                                        nyctTripIds: RealtimeTripIds.nyct(fetched, sink: networkSink),
                                        overridesFile: bundle.networkOverridesFile ?? "overrides")
+        compiler.workers = workers
         let network = NetworkReport(compiler.compile(into: &content, sink: networkSink), sink: networkSink)
         clock.lap("network")
         let total = BundleSchema.tables.reduce(0) { $0 + content.count($1) }

@@ -76,27 +76,46 @@ public final class DumpArchive {
         resolve(members.sorted(), sink: sink)
     }
 
-    /// The same dump opened again, for reading members on another thread at the same time
-    /// (one `Archive` is not safe to share): the layout is taken from this one, not resolved again.
-    public func reopened() throws(DumpError) -> DumpArchive {
-        try DumpArchive(reopening: self)
+    /// What opening this dump again takes, without resolving its layout again: a value other
+    /// threads can be given, each opening its own ``DumpArchive`` from it
+    /// (``init(reopening:)``; one `Archive` is not safe to share).
+    public struct Layout: Sendable {
+        let path: String
+        let limits: ArchiveLimits
+        let files: [String: String]
+        let subfolder: String?
+        /// The folder read, for a folder dump; nil for a zip.
+        let folder: URL?
     }
 
-    private init(reopening other: DumpArchive) throws(DumpError) {
-        path = other.path
-        limits = other.limits
-        files = other.files
-        subfolder = other.subfolder
-        entries = other.entries
-        folder = other.folder
-        if other.archive == nil {
+    /// This dump's layout, for opening it again elsewhere.
+    public var layout: Layout {
+        Layout(path: path, limits: limits, files: files, subfolder: subfolder, folder: folder)
+    }
+
+    /// The dump of `layout` opened again, for reading members on another thread at the same time:
+    /// the layout is taken as it is, not resolved again (nothing is reported); a zip's directory
+    /// is read again, its last entry of each name kept, as when it was first opened.
+    public init(reopening layout: Layout) throws(DumpError) {
+        path = layout.path
+        limits = layout.limits
+        files = layout.files
+        subfolder = layout.subfolder
+        folder = layout.folder
+        guard layout.folder == nil else {
             archive = nil
-        } else {
-            do {
-                archive = try Archive(url: URL(fileURLWithPath: other.path), accessMode: .read, pathEncoding: nil)
-            } catch {
-                throw .unreadableArchive(path: other.path, reason: "\(error)")
-            }
+            return
+        }
+        let opened: Archive
+        do {
+            opened = try Archive(url: URL(fileURLWithPath: layout.path), accessMode: .read, pathEncoding: nil)
+        } catch {
+            throw .unreadableArchive(path: layout.path, reason: "\(error)")
+        }
+        archive = opened
+        let members = Set(layout.files.values)
+        for entry in opened where entry.type == .file && members.contains(entry.path) {
+            entries[entry.path] = entry
         }
     }
 

@@ -1,43 +1,50 @@
-import Foundation
+import FeedModel
 
-/// One member of a dump inflated on a thread of its own while the caller parses what is already
-/// out, a few blocks ahead: the caller receives the same bytes in the same order as from
-/// ``DumpArchive/stream(_:chunkBytes:into:)``, so what it builds is the same.
+/// One member of a dump inflated on a pool thread while the caller parses what is already out,
+/// a few blocks ahead: the caller receives the same bytes in the same order as from
+/// ``DumpArchive/stream(_:chunkBytes:into:)``, so what it builds is the same. With no pool
+/// thread free, the caller inflates the member itself, as it parses.
 ///
 /// Memory stays bounded: the inflating thread waits once ``capacity`` blocks are queued.
-/// `@unchecked Sendable`: the queue, `ended` and `failure` are only touched under `condition`.
-final class InflateAhead: @unchecked Sendable {
+final class InflateAhead: Sendable {
     /// Bytes per block handed over (fewer handovers than the archive's 64 KiB chunks).
     static let blockBytes = 1 << 20
     static let capacity = 8
 
-    private let condition = NSCondition()
-    private var blocks: [[UInt8]] = []
-    private var ended = false
-    private var failure: DumpError?
-    private var present = true
-
-    /// Streams `name` of `archive` (which no other thread may use meanwhile) through `consume`.
-    /// Returns false when the dump has no such file; throws what the archive throws, once
-    /// `consume` has had every byte inflated before the failure.
-    static func stream(_ name: String, of archive: DumpArchive,
-                       into consume: (UnsafeBufferPointer<UInt8>) -> Void) throws(DumpError) -> Bool {
-        let pipe = InflateAhead()
-        let handed = Handed(archive: archive)
-        let thread = Thread { pipe.produce(name, from: handed.archive) }
-        thread.start()
-        while let block = pipe.take() {
-            block.withUnsafeBufferPointer { consume($0) }
-        }
-        return try pipe.outcome()
+    /// The blocks inflated and not yet parsed, and how the member ended.
+    private struct Pipe {
+        var blocks: [[UInt8]] = []
+        var ended = false
+        var failure: DumpError?
+        var present = true
     }
 
-    private func produce(_ name: String, from archive: DumpArchive) {
+    private let pipe = Locked(Pipe())
+
+    /// Streams `name` of `archive` through `consume`: inflated ahead on a thread of `workers`,
+    /// from its own opening of the dump, when one is free; else here, from `archive`. Returns
+    /// false when the dump has no such file; throws what the archive throws, once `consume` has
+    /// had every byte inflated before the failure.
+    static func stream(_ name: String, of archive: DumpArchive, workers: Workers,
+                       into consume: (UnsafeBufferPointer<UInt8>) -> Void) throws(DumpError) -> Bool {
+        let ahead = InflateAhead()
+        let layout = archive.layout
+        guard workers.startIfFree({ ahead.produce(name, from: layout) }) else {
+            return try archive.stream(name, into: consume)
+        }
+        while let block = ahead.take() {
+            block.withUnsafeBufferPointer { consume($0) }
+        }
+        return try ahead.outcome()
+    }
+
+    private func produce(_ name: String, from layout: DumpArchive.Layout) {
         var block: [UInt8] = []
         block.reserveCapacity(Self.blockBytes)
         var error: DumpError?
         var found = false
         do {
+            let archive = try DumpArchive(reopening: layout)
             found = try archive.stream(name) { chunk in
                 block.append(contentsOf: chunk)
                 if block.count >= Self.blockBytes {
@@ -50,43 +57,27 @@ final class InflateAhead: @unchecked Sendable {
             error = thrown
         }
         if !block.isEmpty { put(block) }
-        condition.lock()
-        ended = true
-        failure = error
-        present = found || error != nil
-        condition.broadcast()
-        condition.unlock()
+        pipe.withLock { [found, error] pipe in
+            pipe.ended = true
+            pipe.failure = error
+            pipe.present = found || error != nil
+        }
     }
 
     private func put(_ block: [UInt8]) {
-        condition.lock()
-        while blocks.count >= Self.capacity { condition.wait() }
-        blocks.append(block)
-        condition.broadcast()
-        condition.unlock()
+        pipe.wait(until: { $0.blocks.count < Self.capacity }) { $0.blocks.append(block) }
     }
 
     /// The next block, or nil once the member has ended.
     private func take() -> [UInt8]? {
-        condition.lock()
-        defer { condition.unlock() }
-        while blocks.isEmpty && !ended { condition.wait() }
-        guard !blocks.isEmpty else { return nil }
-        let block = blocks.removeFirst()
-        condition.broadcast()
-        return block
+        pipe.wait(until: { !$0.blocks.isEmpty || $0.ended }) { pipe in
+            pipe.blocks.isEmpty ? nil : pipe.blocks.removeFirst()
+        }
     }
 
     private func outcome() throws(DumpError) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        if let failure { throw failure }
-        return present
+        let pipe = pipe.value
+        if let failure = pipe.failure { throw failure }
+        return pipe.present
     }
-}
-
-/// The archive handed to the inflating thread. `@unchecked Sendable`: the caller leaves it alone
-/// until that thread has ended (`stream` returns only then).
-private struct Handed: @unchecked Sendable {
-    let archive: DumpArchive
 }

@@ -7,7 +7,7 @@ import Foundation
 /// opened at all yields no feed (`i_o_error`, MobilityData's code for an archive it cannot read).
 /// Missing required files are reported as blocking; deciding what else blocks publication is the
 /// validator's job.
-public struct GTFSReader {
+public struct GTFSReader: Sendable {
     public let url: URL
     /// What a zip member may unpack to.
     public let limits: ArchiveLimits
@@ -36,8 +36,12 @@ public struct GTFSReader {
         if workers.count == 1 || present.count < 2 {
             loaded = present.map { schema in Result { () throws(DumpError) -> Loaded in try load(schema, from: archive, sink) } }
         } else {
+            // Each worker opens the dump again from its layout (an archive is not shared).
+            let layout = archive.layout
             loaded = workers.map(present, largestFirst: { Int(clamping: archive.declaredSize($0.fileName)) }) { schema in
-                Result { () throws(DumpError) -> Loaded in try load(schema, from: archive.reopened(), sink, ahead: true) }
+                Result { () throws(DumpError) -> Loaded in
+                    try load(schema, from: DumpArchive(reopening: layout), sink, aheadOn: workers)
+                }
             }
         }
         var tables: [String: Table] = [:]
@@ -82,15 +86,17 @@ public struct GTFSReader {
 
     /// The file's notices stand only once the whole member has inflated and passed its checks
     /// (limits, CRC-32): parsed as it inflates, a refused member says nothing more.
-    /// With `ahead`, a large member inflates on a thread of its own while this one parses it, and
-    /// its records are converted in two halves at once (``TableLoader/sideBySide``).
-    private func load(_ schema: TableSchema, from archive: DumpArchive, _ sink: NoticeSink, ahead: Bool = false) throws(DumpError) -> Loaded {
+    /// With `workers`, a large member inflates on one of their threads (when one is free) while
+    /// this one parses it, and its records are converted in two halves at once
+    /// (``TableLoader/sideBySide``).
+    private func load(_ schema: TableSchema, from archive: DumpArchive, _ sink: NoticeSink,
+                      aheadOn workers: Workers? = nil) throws(DumpError) -> Loaded {
         let notices = NoticeSink(samplesPerCode: sink.samplesPerCode)
-        let large = ahead && archive.declaredSize(schema.fileName) >= Self.inflateAheadBytes
-        var loader = TableLoader(schema: schema, sink: notices, sideBySide: large,
+        let large = workers != nil && archive.declaredSize(schema.fileName) >= Self.inflateAheadBytes
+        var loader = TableLoader(schema: schema, sink: notices, sideBySide: large ? workers : nil,
                                  expectedBytes: Int(clamping: archive.declaredSize(schema.fileName)))
-        let found = if large {
-            try InflateAhead.stream(schema.fileName, of: archive) { loader.consume($0) }
+        let found = if large, let workers {
+            try InflateAhead.stream(schema.fileName, of: archive, workers: workers) { loader.consume($0) }
         } else {
             try archive.stream(schema.fileName) { loader.consume($0) }
         }

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Converting records (parsing each field by its kind, checking it, storing it) is most of a
 /// load's work, and once scanned the records are independent. So a large file's batch can be
-/// converted in two halves side by side (``convertInHalves(into:notices:_:)``): the second half
+/// converted in two halves side by side (``convertInHalves(into:notices:_:on:)``): the second half
 /// into a builder and a notice sink of its own, appended after the first's. Rows, line numbers,
 /// notices and their order come out as from one conversion after the other.
 struct RecordBatch {
@@ -52,41 +52,31 @@ struct RecordBatch {
     }
 
     /// Converts every record, the first half on this thread into `builder` and the second at the
-    /// same time on a thread of its own; returns how many rows were dropped.
-    func convertInHalves(into builder: inout ColumnBuilder, notices: TableNotices, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    /// same time on one of `workers`' threads (or here after the first, when none is free), into
+    /// a builder and sink of its own appended after; returns how many rows were dropped.
+    func convertInHalves(into builder: inout ColumnBuilder, notices: TableNotices, _ bytes: UnsafeBufferPointer<UInt8>,
+                         on workers: Workers) -> Int {
         let middle = count / 2
-        var secondBuilder = builder.empty()
-        secondBuilder.reserveCapacity(count - middle)
-        let second = SecondHalf(builder: secondBuilder,
-                                notices: TableNotices(schema: notices.schema, sink: NoticeSink(samplesPerCode: notices.sink.samplesPerCode)),
-                                batch: self, bytes: bytes)
-        let converting = BesideTask { second.convert(middle..<second.batch.count) }
+        let batch = self, empty = builder.empty(), shared = SharedBytes(bytes: bytes)
+        let secondNotices = TableNotices(schema: notices.schema, sink: NoticeSink(samplesPerCode: notices.sink.samplesPerCode))
+        let converting = workers.beside { () -> (ColumnBuilder, Int) in
+            var second = empty
+            second.reserveCapacity(batch.count - middle)
+            let dropped = batch.convert(middle..<batch.count, into: &second, notices: secondNotices, shared.bytes)
+            return (second, dropped)
+        }
         let dropped = convert(0..<middle, into: &builder, notices: notices, bytes)
-        converting.wait()
-        builder.append(contentsOf: second.builder)
-        notices.sink.absorb(second.notices.sink)
-        return dropped + second.dropped
+        let (second, secondDropped) = converting.wait()
+        builder.append(contentsOf: second)
+        notices.sink.absorb(secondNotices.sink)
+        return dropped + secondDropped
     }
 }
 
-/// The second half of a batch and what its conversion makes. `@unchecked Sendable`: the thread
-/// converting it (a `BesideTask`) is the only one to touch it until it ends, and the batch's
-/// bytes outlive that thread (``RecordBatch/convertInHalves(into:notices:_:)`` waits for it).
-private final class SecondHalf: @unchecked Sendable {
-    var builder: ColumnBuilder
-    let notices: TableNotices
-    let batch: RecordBatch
+/// The bytes of the batch being converted, lent to the thread converting its second half.
+/// `@unchecked Sendable`: the bytes are only read, by both halves, and outlive that thread's use
+/// of them (``RecordBatch/convertInHalves(into:notices:_:on:)`` waits for the second half before
+/// it returns, and its caller keeps the buffer until then).
+private struct SharedBytes: @unchecked Sendable {
     let bytes: UnsafeBufferPointer<UInt8>
-    private(set) var dropped = 0
-
-    init(builder: ColumnBuilder, notices: TableNotices, batch: RecordBatch, bytes: UnsafeBufferPointer<UInt8>) {
-        self.builder = builder
-        self.notices = notices
-        self.batch = batch
-        self.bytes = bytes
-    }
-
-    func convert(_ range: Range<Int>) {
-        dropped = batch.convert(range, into: &builder, notices: notices, bytes)
-    }
 }

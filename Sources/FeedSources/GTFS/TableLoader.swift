@@ -26,9 +26,10 @@ public struct TableLoader {
     private var fields: [CSVField] = []
     /// With `sideBySide`: the whole records of the batch being read, converted once scanned.
     private var batch = RecordBatch()
-    /// Whether a batch of at least `halvesFrom` records is converted in two halves at once
-    /// (``RecordBatch/convertInHalves(into:notices:_:)``): for large files, given a second core.
-    let sideBySide: Bool
+    /// With workers, a batch of at least `halvesFrom` records is converted in two halves at once,
+    /// the second on one of their threads if one is free
+    /// (``RecordBatch/convertInHalves(into:notices:_:on:)``): for large files, given a second core.
+    let sideBySide: Workers?
     let halvesFrom: Int
 
     /// Bytes gathered before a scan: large enough that a record cut by a chunk's end is rare and
@@ -60,14 +61,15 @@ public struct TableLoader {
     /// The rows the columns were last given room for, if they were (tests).
     private(set) var reservedRows: Int?
 
-    /// With `sideBySide`, each batch's records are converted in two halves at once, the second
-    /// on a thread of its own: the same table and notices, sooner when a second core is free.
+    /// With `sideBySide` workers, each batch's records are converted in two halves at once, the
+    /// second on one of their threads: the same table and notices, sooner when a second core is
+    /// free.
     /// `expectedBytes` is the file's size, when known, to size its columns once.
-    public init(schema: TableSchema, sink: NoticeSink, sideBySide: Bool = false, expectedBytes: Int? = nil) {
+    public init(schema: TableSchema, sink: NoticeSink, sideBySide: Workers? = nil, expectedBytes: Int? = nil) {
         self.init(schema: schema, sink: sink, batchBytes: 4 << 20, sideBySide: sideBySide, expectedBytes: expectedBytes)
     }
 
-    init(schema: TableSchema, sink: NoticeSink, batchBytes: Int, sideBySide: Bool = false, halvesFrom: Int = 4096,
+    init(schema: TableSchema, sink: NoticeSink, batchBytes: Int, sideBySide: Workers? = nil, halvesFrom: Int = 4096,
          expectedBytes: Int? = nil) {
         self.expectedBytes = expectedBytes
         self.schema = schema
@@ -132,7 +134,7 @@ public struct TableLoader {
                 if !final && !scanner.recordIsComplete { break }
                 end = scanner.offset
                 endLine = scanner.line
-                if sideBySide, case .rows = stage {
+                if sideBySide != nil, case .rows = stage {
                     batch.append(fields, line: recordLine)
                     continue
                 }
@@ -144,9 +146,12 @@ public struct TableLoader {
                 }
             }
             if batch.count > 0 {
-                dropped += batch.count >= halvesFrom
-                    ? batch.convertInHalves(into: &builder!, notices: notices, bytes)
-                    : batch.convert(0..<batch.count, into: &builder!, notices: notices, bytes)
+                let batchDropped = if let sideBySide, batch.count >= halvesFrom {
+                    batch.convertInHalves(into: &builder!, notices: notices, bytes, on: sideBySide)
+                } else {
+                    batch.convert(0..<batch.count, into: &builder!, notices: notices, bytes)
+                }
+                dropped += batchDropped
             }
             checkUTF8(bytes, from: offset, to: end)
             line = endLine
