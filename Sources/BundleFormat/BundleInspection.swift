@@ -23,10 +23,11 @@ public struct BundleInspection: Codable, Sendable {
     public init(file url: URL) throws {
         let (database, cleanup) = try BundleFile.open(url)
         defer { cleanup() }
-        let meta = Dictionary(uniqueKeysWithValues: try database.rows("SELECT key, value FROM meta").compactMap { row -> (String, String)? in
-            guard let k = row[0].string, let v = row[1].string else { return nil }
-            return (k, v)
-        })
+        let meta = Dictionary(
+            uniqueKeysWithValues: try database.rows("SELECT key, value FROM meta").compactMap { row -> (String, String)? in
+                guard let k = row[0].string, let v = row[1].string else { return nil }
+                return (k, v)
+            })
         file = url.path
         bundle = meta["bundle"]
         version = meta["version"].flatMap(Int.init)

@@ -1,6 +1,6 @@
 import Crypto
-import Foundation
 import FeedSQLite
+import Foundation
 
 /// The content digest: SHA-256 over a bundle's schema and canonical rows.
 ///
@@ -138,7 +138,8 @@ public enum ContentDigest {
         var out: [FileTable] = []
         for row in tables {
             guard let name = row[0].string, !virtual.contains(name),
-                  !virtual.contains(where: { name.hasPrefix($0 + "_") }) else { continue }
+                !virtual.contains(where: { name.hasPrefix($0 + "_") })
+            else { continue }
             let info = try database.rows("SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", [.text(name)])
             let columns = info.compactMap { $0[0].string }
             let key = info.filter { ($0[1].int ?? 0) > 0 }.sorted { ($0[1].int ?? 0) < ($1[1].int ?? 0) }.compactMap { $0[0].string }

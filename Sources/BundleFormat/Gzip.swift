@@ -55,12 +55,20 @@ public enum Gzip {
                 stream.avail_in = UInt32(take)
                 repeat {
                     let room = min(piece, bound - produced)
-                    guard room > 0 else { failure = .zlib(Z_BUF_ERROR); count = produced; return }
+                    guard room > 0 else {
+                        failure = .zlib(Z_BUF_ERROR)
+                        count = produced
+                        return
+                    }
                     stream.next_out = buffer.baseAddress!.advanced(by: produced)
                     stream.avail_out = UInt32(room)
                     rc = deflate(&stream, last ? Z_FINISH : Z_NO_FLUSH)
                     produced += room - Int(stream.avail_out)
-                    guard rc == Z_OK || rc == Z_STREAM_END || rc == Z_BUF_ERROR else { failure = .zlib(rc); count = produced; return }
+                    guard rc == Z_OK || rc == Z_STREAM_END || rc == Z_BUF_ERROR else {
+                        failure = .zlib(rc)
+                        count = produced
+                        return
+                    }
                 } while stream.avail_in > 0 || (last && rc != Z_STREAM_END)
                 consumed += take
             } while consumed < input.count
@@ -90,7 +98,8 @@ public enum Gzip {
         guard let input = FileHandle(forReadingAtPath: source) else { throw .io("cannot read \(source)") }
         defer { try? input.close() }
         guard FileManager.default.createFile(atPath: destination, contents: nil),
-              let output = FileHandle(forWritingAtPath: destination) else { throw .io("cannot create \(destination)") }
+            let output = FileHandle(forWritingAtPath: destination)
+        else { throw .io("cannot create \(destination)") }
         var written = 0
         do throws(GzipError) {
             defer { try? output.close() }
@@ -102,7 +111,9 @@ public enum Gzip {
                 piece.withUnsafeBytes { bytes in
                     do throws(GzipError) {
                         try inflater.feed(bytes, last: piece.isEmpty) { (out) throws(GzipError) in
-                            do { try output.write(contentsOf: Data(out)) } catch { throw GzipError.io("cannot write \(destination): \(error.localizedDescription)") }
+                            do { try output.write(contentsOf: Data(out)) } catch {
+                                throw GzipError.io("cannot write \(destination): \(error.localizedDescription)")
+                            }
                             written += out.count
                         }
                     } catch { failure = error }

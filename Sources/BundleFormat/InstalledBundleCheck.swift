@@ -17,14 +17,14 @@ public enum InstalledBundleCheck {
     }
 
     /// Checks `database` against what the manifest says it is.
-    public static func check(_ database: Database, bundle: String, version: Int) throws -> Void {
+    public static func check(_ database: Database, bundle: String, version: Int) throws {
         try checkSchema(database)
         try checkMeta(database, bundle: bundle, version: version)
     }
 
     /// Throws when the schema holds a trigger, or a view or virtual table that the format does not
     /// define to the letter.
-    public static func checkSchema(_ database: Database) throws -> Void {
+    public static func checkSchema(_ database: Database) throws {
         // Every object, whatever its name (`LIKE 'sqlite_%'` would also skip `sqliteX`: `_` is
         // a wildcard), and a virtual table known by its root page 0, not by its text.
         let schema = try database.rows("SELECT type, name, sql, rootpage FROM sqlite_master ORDER BY type, name")
@@ -46,7 +46,7 @@ public enum InstalledBundleCheck {
         }
     }
 
-    private static func checkMeta(_ database: Database, bundle: String, version: Int) throws -> Void {
+    private static func checkMeta(_ database: Database, bundle: String, version: Int) throws {
         var meta: [String: String] = [:]
         for row in try database.rows("SELECT key, value FROM meta") {
             guard let key = row[0].string else { continue }

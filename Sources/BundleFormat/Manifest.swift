@@ -72,9 +72,11 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     /// (docs/update-protocol.md, "Limits"). Absent in manifests written before 2026-11-27.
     public var unpackedBytes: Int?
 
-    public init(version: Int, digest: String, file: String, bytes: Int, sha256: String,
-                serviceStart: String? = nil, serviceEnd: String? = nil, inputs: String? = nil,
-                report: String? = nil, diff: String? = nil, rows: [String: Int]? = nil, unpackedBytes: Int? = nil) {
+    public init(
+        version: Int, digest: String, file: String, bytes: Int, sha256: String,
+        serviceStart: String? = nil, serviceEnd: String? = nil, inputs: String? = nil,
+        report: String? = nil, diff: String? = nil, rows: [String: Int]? = nil, unpackedBytes: Int? = nil
+    ) {
         self.version = version
         self.digest = digest
         self.file = file

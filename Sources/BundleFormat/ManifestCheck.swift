@@ -32,7 +32,8 @@ public enum ManifestCheck {
         guard integers.allSatisfy({ (0...UpdateLimits.largestInteger).contains($0) }) else {
             throw Refusal(reason: "an integer is outside 0…2^53 − 1")
         }
-        let sizes = versions.map { ($0.file, $0.bytes, $0.unpackedBytes, $0.sha256, UpdateLimits.bundleBytes, true) }
+        let sizes =
+            versions.map { ($0.file, $0.bytes, $0.unpackedBytes, $0.sha256, UpdateLimits.bundleBytes, true) }
             + manifest.deltas.map { ($0.file, $0.bytes, $0.unpackedBytes, $0.sha256, UpdateLimits.deltaBytes, false) }
         for (file, bytes, unpacked, sha256, ceiling, onServer) in sizes {
             if let unpacked, unpacked > bytes.multipliedReportingOverflow(by: UpdateLimits.ratio).partialValue {
@@ -55,9 +56,10 @@ public enum ManifestCheck {
     /// unless it is http(s) on the manifest's own scheme, host and port.
     public static func resolve(_ file: String, against manifest: URL) throws(Refusal) -> URL {
         guard let url = URL(string: file, relativeTo: manifest)?.absoluteURL,
-              let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              scheme == manifest.scheme?.lowercased(), url.host?.lowercased() == manifest.host?.lowercased(),
-              effectivePort(url) == effectivePort(manifest) else {
+            let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            scheme == manifest.scheme?.lowercased(), url.host?.lowercased() == manifest.host?.lowercased(),
+            effectivePort(url) == effectivePort(manifest)
+        else {
             throw Refusal(reason: "`\(file)` is not on the manifest's server")
         }
         return url
@@ -95,8 +97,14 @@ public enum ManifestCheck {
                 var end = data.index(after: index)
                 var raw: [UInt8] = []
                 while end < data.endIndex, data[end] != UInt8(ascii: "\"") {
-                    if data[end] == UInt8(ascii: "\\") { raw.append(data[end]); end = data.index(after: end) }
-                    if end < data.endIndex { raw.append(data[end]); end = data.index(after: end) }
+                    if data[end] == UInt8(ascii: "\\") {
+                        raw.append(data[end])
+                        end = data.index(after: end)
+                    }
+                    if end < data.endIndex {
+                        raw.append(data[end])
+                        end = data.index(after: end)
+                    }
                 }
                 if expectingKey, case var keys?? = objects.last {
                     let key = decodedKey(raw)
@@ -185,7 +193,8 @@ public enum ManifestCheck {
     /// A key's bytes with its JSON escapes decoded, so `"a"` and `"\u0061"` are one key.
     private static func decodedKey(_ raw: [UInt8]) -> [UInt8] {
         guard raw.contains(UInt8(ascii: "\\")),
-              let text = try? JSONDecoder().decode(String.self, from: Data([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")])) else { return raw }
+            let text = try? JSONDecoder().decode(String.self, from: Data([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")]))
+        else { return raw }
         return Array(text.utf8)
     }
 }

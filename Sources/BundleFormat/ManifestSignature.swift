@@ -26,7 +26,8 @@ public enum ManifestSignature {
     /// The base64 public key of a base64 private key.
     public static func publicKey(of privateKey: String) throws -> String {
         guard let raw = Data(base64Encoded: privateKey.trimmingCharacters(in: .whitespacesAndNewlines)),
-              let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) else { throw KeyError.unreadable("not a base64 Ed25519 private key") }
+            let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)
+        else { throw KeyError.unreadable("not a base64 Ed25519 private key") }
         return key.publicKey.rawRepresentation.base64EncodedString()
     }
 
@@ -47,7 +48,8 @@ public enum ManifestSignature {
     /// signature of `manifest`.
     public static func verify(_ manifest: Data, signature: String, publicKey: String) -> Bool {
         guard let raw = Data(base64Encoded: publicKey.trimmingCharacters(in: .whitespacesAndNewlines)),
-              let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) else { return false }
+            let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw)
+        else { return false }
         return lines(of: signature).contains { line in
             Data(base64Encoded: line).map { key.isValidSignature($0, for: manifest) } ?? false
         }

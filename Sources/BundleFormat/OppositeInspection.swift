@@ -25,10 +25,13 @@ public struct OppositeInspection: Codable, Sendable {
     public init(file url: URL) throws {
         let (database, cleanup) = try BundleFile.open(url)
         defer { cleanup() }
-        links = try database.rows("SELECT stop_id, opposite_stop_id, route_ids, distance_m, confidence, mutual FROM stop_opposites ORDER BY stop_id, opposite_stop_id").map { row in
-            Link(stopId: row[0].string ?? "", oppositeStopId: row[1].string ?? "",
-                 routeIds: (try? JSONDecoder().decode([String].self, from: Data((row[2].string ?? "[]").utf8))) ?? [],
-                 distanceM: row[3].double ?? 0, confidence: row[4].double ?? 0, mutual: row[5].int == 1)
+        links = try database.rows(
+            "SELECT stop_id, opposite_stop_id, route_ids, distance_m, confidence, mutual FROM stop_opposites ORDER BY stop_id, opposite_stop_id"
+        ).map { row in
+            Link(
+                stopId: row[0].string ?? "", oppositeStopId: row[1].string ?? "",
+                routeIds: (try? JSONDecoder().decode([String].self, from: Data((row[2].string ?? "[]").utf8))) ?? [],
+                distanceM: row[3].double ?? 0, confidence: row[4].double ?? 0, mutual: row[5].int == 1)
         }
     }
 }

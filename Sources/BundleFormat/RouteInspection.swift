@@ -30,22 +30,26 @@ public struct RouteInspection: Codable, Sendable {
         let (database, cleanup) = try BundleFile.open(url)
         defer { cleanup() }
         var routes: [String: [Direction]] = [:]
-        let rows = try database.rows("SELECT route_id, direction_index, name, headsign, terminal_stop_ids, is_loop, source FROM directions ORDER BY route_id, direction_index")
+        let rows = try database.rows(
+            "SELECT route_id, direction_index, name, headsign, terminal_stop_ids, is_loop, source FROM directions ORDER BY route_id, direction_index")
         var stops: [String: [String]] = [:]
         for row in try database.rows("SELECT route_id, direction_index, stop_id FROM direction_stops ORDER BY route_id, direction_index, position") {
             stops["\(row[0].string!)\u{1F}\(row[1].int!)", default: []].append(row[2].string!)
         }
         var trips: [String: [String]] = [:]
-        for row in try database.rows("SELECT p.route_id, p.direction_index, t.trip_id FROM trips t JOIN patterns p ON p.pattern_id = t.pattern_id ORDER BY t.trip_id") {
+        for row in try database.rows(
+            "SELECT p.route_id, p.direction_index, t.trip_id FROM trips t JOIN patterns p ON p.pattern_id = t.pattern_id ORDER BY t.trip_id")
+        {
             trips["\(row[0].string!)\u{1F}\(row[1].int!)", default: []].append(row[2].string!)
         }
         for row in rows {
             let route = row[0].string!, index = row[1].int!
             let key = "\(route)\u{1F}\(index)"
             let terminals = (try? JSONDecoder().decode([String].self, from: Data((row[4].string ?? "[]").utf8))) ?? []
-            routes[route, default: []].append(Direction(
-                index: index, name: row[2].string ?? "", headsign: row[3].string ?? "", terminalStopIds: terminals,
-                isLoop: row[5].int == 1, source: row[6].string ?? "", stopIds: stops[key] ?? [], tripIds: trips[key] ?? []))
+            routes[route, default: []].append(
+                Direction(
+                    index: index, name: row[2].string ?? "", headsign: row[3].string ?? "", terminalStopIds: terminals,
+                    isLoop: row[5].int == 1, source: row[6].string ?? "", stopIds: stops[key] ?? [], tripIds: trips[key] ?? []))
         }
         self.routes = routes
     }

@@ -24,7 +24,8 @@ public struct SQLiteModules: OptionSet, Sendable, Hashable {
         var out: [String] = []
         if contains(.rtree) { out.append("CREATE VIRTUAL TABLE stop_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon)") }
         if contains(.fts5) {
-            out.append("CREATE VIRTUAL TABLE stop_search USING fts5(name, code, content='stops', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')")
+            out.append(
+                "CREATE VIRTUAL TABLE stop_search USING fts5(name, code, content='stops', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')")
         }
         return out
     }
@@ -34,8 +35,10 @@ public struct SQLiteModules: OptionSet, Sendable, Hashable {
     public var rebuild: [String] {
         var out: [String] = []
         if contains(.rtree) {
-            out += ["DELETE FROM stop_rtree",
-                    "INSERT INTO stop_rtree SELECT rowid, lat, lat, lon, lon FROM stops WHERE lat IS NOT NULL AND lon IS NOT NULL"]
+            out += [
+                "DELETE FROM stop_rtree",
+                "INSERT INTO stop_rtree SELECT rowid, lat, lat, lon, lon FROM stops WHERE lat IS NOT NULL AND lon IS NOT NULL",
+            ]
         }
         if contains(.fts5) { out.append("INSERT INTO stop_search(stop_search) VALUES ('rebuild')") }
         return out

@@ -40,8 +40,10 @@ public struct SourceFeed: Sendable {
     /// Walks through the feed's pathways (feed ids), from the network stage.
     public var pathwayWalks: [StopTransfer]
 
-    public init(id: String, prefix: String, feed: Feed, directions: FeedDirections, opposites: FeedOpposites,
-                network: NetworkSettings = NetworkSettings(), pathwayWalks: [StopTransfer] = []) {
+    public init(
+        id: String, prefix: String, feed: Feed, directions: FeedDirections, opposites: FeedOpposites,
+        network: NetworkSettings = NetworkSettings(), pathwayWalks: [StopTransfer] = []
+    ) {
         self.id = id
         self.prefix = prefix
         self.feed = feed

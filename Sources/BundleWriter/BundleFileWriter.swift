@@ -9,8 +9,10 @@ public enum BundleFileWriter {
     /// Writes `content` to a new SQLite file at `path`, with the optional virtual tables of
     /// `modules`, and returns its content digest. The tables' rows are put in key order by up to
     /// `workers` at once (``KeyOrder``), then inserted by as many at once (``TableParts``).
-    public static func write(_ content: BundleContent, to path: String, modules: SQLiteModules = [],
-                             workers: Workers = Workers(1)) throws(SQLiteError) -> String {
+    public static func write(
+        _ content: BundleContent, to path: String, modules: SQLiteModules = [],
+        workers: Workers = Workers(1)
+    ) throws(SQLiteError) -> String {
         try ContentDigest.compute(writeFile(content, to: path, modules: modules, workers: workers))
     }
 
@@ -25,8 +27,10 @@ public enum BundleFileWriter {
     /// not the write succeeds. With one worker the parts are filled one after another: the copy
     /// is then extra work (about 0.28 s of the region's 2.0 s write stage), kept so that the
     /// bytes are the same whatever the worker count.
-    private static func writeFile(_ content: BundleContent, to path: String, modules: SQLiteModules,
-                                  workers: Workers, parts: Int = TableParts.parts) throws(SQLiteError) -> Database {
+    private static func writeFile(
+        _ content: BundleContent, to path: String, modules: SQLiteModules,
+        workers: Workers, parts: Int = TableParts.parts
+    ) throws(SQLiteError) -> Database {
         let tables = BundleSchema.tables
         let orders = workers.map(tables) { table in
             let keyColumns = table.primaryKey.map { key in table.columns.firstIndex { $0.name == key }! }
@@ -44,7 +48,8 @@ public enum BundleFileWriter {
 
         try? FileManager.default.removeItem(atPath: path)
         let database = try Database(path: path, mode: .create)
-        try database.execute("""
+        try database.execute(
+            """
             \(TableParts.filePragmas)
             PRAGMA locking_mode = EXCLUSIVE; PRAGMA user_version = \(BundleSchema.formatVersion);
             """)
@@ -91,8 +96,10 @@ public enum BundleFileWriter {
     /// 1.66–1.69 s instead of 2.0–2.2 s (single runs, 2026-11-25, same bytes).
     ///
     /// `content` is consumed: its rows are freed once written.
-    public static func writePacked(_ content: consuming BundleContent, to path: String, modules: SQLiteModules = [],
-                                   workers: Workers = Workers(1)) throws -> Packed {
+    public static func writePacked(
+        _ content: consuming BundleContent, to path: String, modules: SQLiteModules = [],
+        workers: Workers = Workers(1)
+    ) throws -> Packed {
         let database = try writeFile(content, to: path, modules: modules, workers: workers)
         guard workers.count > 1 else {
             _ = consume content

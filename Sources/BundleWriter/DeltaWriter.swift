@@ -29,8 +29,10 @@ struct DeltaWriter {
         var dropped: DroppedDelta?
     }
 
-    func write(to newVersion: BundleVersion, newSQLite: URL, newTables: [String: String]? = nil, olderVersions: [BundleVersion],
-               workers: Workers = Workers(1)) throws -> Written {
+    func write(
+        to newVersion: BundleVersion, newSQLite: URL, newTables: [String: String]? = nil, olderVersions: [BundleVersion],
+        workers: Workers = Workers(1)
+    ) throws -> Written {
         guard !olderVersions.isEmpty else { return Written(files: [], fromPrevious: nil, dropped: []) }
         // The newer version's table digests, made when its file was written; computed here for a
         // caller that did not keep them.
@@ -90,9 +92,11 @@ struct DeltaWriter {
         }
         let file = "deltas/\(old.version)-\(newVersion.version)-\(sha256Hex(gzipped).prefix(12)).sql.gz"
         try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file), scratch: scratch)
-        return Outcome(file: DeltaFile(from: old.version, to: newVersion.version, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped),
-                                       unpackedBytes: sqlBytes.count),
-                       statistics: statistics)
+        return Outcome(
+            file: DeltaFile(
+                from: old.version, to: newVersion.version, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped),
+                unpackedBytes: sqlBytes.count),
+            statistics: statistics)
     }
 
     /// The table digests kept in an older version's report (`table_digests`), when its report
@@ -101,7 +105,8 @@ struct DeltaWriter {
     /// on them for the tables it leaves out.
     private func storedTableDigests(of old: BundleVersion) -> [String: String]? {
         guard let path = old.report, let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path),
-              (path as NSString).lastPathComponent.hasSuffix("-\(sha256Hex(data).prefix(12)).json") else { return nil }
+            (path as NSString).lastPathComponent.hasSuffix("-\(sha256Hex(data).prefix(12)).json")
+        else { return nil }
         struct Stored: Decodable {
             var version: Int?
             var digest: String?
@@ -109,7 +114,8 @@ struct DeltaWriter {
             enum CodingKeys: String, CodingKey { case version, digest, tableDigests = "table_digests" }
         }
         guard let stored = try? JSONDecoder().decode(Stored.self, from: data),
-              stored.version == old.version, stored.digest == old.digest else { return nil }
+            stored.version == old.version, stored.digest == old.digest
+        else { return nil }
         return stored.tableDigests
     }
 

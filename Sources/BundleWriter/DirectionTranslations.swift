@@ -13,9 +13,9 @@ struct DirectionTranslations {
     func derive(into rows: inout TranslationRows) {
         let prefix = source.prefix
         // Trip headsigns: translations of single trips, and of every trip showing a text.
-        var tripTexts: [String: [String: String]] = [:]   // trip → language → translation
+        var tripTexts: [String: [String: String]] = [:]  // trip → language → translation
         var valueTexts: [String: [String: String]] = [:]  // original → language → translation
-        var stopNames: [String: [String: String]] = [:]   // language → stop → translation
+        var stopNames: [String: [String: String]] = [:]  // language → stop → translation
         for (key, text) in rows.all {
             switch (key.table, key.column) {
             case ("trips", "headsign") where key.value.isEmpty: tripTexts[String(key.record.dropFirst(prefix.count)), default: [:]][key.language] = text

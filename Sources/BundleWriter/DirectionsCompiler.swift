@@ -14,32 +14,40 @@ struct DirectionsCompiler {
     func compile(into content: inout BundleContent) {
         for route in source.directions.routes.values {
             for direction in route.directions {
-                content.append(BundleSchema.directions, [
-                    source.ns(route.route), .integer(Int64(direction.index)), .text(direction.name), .text(direction.headsign),
-                    .text(json(direction.terminals.map { source.prefix + $0 })), .integer(direction.isLoop ? 1 : 0),
-                    .text(route.source.rawValue), .integer(Int64(direction.patternCount)),
-                    .integer(Int64(direction.trips.reduce(0) { $0 + runs.count($1) })),
-                ])
-                for (position, stop) in direction.stops.enumerated() {
-                    content.append(BundleSchema.directionStops, [
-                        source.ns(route.route), .integer(Int64(direction.index)), .integer(Int64(position)), source.ns(stop),
+                content.append(
+                    BundleSchema.directions,
+                    [
+                        source.ns(route.route), .integer(Int64(direction.index)), .text(direction.name), .text(direction.headsign),
+                        .text(json(direction.terminals.map { source.prefix + $0 })), .integer(direction.isLoop ? 1 : 0),
+                        .text(route.source.rawValue), .integer(Int64(direction.patternCount)),
+                        .integer(Int64(direction.trips.reduce(0) { $0 + runs.count($1) })),
                     ])
+                for (position, stop) in direction.stops.enumerated() {
+                    content.append(
+                        BundleSchema.directionStops,
+                        [
+                            source.ns(route.route), .integer(Int64(direction.index)), .integer(Int64(position)), source.ns(stop),
+                        ])
                 }
             }
         }
         for link in source.opposites.links {
-            content.append(BundleSchema.stopOpposites, [
-                source.ns(link.stop), source.ns(link.opposite), .text(json(link.routes.map { source.prefix + $0 })),
-                .real(link.distance), .real(link.confidence), .integer(link.mutual ? 1 : 0),
-            ])
+            content.append(
+                BundleSchema.stopOpposites,
+                [
+                    source.ns(link.stop), source.ns(link.opposite), .text(json(link.routes.map { source.prefix + $0 })),
+                    .real(link.distance), .real(link.confidence), .integer(link.mutual ? 1 : 0),
+                ])
             for route in Set(link.routes) {
                 content.append(BundleSchema.stopOppositeRoutes, [source.ns(link.stop), source.ns(link.opposite), source.ns(route)])
             }
         }
         for row in source.directions.stopDirections {
-            content.append(BundleSchema.stopDirections, [
-                source.ns(row.stop), source.ns(row.route), .integer(Int64(row.direction)), .text(json(row.headsigns)),
-            ])
+            content.append(
+                BundleSchema.stopDirections,
+                [
+                    source.ns(row.stop), source.ns(row.route), .integer(Int64(row.direction)), .text(json(row.headsigns)),
+                ])
         }
     }
 

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FeedSQLite
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The order rows are inserted in: by their primary key, as SQLite's `ORDER BY` with the BINARY
 /// collation orders it (``SQLValue/sqliteOrder(_:_:at:)``), found by comparing byte keys built

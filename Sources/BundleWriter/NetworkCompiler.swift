@@ -21,8 +21,10 @@ public struct NetworkCompiler: Sendable {
     /// other.
     public var workers = Workers(1)
 
-    public init(settings: NetworkSettings, sources: [(id: String, prefix: String)], nyctTripIds: [String: [String: String]] = [:],
-                overridesFile: String = "overrides") {
+    public init(
+        settings: NetworkSettings, sources: [(id: String, prefix: String)], nyctTripIds: [String: [String: String]] = [:],
+        overridesFile: String = "overrides"
+    ) {
         self.settings = settings
         self.sources = sources
         self.nyctTripIds = nyctTripIds
@@ -48,16 +50,25 @@ public struct NetworkCompiler: Sendable {
             let walking = workers.beside { walker.walkingPairs(servedStops) }
             let links = SamePlaceMatcher(settings: settings).links(candidates(stops, content), sink: sink, overridesFile: overridesFile)
             for link in links {
-                content.append(BundleSchema.samePlaces, [.text(link.stop), .text(link.other), .real(link.distance),
-                                                         .real(link.confidence), .text(link.evidence)])
+                content.append(
+                    BundleSchema.samePlaces,
+                    [
+                        .text(link.stop), .text(link.other), .real(link.distance),
+                        .real(link.confidence), .text(link.evidence),
+                    ])
             }
             summary.samePlaceLinks = links.count / 2
             summary.crossSourceLinks = links.filter { source(of: $0.stop) != source(of: $0.other) }.count / 2
-            let walks = walker.transfers(served: servedStops, links: links, taken: taken(stops, content),
-                                         forbidden: forbidden(stops, content), walking: walking.wait())
+            let walks = walker.transfers(
+                served: servedStops, links: links, taken: taken(stops, content),
+                forbidden: forbidden(stops, content), walking: walking.wait())
             for walk in walks {
-                content.append(BundleSchema.stopTransfers, [.text(walk.from), .text(walk.to), .text(walk.kind.rawValue),
-                                                            .integer(Int64(walk.seconds)), walk.distance.map { .real($0) } ?? .null])
+                content.append(
+                    BundleSchema.stopTransfers,
+                    [
+                        .text(walk.from), .text(walk.to), .text(walk.kind.rawValue),
+                        .integer(Int64(walk.seconds)), walk.distance.map { .real($0) } ?? .null,
+                    ])
             }
         }
         for row in content.rows[BundleSchema.stopTransfers.name] ?? [] {
@@ -75,10 +86,11 @@ public struct NetworkCompiler: Sendable {
 
     /// Stations, and stops no station groups that some line serves.
     private func candidates(_ stops: StopRows, _ content: BundleContent) -> [PlaceCandidate] {
-        let routeTypes = Dictionary(uniqueKeysWithValues: (content.rows[BundleSchema.routes.name] ?? []).compactMap { row -> (String, Int)? in
-            guard let id = row[0].string else { return nil }
-            return (id, row[5].int ?? 3)
-        })
+        let routeTypes = Dictionary(
+            uniqueKeysWithValues: (content.rows[BundleSchema.routes.name] ?? []).compactMap { row -> (String, Int)? in
+                guard let id = row[0].string else { return nil }
+                return (id, row[5].int ?? 3)
+            })
         var guided: Set<String> = [], servedPlaces: Set<String> = []
         for row in content.rows[BundleSchema.stopRoutes.name] ?? [] {
             guard let stop = row[0].string, let route = row[1].string else { continue }
@@ -125,7 +137,8 @@ public struct NetworkCompiler: Sendable {
         var pairs: Set<StopPairKey> = []
         for row in content.rows[BundleSchema.transfers.name] ?? [] {
             guard row[6].int == 3, let from = row[0].string, let to = row[1].string, !from.isEmpty, !to.isEmpty,
-                  (2...5).allSatisfy({ row[$0].string?.isEmpty ?? true }) else { continue }
+                (2...5).allSatisfy({ row[$0].string?.isEmpty ?? true })
+            else { continue }
             for a in [from] + stops.children(of: from) { for b in [to] + stops.children(of: to) { pairs.insert(StopPairKey(from: a, to: b)) } }
         }
         return pairs
@@ -142,7 +155,8 @@ public struct NetworkCompiler: Sendable {
             guard let trip = row[0].string, let start = row[5].int else { continue }
             let source = source(of: trip)
             guard let ids = nyctTripIds[source], let prefix = sources.first(where: { $0.id == source })?.prefix,
-                  let mta = ids[String(trip.dropFirst(prefix.count))] else { continue }
+                let mta = ids[String(trip.dropFirst(prefix.count))]
+            else { continue }
             let origin = String(start * 100 / 60)
             let realtime = String(repeating: "0", count: max(0, 6 - origin.count)) + origin + "_" + mta
             rows.append([.text(source), .text(realtime), .text(trip)])

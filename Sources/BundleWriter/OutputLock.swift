@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FeedModel
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An exclusive, non-blocking lock on an output folder (`flock` on `<folder>/.lock`), so two
 /// builds never publish into one folder at once. Released when the value is released.

@@ -38,7 +38,8 @@ public struct Publisher {
         guard let manifest = FileManager.default.contents(atPath: manifestURL.path) else { return false }
         let signatureURL = folder.appendingPathComponent("manifest.json.sig")
         if let existing = FileManager.default.contents(atPath: signatureURL.path),
-           ManifestSignature.verify(manifest, signature: String(decoding: existing, as: UTF8.self), publicKey: publicKey) {
+            ManifestSignature.verify(manifest, signature: String(decoding: existing, as: UTF8.self), publicKey: publicKey)
+        {
             return false
         }
         let signature = try ManifestSignature.sign(manifest, privateKey: privateKey)
@@ -63,8 +64,10 @@ public struct Publisher {
         /// The diff against the previous version, as JSON; nil for a first version.
         public var diff: Data?
 
-        public init(sqlitePath: URL, digest: String, report: Data, inputs: String, serviceRange: ServiceRange?, rows: [String: Int],
-                    diff: Data? = nil, gzipped: [UInt8]? = nil, tableDigests: [String: String]? = nil) {
+        public init(
+            sqlitePath: URL, digest: String, report: Data, inputs: String, serviceRange: ServiceRange?, rows: [String: Int],
+            diff: Data? = nil, gzipped: [UInt8]? = nil, tableDigests: [String: String]? = nil
+        ) {
             self.sqlitePath = sqlitePath
             self.tableDigests = tableDigests
             self.gzipped = gzipped
@@ -89,8 +92,10 @@ public struct Publisher {
     /// Publishes `candidate` as version `version`: bundle, report, deltas from the retained
     /// versions (each at most `maxDeltaShare` of the bundle's size, computed by up to `workers`
     /// at once), then the manifest.
-    public func publish(_ candidate: Candidate, version: Int, previous: Manifest?, keep: Int, maxDeltaShare: Double = 0.8,
-                        signingKey: String? = nil, workers: Workers = Workers(1)) throws -> Published {
+    public func publish(
+        _ candidate: Candidate, version: Int, previous: Manifest?, keep: Int, maxDeltaShare: Double = 0.8,
+        signingKey: String? = nil, workers: Workers = Workers(1)
+    ) throws -> Published {
         let gzipped = try candidate.gzipped ?? BundleGzip.compress(fileAt: candidate.sqlitePath.path)
         let digestHex = candidate.digest.split(separator: ":").last.map(String.init) ?? candidate.digest
         let file = "bundles/\(version)-\(digestHex.prefix(12)).sqlite.gz"
@@ -113,8 +118,9 @@ public struct Publisher {
         let retained = Array(all.prefix(max(1, keep)))
         let pruned = all.dropFirst(retained.count)
         let written = try DeltaWriter(folder: folder, maxShare: maxDeltaShare, scratch: scratch)
-            .write(to: entry, newSQLite: candidate.sqlitePath, newTables: candidate.tableDigests,
-                   olderVersions: Array(retained.dropFirst()), workers: workers)
+            .write(
+                to: entry, newSQLite: candidate.sqlitePath, newTables: candidate.tableDigests,
+                olderVersions: Array(retained.dropFirst()), workers: workers)
         let deltas = written.files, changes = written.fromPrevious
         let manifest = Manifest(bundle: bundle, latest: entry, versions: retained, deltas: deltas)
         let manifestData = try manifest.encoded()

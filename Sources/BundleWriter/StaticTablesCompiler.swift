@@ -16,23 +16,30 @@ struct StaticTablesCompiler {
         // A route without agency_id belongs to the only agency (or, reported, to the first).
         let firstAgency = agency.count > 0 ? agencyIds[0] : nil
         copy(agency, to: BundleSchema.agencies, into: &content) { row, t in
-            [source.ns(agencyIds[row] ?? "")] + [FieldKey.agencyName, .agencyUrl, .agencyTimezone, .agencyLang, .agencyPhone,
-                                                 .agencyFareUrl, .agencyEmail].map { t.text($0, row) }
+            [source.ns(agencyIds[row] ?? "")]
+                + [
+                    FieldKey.agencyName, .agencyUrl, .agencyTimezone, .agencyLang, .agencyPhone,
+                    .agencyFareUrl, .agencyEmail,
+                ].map { t.text($0, row) }
         }
 
         let routeAgencies = feed.routes.texts(.agencyId)
         copy(feed.routes, to: BundleSchema.routes, into: &content) { row, t in
-            [t.id(.routeId, row), source.ns(routeAgencies[row] ?? firstAgency ?? ""),
-             t.text(.routeShortName, row), t.text(.routeLongName, row), t.text(.routeDesc, row),
-             t.int(.routeType, row), t.text(.routeUrl, row), t.text(.routeColor, row),
-             t.text(.routeTextColor, row), t.int(.routeSortOrder, row)]
+            [
+                t.id(.routeId, row), source.ns(routeAgencies[row] ?? firstAgency ?? ""),
+                t.text(.routeShortName, row), t.text(.routeLongName, row), t.text(.routeDesc, row),
+                t.int(.routeType, row), t.text(.routeUrl, row), t.text(.routeColor, row),
+                t.text(.routeTextColor, row), t.int(.routeSortOrder, row),
+            ]
         }
 
         copy(feed.stops, to: BundleSchema.stops, into: &content) { row, t in
-            [t.id(.stopId, row), t.text(.stopCode, row), t.text(.stopName, row), t.text(.stopDesc, row),
-             t.real(.stopLat, row), t.real(.stopLon, row), t.int(.locationType, row),
-             t.id(.parentStation, row), t.text(.platformCode, row), t.int(.wheelchairBoarding, row),
-             t.id(.zoneId, row), t.text(.stopTimezone, row)]
+            [
+                t.id(.stopId, row), t.text(.stopCode, row), t.text(.stopName, row), t.text(.stopDesc, row),
+                t.real(.stopLat, row), t.real(.stopLon, row), t.int(.locationType, row),
+                t.id(.parentStation, row), t.text(.platformCode, row), t.int(.wheelchairBoarding, row),
+                t.id(.zoneId, row), t.text(.stopTimezone, row),
+            ]
         }
 
         let shapes = feed.shapes
@@ -47,8 +54,10 @@ struct StaticTablesCompiler {
         }
 
         copy(feed.frequencies, to: BundleSchema.frequencies, into: &content) { row, t in
-            [t.id(.tripId, row), t.int(.startTime, row), t.int(.endTime, row), t.int(.headwaySecs, row),
-             t.int(.exactTimes, row)]
+            [
+                t.id(.tripId, row), t.int(.startTime, row), t.int(.endTime, row), t.int(.headwaySecs, row),
+                t.int(.exactTimes, row),
+            ]
         }
         copy(feed.calendar, to: BundleSchema.calendar, into: &content) { row, t in
             [t.id(.serviceId, row)] + GTFSSchema.calendar.fields.dropFirst().map { t.int($0.key, row) }
@@ -61,14 +70,17 @@ struct StaticTablesCompiler {
     private func compileFeedInfo(_ info: Table, into content: inout BundleContent) {
         let fields: [FieldKey] = [.feedPublisherName, .feedPublisherUrl, .feedLang, .feedStartDate, .feedEndDate, .feedVersion]
         let reader = Reader(table: info, source: source)
-        let values: [SQLValue] = info.count > 0
+        let values: [SQLValue] =
+            info.count > 0
             ? fields.map { info.schema.field($0.name)!.kind.storage == .integer ? reader.int($0, 0) : reader.text($0, 0) }
             : fields.map { _ in .null }
         content.append(BundleSchema.feeds, [.text(source.id), .text(source.prefix)] + values)
     }
 
-    private func copy(_ table: Table, to bundleTable: BundleTable, into content: inout BundleContent,
-                      _ row: (Int, Reader) -> [SQLValue]) {
+    private func copy(
+        _ table: Table, to bundleTable: BundleTable, into content: inout BundleContent,
+        _ row: (Int, Reader) -> [SQLValue]
+    ) {
         let reader = Reader(table: table, source: source)
         for index in 0..<table.count {
             content.append(bundleTable, row(index, reader))

@@ -7,13 +7,17 @@ import FeedSQLite
 struct StopIndexCompiler {
     func compile(into content: inout BundleContent) {
         let columns = BundleSchema.stops.columnNames
-        let (id, code, name, lat, lon) = (columns.firstIndex(of: "stop_id")!, columns.firstIndex(of: "code")!,
-                                          columns.firstIndex(of: "name")!, columns.firstIndex(of: "lat")!, columns.firstIndex(of: "lon")!)
+        let (id, code, name, lat, lon) = (
+            columns.firstIndex(of: "stop_id")!, columns.firstIndex(of: "code")!,
+            columns.firstIndex(of: "name")!, columns.firstIndex(of: "lat")!, columns.firstIndex(of: "lon")!
+        )
         // A stop is found by any of its names: "Helsingfors" finds what "Helsinki" finds.
         var translated: [String: [String]] = [:]
         let t = BundleSchema.translations.columnNames
-        let (table, field, record, text) = (t.firstIndex(of: "table_name")!, t.firstIndex(of: "field_name")!,
-                                            t.firstIndex(of: "record_id")!, t.firstIndex(of: "translation")!)
+        let (table, field, record, text) = (
+            t.firstIndex(of: "table_name")!, t.firstIndex(of: "field_name")!,
+            t.firstIndex(of: "record_id")!, t.firstIndex(of: "translation")!
+        )
         for row in content.rows[BundleSchema.translations.name] ?? []
         where row[table].string == "stops" && row[field].string == "name" {
             if let stop = row[record].string, let name = row[text].string { translated[stop, default: []].append(name) }

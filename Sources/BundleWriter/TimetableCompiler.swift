@@ -116,17 +116,23 @@ struct TimetableCompiler {
             if let known = patternIndex[key] {
                 number = known
             } else {
-                let description = describe(route: route, direction: directions[row], shape: shapeIds[row], rows: rows,
-                                           stopIds, pickups, dropOffs, stopHeadsigns, distances, timepoints)
+                let description = describe(
+                    route: route, direction: directions[row], shape: shapeIds[row], rows: rows,
+                    stopIds, pickups, dropOffs, stopHeadsigns, distances, timepoints)
                 var id = prefix + StableID.make(from: description)
                 // Two different patterns with one 48-bit id are astronomically rare; should it
                 // happen, the later one (in trip order) takes a suffix rather than failing.
                 var n = 1
-                while !patternIds.insert(id).inserted { n += 1; id = prefix + StableID.make(from: description) + "~\(n)" }
+                while !patternIds.insert(id).inserted {
+                    n += 1
+                    id = prefix + StableID.make(from: description) + "~\(n)"
+                }
                 number = patterns.count
                 patternIndex[key] = number
-                patterns.append(Pattern(id: id, route: route, direction: directions[row], shape: shapeIds[row], firstTripRows: rows,
-                                        firstTrip: groups.keys[g]))
+                patterns.append(
+                    Pattern(
+                        id: id, route: route, direction: directions[row], shape: shapeIds[row], firstTripRows: rows,
+                        firstTrip: groups.keys[g]))
             }
             patterns[number].tripCount += runs.count(groups.keys[g])
             let patternId = patterns[number].id
@@ -146,17 +152,22 @@ struct TimetableCompiler {
                 let text = timing.map { $0 == null ? "-" : String($0) }.joined(separator: ",")
                 var id = prefix + StableID.make(from: text)
                 var n = 1
-                while !timingIds.insert(id).inserted { n += 1; id = prefix + StableID.make(from: text) + "~\(n)" }
+                while !timingIds.insert(id).inserted {
+                    n += 1
+                    id = prefix + StableID.make(from: text) + "~\(n)"
+                }
                 timingId = id
                 timings[timing] = timingId
                 timingRows.append((timingId, timing))
             }
-            content.append(BundleSchema.trips, [
-                tripIdField.id(row), routeIdField.id(row), serviceIdField.id(row),
-                .text(patternId), .text(timingId), .integer(Int64(start)),
-                headsignField.text(row), shortNameField.text(row), directionField.int(row),
-                blockField.id(row), wheelchairField.int(row), bikesField.int(row),
-            ])
+            content.append(
+                BundleSchema.trips,
+                [
+                    tripIdField.id(row), routeIdField.id(row), serviceIdField.id(row),
+                    .text(patternId), .text(timingId), .integer(Int64(start)),
+                    headsignField.text(row), shortNameField.text(row), directionField.int(row),
+                    blockField.id(row), wheelchairField.int(row), bikesField.int(row),
+                ])
         }
 
         var stopRoutes: [String: Int] = [:]
@@ -164,18 +175,24 @@ struct TimetableCompiler {
             let headsign = pattern.headsigns.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
             compiled.patternHeadsigns[pattern.id] = headsign
             // The direction index (the fourth value) is the first trip's, once it is known.
-            compiled.patterns.append((firstTrip: pattern.firstTrip, row: [
-                .text(pattern.id), ns(pattern.route), SQLValue(integer: pattern.direction),
-                .integer(0), ns(pattern.shape),
-                SQLValue(headsign), .integer(Int64(pattern.firstTripRows.count)), .integer(Int64(pattern.tripCount)),
-            ]))
+            compiled.patterns.append(
+                (
+                    firstTrip: pattern.firstTrip,
+                    row: [
+                        .text(pattern.id), ns(pattern.route), SQLValue(integer: pattern.direction),
+                        .integer(0), ns(pattern.shape),
+                        SQLValue(headsign), .integer(Int64(pattern.firstTripRows.count)), .integer(Int64(pattern.tripCount)),
+                    ]
+                ))
             var seen: Set<String> = []
             for (index, r) in pattern.firstTripRows.enumerated() {
-                content.append(BundleSchema.patternStops, [
-                    .text(pattern.id), .integer(Int64(index)), ns(stopIds[r]), SQLValue(integer: pickups[r]),
-                    SQLValue(integer: dropOffs[r]), SQLValue(stopHeadsigns[r]), SQLValue(real: distances[r]),
-                    SQLValue(integer: timepoints[r]),
-                ])
+                content.append(
+                    BundleSchema.patternStops,
+                    [
+                        .text(pattern.id), .integer(Int64(index)), ns(stopIds[r]), SQLValue(integer: pickups[r]),
+                        SQLValue(integer: dropOffs[r]), SQLValue(stopHeadsigns[r]), SQLValue(real: distances[r]),
+                        SQLValue(integer: timepoints[r]),
+                    ])
                 if let stop = stopIds[r], seen.insert(stop).inserted {
                     stopRoutes[stop + "\u{1F}" + pattern.route, default: 0] += pattern.tripCount
                 }
@@ -187,19 +204,23 @@ struct TimetableCompiler {
         }
         for timing in timingRows {
             for index in 0..<timing.offsets.count / 2 {
-                content.append(BundleSchema.timingStops, [
-                    .text(timing.id), .integer(Int64(index)),
-                    SQLValue(integer: timing.offsets[2 * index]), SQLValue(integer: timing.offsets[2 * index + 1]),
-                ])
+                content.append(
+                    BundleSchema.timingStops,
+                    [
+                        .text(timing.id), .integer(Int64(index)),
+                        SQLValue(integer: timing.offsets[2 * index]), SQLValue(integer: timing.offsets[2 * index + 1]),
+                    ])
             }
         }
         return compiled
     }
 
     /// The text a pattern's id is derived from: everything that makes two patterns differ.
-    private func describe(route: String, direction: Int, shape: String?, rows: [Int], _ stopIds: [String?],
-                          _ pickups: ColumnValues<Int>, _ dropOffs: ColumnValues<Int>, _ stopHeadsigns: ColumnValues<String?>,
-                          _ distances: ColumnValues<Double>, _ timepoints: ColumnValues<Int>) -> String {
+    private func describe(
+        route: String, direction: Int, shape: String?, rows: [Int], _ stopIds: [String?],
+        _ pickups: ColumnValues<Int>, _ dropOffs: ColumnValues<Int>, _ stopHeadsigns: ColumnValues<String?>,
+        _ distances: ColumnValues<Double>, _ timepoints: ColumnValues<Int>
+    ) -> String {
         var text = "\(prefix)\(route)\u{1E}\(direction)\u{1E}\(shape ?? "")"
         for r in rows {
             text += "\u{1E}\(stopIds[r] ?? "")\u{1F}\(pickups[r])\u{1F}\(dropOffs[r])\u{1F}\(stopHeadsigns[r] ?? "")\u{1F}\(distances[r])\u{1F}\(timepoints[r])"

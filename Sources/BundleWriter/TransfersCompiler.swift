@@ -29,16 +29,24 @@ struct TransfersCompiler {
                 guard given.insert(key).inserted else { continue }
                 let distance = points[ids[0]].flatMap { a in points[ids[1]].map { b in (a.distance(to: b) * 10).rounded() / 10 } }
                 let seconds = time ?? (type == 1 ? 0 : source.network.walkSeconds(distance ?? 0))
-                content.append(BundleSchema.stopTransfers, [.text(ids[0]), .text(ids[1]), .text(StopTransfer.Kind.feed.rawValue),
-                                                            .integer(Int64(seconds)), distance.map { .real($0) } ?? .null])
+                content.append(
+                    BundleSchema.stopTransfers,
+                    [
+                        .text(ids[0]), .text(ids[1]), .text(StopTransfer.Kind.feed.rawValue),
+                        .integer(Int64(seconds)), distance.map { .real($0) } ?? .null,
+                    ])
             }
         }
         let forbidden = forbiddenPairs(table)
         for walk in source.pathwayWalks {
             let key = StopPairKey(from: source.prefix + walk.from, to: source.prefix + walk.to)
             guard !forbidden.contains(key), given.insert(key).inserted else { continue }
-            content.append(BundleSchema.stopTransfers, [.text(key.from), .text(key.to), .text(walk.kind.rawValue),
-                                                        .integer(Int64(walk.seconds)), walk.distance.map { .real($0) } ?? .null])
+            content.append(
+                BundleSchema.stopTransfers,
+                [
+                    .text(key.from), .text(key.to), .text(walk.kind.rawValue),
+                    .integer(Int64(walk.seconds)), walk.distance.map { .real($0) } ?? .null,
+                ])
         }
     }
 

@@ -39,7 +39,8 @@ struct TranslationsCompiler {
         let patternStops = PatternStopIndex(source.feed, needed: tables.contains("stop_times"))
         for row in 0..<table.count {
             guard let name = tables[row], let field = fields[row], let target = Self.targets["\(name).\(field)"],
-                  let language = languages[row], let text = translations[row] else { continue }
+                let language = languages[row], let text = translations[row]
+            else { continue }
             let lang = LanguageTag.folded(language)
             if name == "feed_info" {
                 rows.set(TranslationKey(target, record: source.id, language: lang), text)
@@ -69,7 +70,9 @@ struct TranslationsCompiler {
             if recordsByValue["\(name).\(field)"] == nil {
                 let records = source.feed[name]
                 var byValue: [String: [String]] = [:]
-                for (id, text) in zip(records.texts(FieldKey(idColumn)), records.texts(FieldKey(field))) { if let text { byValue[text, default: []].append(id ?? "") } }
+                for (id, text) in zip(records.texts(FieldKey(idColumn)), records.texts(FieldKey(field))) {
+                    if let text { byValue[text, default: []].append(id ?? "") }
+                }
                 recordsByValue["\(name).\(field)"] = byValue
             }
             for id in recordsByValue["\(name).\(field)"]?[value] ?? [] {
@@ -78,9 +81,11 @@ struct TranslationsCompiler {
         }
         DirectionTranslations(source: source, timetable: timetable).derive(into: &rows)
         for (key, text) in rows.all {
-            content.append(BundleSchema.translations, [
-                .text(key.table), .text(key.column), .text(key.record), .text(key.sub), .text(key.value), .text(key.language), .text(text),
-            ])
+            content.append(
+                BundleSchema.translations,
+                [
+                    .text(key.table), .text(key.column), .text(key.record), .text(key.sub), .text(key.value), .text(key.language), .text(text),
+                ])
         }
     }
 }

@@ -43,15 +43,17 @@ public struct FeedClient: Sendable {
     /// The version the local database holds, nil when there is none or it cannot be read.
     public var localVersion: Int? {
         guard FileManager.default.fileExists(atPath: database.path),
-              let db = try? Database(path: database.path, mode: .readOnly),
-              let value = try? db.scalar("SELECT value FROM meta WHERE key = 'version'")?.string else { return nil }
+            let db = try? Database(path: database.path, mode: .readOnly),
+            let value = try? db.scalar("SELECT value FROM meta WHERE key = 'version'")?.string
+        else { return nil }
         return Int(value)
     }
 
     /// The bundle name the local database holds.
     private var localBundleName: String? {
         guard FileManager.default.fileExists(atPath: database.path),
-              let db = try? Database(path: database.path, mode: .readOnly) else { return nil }
+            let db = try? Database(path: database.path, mode: .readOnly)
+        else { return nil }
         return try? db.scalar("SELECT value FROM meta WHERE key = 'bundle'")?.string
     }
 
@@ -171,9 +173,10 @@ public struct FeedClient: Sendable {
 
     /// `text` on one line, control characters escaped (a server's words stay one line of output).
     static func oneLine(_ text: String) -> String {
-        String(text.unicodeScalars.flatMap { scalar in
-            scalar.properties.generalCategory == .control ? Array(scalar.escaped(asASCII: true).unicodeScalars) : [scalar]
-        }.map(Character.init))
+        String(
+            text.unicodeScalars.flatMap { scalar in
+                scalar.properties.generalCategory == .control ? Array(scalar.escaped(asASCII: true).unicodeScalars) : [scalar]
+            }.map(Character.init))
     }
 
     /// A file the manifest names, on the manifest's server (``ManifestCheck`` refused any other
@@ -194,8 +197,10 @@ public struct FeedClient: Sendable {
     /// Applies the delta (docs/update-protocol.md, step 5); returns why it cannot be used when it
     /// cannot (the caller takes the full bundle), nil once it is applied. Cancellation is the one
     /// failure that does not fall back.
-    private func applyDelta(_ delta: DeltaFile, _ latest: BundleVersion,
-                            progress: @escaping @Sendable (UpdateProgress) -> Void) async throws(ClientError) -> String? {
+    private func applyDelta(
+        _ delta: DeltaFile, _ latest: BundleVersion,
+        progress: @escaping @Sendable (UpdateProgress) -> Void
+    ) async throws(ClientError) -> String? {
         let limit = UpdateLimits.inflateLimit(bytes: delta.bytes, unpacked: delta.unpackedBytes, ceiling: UpdateLimits.deltaBytes)
         progress(UpdateProgress(phase: .download, received: 0, expected: delta.bytes))
         let response: HTTPTransport.Response
@@ -232,8 +237,10 @@ public struct FeedClient: Sendable {
         db.busyTimeout(milliseconds: 5000)
         _ = try? db.execute("PRAGMA journal_mode = WAL")
         do {
-            try DeltaApplier.apply(sql, to: db, expectedDigest: latest.digest, expectedVersion: latest.version,
-                                   progress: { done, total in progress(UpdateProgress(phase: .apply, received: done, expected: total)) }) { () throws(DeltaError) in
+            try DeltaApplier.apply(
+                sql, to: db, expectedDigest: latest.digest, expectedVersion: latest.version,
+                progress: { done, total in progress(UpdateProgress(phase: .apply, received: done, expected: total)) }
+            ) { () throws(DeltaError) in
                 // The last moment to give up: nothing is committed yet.
                 if Task.isCancelled { throw .cancelled }
             }

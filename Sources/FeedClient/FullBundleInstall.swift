@@ -67,7 +67,8 @@ struct FullBundleInstall {
     private func removeLeftovers() {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         where (name.hasPrefix(".\(database.lastPathComponent).download-") && name != partial.lastPathComponent)
-            || name.hasPrefix(".\(database.lastPathComponent).new-") {
+            || name.hasPrefix(".\(database.lastPathComponent).new-")
+        {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
     }

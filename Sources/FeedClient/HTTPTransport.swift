@@ -21,8 +21,10 @@ struct HTTPTransport: Sendable {
     /// A body of at most `maxBytes`, in memory. `declared`: the size the manifest declares, which
     /// sets the deadline (nil: `maxBytes`; the manifest and its signature declare none, 0).
     /// `progress` hears the bytes received as they arrive.
-    func get(_ url: URL, headers: [String: String] = [:], maxBytes: Int, declared: Int? = nil,
-             progress: (@Sendable (Int) -> Void)? = nil) async throws(ClientError) -> Response {
+    func get(
+        _ url: URL, headers: [String: String] = [:], maxBytes: Int, declared: Int? = nil,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws(ClientError) -> Response {
         try await run(url, headers: headers, sink: TransferSink(file: nil, maxBytes: maxBytes, progress: progress), declared: declared ?? maxBytes)
     }
 

@@ -15,7 +15,11 @@ actor UpdateGate {
             }
             let task = Task { () async throws -> UpdateResult in try await operation() }
             running[key] = task
-            let outcome = await withTaskCancellationHandler { await task.result } onCancel: { task.cancel() }
+            let outcome = await withTaskCancellationHandler {
+                await task.result
+            } onCancel: {
+                task.cancel()
+            }
             running[key] = nil
             return try Self.typed(outcome, key)
         }

@@ -65,15 +65,17 @@ public struct BundleDiffer: Sendable {
         }
 
         let sides = try [(pair.oldFile, oldData, oldLabel), (pair.newFile, newData, newLabel)].map { file, data, label in
-            DiffSide(label: label, bundle: data.meta["bundle"], version: data.meta["version"].flatMap(Int.init),
-                     digest: try ContentDigest.compute(file), serviceStart: data.meta["service_start"],
-                     serviceEnd: data.meta["service_end"], dayTypeDates: data.dayTypeDates)
+            DiffSide(
+                label: label, bundle: data.meta["bundle"], version: data.meta["version"].flatMap(Int.init),
+                digest: try ContentDigest.compute(file), serviceStart: data.meta["service_start"],
+                serviceEnd: data.meta["service_end"], dayTypeDates: data.dayTypeDates)
         }
         let geometry = DiffGeometryBuilder(old: oldData, new: newData).build(lines.changes)
         // Same rows in every shared column is not enough: a column only one side has (a newer
         // schema) is a difference too, and the digests tell.
-        return FeedDiff(identical: identical && sides[0].digest == sides[1].digest, old: sides[0], new: sides[1], counts: counts, idChurn: churn,
-                        lines: lines.changes, stops: stops.changes, calendar: calendar, settings: settings, geometry: geometry,
-                        translations: translations)
+        return FeedDiff(
+            identical: identical && sides[0].digest == sides[1].digest, old: sides[0], new: sides[1], counts: counts, idChurn: churn,
+            lines: lines.changes, stops: stops.changes, calendar: calendar, settings: settings, geometry: geometry,
+            translations: translations)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One bounded HTTP exchange, shared by the client's updates, the build's fetch and the
@@ -55,24 +56,26 @@ public struct HTTPTransfer: Sendable {
 
     /// The exchange, awaited; cancelling the calling task ends it at once (`.cancelled`).
     /// `method` (GET unless said) is sent with `headers` and `body` (`Content-Length` from it).
-    public func run(_ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
-                    into sink: TransferSink) async throws(HTTPFailure) -> HTTPResponse {
+    public func run(
+        _ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
+        into sink: TransferSink
+    ) async throws(HTTPFailure) -> HTTPResponse {
         if Task.isCancelled { throw .cancelled }
         let request = OutgoingRequest(method: method, headers: headers, body: body)
         prepare(sink, for: request)
         let start = ContinuousClock.now
         var target = url
         #if canImport(FoundationNetworking)
-        if url.scheme?.lowercased() == "http" {
-            let exchange = SocketExchange(url: url, request: request, sink: sink, userAgent: userAgent, idle: idle, overall: overall)
-            await withTaskCancellationHandler {
-                await exchange.run()
-            } onCancel: {
-                exchange.cancel()
+            if url.scheme?.lowercased() == "http" {
+                let exchange = SocketExchange(url: url, request: request, sink: sink, userAgent: userAgent, idle: idle, overall: overall)
+                await withTaskCancellationHandler {
+                    await exchange.run()
+                } onCancel: {
+                    exchange.cancel()
+                }
+                guard let next = sink.handoff else { return try outcome(of: sink, url) }
+                target = next
             }
-            guard let next = sink.handoff else { return try outcome(of: sink, url) }
-            target = next
-        }
         #endif
         let session = Session(transfer: self, url: target, request: request, sink: sink, start: start)
         await withTaskCancellationHandler {
@@ -88,18 +91,20 @@ public struct HTTPTransfer: Sendable {
     /// The exchange on the calling thread, for a batch job with nothing else to do meanwhile
     /// (the build's fetch, the publisher's requests). It needs no thread of Swift's cooperative
     /// pool.
-    public func runBlocking(_ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
-                            into sink: TransferSink) throws(HTTPFailure) -> HTTPResponse {
+    public func runBlocking(
+        _ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
+        into sink: TransferSink
+    ) throws(HTTPFailure) -> HTTPResponse {
         let request = OutgoingRequest(method: method, headers: headers, body: body)
         prepare(sink, for: request)
         let start = ContinuousClock.now
         var target = url
         #if canImport(FoundationNetworking)
-        if url.scheme?.lowercased() == "http" {
-            SocketExchange(url: url, request: request, sink: sink, userAgent: userAgent, idle: idle, overall: overall).perform()
-            guard let next = sink.handoff else { return try outcome(of: sink, url) }
-            target = next
-        }
+            if url.scheme?.lowercased() == "http" {
+                SocketExchange(url: url, request: request, sink: sink, userAgent: userAgent, idle: idle, overall: overall).perform()
+                guard let next = sink.handoff else { return try outcome(of: sink, url) }
+                target = next
+            }
         #endif
         let done = DispatchSemaphore(value: 0)
         let session = Session(transfer: self, url: target, request: request, sink: sink, start: start)
@@ -132,7 +137,8 @@ public struct HTTPTransfer: Sendable {
         for (key, value) in response?.allHeaderFields ?? [:] { fields["\(key)".lowercased()] = "\(value)" }
         // Shorter than announced: a cut (a file keeps what arrived, to be resumed).
         if let response, !sink.headRefused, !sink.bodyless, (200..<300).contains(response.statusCode),
-           let expected = fields["content-length"].flatMap(Int.init), sink.received < expected {
+            let expected = fields["content-length"].flatMap(Int.init), sink.received < expected
+        {
             throw .network("connection closed after \(sink.received) of \(expected) bytes")
         }
         if let error = sink.error { throw .network(error) }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Receives a response's bytes, into memory or a file, from URLSession (as its delegate) or from
@@ -78,8 +79,10 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
 
     /// A sink writing into `file` (nil: the body kept in memory, as `HTTPResponse.body`);
     /// `keepsErrorBodies` (in memory only) reads the body of a status other than 2xx as well.
-    public init(file: FileHandle?, maxBytes: Int, keepsErrorBodies: Bool = false, progress: (@Sendable (Int) -> Void)? = nil,
-                observer: ((UnsafeRawBufferPointer) -> Void)? = nil) {
+    public init(
+        file: FileHandle?, maxBytes: Int, keepsErrorBodies: Bool = false, progress: (@Sendable (Int) -> Void)? = nil,
+        observer: ((UnsafeRawBufferPointer) -> Void)? = nil
+    ) {
         self.file = file
         self.progress = progress
         self.maxBytes = maxBytes
@@ -161,7 +164,8 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
         if bodyless { return true }
         // A body declared longer than allowed is refused before it is read.
         if let length = response.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init),
-           length > maxBytes - (status == 206 ? resumeFrom : 0) {
+            length > maxBytes - (status == 206 ? resumeFrom : 0)
+        {
             overLimit = true
             declaredOverLimit = length
             return false
@@ -229,8 +233,10 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
         }
     }
 
-    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    public func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         guard let response = response as? HTTPURLResponse else {
             completionHandler(.cancel)
             return
@@ -251,15 +257,18 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
 
     /// At most 5 redirects; with `.sameServer`, only on the request's server (the manifest's);
     /// with `.none`, none: the 3xx is the response.
-    public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                           newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    public func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
         guard redirectPolicy != .none else {
             completionHandler(nil)
             return
         }
         redirects += 1
         guard let from = task.originalRequest?.url, let to = request.url, redirects <= 5,
-              redirectPolicy == .anyServer || HTTPTransfer.sameServer(from, to) else {
+            redirectPolicy == .anyServer || HTTPTransfer.sameServer(from, to)
+        else {
             refusal = redirects > 5 ? "more than 5 redirects" : "a redirect to `\(request.url?.absoluteString ?? "")` is not on the manifest's server"
             completionHandler(nil)
             return
@@ -268,8 +277,10 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
     }
 
     /// A request body going out counts as activity for the idle timeout, as bytes coming in do.
-    public func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
-                           totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+    public func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64, totalBytesExpectedToSend: Int64
+    ) {
         touch()
     }
 

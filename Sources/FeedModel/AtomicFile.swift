@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Files written whole or not at all: the one atomic write of the package, shared by the build's
 /// output folder (``BundleWriter``'s `writeAtomically`) and the publisher's restore.
@@ -24,7 +25,9 @@ package enum AtomicFile {
     /// flushed to disk, and the temporary file is renamed over `url`, the rename itself made
     /// durable. Readers see the old file or the new one, never a part.
     package static func write(_ data: Data, to url: URL, via temporary: URL? = nil) throws(WriteError) {
-        let staging = temporary ?? url.deletingLastPathComponent()
+        let staging =
+            temporary
+            ?? url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

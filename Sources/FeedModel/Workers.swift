@@ -48,8 +48,10 @@ public struct Workers: Sendable, Equatable {
     /// starts last while the other workers have nothing left to take (the 21-feed region lists
     /// its five largest feeds last); the results are still in the items' order, and when several
     /// items throw, the error of the first of them in the items' order is thrown.
-    package func map<T: Sendable, R: Sendable, E: Error>(_ items: [T], largestFirst cost: (T) -> Int,
-                                                       _ body: @escaping @Sendable (T) throws(E) -> R) throws(E) -> [R] {
+    package func map<T: Sendable, R: Sendable, E: Error>(
+        _ items: [T], largestFirst cost: (T) -> Int,
+        _ body: @escaping @Sendable (T) throws(E) -> R
+    ) throws(E) -> [R] {
         if count == 1 || items.count < 2 { return try items.map(body) }
         let costs = items.map(cost)
         let order = items.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }

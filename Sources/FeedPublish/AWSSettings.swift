@@ -48,7 +48,8 @@ public struct AWSSettings: Sendable {
         var endpoint: URL?
         if let text = value("AWS_ENDPOINT_URL_S3") ?? value("AWS_ENDPOINT_URL") {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-                  url.host != nil, url.user == nil, url.password == nil else {
+                url.host != nil, url.user == nil, url.password == nil
+            else {
                 throw .configuration("AWS_ENDPOINT_URL is not an http(s) URL without user information")
             }
             endpoint = url

@@ -47,7 +47,8 @@ public struct PublishTarget: Sendable, Equatable {
         public var description: String {
             switch self {
             case .notS3: "the publish target must be an `s3://bucket/prefix` URL"
-            case .credentialsInURL: "the publish target must not hold credentials: they come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment"
+            case .credentialsInURL:
+                "the publish target must not hold credentials: they come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment"
             case .badBucket(let bucket): "`\(bucket)` is not a bucket name (3–63 lower-case letters, digits, `.` and `-`)"
             case .badPrefix: "the key prefix after the bucket must be `/`-separated names, without empty, `.` or `..` parts"
             }

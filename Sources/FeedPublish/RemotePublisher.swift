@@ -108,11 +108,16 @@ public final class RemotePublisher {
             try syncSignature(localData, publicKey: signingPublicKey, into: &report)
         } else if let live, !Self.isAhead(local, of: live.manifest) {
             guard live.manifest.latest.version > local.latest.version,
-                  live.manifest.versions.contains(where: { $0.version == local.latest.version && $0.digest == local.latest.digest }) else {
+                live.manifest.versions.contains(where: { $0.version == local.latest.version && $0.digest == local.latest.digest })
+            else {
                 if case .some(let seen) = liveAtStart, seen?.etag != live.etag {
-                    throw .lostRace("another publisher replaced \(where_) during this run: it holds \(Self.describe(live.manifest.latest)) now; this run's \(Self.describe(local.latest)) is not live and nothing was uploaded. `feedc build` continues from the live manifest")
+                    throw .lostRace(
+                        "another publisher replaced \(where_) during this run: it holds \(Self.describe(live.manifest.latest)) now; this run's \(Self.describe(local.latest)) is not live and nothing was uploaded. `feedc build` continues from the live manifest"
+                    )
                 }
-                throw .behind("\(where_) holds \(Self.describe(live.manifest.latest)); \(folder.path) holds \(Self.describe(local.latest)), which does not continue it. Nothing was uploaded; `feedc build` continues from the live manifest")
+                throw .behind(
+                    "\(where_) holds \(Self.describe(live.manifest.latest)); \(folder.path) holds \(Self.describe(local.latest)), which does not continue it. Nothing was uploaded; `feedc build` continues from the live manifest"
+                )
             }
             // The store is ahead and holds everything this folder has: nothing to do here.
             report.status = .upToDate
@@ -128,8 +133,9 @@ public final class RemotePublisher {
             try syncSignature(localData, publicKey: signingPublicKey, into: &report)
         }
         // Files listed by neither manifest have been unlisted since the live one went up.
-        try prune(keeping: UploadPlan.listed(local).union(live.map { UploadPlan.listed($0.manifest) } ?? []),
-                  unlistedSince: live.map { $0.lastModified } ?? .distantPast, into: &report)
+        try prune(
+            keeping: UploadPlan.listed(local).union(live.map { UploadPlan.listed($0.manifest) } ?? []),
+            unlistedSince: live.map { $0.lastModified } ?? .distantPast, into: &report)
     }
 
     /// Uploads one immutable file unless the store holds it already; reads it back.
@@ -145,7 +151,9 @@ public final class RemotePublisher {
         let objectKey = key(path)
         if let existing = try client.head(objectKey) {
             guard try holds(existing, sums) else {
-                throw .conflict("s3://\(target.bucket)/\(objectKey) already holds other content (\(existing.size) bytes, ETag \(existing.etag)); a published name is never overwritten")
+                throw .conflict(
+                    "s3://\(target.bucket)/\(objectKey) already holds other content (\(existing.size) bytes, ETag \(existing.etag)); a published name is never overwritten"
+                )
             }
             report.alreadyThere += 1
             return
@@ -175,7 +183,7 @@ public final class RemotePublisher {
             do {
                 var etags: [String] = []
                 for (index, start) in stride(from: 0, to: data.count, by: options.partSize).enumerated() {
-                    let part = Data(data[data.startIndex + start ..< data.startIndex + min(data.count, start + options.partSize)])
+                    let part = Data(data[data.startIndex + start..<data.startIndex + min(data.count, start + options.partSize)])
                     etags.append(try client.uploadPart(key, uploadID: id, number: index + 1, part))
                 }
                 try client.completeMultipartUpload(key, uploadID: id, parts: etags)
@@ -200,14 +208,17 @@ public final class RemotePublisher {
     private func writeManifest(_ data: Data, local: Manifest, replacing live: LiveManifest?) throws(RemotePublishError) {
         func lost() throws(RemotePublishError) -> RemotePublishError {
             let now = try fetchLive()
-            return .lostRace("another publisher replaced \(where_) while this run was uploading: it holds \(now.map { Self.describe($0.manifest.latest) } ?? "nothing") now; this run's \(Self.describe(local.latest)) is not live (its files stay unlisted and are pruned later). `feedc build` continues from the live manifest")
+            return .lostRace(
+                "another publisher replaced \(where_) while this run was uploading: it holds \(now.map { Self.describe($0.manifest.latest) } ?? "nothing") now; this run's \(Self.describe(local.latest)) is not live (its files stay unlisted and are pruned later). `feedc build` continues from the live manifest"
+            )
         }
         if try client.head(manifestKey)?.etag != live?.etag { throw try lost() }
         options.beforeManifestWrite?()
         progress("\(bundle): writing manifest.json (\(Self.describe(local.latest)))")
         let type = UploadPlan.contentType("manifest.json")
-        var outcome = try client.put(manifestKey, data, contentType: type, cacheControl: target.manifestCacheControl,
-                                     ifMatch: live?.etag, ifNoneMatch: live == nil ? "*" : nil)
+        var outcome = try client.put(
+            manifestKey, data, contentType: type, cacheControl: target.manifestCacheControl,
+            ifMatch: live?.etag, ifNoneMatch: live == nil ? "*" : nil)
         if outcome == .conditionsNotImplemented {
             // A store that refuses conditional writes outright: the checks around the write remain.
             outcome = try client.put(manifestKey, data, contentType: type, cacheControl: target.manifestCacheControl)
@@ -224,18 +235,22 @@ public final class RemotePublisher {
     /// ``syncSignature(_:publicKey:into:)`` then leaves the new one's alone.
     private func bridgeSignature(_ manifest: Data, publicKey: String?, into report: inout UploadReport) throws(RemotePublishError) {
         guard let publicKey, let local = FileManager.default.contents(atPath: folder.appendingPathComponent("manifest.json.sig").path),
-              let newest = ManifestSignature.lines(of: String(decoding: local, as: UTF8.self))
-                .first(where: { ManifestSignature.verify(manifest, signature: $0, publicKey: publicKey) }) else { return }
+            let newest = ManifestSignature.lines(of: String(decoding: local, as: UTF8.self))
+                .first(where: { ManifestSignature.verify(manifest, signature: $0, publicKey: publicKey) })
+        else { return }
         let current = try client.get(signatureKey)
         let live = current.map { String(decoding: $0.0, as: UTF8.self) }
         let bridge = Data(ManifestSignature.bridge(live: live, new: newest).utf8)
         // Only over the signature read: another publisher's bridge or final line written since
         // then is not dropped (where the store honours the condition; rclone does not).
-        let outcome = try client.put(signatureKey, bridge, contentType: UploadPlan.contentType("manifest.json.sig"),
-                                     cacheControl: target.manifestCacheControl,
-                                     ifMatch: current?.1.etag, ifNoneMatch: current == nil ? "*" : nil)
+        let outcome = try client.put(
+            signatureKey, bridge, contentType: UploadPlan.contentType("manifest.json.sig"),
+            cacheControl: target.manifestCacheControl,
+            ifMatch: current?.1.etag, ifNoneMatch: current == nil ? "*" : nil)
         if outcome == .preconditionFailed {
-            throw .lostRace("another publisher changed \(where_)'s signature during this run; nothing of this run's is live. `feedc build` continues from the live manifest")
+            throw .lostRace(
+                "another publisher changed \(where_)'s signature during this run; nothing of this run's is live. `feedc build` continues from the live manifest"
+            )
         }
         report.uploaded.append("manifest.json.sig")
         report.bytes += bridge.count
@@ -268,7 +283,8 @@ public final class RemotePublisher {
             let path = String(object.key.dropFirst(base.count))
             guard object.key.hasPrefix(base), UploadPlan.isPublishable(path), !listed.contains(path) else { continue }
             guard let since = unlistedSince, now.timeIntervalSince(since) >= target.pruneAfter,
-                  let modified = object.lastModified, now.timeIntervalSince(modified) >= target.pruneAfter else {
+                let modified = object.lastModified, now.timeIntervalSince(modified) >= target.pruneAfter
+            else {
                 report.pruneDeferred += 1
                 continue
             }

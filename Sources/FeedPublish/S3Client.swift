@@ -79,8 +79,10 @@ public final class S3Client: Sendable {
 
     /// PUT with `Content-MD5` (the store refuses a body that arrived damaged). `ifMatch` /
     /// `ifNoneMatch` make it conditional where the store honours them.
-    public func put(_ key: String, _ body: Data, contentType: String, cacheControl: String,
-                    ifMatch: String? = nil, ifNoneMatch: String? = nil) throws(RemotePublishError) -> WriteOutcome {
+    public func put(
+        _ key: String, _ body: Data, contentType: String, cacheControl: String,
+        ifMatch: String? = nil, ifNoneMatch: String? = nil
+    ) throws(RemotePublishError) -> WriteOutcome {
         var headers = ["content-type": contentType, "cache-control": cacheControl, "content-md5": Data(Insecure.MD5.hash(data: body)).base64EncodedString()]
         if let ifMatch { headers["if-match"] = "\"\(ifMatch)\"" }
         if let ifNoneMatch { headers["if-none-match"] = ifNoneMatch }
@@ -106,9 +108,11 @@ public final class S3Client: Sendable {
             let text = String(decoding: response.body, as: UTF8.self)
             for block in XMLText.blocks("Contents", in: text) {
                 guard let key = XMLText.value("Key", in: block) else { continue }
-                objects.append(ObjectInfo(key: key, size: Int(XMLText.value("Size", in: block) ?? "") ?? 0,
-                                          etag: Self.unquote(XMLText.value("ETag", in: block) ?? ""),
-                                          lastModified: XMLText.value("LastModified", in: block).flatMap(Self.isoDate)))
+                objects.append(
+                    ObjectInfo(
+                        key: key, size: Int(XMLText.value("Size", in: block) ?? "") ?? 0,
+                        etag: Self.unquote(XMLText.value("ETag", in: block) ?? ""),
+                        lastModified: XMLText.value("LastModified", in: block).flatMap(Self.isoDate)))
             }
             token = XMLText.value("IsTruncated", in: text) == "true" ? XMLText.value("NextContinuationToken", in: text) : nil
         } while token != nil
@@ -177,8 +181,10 @@ public final class S3Client: Sendable {
 
     /// Signs and sends one request, trying again with backoff on failures worth retrying.
     /// Statuses outside `accept` are errors naming the S3 error code and message.
-    private func send(_ method: String, _ key: String?, query: [(String, String)] = [], headers: [String: String] = [:],
-                      body: Data? = nil, accept: Set<Int>) throws(RemotePublishError) -> HTTPResponse {
+    private func send(
+        _ method: String, _ key: String?, query: [(String, String)] = [], headers: [String: String] = [:],
+        body: Data? = nil, accept: Set<Int>
+    ) throws(RemotePublishError) -> HTTPResponse {
         let (url, host, path) = self.url(key, query: query)
         let payloadHash = body.map { hexString(SHA256.hash(data: $0)) } ?? SigV4Signer.emptyPayloadHash
         let what = "\(method) \(key.map { "s3://\(bucket)/\($0)" } ?? "s3://\(bucket)")"
@@ -203,7 +209,8 @@ public final class S3Client: Sendable {
                 let code = XMLText.value("Code", in: text)
                 failure = "HTTP \(response.status)" + (code.map { " \($0)" } ?? "") + (XMLText.value("Message", in: text).map { ": \($0)" } ?? "")
                 // Besides the store's own troubles: a body that arrived damaged or short.
-                let retryable = [429, 500, 502, 503, 504].contains(response.status)
+                let retryable =
+                    [429, 500, 502, 503, 504].contains(response.status)
                     || ["SlowDown", "RequestTimeout", "InternalError", "BadDigest", "XAmzContentSHA256Mismatch", "IncompleteBody"].contains(code ?? "")
                 if !retryable || attempt >= retry.attempts { throw RemotePublishError.request("\(what): \(failure)").redacted(redactor) }
             case .failure(let transport):
@@ -253,9 +260,10 @@ public final class S3Client: Sendable {
     }
 
     static func info(_ key: String, _ headers: [String: String]) -> ObjectInfo {
-        ObjectInfo(key: key, size: Int(headers["content-length"] ?? "") ?? 0, etag: unquote(headers["etag"] ?? ""),
-                   lastModified: headers["last-modified"].flatMap(httpDate), contentType: headers["content-type"],
-                   cacheControl: headers["cache-control"])
+        ObjectInfo(
+            key: key, size: Int(headers["content-length"] ?? "") ?? 0, etag: unquote(headers["etag"] ?? ""),
+            lastModified: headers["last-modified"].flatMap(httpDate), contentType: headers["content-type"],
+            cacheControl: headers["cache-control"])
     }
 
     static func httpDate(_ text: String) -> Date? {

@@ -111,7 +111,7 @@ public enum S3Path {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.append(Character(UnicodeScalar(byte)))
             case UInt8(ascii: "/") where !encodeSlash:
                 out.append("/")
@@ -122,4 +122,3 @@ public enum S3Path {
         return out
     }
 }
-

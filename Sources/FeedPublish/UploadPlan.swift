@@ -58,7 +58,7 @@ struct Checksums {
         var count = 0
         for start in stride(from: 0, to: max(data.count, 1), by: partSize) {
             let end = min(data.count, start + partSize)
-            partSums.append(contentsOf: Insecure.MD5.hash(data: data[data.startIndex + start ..< data.startIndex + end]))
+            partSums.append(contentsOf: Insecure.MD5.hash(data: data[data.startIndex + start..<data.startIndex + end]))
             count += 1
         }
         multipartETag = hexString(Insecure.MD5.hash(data: partSums)) + "-\(count)"

@@ -7,19 +7,21 @@ extension Database {
     public func restrictingWrites<T>(to tables: Set<String>, _ body: () throws -> T) throws -> T {
         let box = Unmanaged.passRetained(AllowedTables(tables))
         defer { box.release() }
-        sqlite3_set_authorizer(handle, { context, action, first, _, _, _ in
-            guard let context else { return SQLITE_DENY }
-            switch action {
-            case SQLITE_READ, SQLITE_SELECT:
-                return SQLITE_OK
-            case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
-                let allowed = Unmanaged<AllowedTables>.fromOpaque(context).takeUnretainedValue()
-                guard let first, allowed.tables.contains(String(cString: first)) else { return SQLITE_DENY }
-                return SQLITE_OK
-            default:
-                return SQLITE_DENY
-            }
-        }, box.toOpaque())
+        sqlite3_set_authorizer(
+            handle,
+            { context, action, first, _, _, _ in
+                guard let context else { return SQLITE_DENY }
+                switch action {
+                case SQLITE_READ, SQLITE_SELECT:
+                    return SQLITE_OK
+                case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
+                    let allowed = Unmanaged<AllowedTables>.fromOpaque(context).takeUnretainedValue()
+                    guard let first, allowed.tables.contains(String(cString: first)) else { return SQLITE_DENY }
+                    return SQLITE_OK
+                default:
+                    return SQLITE_DENY
+                }
+            }, box.toOpaque())
         defer { sqlite3_set_authorizer(handle, nil, nil) }
         return try body()
     }
@@ -38,12 +40,14 @@ extension Database {
     public func limitingInstructions<T>(to instructions: Int, _ body: () throws -> T) throws -> T {
         let budget = Unmanaged.passRetained(InstructionBudget(steps: max(1, instructions / 1000)))
         defer { budget.release() }
-        sqlite3_progress_handler(handle, 1000, { context in
-            guard let context else { return 1 }
-            let budget = Unmanaged<InstructionBudget>.fromOpaque(context).takeUnretainedValue()
-            budget.steps -= 1
-            return budget.steps < 0 ? 1 : 0
-        }, budget.toOpaque())
+        sqlite3_progress_handler(
+            handle, 1000,
+            { context in
+                guard let context else { return 1 }
+                let budget = Unmanaged<InstructionBudget>.fromOpaque(context).takeUnretainedValue()
+                budget.steps -= 1
+                return budget.steps < 0 ? 1 : 0
+            }, budget.toOpaque())
         defer { sqlite3_progress_handler(handle, 0, nil, nil) }
         return try body()
     }

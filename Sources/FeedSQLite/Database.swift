@@ -14,11 +14,12 @@ public final class Database {
     public let path: String
 
     public init(path: String, mode: Mode = .readOnly) throws(SQLiteError) {
-        let flags: Int32 = switch mode {
-        case .readOnly: SQLITE_OPEN_READONLY
-        case .readWrite: SQLITE_OPEN_READWRITE
-        case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-        }
+        let flags: Int32 =
+            switch mode {
+            case .readOnly: SQLITE_OPEN_READONLY
+            case .readWrite: SQLITE_OPEN_READWRITE
+            case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+            }
         var pointer: OpaquePointer?
         let rc = sqlite3_open_v2(path, &pointer, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let pointer else {
@@ -44,8 +45,9 @@ public final class Database {
             if let base = source.baseAddress { buffer.copyMemory(from: base, byteCount: source.count) }
         }
         let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE)
-        let rc = sqlite3_deserialize(handle, "main", buffer.assumingMemoryBound(to: UInt8.self),
-                                     sqlite3_int64(bytes.count), sqlite3_int64(bytes.count), flags)
+        let rc = sqlite3_deserialize(
+            handle, "main", buffer.assumingMemoryBound(to: UInt8.self),
+            sqlite3_int64(bytes.count), sqlite3_int64(bytes.count), flags)
         guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: lastError) }
     }
 

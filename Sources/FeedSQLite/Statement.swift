@@ -35,13 +35,14 @@ public final class Statement {
         sqlite3_reset(handle)
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
-            let rc: Int32 = switch value {
-            case .null: sqlite3_bind_null(handle, index)
-            case .integer(let v): sqlite3_bind_int64(handle, index, v)
-            case .real(let v): sqlite3_bind_double(handle, index, v)
-            case .text(let v): bindText(v, at: index)
-            case .blob(let v): v.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
-            }
+            let rc: Int32 =
+                switch value {
+                case .null: sqlite3_bind_null(handle, index)
+                case .integer(let v): sqlite3_bind_int64(handle, index, v)
+                case .real(let v): sqlite3_bind_double(handle, index, v)
+                case .text(let v): bindText(v, at: index)
+                case .blob(let v): v.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
+                }
             guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: database.lastError, sql: sql) }
         }
     }

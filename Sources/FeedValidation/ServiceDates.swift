@@ -31,7 +31,7 @@ struct ServiceDates {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -151,8 +151,9 @@ struct ShapeLine: Sendable {
         }
         let p = points[previous], q = previous + 1 == points.count ? p : points[previous + 1]
         let location = p.location.angle(q.location) <= 1e-15 ? p.location : SpherePoint.interpolate(fraction, p.location, q.location)
-        return ShapeMatch(index: previous, geoDistance: p.geoDistance + fraction * (q.geoDistance - p.geoDistance),
-                          distanceToShape: stop.metres(location), location: location)
+        return ShapeMatch(
+            index: previous, geoDistance: p.geoDistance + fraction * (q.geoDistance - p.geoDistance),
+            distanceToShape: stop.metres(location), location: location)
     }
 
     /// MobilityData's `MathUtil.nearByFractionOrMargin`: equal within 3.2e-8, absolute or relative.

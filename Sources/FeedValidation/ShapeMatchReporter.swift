@@ -24,24 +24,31 @@ struct ShapeMatchReporter {
                 guard reported.insert(id).inserted else { continue }
                 let kind: NoticeKind = byDistance ? .stopTooFarFromShapeUsingUserDistance : .stopTooFarFromShape
                 let how = byDistance ? "where the trip's shape_dist_traveled places it on" : "the nearest point of"
-                add(kind, row, "Trip \(trip.id): stop \(describe(id)) is \(metres(match.distanceToShape)) m from \(how) shape \(trip.shape) \(Self.position(match)).")
+                add(
+                    kind, row,
+                    "Trip \(trip.id): stop \(describe(id)) is \(metres(match.distanceToShape)) m from \(how) shape \(trip.shape) \(Self.position(match)).")
             case .tooManyMatches(let stop, let match, let count):
                 let row = trip.rows[stop], id = stopOfRow[row] ?? ""
-                add(.stopHasTooManyMatchesForShape, row,
-                    "Trip \(trip.id): shape \(trip.shape) passes near stop \(describe(id)) \(count) times (the nearest \(metres(match.distanceToShape)) m away \(Self.position(match))).")
+                add(
+                    .stopHasTooManyMatchesForShape, row,
+                    "Trip \(trip.id): shape \(trip.shape) passes near stop \(describe(id)) \(count) times (the nearest \(metres(match.distanceToShape)) m away \(Self.position(match)))."
+                )
             case .outOfOrder(let stop, let match, let previous):
                 let row = trip.rows[stop], id = stopOfRow[row] ?? ""
                 let before = stopOfRow[trip.rows[stop - 1]] ?? ""
-                add(.stopsMatchShapeOutOfOrder, row,
-                    "Trip \(trip.id): stop \(describe(id)) matches shape \(trip.shape) \(Self.position(match)) before the previous stop \(describe(before)) \(Self.position(previous)).")
+                add(
+                    .stopsMatchShapeOutOfOrder, row,
+                    "Trip \(trip.id): stop \(describe(id)) matches shape \(trip.shape) \(Self.position(match)) before the previous stop \(describe(before)) \(Self.position(previous))."
+                )
             }
         }
     }
 
     private func add(_ kind: NoticeKind, _ row: Int, _ message: @autoclosure () -> String) {
         sink.add(kind) {
-            Notice(kind, file: "stop_times.txt", line: Int(stopTimes.lines[row]),
-                   field: "stop_id", value: stopOfRow[row], message: message())
+            Notice(
+                kind, file: "stop_times.txt", line: Int(stopTimes.lines[row]),
+                field: "stop_id", value: stopOfRow[row], message: message())
         }
     }
 

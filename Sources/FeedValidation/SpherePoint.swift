@@ -83,11 +83,12 @@ struct SpherePoint: Equatable, Sendable {
         let largest = ax > ay ? (ax > az ? 0 : 2) : (ay > az ? 1 : 2)
         var k = largest - 1
         if k < 0 { k = 2 }
-        let temp: SpherePoint = switch k {
-        case 0: SpherePoint(x: 1, y: 0.0053, z: 0.00457)
-        case 1: SpherePoint(x: 0.012, y: 1, z: 0.00457)
-        default: SpherePoint(x: 0.012, y: 0.0053, z: 1)
-        }
+        let temp: SpherePoint =
+            switch k {
+            case 0: SpherePoint(x: 1, y: 0.0053, z: 0.00457)
+            case 1: SpherePoint(x: 0.012, y: 1, z: 0.00457)
+            default: SpherePoint(x: 0.012, y: 0.0053, z: 1)
+            }
         return cross(temp).normalized
     }
 

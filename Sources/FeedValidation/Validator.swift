@@ -92,9 +92,11 @@ public struct Validator: Sendable {
             run.gather(upTo: rules.count, into: sink)
         }
         for (file, count) in sink.droppedRows.sorted(by: { $0.key < $1.key }) {
-            sink.add(Notice(.rowsDropped, file: file, value: String(count),
-                            message: "Repairs dropped \(count) rows of this file; the notices above say why.",
-                            repair: "rows dropped"))
+            sink.add(
+                Notice(
+                    .rowsDropped, file: file, value: String(count),
+                    message: "Repairs dropped \(count) rows of this file; the notices above say why.",
+                    repair: "rows dropped"))
         }
         return feed
     }

@@ -24,7 +24,8 @@ final class ErrorBox {
     }
 
     func record(_ error: xmlError) {
-        let message = error.message.map { String(cString: $0) }?
+        let message =
+            error.message.map { String(cString: $0) }?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "error \(error.code)"
         var line = Int(error.line)
         if line <= 0, let node = error.node {
@@ -53,6 +54,7 @@ enum XMLLibrary {
 
     /// No network, CDATA as text, line numbers past 65,535. Deliberately absent: NOENT (entity
     /// substitution), DTDLOAD, DTDATTR, DTDVALID, XINCLUDE and HUGE.
-    static let options: Int32 = Int32(bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue
-        | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_COMPACT.rawValue)
+    static let options: Int32 = Int32(
+        bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue
+            | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_COMPACT.rawValue)
 }

@@ -28,17 +28,20 @@ public final class XMLSchema: @unchecked Sendable {
                 guard let parser = xmlSchemaNewMemParserCtxt(chars.baseAddress, Int32(clamping: chars.count)) else { return nil }
                 defer { xmlSchemaFreeParserCtxt(parser) }
                 let context = Unmanaged.passUnretained(box).toOpaque()
-                xmlSchemaSetParserStructuredErrors(parser, { context, error in
-                    guard let context, let error else { return }
-                    Unmanaged<ErrorBox>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
-                }, context)
+                xmlSchemaSetParserStructuredErrors(
+                    parser,
+                    { context, error in
+                        guard let context, let error else { return }
+                        Unmanaged<ErrorBox>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
+                    }, context)
                 return xmlSchemaParse(parser)
             }
         }
         guard let compiled else {
             let error = box.fatal
-            throw XMLError(.invalidSchema, file: name, line: error?.line ?? 0, column: error?.column ?? 0,
-                           "the schema does not compile: \(error?.message ?? "unknown error")")
+            throw XMLError(
+                .invalidSchema, file: name, line: error?.line ?? 0, column: error?.column ?? 0,
+                "the schema does not compile: \(error?.message ?? "unknown error")")
         }
         handle = compiled
         self.name = name

@@ -86,10 +86,12 @@ public final class XMLStreamReader {
     private func setUp(_ schema: XMLSchema?) throws(XMLError) {
         box.reader = reader
         let context = Unmanaged.passUnretained(box).toOpaque()
-        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
-            guard let context, let error else { return }
-            Unmanaged<ErrorBox>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
-        }, context)
+        xmlTextReaderSetStructuredErrorHandler(
+            reader,
+            { context, error in
+                guard let context, let error else { return }
+                Unmanaged<ErrorBox>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
+            }, context)
         if let schema, xmlTextReaderSetSchema(reader, schema.handle) != 0 {
             throw XMLError(.invalidSchema, file: file, "the schema \(schema.name) could not be attached to the reader")
         }
@@ -122,33 +124,40 @@ public final class XMLStreamReader {
             }
             guard status == 1 else {
                 finished = true
-                throw classify(box.fatal ?? RecordedError(code: -1, line: parserLine, column: 0,
-                                                          message: "the document is not well-formed"))
+                throw classify(
+                    box.fatal
+                        ?? RecordedError(
+                            code: -1, line: parserLine, column: 0,
+                            message: "the document is not well-formed"))
             }
             // After a fatal error libxml2 still hands out the nodes it built before it; the
             // error is thrown when reading stops (status -1), so the place is known.
             switch xmlTextReaderNodeType(reader) {
-            case 1: // element
+            case 1:  // element
                 let node = try element()
                 if xmlTextReaderIsEmptyElement(reader) == 1 {
-                    pendingEnd = XMLNode(kind: .end, name: node.name, depth: node.depth, line: node.line,
-                                         attributes: [], text: "")
+                    pendingEnd = XMLNode(
+                        kind: .end, name: node.name, depth: node.depth, line: node.line,
+                        attributes: [], text: "")
                 }
                 return node
-            case 15: // end of element
+            case 15:  // end of element
                 if xmlTextReaderDepth(reader) == 0 { rootClosed = true }
-                return XMLNode(kind: .end, name: name(xmlTextReaderConstName(reader)), depth: Int(xmlTextReaderDepth(reader)),
-                               line: nodeLine, attributes: [], text: "")
-            case 3, 4: // text, CDATA
-                return XMLNode(kind: .text, name: "", depth: Int(xmlTextReaderDepth(reader)), line: nodeLine,
-                               attributes: [], text: try value(xmlTextReaderConstValue(reader), what: "text"))
-            case 5: // entity reference left unexpanded
+                return XMLNode(
+                    kind: .end, name: name(xmlTextReaderConstName(reader)), depth: Int(xmlTextReaderDepth(reader)),
+                    line: nodeLine, attributes: [], text: "")
+            case 3, 4:  // text, CDATA
+                return XMLNode(
+                    kind: .text, name: "", depth: Int(xmlTextReaderDepth(reader)), line: nodeLine,
+                    attributes: [], text: try value(xmlTextReaderConstValue(reader), what: "text"))
+            case 5:  // entity reference left unexpanded
                 finished = true
-                throw XMLError(.entityRefused, file: file, line: nodeLine,
-                               "entity reference &\(name(xmlTextReaderConstName(reader)));: entities are not allowed in transit dumps")
-            case 10: // <!DOCTYPE …>
+                throw XMLError(
+                    .entityRefused, file: file, line: nodeLine,
+                    "entity reference &\(name(xmlTextReaderConstName(reader)));: entities are not allowed in transit dumps")
+            case 10:  // <!DOCTYPE …>
                 try checkDoctype()
-            default: // comments, processing instructions, whitespace
+            default:  // comments, processing instructions, whitespace
                 continue
             }
         }
@@ -196,8 +205,9 @@ public final class XMLStreamReader {
         let length = strlen(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))
         if length > limits.maximumValueBytes {
             finished = true
-            throw XMLError(.valueTooLarge, file: file, line: nodeLine,
-                           "\(what) is \(length) bytes long; the limit is \(limits.maximumValueBytes)")
+            throw XMLError(
+                .valueTooLarge, file: file, line: nodeLine,
+                "\(what) is \(length) bytes long; the limit is \(limits.maximumValueBytes)")
         }
         return String(cString: pointer)
     }
@@ -209,8 +219,9 @@ public final class XMLStreamReader {
             guard let dtd else { continue }
             if dtd.pointee.entities != nil || dtd.pointee.pentities != nil {
                 finished = true
-                throw XMLError(.entityRefused, file: file, line: nodeLine,
-                               "the DOCTYPE declares entities; entities and DTDs are not allowed in transit dumps")
+                throw XMLError(
+                    .entityRefused, file: file, line: nodeLine,
+                    "the DOCTYPE declares entities; entities and DTDs are not allowed in transit dumps")
             }
         }
     }
@@ -241,17 +252,26 @@ public final class XMLStreamReader {
             kind = !rootClosed && (error.line, error.column) > (lastLine, lastColumn) ? .truncated : .malformed
         case 26, 27, 88, 89, 104: kind = .entityRefused
         default:
-            if lower.contains("premature end") || lower.contains("end of data") { kind = .truncated }
-            else if lower.contains("entit") { kind = .entityRefused }
+            if lower.contains("premature end") || lower.contains("end of data") {
+                kind = .truncated
+            } else if lower.contains("entit") {
+                kind = .entityRefused
+            }
             // A syntax error on the input's last line, root still open: the document was cut off there.
-            else if error.line >= lastLine && !rootClosed { kind = .truncated }
-            else if lower.contains("utf-8") || lower.contains("encoding") { kind = .invalidEncoding }
-            else { kind = .malformed }
+            else if error.line >= lastLine && !rootClosed {
+                kind = .truncated
+            } else if lower.contains("utf-8") || lower.contains("encoding") {
+                kind = .invalidEncoding
+            } else {
+                kind = .malformed
+            }
         }
         var message = error.message
         switch kind {
         case .truncated:
-            message = error.code == 5 ? "the document ends before its root element is closed (truncated?)"
+            message =
+                error.code == 5
+                ? "the document ends before its root element is closed (truncated?)"
                 : "the document ends early (truncated?): " + message
         case .entityRefused: message = "entity refused: " + message
         case .invalidEncoding: message = "invalid encoding: " + message
@@ -273,7 +293,10 @@ extension XMLStreamReader {
                     column = 0
                 } else {
                     column += 1
-                    if byte != 0x20 && byte != 0x09 && byte != 0x0D { lastContent = line; lastColumn = column }
+                    if byte != 0x20 && byte != 0x09 && byte != 0x0D {
+                        lastContent = line
+                        lastColumn = column
+                    }
                 }
             }
         }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import CFeedMalloc
-#endif
 import FeedSQLite
+
+#if canImport(Glibc)
+    import CFeedMalloc
+#endif
 
 /// Allocator settings for large builds, applied once at start, before anything else runs.
 enum MemoryTuning {
@@ -20,7 +21,7 @@ enum MemoryTuning {
     /// about 2 s of system time (page faults of fresh mappings) on a build of 30 s CPU.
     static func apply() {
         #if canImport(Glibc)
-        _ = mallopt(M_MMAP_THRESHOLD, mmapThreshold)
+            _ = mallopt(M_MMAP_THRESHOLD, mmapThreshold)
         #endif
         // SQLite's memory statistics take a global mutex on every allocation (see
         // `SQLiteLibrary`). Rebuild of Wichita with 9 retained versions, deltas side by side on 2

@@ -2,8 +2,9 @@ import ArgumentParser
 import FeedModel
 import FeedPipeline
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Output helpers shared by the commands.

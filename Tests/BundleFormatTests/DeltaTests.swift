@@ -1,7 +1,8 @@
-@testable import BundleFormat
 import FeedSQLite
 import Foundation
 import Testing
+
+@testable import BundleFormat
 
 /// Deltas on small databases written for the purpose: every kind of change, values that SQLite
 /// reads back inexactly from short decimals, text with quotes and NUL.
@@ -21,7 +22,10 @@ import Testing
             var text = ""
             literal.write(.real(value), to: &text)
             let back = try db.scalar("SELECT \(text)")
-            guard case .real(let read)? = back else { Issue.record("\(text) read back as \(String(describing: back))"); continue }
+            guard case .real(let read)? = back else {
+                Issue.record("\(text) read back as \(String(describing: back))")
+                continue
+            }
             #expect(read.bitPattern == value.bitPattern, "\(value) written as \(text)")
         }
     }
@@ -37,15 +41,20 @@ import Testing
     }
 
     @Test func insertsUpdatesAndDeletesReproduceTheNewDigest() throws {
-        let rows = "INSERT INTO stops (stop_id, name, lat, lon) VALUES ('a', 'A', 1.5, 2.5), ('b', 'B', 47048.965193000004, -97.226464), ('c', 'O''Hare', 3, 4);"
+        let rows =
+            "INSERT INTO stops (stop_id, name, lat, lon) VALUES ('a', 'A', 1.5, 2.5), ('b', 'B', 47048.965193000004, -97.226464), ('c', 'O''Hare', 3, 4);"
         let old = try database(rows + "INSERT INTO meta VALUES ('version', '1');")
-        let new = try database(rows + """
-            INSERT INTO meta VALUES ('version', '2');
-            DELETE FROM stops WHERE stop_id = 'a';
-            UPDATE stops SET name = 'Bee' WHERE stop_id = 'b';
-            INSERT INTO stops (stop_id, name, lat, lon) VALUES ('d', 'D', 0.30000000000000004, -0.1);
-            """)
-        for statement in SQLiteModules.all.rebuild { try old.execute(statement); try new.execute(statement) }
+        let new = try database(
+            rows + """
+                INSERT INTO meta VALUES ('version', '2');
+                DELETE FROM stops WHERE stop_id = 'a';
+                UPDATE stops SET name = 'Bee' WHERE stop_id = 'b';
+                INSERT INTO stops (stop_id, name, lat, lon) VALUES ('d', 'D', 0.30000000000000004, -0.1);
+                """)
+        for statement in SQLiteModules.all.rebuild {
+            try old.execute(statement)
+            try new.execute(statement)
+        }
         let (sql, statistics) = try #require(try DeltaEncoder.encode(from: old, to: new, header: "test"))
         #expect(statistics.tables["stops"] == DeltaStatistics.Table(inserted: 1, updated: 1, deleted: 1, before: 3, after: 3))
         #expect(statistics.tables["meta"]?.updated == 1)
@@ -61,12 +70,13 @@ import Testing
     @Test func aPortableBundleAppliesWithoutVirtualTables() throws {
         let rows = "INSERT INTO stops (stop_id, name, lat, lon) VALUES ('a', 'A', 1.5, 2.5);INSERT INTO stop_grid VALUES (9150, 2.5, 'a');"
         let old = try database(rows + "INSERT INTO meta VALUES ('version', '1');", modules: [])
-        let new = try database(rows + """
-            INSERT INTO meta VALUES ('version', '2');
-            INSERT INTO stops (stop_id, name, lat, lon) VALUES ('b', 'B', 3, 4);
-            INSERT INTO stop_grid VALUES (9300, 4.0, 'b');
-            INSERT INTO stop_tokens VALUES ('b', 'b');
-            """, modules: [])
+        let new = try database(
+            rows + """
+                INSERT INTO meta VALUES ('version', '2');
+                INSERT INTO stops (stop_id, name, lat, lon) VALUES ('b', 'B', 3, 4);
+                INSERT INTO stop_grid VALUES (9300, 4.0, 'b');
+                INSERT INTO stop_tokens VALUES ('b', 'b');
+                """, modules: [])
         #expect(try SQLiteModules.present(in: old) == [])
         let (sql, _) = try #require(try DeltaEncoder.encode(from: old, to: new, header: "test"))
         #expect(!sql.contains("stop_rtree") && !sql.contains("stop_search"))
@@ -126,7 +136,8 @@ import Testing
     @Test func anInMemoryCopyTakesTheDeltaAndRefusesACorruptOne() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("delta-base-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: file) }
-        let rows = "INSERT INTO stops (stop_id, name, lat, lon) VALUES ('a', 'A', 1.5, 2.5), ('b', 'B', 3, 4);INSERT INTO routes (route_id, agency_id, short_name, type) VALUES ('r', 'x', '1', 3);"
+        let rows =
+            "INSERT INTO stops (stop_id, name, lat, lon) VALUES ('a', 'A', 1.5, 2.5), ('b', 'B', 3, 4);INSERT INTO routes (route_id, agency_id, short_name, type) VALUES ('r', 'x', '1', 3);"
         let old = try Database(path: file.path, mode: .create)
         for ddl in BundleSchema.ddl(modules: []) { try old.execute(ddl) }
         try old.execute(rows)
@@ -153,8 +164,9 @@ import Testing
     @Test func compositeKeyDeletesSeekByPrimaryKey() throws {
         let stops = (0..<30).map { "('s\($0)', 'r\($0 % 3)', \($0))" }.joined(separator: ",")
         let old = try database("INSERT INTO stop_routes (stop_id, route_id, trip_count) VALUES \(stops), ('s1', 'r9', 4);", modules: [])
-        let new = try database("INSERT INTO stop_routes (stop_id, route_id, trip_count) VALUES \(stops);"
-            + "DELETE FROM stop_routes WHERE stop_id IN ('s3', 's17');", modules: [])
+        let new = try database(
+            "INSERT INTO stop_routes (stop_id, route_id, trip_count) VALUES \(stops);"
+                + "DELETE FROM stop_routes WHERE stop_id IN ('s3', 's17');", modules: [])
         let (sql, statistics) = try #require(try DeltaEncoder.encode(from: old, to: new, header: "test"))
         #expect(statistics.tables["stop_routes"]?.deleted == 3)
         let deletes = sql.split(separator: "\n").filter { $0.hasPrefix("DELETE FROM stop_routes") }

@@ -1,6 +1,7 @@
-@testable import BundleFormat
 import Foundation
 import Testing
+
+@testable import BundleFormat
 
 /// Inflating what a server sent: exactly one gzip member, nothing after it, stopped at the limit
 /// before the output is held, and from file to file in bounded memory (issue 33).

@@ -1,7 +1,8 @@
-@testable import BundleFormat
 import FeedSQLite
 import Foundation
 import Testing
+
+@testable import BundleFormat
 
 /// What a client refuses in a delta before or while it runs (issue 33): statements of any shape
 /// the writer does not emit, SQL that would run for hours, and a delta that sets another version
@@ -44,7 +45,8 @@ import Testing
             return db
         }
         let old = try database("INSERT INTO stops (stop_id, name, lat, lon) VALUES ('a', 'A', 1.5, 2.5), ('b', 'B', 47048.965193000004, -97.226464);")
-        let new = try database("INSERT INTO stops (stop_id, name, lat, lon) VALUES ('b', 'B''s', 47048.965193000004, -97.2), ('c', 'a' || char(0) || 'b', 1e-7, 0.1);")
+        let new = try database(
+            "INSERT INTO stops (stop_id, name, lat, lon) VALUES ('b', 'B''s', 47048.965193000004, -97.2), ('c', 'a' || char(0) || 'b', 1e-7, 0.1);")
         let (sql, _) = try #require(try DeltaEncoder.encode(from: old, to: new, header: "test"))
         #expect(refusal(sql) == nil, "\(sql)")
     }
@@ -77,7 +79,9 @@ import Testing
     /// whatever its shape (here run without the shape check, as if it had slipped past it).
     @Test func aLongStatementIsInterrupted() throws {
         let db = try Database(path: ":memory:", mode: .create)
-        try db.execute("CREATE TABLE t (k INTEGER PRIMARY KEY); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO t SELECT i FROM n")
+        try db.execute(
+            "CREATE TABLE t (k INTEGER PRIMARY KEY); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO t SELECT i FROM n"
+        )
         let start = Date()
         #expect(throws: SQLiteError.self) {
             try db.limitingInstructions(to: 10_000_000) {
@@ -134,8 +138,9 @@ import Testing
         }
         // A virtual table whose stored text does not begin `CREATE VIRTUAL TABLE` (a crafted file):
         // known by its root page 0.
-        let crafted = try bundle("CREATE VIRTUAL TABLE extra USING rtree(id, a, b); PRAGMA writable_schema = ON;"
-                                 + "UPDATE sqlite_master SET sql = 'CREATE  VIRTUAL TABLE extra USING rtree(id, a, b)' WHERE name = 'extra';")
+        let crafted = try bundle(
+            "CREATE VIRTUAL TABLE extra USING rtree(id, a, b); PRAGMA writable_schema = ON;"
+                + "UPDATE sqlite_master SET sql = 'CREATE  VIRTUAL TABLE extra USING rtree(id, a, b)' WHERE name = 'extra';")
         #expect(throws: InstalledBundleCheck.Refusal.self) { try InstalledBundleCheck.check(crafted, bundle: "b", version: 3) }
         // A stop_times view of another definition (say, recursive) is not the format's.
         let redefined = try bundle("DROP VIEW stop_times; CREATE VIEW stop_times AS SELECT * FROM stops;")

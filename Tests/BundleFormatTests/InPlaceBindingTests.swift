@@ -54,10 +54,11 @@ import Testing
         try insert.runBindingInPlace([.integer(1), .text(text)])
         text = ""
         try insert.runBindingInPlace([.integer(2)])
-        #expect(try db.rows("SELECT n, v FROM in_place ORDER BY n") == [
-            [.integer(1), .text(String(repeating: "long enough to live on the heap ", count: 4))],
-            [.integer(2), .null],
-        ])
+        #expect(
+            try db.rows("SELECT n, v FROM in_place ORDER BY n") == [
+                [.integer(1), .text(String(repeating: "long enough to live on the heap ", count: 4))],
+                [.integer(2), .null],
+            ])
         #expect(text.isEmpty)
     }
 }

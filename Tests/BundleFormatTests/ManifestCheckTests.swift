@@ -1,18 +1,23 @@
-@testable import BundleFormat
 import Foundation
 import Testing
+
+@testable import BundleFormat
 
 /// A manifest from a server is checked before anything it names is fetched (issue 33): size,
 /// duplicated keys, integer ranges, declared inflation, and every file on the manifest's server.
 @Suite struct ManifestCheckTests {
     private let origin = URL(string: "https://cdn.example.org/feeds/m/manifest.json")!
 
-    private func manifest(file: String = "bundles/2-abc.sqlite.gz", bytes: Int = 1000, unpacked: Int? = 8000, version: Int = 2,
-                          deltaFile: String = "deltas/1-2-abc.sql.gz") -> Manifest {
-        let latest = BundleVersion(version: version, digest: "sha256:" + String(repeating: "0", count: 64), file: file, bytes: bytes,
-                                   sha256: String(repeating: "1", count: 64), unpackedBytes: unpacked)
-        return Manifest(bundle: "m", latest: latest, versions: [latest],
-                        deltas: [DeltaFile(from: 1, to: version, file: deltaFile, bytes: 10, sha256: String(repeating: "2", count: 64), unpackedBytes: 40)])
+    private func manifest(
+        file: String = "bundles/2-abc.sqlite.gz", bytes: Int = 1000, unpacked: Int? = 8000, version: Int = 2,
+        deltaFile: String = "deltas/1-2-abc.sql.gz"
+    ) -> Manifest {
+        let latest = BundleVersion(
+            version: version, digest: "sha256:" + String(repeating: "0", count: 64), file: file, bytes: bytes,
+            sha256: String(repeating: "1", count: 64), unpackedBytes: unpacked)
+        return Manifest(
+            bundle: "m", latest: latest, versions: [latest],
+            deltas: [DeltaFile(from: 1, to: version, file: deltaFile, bytes: 10, sha256: String(repeating: "2", count: 64), unpackedBytes: 40)])
     }
 
     private func reason(_ data: Data) -> String? {
@@ -32,8 +37,10 @@ import Testing
         #expect(try ManifestCheck.resolve("https://CDN.example.org:443/y", against: origin).host == "CDN.example.org")
     }
 
-    @Test(arguments: ["file:///dev/zero", "https://elsewhere.example.org/x.gz", "http://cdn.example.org/x.gz",
-                      "https://cdn.example.org:8443/x.gz", "ftp://cdn.example.org/x.gz", "//evil.example.org/x.gz"])
+    @Test(arguments: [
+        "file:///dev/zero", "https://elsewhere.example.org/x.gz", "http://cdn.example.org/x.gz",
+        "https://cdn.example.org:8443/x.gz", "ftp://cdn.example.org/x.gz", "//evil.example.org/x.gz",
+    ])
     func aFileOffTheManifestsServerIsRefused(_ file: String) throws {
         // A version's file off the server refuses the manifest; a delta's is refused when it would
         // be fetched (the client then takes the full bundle).

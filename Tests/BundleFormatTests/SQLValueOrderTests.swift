@@ -40,11 +40,12 @@ import Testing
         var count = 0
         while try pairs.step() {
             let x = pairs.value(at: 0), y = pairs.value(at: 1)
-            let same = switch (x, y) {
-            case (.text(let p), .text(let q)): p.utf8.elementsEqual(q.utf8)
-            case (.real(let p), .real(let q)): p.bitPattern == q.bitPattern
-            default: x == y
-            }
+            let same =
+                switch (x, y) {
+                case (.text(let p), .text(let q)): p.utf8.elementsEqual(q.utf8)
+                case (.real(let p), .real(let q)): p.bitPattern == q.bitPattern
+                default: x == y
+                }
             #expect(pairs.rawValue(at: 0).sqliteOrder(pairs.rawValue(at: 1)) == x.sqliteOrder(y), "\(x) \(y)")
             #expect(pairs.rawValue(at: 0).isSame(as: pairs.rawValue(at: 1)) == same, "\(x) \(y)")
             count += 1

@@ -1,7 +1,8 @@
-@testable import BundleFormat
 import FeedSQLite
 import Foundation
 import Testing
+
+@testable import BundleFormat
 
 /// The per-table digests the publisher keeps for deltas, and the publisher's check of a delta by
 /// them, on small databases written for the purpose.
@@ -56,7 +57,8 @@ import Testing
         for table in try ContentDigest.contentTables(db) {
             var own = SHA256Reference()
             let name = SHA256Reference.encode(.text(table.name)).dropFirst()
-            reference.add([0x54] + name); own.add([0x54] + name)
+            reference.add([0x54] + name)
+            own.add([0x54] + name)
             for row in try db.rows(table.selectInKeyOrderSQL) {
                 let bytes = [0x52] + row.flatMap(SHA256Reference.encode)
                 own.add(bytes)

@@ -1,10 +1,11 @@
 import BundleFormat
-@testable import FeedClient
 import FeedPipeline
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import FeedClient
 
 /// The async update as an app uses it, against nginx: progress, cancellation at random points,
 /// concurrent calls, reading while a delta applies, and a database replaced under an open reader.
@@ -143,7 +144,11 @@ struct AsyncUpdateTests {
         let manifestFile = f.bundleFolder.appendingPathComponent("manifest.json")
         let original = try Data(contentsOf: manifestFile)
         let v1 = try f.manifest.versions.first { $0.version == 1 }!
-        try f.editManifest { m in m.latest = v1; m.versions = [v1]; m.deltas = [] }
+        try f.editManifest { m in
+            m.latest = v1
+            m.versions = [v1]
+            m.deltas = []
+        }
         _ = try await f.client(db).update()
         #expect(try Database(path: db.path).scalar("PRAGMA journal_mode")?.string == "wal")
         // Back to the real manifest (version 2, with its delta).

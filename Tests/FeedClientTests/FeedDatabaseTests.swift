@@ -1,10 +1,11 @@
 import BundleFormat
-@testable import FeedClient
 import FeedPipeline
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import FeedClient
 
 /// The typed query API: it runs the documented SQL word for word, answers the sample's known
 /// questions, and refuses what is not a bundle with a typed error.
@@ -12,11 +13,13 @@ import TestSupport
     /// The sample metro bundle, unpacked to a file.
     private static func sample(_ folder: TemporaryFolder) throws -> URL {
         let yaml = folder.url.appendingPathComponent("pipeline.yaml")
-        try "output: out\nbundles:\n  - name: m\n    sources:\n      - id: m\n        path: \(SharedData.sample("metro").path)\n".write(to: yaml, atomically: true, encoding: .utf8)
+        try "output: out\nbundles:\n  - name: m\n    sources:\n      - id: m\n        path: \(SharedData.sample("metro").path)\n".write(
+            to: yaml, atomically: true, encoding: .utf8)
         _ = try BuildRunner(config: PipelineConfigParser().parse(contentsOf: yaml)).run()
         let manifest = try Manifest.decode(Data(contentsOf: folder.url.appendingPathComponent("out/m/manifest.json")))
         let db = folder.url.appendingPathComponent("m.sqlite")
-        try Data(Gzip.decompress([UInt8](Data(contentsOf: folder.url.appendingPathComponent("out/m").appendingPathComponent(manifest.latest.file))))).write(to: db)
+        try Data(Gzip.decompress([UInt8](Data(contentsOf: folder.url.appendingPathComponent("out/m").appendingPathComponent(manifest.latest.file))))).write(
+            to: db)
         return db
     }
 
@@ -46,7 +49,10 @@ import TestSupport
         let directions = try await app.directions(of: "51")
         #expect(directions.map(\.name) == ["to Marina", "to Rockridge Station"])
         #expect(directions[0].terminalStopIDs == ["s130", "s147"])
-        #expect(try await app.stops(of: "51", direction: 0).map(\.id) == ["s101", "s103", "s105", "s107", "s109", "s111", "s113", "s121", "s123", "s125", "s130", "s141", "s143", "s145", "s147"])
+        #expect(
+            try await app.stops(of: "51", direction: 0).map(\.id) == [
+                "s101", "s103", "s105", "s107", "s109", "s111", "s113", "s121", "s123", "s125", "s130", "s141", "s143", "s145", "s147",
+            ])
         let stopLines = try await app.stopLines(at: "s105")
         #expect(stopLines.count == 1 && Set(stopLines[0].headsigns).isSuperset(of: ["Marina", "University Ave & 3rd St"]))
         #expect(try await app.oppositeStop(of: "s105").map(\.stopID) == ["s106"])
@@ -149,8 +155,9 @@ import TestSupport
         #expect(try await app.timetableStatus(at: at("2027-01-02T12:00:00Z")) == .expired(lastDate: 20261231))
         #expect(try await app.timetableStatus(at: at("2025-12-30T12:00:00Z")) == .notYetValid(firstDate: 20260101))
         // Bytes outside the format end the points where they start.
-        #expect(EncodedPolyline.decode("_p~iF~ps|U_ulLnnqC") == [Coordinate(latitude: 38.5, longitude: -120.2), Coordinate(latitude: 40.7, longitude: -120.95)],
-                "Google's example")
+        #expect(
+            EncodedPolyline.decode("_p~iF~ps|U_ulLnnqC") == [Coordinate(latitude: 38.5, longitude: -120.2), Coordinate(latitude: 40.7, longitude: -120.95)],
+            "Google's example")
         #expect(EncodedPolyline.decode("_p~iF~ps|U\u{80}?").count == 1)
 
         #expect(try await app.read("SELECT count(*) FROM stops WHERE code = ?", [.text("10101")]).first?.first?.int == 1)
@@ -204,7 +211,10 @@ import TestSupport
             _ = try await app.stop(id: "s101")
             Issue.record("read through an exclusive lock")
         } catch {
-            guard case .busy = error else { Issue.record("a locked file reported as \(error)"); return }
+            guard case .busy = error else {
+                Issue.record("a locked file reported as \(error)")
+                return
+            }
             #expect(error.isTransient)
         }
         try writer.execute("ROLLBACK")
@@ -222,7 +232,8 @@ import TestSupport
     /// Why a full download happened, in the result and its words.
     @Test func fullDownloadReasonsAreWorded() {
         #expect("\(UpdateResult.downloadedFull(version: 3, bytes: 10))" == "downloaded full bundle (version 3), 10 bytes; first download")
-        #expect("\(UpdateResult.downloadedFull(version: 3, bytes: 10, reason: .noDeltaPublished(from: 1)))"
+        #expect(
+            "\(UpdateResult.downloadedFull(version: 3, bytes: 10, reason: .noDeltaPublished(from: 1)))"
                 == "downloaded full bundle (version 3), 10 bytes; no delta from version 1 is published")
         #expect("\(FullDownloadReason.deltaFailed(from: 2, reason: "x: bad"))" == "the delta from version 2 was not used: x: bad")
     }

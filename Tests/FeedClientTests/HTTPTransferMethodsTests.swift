@@ -1,7 +1,7 @@
 import FeedHTTP
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What the publisher's S3 requests need of the shared ``HTTPTransfer``, against the test server
 /// over plain http (on Linux, ``SocketExchange``): a PUT's body sent whole with its length; a
@@ -23,8 +23,9 @@ import TestSupport
 
         // A body of several socket writes arrives whole.
         let body = Data((0..<300_000).map { UInt8($0 % 251) })
-        let put = try Self.nowhere.runBlocking(server.url("echo"), method: "PUT", headers: ["Content-Type": "application/octet-stream"],
-                                               body: body, into: Self.memory())
+        let put = try Self.nowhere.runBlocking(
+            server.url("echo"), method: "PUT", headers: ["Content-Type": "application/octet-stream"],
+            body: body, into: Self.memory())
         #expect(put.status == 200 && put.body == body)
         let awaited = try await Self.nowhere.run(server.url("echo"), method: "PUT", body: Data("xyz".utf8), into: Self.memory())
         #expect(awaited.status == 200 && awaited.body == Data("xyz".utf8))

@@ -52,13 +52,16 @@ struct JVMClient {
     func pull() throws -> Outcome {
         try JVMClient.build()
         let java = try JVMClient.program("java")
-        var arguments = ["-cp", JVMClient.classPath, "org.feedc.client.Main",
-                         "pull", manifest.absoluteString, "--db", database.path, "--timeout", "10"]
+        var arguments = [
+            "-cp", JVMClient.classPath, "org.feedc.client.Main",
+            "pull", manifest.absoluteString, "--db", database.path, "--timeout", "10",
+        ]
         if let publicKey { arguments += ["--public-key", publicKey] }
         let start = Date()
         let result = try Subprocess.run(java, arguments, timeout: 300)
-        return Outcome(status: result.status, output: result.output.trimmingCharacters(in: .whitespacesAndNewlines),
-                       error: result.error.trimmingCharacters(in: .whitespacesAndNewlines), seconds: Date().timeIntervalSince(start))
+        return Outcome(
+            status: result.status, output: result.output.trimmingCharacters(in: .whitespacesAndNewlines),
+            error: result.error.trimmingCharacters(in: .whitespacesAndNewlines), seconds: Date().timeIntervalSince(start))
     }
 
     /// `org.feedc.client.Main digest DB`: the content digest of `database` as the JVM client

@@ -2,8 +2,8 @@ import BundleFormat
 import FeedClient
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The JVM client (clients/jvm, run through `JVMClient`, which builds it with
 /// `clients/jvm/build.sh`), as `PythonClientSeriesTests` and `PythonHostileServerTests` run the
@@ -14,8 +14,10 @@ struct JVMClientTests {
     /// Against nginx: clients at every older Wichita version reach the latest content through
     /// their delta; a new client downloads the full bundle; an up-to-date client costs one
     /// request answered 304.
-    @Test(.enabled(if: SharedData.isAvailable && Nginx.isInstalled && JVMClient.isAvailable,
-                   "needs ../shared/data, nginx and \(JVMClient.skipMessage)"))
+    @Test(
+        .enabled(
+            if: SharedData.isAvailable && Nginx.isInstalled && JVMClient.isAvailable,
+            "needs ../shared/data, nginx and \(JVMClient.skipMessage)"))
     func clientsAtEveryWichitaVersionReachTheLatest() throws {
         try JVMClient.build()
         try WichitaClientSeries.check("JVM client") { manifest, database in
@@ -53,10 +55,13 @@ struct JVMClientTests {
         let tests = CoreSQLite.pythonClientFolder.appendingPathComponent("tests")
         let feedc = try #require(FeedcBinary.url, "no feedc executable beside the tests")
         let python = try #require(Subprocess.which("python3"), "python3 is not on PATH")
-        let result = try Subprocess.run(python, ["-m", "unittest", "discover", "-s", tests.path, "-p", "test_hostile_jvm.py", "-v"],
-                                        environment: ["FEEDC_BINARY": feedc.path, "FEEDC_JVM_JAR": JVMClient.jar.path,
-                                                      "SQLITE_JDBC_JAR": JVMClient.driver.path],
-                                        timeout: 900)
+        let result = try Subprocess.run(
+            python, ["-m", "unittest", "discover", "-s", tests.path, "-p", "test_hostile_jvm.py", "-v"],
+            environment: [
+                "FEEDC_BINARY": feedc.path, "FEEDC_JVM_JAR": JVMClient.jar.path,
+                "SQLITE_JDBC_JAR": JVMClient.driver.path,
+            ],
+            timeout: 900)
         // unittest prints its summary on standard error: "Ran N tests" and "OK".
         let summary = result.error.split(separator: "\n").suffix(40).joined(separator: "\n")
         #expect(result.status == 0, "\(summary)")

@@ -46,9 +46,10 @@ struct ModuleGraph {
             var products: [P]
         }
         let described = try JSONDecoder().decode(Describe.self, from: data)
-        self.init(targets: described.targets.filter { $0.type != "test" }.map {
-            Target(name: $0.name, path: $0.path, targetDependencies: $0.target_dependencies ?? [], productDependencies: $0.product_dependencies ?? [])
-        }, products: Dictionary(uniqueKeysWithValues: described.products.map { ($0.name, $0.targets) }))
+        self.init(
+            targets: described.targets.filter { $0.type != "test" }.map {
+                Target(name: $0.name, path: $0.path, targetDependencies: $0.target_dependencies ?? [], productDependencies: $0.product_dependencies ?? [])
+            }, products: Dictionary(uniqueKeysWithValues: described.products.map { ($0.name, $0.targets) }))
     }
 
     /// The modules `target` compiles: itself, its target dependencies' closures, and the products

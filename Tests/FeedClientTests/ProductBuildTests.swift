@@ -1,8 +1,8 @@
 import BundleFormat
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every library product builds on its own, as in an app developer's package that depends on
 /// feedc, and compiles none of the compiler's parsers, YAML, XML or zip code.
@@ -28,8 +28,12 @@ struct ProductBuildTests {
     static func packageGraph() throws -> ModuleGraph {
         let swift = try #require(ProductBuild.swift)
         let scratch = TemporaryFolder()
-        let described = try Subprocess.run(swift, ["package", "--package-path", SharedData.projectRoot.path,
-                                                   "--scratch-path", scratch.url.path, "describe", "--type", "json"])
+        let described = try Subprocess.run(
+            swift,
+            [
+                "package", "--package-path", SharedData.projectRoot.path,
+                "--scratch-path", scratch.url.path, "describe", "--type", "json",
+            ])
         try #require(described.status == 0, "swift package describe failed: \(described.error)")
         return try ModuleGraph(describeJSON: Data(described.output.utf8))
     }
@@ -58,12 +62,13 @@ struct ProductBuildTests {
     /// The check itself: an import the target does not declare is found, one reached through a
     /// declared dependency is not, and the platform's modules are not the package's business.
     @Test func anUndeclaredImportIsFound() {
-        let graph = ModuleGraph(targets: [
-            .init(name: "App", path: "Sources/App", targetDependencies: ["Client"], productDependencies: []),
-            .init(name: "Client", path: "Sources/Client", targetDependencies: ["Format"], productDependencies: ["Crypto"]),
-            .init(name: "Format", path: "Sources/Format", targetDependencies: [], productDependencies: []),
-            .init(name: "Parsers", path: "Sources/Parsers", targetDependencies: [], productDependencies: ["Yams"]),
-        ], products: ["Client": ["Client"], "App": ["App"]])
+        let graph = ModuleGraph(
+            targets: [
+                .init(name: "App", path: "Sources/App", targetDependencies: ["Client"], productDependencies: []),
+                .init(name: "Client", path: "Sources/Client", targetDependencies: ["Format"], productDependencies: ["Crypto"]),
+                .init(name: "Format", path: "Sources/Format", targetDependencies: [], productDependencies: []),
+                .init(name: "Parsers", path: "Sources/Parsers", targetDependencies: [], productDependencies: ["Yams"]),
+            ], products: ["Client": ["Client"], "App": ["App"]])
         let files: [String: [(String, String)]] = [
             "App": [("a.swift", "import Foundation\n@testable import Format\nimport Crypto\n")],
             "Client": [("c.swift", "#if canImport(Glibc)\nimport Glibc\n#endif\npublic import struct Parsers.Reader\n")],
@@ -73,7 +78,8 @@ struct ProductBuildTests {
         let found = graph.undeclaredImports { files[$0.name] ?? [] }
         #expect(found == [ModuleGraph.UndeclaredImport(target: "Client", module: "Parsers", file: "c.swift")])
         #expect(graph.closure(ofProduct: "App") == ["App", "Client", "Format", "Crypto"])
-        #expect(ModuleGraph.imports(in: "import Foundation\n  @_exported import BundleFormat\nimport func Glibc.exit\nimportant()\n")
+        #expect(
+            ModuleGraph.imports(in: "import Foundation\n  @_exported import BundleFormat\nimport func Glibc.exit\nimportant()\n")
                 == ["Foundation", "BundleFormat", "Glibc"])
     }
 
@@ -92,7 +98,8 @@ struct ProductBuildTests {
 
         let folder = TemporaryFolder()
         let yaml = folder.url.appendingPathComponent("pipeline.yaml")
-        try "output: out\nbundles:\n  - name: m\n    sources:\n      - id: m\n        path: \(SharedData.sample("metro").path)\n".write(to: yaml, atomically: true, encoding: .utf8)
+        try "output: out\nbundles:\n  - name: m\n    sources:\n      - id: m\n        path: \(SharedData.sample("metro").path)\n".write(
+            to: yaml, atomically: true, encoding: .utf8)
         _ = try BuildRunner(config: PipelineConfigParser().parse(contentsOf: yaml)).run()
         let nginx = try Nginx(serving: folder.url.appendingPathComponent("out"))
         let db = folder.url.appendingPathComponent("app.sqlite")
@@ -118,8 +125,9 @@ struct ProductBuildTests {
         let guide = try build.building(product: "ClientGuide")
         #expect(guide.status == 0, "the guide's code did not build:\n\(guide.output.suffix(3000))\(guide.error.suffix(2000))")
         let data = folder.url.appendingPathComponent("guide-data")
-        let run = try Subprocess.run(build.scratch.url.appendingPathComponent("debug/ClientGuide"), [],
-                                     environment: ["FEED_MANIFEST": nginx.url("m/manifest.json").absoluteString, "XDG_DATA_HOME": data.path])
+        let run = try Subprocess.run(
+            build.scratch.url.appendingPathComponent("debug/ClientGuide"), [],
+            environment: ["FEED_MANIFEST": nginx.url("m/manifest.json").absoluteString, "XDG_DATA_HOME": data.path])
         #expect(run.status == 0, "\(run.output)\(run.error)")
         let said = run.output.split(separator: "\n").map(String.init)
         #expect(said.first == "banner: Downloading the timetable…", "first launch: no database yet: \(run.output)")
@@ -157,19 +165,23 @@ struct ProductBuild {
     init(package: String, product: String) throws {
         self.package = package
         let swift = try #require(Self.swift)
-        result = try Subprocess.run(swift, [
-            "build", "--package-path", SharedData.projectRoot.appendingPathComponent(package).path,
-            "--scratch-path", scratch.url.path, "--product", product,
-        ], timeout: 900)
+        result = try Subprocess.run(
+            swift,
+            [
+                "build", "--package-path", SharedData.projectRoot.appendingPathComponent(package).path,
+                "--scratch-path", scratch.url.path, "--product", product,
+            ], timeout: 900)
         binary = scratch.url.appendingPathComponent("debug").appendingPathComponent(product)
     }
 
     /// Another product of the same package, built into the same scratch folder (incremental).
     func building(product: String) throws -> Subprocess.Result {
-        try Subprocess.run(try #require(Self.swift), [
-            "build", "--package-path", SharedData.projectRoot.appendingPathComponent(package).path,
-            "--scratch-path", scratch.url.path, "--product", product,
-        ], timeout: 900)
+        try Subprocess.run(
+            try #require(Self.swift),
+            [
+                "build", "--package-path", SharedData.projectRoot.appendingPathComponent(package).path,
+                "--scratch-path", scratch.url.path, "--product", product,
+            ], timeout: 900)
     }
 
     /// The Swift modules the build compiled.

@@ -1,8 +1,8 @@
 import BundleFormat
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// docs/update-protocol.md's content-digest test vector: the database its SQL writes has the
 /// digest it states, computed by the Swift client and by the Python client on the core SQLite.
@@ -11,10 +11,11 @@ import TestSupport
     static func vector() throws -> (sql: String, digest: String) {
         let text = try String(contentsOf: SharedData.projectRoot.appendingPathComponent("docs/update-protocol.md"), encoding: .utf8)
         guard let start = text.range(of: "**Test vector.**"),
-              let open = text.range(of: "```sql\n", range: start.upperBound..<text.endIndex),
-              let close = text.range(of: "\n```", range: open.upperBound..<text.endIndex),
-              let marker = text.range(of: "<!-- digest-vector -->\n`", range: close.upperBound..<text.endIndex),
-              let end = text[marker.upperBound...].firstIndex(of: "`") else {
+            let open = text.range(of: "```sql\n", range: start.upperBound..<text.endIndex),
+            let close = text.range(of: "\n```", range: open.upperBound..<text.endIndex),
+            let marker = text.range(of: "<!-- digest-vector -->\n`", range: close.upperBound..<text.endIndex),
+            let end = text[marker.upperBound...].firstIndex(of: "`")
+        else {
             throw VectorMissing()
         }
         return (String(text[open.upperBound..<close.lowerBound]), String(text[marker.upperBound..<end]))

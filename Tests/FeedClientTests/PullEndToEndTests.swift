@@ -3,8 +3,8 @@ import FeedClient
 import FeedPipeline
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Wichita's versions built into an output folder served by nginx; clients at every older
 /// version pull and end with the latest content; a client at the latest makes one request (304).
@@ -15,7 +15,8 @@ struct PullEndToEndTests {
         let output = folder.url.appendingPathComponent("out")
         let current = folder.url.appendingPathComponent("wichita.zip")
         let yaml = folder.url.appendingPathComponent("pipeline.yaml")
-        try "output: out\nkeep: 10\nbundles:\n  - name: w\n    sources:\n      - id: w\n        path: wichita.zip\n".write(to: yaml, atomically: true, encoding: .utf8)
+        try "output: out\nkeep: 10\nbundles:\n  - name: w\n    sources:\n      - id: w\n        path: wichita.zip\n".write(
+            to: yaml, atomically: true, encoding: .utf8)
         let dumps = Array(SharedData.zips(in: "versions/wichita").prefix(6))
         for dump in dumps {
             try? FileManager.default.removeItem(at: current)

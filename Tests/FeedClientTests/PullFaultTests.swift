@@ -3,8 +3,8 @@ import FeedClient
 import FeedPipeline
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Faults on the way, each leaving the local database as it was and usable, then recovering on
 /// the next pull: corrupted delta, wrong SHA-256 in the manifest, HTTP 500, a cut download
@@ -75,7 +75,10 @@ struct PullFaultTests {
     @Test func wrongChecksumInTheManifestLeavesTheDatabaseThenRecovers() async throws {
         let f = try Fixture()
         let good = try f.manifest
-        try f.editManifest { $0.latest.sha256 = String(repeating: "0", count: 64); $0.deltas = [] }
+        try f.editManifest {
+            $0.latest.sha256 = String(repeating: "0", count: 64)
+            $0.deltas = []
+        }
         let db = try f.clientAtVersion1()
         let before = try digest(db)
         await #expect(throws: ClientError.self) { try await f.client(db).update() }
@@ -93,7 +96,10 @@ struct PullFaultTests {
         #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
         let current = try digest(db)
         // A stale copy of the manifest (a lagging CDN edge, or a replay) names version 1.
-        try f.editManifest { m in m.latest = m.versions.first { $0.version == 1 }!; m.deltas = [] }
+        try f.editManifest { m in
+            m.latest = m.versions.first { $0.version == 1 }!
+            m.deltas = []
+        }
         await #expect(throws: ClientError.self) { try await f.client(db).update() }
         #expect(try digest(db) == current)
         #expect(f.client(db).localVersion == 2)
@@ -107,7 +113,10 @@ struct PullFaultTests {
             _ = try await f.client(db, manifest: "broken/manifest.json").update()
             Issue.record("a 500 was taken for success")
         } catch let error as ClientError {
-            guard case .server(_, 500) = error else { Issue.record("expected HTTP 500, got \(error)"); return }
+            guard case .server(_, 500) = error else {
+                Issue.record("expected HTTP 500, got \(error)")
+                return
+            }
         }
         #expect(try digest(db) == before)
         #expect(try await f.client(db).update() == .appliedDelta(from: 1, to: 2, bytes: try f.manifest.deltas[0].bytes))
@@ -136,14 +145,22 @@ struct PullFaultTests {
         let garbage = Data("this is not a gzip file".utf8)
         let latest = try f.manifest.latest
         try garbage.write(to: f.bundleFolder.appendingPathComponent(latest.file))
-        try f.editManifest { $0.latest.sha256 = sha256Hex(garbage); $0.latest.bytes = garbage.count; $0.latest.unpackedBytes = nil; $0.deltas = [] }
+        try f.editManifest {
+            $0.latest.sha256 = sha256Hex(garbage)
+            $0.latest.bytes = garbage.count
+            $0.latest.unpackedBytes = nil
+            $0.deltas = []
+        }
         let db = try f.clientAtVersion1()
         let before = try digest(db)
         do {
             _ = try await f.client(db).update()
             Issue.record("garbage accepted")
         } catch let error as ClientError {
-            guard case .corruptDownload = error else { Issue.record("expected corruptDownload, got \(error)"); return }
+            guard case .corruptDownload = error else {
+                Issue.record("expected corruptDownload, got \(error)")
+                return
+            }
         }
         #expect(try digest(db) == before)
         #expect(try Database(path: db.path).scalar("SELECT count(*) FROM trips")?.int == 359)
@@ -191,7 +208,10 @@ struct PullFaultTests {
             let result = try await client.update()
             Issue.record("the update succeeded on a full disk: \(result)")
         } catch {
-            guard case .local = error else { Issue.record("a full disk reported as \(error)"); return }
+            guard case .local = error else {
+                Issue.record("a full disk reported as \(error)")
+                return
+            }
             #expect(!error.isTransient)
         }
     }

@@ -22,12 +22,15 @@ struct PythonClient {
     }
 
     func pull() throws -> Outcome {
-        var arguments = [CoreSQLite.pythonClientFolder.appendingPathComponent("feedc_client.py").path,
-                         "pull", manifest.absoluteString, "--db", database.path, "--timeout", "10"]
+        var arguments = [
+            CoreSQLite.pythonClientFolder.appendingPathComponent("feedc_client.py").path,
+            "pull", manifest.absoluteString, "--db", database.path, "--timeout", "10",
+        ]
         if let publicKey { arguments += ["--public-key", publicKey] }
         let start = Date()
         let result = try CoreSQLite.python(arguments)
-        return Outcome(status: result.status, output: result.output.trimmingCharacters(in: .whitespacesAndNewlines),
-                       error: result.error.trimmingCharacters(in: .whitespacesAndNewlines), seconds: Date().timeIntervalSince(start))
+        return Outcome(
+            status: result.status, output: result.output.trimmingCharacters(in: .whitespacesAndNewlines),
+            error: result.error.trimmingCharacters(in: .whitespacesAndNewlines), seconds: Date().timeIntervalSince(start))
     }
 }

@@ -1,8 +1,8 @@
 import BundleFormat
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The Python client (clients/python, on the core SQLite) meets the faults `PullFaultTests` puts
 /// in the Swift client's way: each fails with exit status 2 and one readable line, or falls back
@@ -58,7 +58,10 @@ struct PythonClientFaultTests {
     @Test func wrongChecksumLeavesTheDatabaseThenRecovers() throws {
         let f = try Fixture()
         let good = try f.manifest
-        try f.editManifest { $0.latest.sha256 = String(repeating: "0", count: 64); $0.deltas = [] }
+        try f.editManifest {
+            $0.latest.sha256 = String(repeating: "0", count: 64)
+            $0.deltas = []
+        }
         let db = try f.clientAtVersion1()
         let before = try digest(db)
         let failed = try client(f, db).pull()
@@ -98,7 +101,10 @@ struct PythonClientFaultTests {
         #expect(try client(f, db).pull().output == fullLine(f))
         let current = try digest(db)
         let good = try f.manifest
-        try f.editManifest { m in m.latest = m.versions.first { $0.version == 1 }!; m.deltas = [] }
+        try f.editManifest { m in
+            m.latest = m.versions.first { $0.version == 1 }!
+            m.deltas = []
+        }
         let older = try client(f, db).pull()
         #expect(older.failedReadably && older.error.contains("older than the local version"), "\(older)")
         try good.encoded().write(to: f.bundleFolder.appendingPathComponent("manifest.json"))
@@ -121,7 +127,12 @@ struct PythonClientFaultTests {
         let f = try Fixture()
         let garbage = Data("this is not a gzip file".utf8)
         try garbage.write(to: f.bundleFolder.appendingPathComponent(try f.manifest.latest.file))
-        try f.editManifest { $0.latest.sha256 = sha256Hex(garbage); $0.latest.bytes = garbage.count; $0.latest.unpackedBytes = nil; $0.deltas = [] }
+        try f.editManifest {
+            $0.latest.sha256 = sha256Hex(garbage)
+            $0.latest.bytes = garbage.count
+            $0.latest.unpackedBytes = nil
+            $0.deltas = []
+        }
         let db = try f.clientAtVersion1()
         let before = try digest(db)
         let failed = try client(f, db).pull()
@@ -137,7 +148,8 @@ struct PythonClientFaultTests {
     func hostileDeltaIsRefused(_ statement: String) throws {
         let f = try Fixture()
         let attached = f.folder.url.appendingPathComponent("attached.db")
-        let sql = "-- feedc delta format 1\nUPDATE stops SET name = 'hacked' WHERE stop_id = 's201';\n"
+        let sql =
+            "-- feedc delta format 1\nUPDATE stops SET name = 'hacked' WHERE stop_id = 's201';\n"
             + statement.replacingOccurrences(of: "%ATTACHED%", with: attached.path) + "\n"
         try replaceDelta(f, with: Data(try Gzip.compress([UInt8](sql.utf8))))
         try f.editManifest { $0.latest.sha256 = String(repeating: "0", count: 64) }

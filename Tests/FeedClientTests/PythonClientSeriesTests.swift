@@ -2,14 +2,17 @@ import BundleFormat
 import FeedClient
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The Python client (clients/python), on the core SQLite, against nginx: clients at every older
 /// Wichita version reach the latest content through their delta; a new client downloads the full
 /// bundle; an up-to-date client costs one request answered 304.
-@Suite(.serialized, .enabled(if: SharedData.isAvailable && Nginx.isInstalled && CoreSQLite.isAvailable,
-                             "needs ../shared/data, nginx and \(CoreSQLite.skipMessage)"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: SharedData.isAvailable && Nginx.isInstalled && CoreSQLite.isAvailable,
+        "needs ../shared/data, nginx and \(CoreSQLite.skipMessage)"))
 struct PythonClientSeriesTests {
     @Test func clientsAtEveryWichitaVersionReachTheLatest() throws {
         let options = try CoreSQLite.pythonSQLite().options

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Both clients against a hostile server on 127.0.0.1 (clients/python/tests/test_hostile_*.py,
 /// 85 cases, about 3 minutes): the Python client and `feedc pull` of this build, each facing 3 GB
@@ -16,9 +16,10 @@ struct PythonHostileServerTests {
         let feedc = try #require(FeedcBinary.url, "no feedc executable beside the tests")
         let python = try #require(Subprocess.which("python3"), "python3 is not on PATH")
         try #require(FileManager.default.fileExists(atPath: CoreSQLite.library.path), "\(CoreSQLite.library.path) is missing: run scripts/build-core-sqlite.sh")
-        let result = try Subprocess.run(python, ["-m", "unittest", "discover", "-s", tests.path, "-v"],
-                                        environment: ["LD_LIBRARY_PATH": CoreSQLite.libraryFolder.path, "FEEDC_BINARY": feedc.path],
-                                        timeout: 900)
+        let result = try Subprocess.run(
+            python, ["-m", "unittest", "discover", "-s", tests.path, "-v"],
+            environment: ["LD_LIBRARY_PATH": CoreSQLite.libraryFolder.path, "FEEDC_BINARY": feedc.path],
+            timeout: 900)
         // unittest prints its summary on standard error: "Ran N tests" and "OK".
         let summary = result.error.split(separator: "\n").suffix(40).joined(separator: "\n")
         #expect(result.status == 0, "\(summary)")

@@ -1,10 +1,11 @@
 import BundleFormat
-@testable import FeedClient
 import FeedPipeline
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import FeedClient
 
 /// On every real feed the real-feed tests use, each FeedDatabase answer equals the documented
 /// SQL's rows run through SQLite directly (same stops, lines, directions, in the same order).
@@ -26,7 +27,9 @@ struct RealFeedDatabaseTests {
             return out
         }
         let name = dump.lastPathComponent
-        let served = try sql.rows("SELECT DISTINCT sr.stop_id, s.lat, s.lon, coalesce(s.name, '') FROM stop_routes sr JOIN stops s USING (stop_id) WHERE s.lat IS NOT NULL ORDER BY sr.trip_count DESC, sr.stop_id LIMIT 8")
+        let served = try sql.rows(
+            "SELECT DISTINCT sr.stop_id, s.lat, s.lon, coalesce(s.name, '') FROM stop_routes sr JOIN stops s USING (stop_id) WHERE s.lat IS NOT NULL ORDER BY sr.trip_count DESC, sr.stop_id LIMIT 8"
+        )
         for stop in served {
             let id = stop[0].string!
             let lines = try await app.lines(at: id)
@@ -43,15 +46,21 @@ struct RealFeedDatabaseTests {
                 #expect(directions.map(\.name) == sqlDirections, "\(name) \(line.id)")
                 for direction in directions {
                     let stops = try await app.stops(of: line.id, direction: direction.index).map(\.id)
-                    let sqlStops = try rows("direction_stops", ["route_id": .text(line.id), "direction_index": .integer(Int64(direction.index))]).map { $0[1].string! }
+                    let sqlStops = try rows("direction_stops", ["route_id": .text(line.id), "direction_index": .integer(Int64(direction.index))]).map {
+                        $0[1].string!
+                    }
                     #expect(stops == sqlStops, "\(name) \(line.id) \(direction.index)")
                 }
             }
             let (lat, lon) = (stop[1].double!, stop[2].double!)
             let radius = 500.0
             let scale = cos(lat * .pi / 180)
-            let near = try rows("stops_near", ["lat": .real(lat), "lon": .real(lon), "dlat": .real(radius / 111_320), "dlon": .real(min(180, radius / 111_320 / scale)),
-                                               "lon_scale": .real(scale), "limit": .integer(20)])
+            let near = try rows(
+                "stops_near",
+                [
+                    "lat": .real(lat), "lon": .real(lon), "dlat": .real(radius / 111_320), "dlon": .real(min(180, radius / 111_320 / scale)),
+                    "lon_scale": .real(scale), "limit": .integer(20),
+                ])
             let nearIDs = try await app.stops(near: Coordinate(latitude: lat, longitude: lon), radius: radius).map(\.id)
             #expect(nearIDs == near.map { $0[0].string! }, "\(name) near \(id)")
             let nearestLat = try nearIDs.first.flatMap { try sql.scalar("SELECT lat FROM stops WHERE stop_id = ?", [.text($0)])?.double }

@@ -2,8 +2,8 @@ import BundleFormat
 import FeedClient
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Ed25519-signed manifests: a client configured with the public key accepts the signed
 /// manifest and refuses an unsigned or wrongly signed one, leaving its database as it was.

@@ -1,7 +1,8 @@
-@testable import FeedClient
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import FeedClient
 
 /// Requests cancelled at random moments around their completion, against nginx: each ends as a
 /// full response or as `.cancelled`, never as a crash or a hang.

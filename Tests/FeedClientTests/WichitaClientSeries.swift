@@ -2,8 +2,8 @@ import BundleFormat
 import FeedClient
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Another language's client (Python, JVM) against nginx serving every Wichita version:
 /// clients at every older version reach the latest content through their delta, a new client
@@ -55,7 +55,9 @@ enum WichitaClientSeries {
             seconds.append(done.seconds)
         }
         let sorted = seconds.sorted()
-        print("\(name), \(seconds.count) deltas to Wichita version \(manifest.latest.version): median \(String(format: "%.2f", sorted[sorted.count / 2])) s, max \(String(format: "%.2f", sorted.last ?? 0)) s")
+        print(
+            "\(name), \(seconds.count) deltas to Wichita version \(manifest.latest.version): median \(String(format: "%.2f", sorted[sorted.count / 2])) s, max \(String(format: "%.2f", sorted.last ?? 0)) s"
+        )
 
         let fresh = folder.url.appendingPathComponent("fresh.sqlite")
         let full = try pull(url, fresh)

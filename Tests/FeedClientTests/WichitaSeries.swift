@@ -43,8 +43,9 @@ struct WichitaSeries {
             history.insert(latest, at: 0)
         }
         for version in history.dropFirst() {
-            try FileManager.default.copyItem(at: kept.appendingPathComponent((version.file as NSString).lastPathComponent),
-                                             to: bundles.appendingPathComponent(version.file))
+            try FileManager.default.copyItem(
+                at: kept.appendingPathComponent((version.file as NSString).lastPathComponent),
+                to: bundles.appendingPathComponent(version.file))
         }
         try Manifest(bundle: "w", latest: history[0], versions: history).encoded()
             .write(to: bundles.appendingPathComponent("manifest.json"))

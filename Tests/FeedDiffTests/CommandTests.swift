@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `feedc diff` as a program: exit status 0 same content, 1 different, 2 error, like diff.
 @Suite(.enabled(if: Tools.feedc != nil, "needs the feedc binary of this build"))
@@ -26,8 +26,12 @@ struct CommandTests {
     func wichitaRepublishExitsZero() throws {
         let feedc = try #require(Tools.feedc)
         let folder = SharedData.url("gtfs/versions/wichita")
-        let run = try Tools.run(feedc, ["diff", folder.appendingPathComponent("wichita_commit2019-03-05.zip").path,
-                                        folder.appendingPathComponent("wichita_commit2019-06-04.zip").path])
+        let run = try Tools.run(
+            feedc,
+            [
+                "diff", folder.appendingPathComponent("wichita_commit2019-03-05.zip").path,
+                folder.appendingPathComponent("wichita_commit2019-06-04.zip").path,
+            ])
         #expect(run.status == 0)
         #expect(run.output.contains("No changes: both sides hold the same content."))
     }

@@ -1,8 +1,8 @@
 import FeedDiff
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The HTML report opened in headless Chromium: the page renders (the screenshot is not blank)
 /// and the map's SVG is in the DOM. Skipped where Chromium is not installed

@@ -1,8 +1,8 @@
 import FeedDiff
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Real version pairs of `../shared/data/gtfs/versions`, each side compiled on the fly. The
 /// figures are checked against numbers computed here from the raw CSV: ids added and removed,
@@ -129,7 +129,9 @@ struct RealDiffTests {
             #expect(line.tripsPerDay == raw(old, diff.old.dayTypeDates, line.routeId), "removed \(line.routeId)", sourceLocation: sourceLocation)
         }
         for line in diff.lines.changed {
-            #expect(line.tripsPerDay.old == raw(old, diff.old.dayTypeDates, line.oldRouteId ?? line.routeId), "\(line.routeId) before", sourceLocation: sourceLocation)
+            #expect(
+                line.tripsPerDay.old == raw(old, diff.old.dayTypeDates, line.oldRouteId ?? line.routeId), "\(line.routeId) before",
+                sourceLocation: sourceLocation)
             #expect(line.tripsPerDay.new == raw(new, diff.new.dayTypeDates, line.routeId), "\(line.routeId) after", sourceLocation: sourceLocation)
         }
     }
@@ -141,7 +143,8 @@ struct RealDiffTests {
             let first = RawGTFS.date(window.first), last = RawGTFS.date(window.last)
             #expect(raw.trips(on: first) > 0, sourceLocation: sourceLocation)
             #expect(raw.trips(on: last) > 0, sourceLocation: sourceLocation)
-            #expect(raw.trips(on: RawGTFS.date(shifted(window.first, by: -1))) == 0, "nothing runs the day before \(window.first)", sourceLocation: sourceLocation)
+            #expect(
+                raw.trips(on: RawGTFS.date(shifted(window.first, by: -1))) == 0, "nothing runs the day before \(window.first)", sourceLocation: sourceLocation)
             #expect(raw.trips(on: RawGTFS.date(shifted(window.last, by: 1))) == 0, "nothing runs the day after \(window.last)", sourceLocation: sourceLocation)
         }
     }

@@ -1,8 +1,8 @@
 import FeedDiff
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Tiny feeds with one change of each kind, compiled on the fly: every category the diff reports,
 /// with exact expected values.
@@ -15,14 +15,14 @@ import TestSupport
         // T2 gone: line 1 runs once on weekdays instead of twice.
         "trips.txt": "route_id,service_id,trip_id\nR1,WK,T1\nR2,WK,T3\n",
         "stop_times.txt": """
-            trip_id,arrival_time,departure_time,stop_id,stop_sequence
-            T1,08:00:00,08:00:00,S1,1
-            T1,08:05:00,08:05:00,S2,2
-            T1,08:10:00,08:10:00,S3b,3
-            T3,09:00:00,09:00:00,S3b,1
-            T3,09:05:00,09:05:00,S4,2
+        trip_id,arrival_time,departure_time,stop_id,stop_sequence
+        T1,08:00:00,08:00:00,S1,1
+        T1,08:05:00,08:05:00,S2,2
+        T1,08:10:00,08:10:00,S3b,3
+        T3,09:00:00,09:00:00,S3b,1
+        T3,09:05:00,09:05:00,S4,2
 
-            """,
+        """,
         // Service extended by three months.
         "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260101,20270331\n",
     ])

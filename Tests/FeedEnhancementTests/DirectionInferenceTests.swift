@@ -3,14 +3,15 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Inference against the agencies' own direction_id: on every feed of ../shared/data whose trips
 /// all carry one, directions are inferred with direction_id hidden and compared trip by trip.
 @Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data"))
 struct DirectionInferenceTests {
-    static let feeds: [URL] = SharedData.zips(in: "small") + SharedData.zips(in: "medium")
+    static let feeds: [URL] =
+        SharedData.zips(in: "small") + SharedData.zips(in: "medium")
         + ["caltrain", "bart", "path", "amtrak"].compactMap { SharedData.zips(in: "versions/\($0)").last }
 
     @Test func agreesWithTheAgencies() throws {

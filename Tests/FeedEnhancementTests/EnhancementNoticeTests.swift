@@ -3,8 +3,8 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The enhancement stages' codes no other test raised (issue 31), each from a feed of a few
 /// stops written for it.
@@ -48,22 +48,24 @@ import TestSupport
             "stop_times.txt": Self.header + Self.trip("T1", ["S1", "S2", "S3"]) + Self.trip("T2", ["S1", "S2", "S3"])
                 + Self.trip("T3", ["S3", "S2", "S1"]) + Self.trip("T4", ["S3", "S2", "S1"]),
         ])
-        let notice = try #require(sink.samples.first { $0.code == NoticeKind.directionIdContradictsGeometry.code },
-                                  "\(sink.summary.map(\.code))")
+        let notice = try #require(
+            sink.samples.first { $0.code == NoticeKind.directionIdContradictsGeometry.code },
+            "\(sink.summary.map(\.code))")
         #expect(notice.severity == .warning && notice.value == "R1" && notice.field == "direction_id")
     }
 
     @Test func anOppositeLinkAnotherLineContradictsIsNotMade() throws {
         // Line 1 runs north on one side of a street and south on the other, 20 m apart; line 2
         // runs from Two across to Two South one way only, so they cannot be each other's opposite.
-        let sink = try Self.run([
-            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One,53.1,18.0\nS2,Two,53.101,18.0\nS3,Three,53.102,18.0\n"
-                + "S4,One South,53.1,18.0003\nS5,Two South,53.101,18.0003\nS6,Three South,53.102,18.0003\n",
-            "routes.txt": "route_id,agency_id,route_short_name,route_type\nR1,A,1,3\nR2,A,2,3\n",
-            "trips.txt": "route_id,service_id,trip_id,direction_id\nR1,WK,T1,0\nR1,WK,T2,1\nR2,WK,T3,0\n",
-            "stop_times.txt": Self.header + Self.trip("T1", ["S1", "S2", "S3"]) + Self.trip("T2", ["S6", "S5", "S4"])
-                + Self.trip("T3", ["S2", "S5"]),
-        ], opposites: true)
+        let sink = try Self.run(
+            [
+                "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One,53.1,18.0\nS2,Two,53.101,18.0\nS3,Three,53.102,18.0\n"
+                    + "S4,One South,53.1,18.0003\nS5,Two South,53.101,18.0003\nS6,Three South,53.102,18.0003\n",
+                "routes.txt": "route_id,agency_id,route_short_name,route_type\nR1,A,1,3\nR2,A,2,3\n",
+                "trips.txt": "route_id,service_id,trip_id,direction_id\nR1,WK,T1,0\nR1,WK,T2,1\nR2,WK,T3,0\n",
+                "stop_times.txt": Self.header + Self.trip("T1", ["S1", "S2", "S3"]) + Self.trip("T2", ["S6", "S5", "S4"])
+                    + Self.trip("T3", ["S2", "S5"]),
+            ], opposites: true)
         let notice = try #require(sink.samples.first { $0.code == NoticeKind.oppositeLinkContradicted.code }, "\(sink.summary.map(\.code))")
         #expect(notice.severity == .info && notice.value == "1" && notice.repair == "links not made")
     }

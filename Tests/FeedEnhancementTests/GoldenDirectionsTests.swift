@@ -3,8 +3,8 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Bydgoszcz (no direction_id column, up to 20 patterns on a route) and Wichita (column present
 /// but empty): two directions per non-loop route, merged lists without repeated stops except
@@ -63,8 +63,9 @@ struct GoldenDirectionsTests {
         for route in c.routes {
             let directions = try #require(result.routes[route], "route \(route) missing from \(c.dump)")
             golden[route] = directions.directions.map {
-                GoldenDirection(index: $0.index, name: $0.name, headsign: $0.headsign, terminals: $0.terminals, isLoop: $0.isLoop,
-                                stops: $0.stops, trips: $0.trips.count)
+                GoldenDirection(
+                    index: $0.index, name: $0.name, headsign: $0.headsign, terminals: $0.terminals, isLoop: $0.isLoop,
+                    stops: $0.stops, trips: $0.trips.count)
             }
         }
         let url = SharedData.projectRoot.appendingPathComponent("Tests/FeedEnhancementTests/Golden").appendingPathComponent(c.golden)

@@ -3,8 +3,8 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Opposite stops on real feeds. Rail: with parent_station hidden from the matcher, every pair
 /// of platforms of one station that serve a line in opposite directions is linked. Bus: no link
@@ -50,7 +50,9 @@ struct RealOppositesTests {
                 for p in sides[0] ?? [] {
                     for q in sides[1] ?? [] {
                         expected += 1
-                        if linked.contains("\(p)>\(q)") { found += 1 } else {
+                        if linked.contains("\(p)>\(q)") {
+                            found += 1
+                        } else {
                             Issue.record("\(path): route \(route) station \(station): \(p) and \(q) not linked")
                         }
                     }
@@ -62,8 +64,10 @@ struct RealOppositesTests {
         #expect(result.links.allSatisfy { $0.distance <= OppositeStopsSettings().railMaxDistance })
     }
 
-    @Test(arguments: ["gtfs/small/king_county_metro_2010_oba.zip", "gtfs/small/cairns_translink_2014_gtfskit.zip",
-                      "gtfs/versions/wichita/wichita_commit2023-06-15.zip"])
+    @Test(arguments: [
+        "gtfs/small/king_county_metro_2010_oba.zip", "gtfs/small/cairns_translink_2014_gtfskit.zip",
+        "gtfs/versions/wichita/wichita_commit2023-06-15.zip",
+    ])
     func busFeeds(_ path: String) throws {
         let settings = OppositeStopsSettings()
         let (_, directions, result) = try Self.run(path, settings)
@@ -85,9 +89,11 @@ struct RealOppositesTests {
         let distances = result.links.map(\.distance).sorted()
         let median = distances.isEmpty ? 0 : distances[distances.count / 2]
         let mutual = Double(result.links.filter(\.mutual).count) / Double(max(1, result.links.count))
-        print(String(format: "%@: %.1f%% of %d one-way-served stops linked, median link %.0f m, %.1f%% mutual best, %d links",
-                     path, 100 * Double(linkedStops.intersection(candidates).count) / Double(max(1, candidates.count)),
-                     candidates.count, median, 100 * mutual, result.links.count / 2))
+        print(
+            String(
+                format: "%@: %.1f%% of %d one-way-served stops linked, median link %.0f m, %.1f%% mutual best, %d links",
+                path, 100 * Double(linkedStops.intersection(candidates).count) / Double(max(1, candidates.count)),
+                candidates.count, median, 100 * mutual, result.links.count / 2))
         #expect(!result.links.isEmpty)
     }
 }

@@ -28,20 +28,21 @@ import Testing
 
     @Test func nearIsOnePlaceFartherNeedsADistinctiveName() {
         let matcher = SamePlaceMatcher(settings: NetworkSettings())
-        let links = matcher.links([
-            candidate("a:HERALD", "34 St-Herald Sq", north: 0),
-            candidate("b:33", "33rd Street", north: 57),        // near: one place, names unalike
-            candidate("a:COL", "Coliseum", north: 1_000),
-            candidate("b:OAC", "Oakland Coliseum/Airport", north: 1_174),  // 174 m, shares "coliseum"
-            candidate("a:23", "23 St", north: 3_000),
-            candidate("b:23", "23rd Street", north: 3_276),     // 276 m: beyond the name reach
-            candidate("a:CORT", "Cortlandt St", north: 5_000),
-            candidate("b:WTC", "World Trade Center", north: 5_239),  // 239 m, names unalike
-            candidate("a:X1", "Main St", north: 7_000),
-            candidate("a:X2", "Main St", north: 7_050),         // one source, same name, 50 m
-            candidate("a:Y1", "Elm Av", north: 9_000, guided: false),
-            candidate("a:Y2", "Elm Av", north: 9_030, guided: false),  // one source, buses: two stops
-        ], sink: NoticeSink())
+        let links = matcher.links(
+            [
+                candidate("a:HERALD", "34 St-Herald Sq", north: 0),
+                candidate("b:33", "33rd Street", north: 57),  // near: one place, names unalike
+                candidate("a:COL", "Coliseum", north: 1_000),
+                candidate("b:OAC", "Oakland Coliseum/Airport", north: 1_174),  // 174 m, shares "coliseum"
+                candidate("a:23", "23 St", north: 3_000),
+                candidate("b:23", "23rd Street", north: 3_276),  // 276 m: beyond the name reach
+                candidate("a:CORT", "Cortlandt St", north: 5_000),
+                candidate("b:WTC", "World Trade Center", north: 5_239),  // 239 m, names unalike
+                candidate("a:X1", "Main St", north: 7_000),
+                candidate("a:X2", "Main St", north: 7_050),  // one source, same name, 50 m
+                candidate("a:Y1", "Elm Av", north: 9_000, guided: false),
+                candidate("a:Y2", "Elm Av", north: 9_030, guided: false),  // one source, buses: two stops
+            ], sink: NoticeSink())
         #expect(pairs(links) == ["a:COL=b:OAC", "a:HERALD=b:33", "a:X1=a:X2"])
         #expect(links.count == 6, "both ways")
         let coliseum = links.first { $0.stop == "a:COL" }
@@ -51,14 +52,17 @@ import Testing
 
     @Test func overridesSplitJoinAndReportUnknownIds() {
         var settings = NetworkSettings()
-        settings.overrides = [PlaceOverride(stop: "a:1", other: "b:1", join: false, line: 2),
-                              PlaceOverride(stop: "a:2", other: "b:2", join: true, line: 3),
-                              PlaceOverride(stop: "a:2", other: "b:404", join: true, line: 4)]
+        settings.overrides = [
+            PlaceOverride(stop: "a:1", other: "b:1", join: false, line: 2),
+            PlaceOverride(stop: "a:2", other: "b:2", join: true, line: 3),
+            PlaceOverride(stop: "a:2", other: "b:404", join: true, line: 4),
+        ]
         let sink = NoticeSink()
-        let links = SamePlaceMatcher(settings: settings).links([
-            candidate("a:1", "One", north: 0), candidate("b:1", "One", north: 10),
-            candidate("a:2", "Two", north: 5_000), candidate("b:2", "Deux", north: 5_900),
-        ], sink: sink, overridesFile: "places.csv")
+        let links = SamePlaceMatcher(settings: settings).links(
+            [
+                candidate("a:1", "One", north: 0), candidate("b:1", "One", north: 10),
+                candidate("a:2", "Two", north: 5_000), candidate("b:2", "Deux", north: 5_900),
+            ], sink: sink, overridesFile: "places.csv")
         #expect(pairs(links) == ["a:2=b:2"])
         #expect(links.first { $0.stop == "a:2" }?.evidence == "override")
         let notice = sink.samples.first { $0.code == "place_override_unknown_stop" }
@@ -68,12 +72,17 @@ import Testing
     @Test func walksKeepToTheRadiusAndNeverCrossAForbiddenPair() {
         var settings = NetworkSettings()
         settings.walkRadius = 100
-        let stops = [ServedStop(id: "a:1", point: at(north: 0), place: "a:1"), ServedStop(id: "a:2", point: at(north: 60), place: "a:2"),
-                     ServedStop(id: "a:3", point: at(north: 300), place: "a:3"), ServedStop(id: "b:9", point: at(north: 290), place: "b:9")]
+        let stops = [
+            ServedStop(id: "a:1", point: at(north: 0), place: "a:1"), ServedStop(id: "a:2", point: at(north: 60), place: "a:2"),
+            ServedStop(id: "a:3", point: at(north: 300), place: "a:3"), ServedStop(id: "b:9", point: at(north: 290), place: "b:9"),
+        ]
         let walker = TransferWalks(settings: settings)
         let walks = walker.transfers(
-            served: stops, links: [PlaceLink(stop: "a:3", other: "b:9", distance: 10, confidence: 1, evidence: ""),
-                                   PlaceLink(stop: "b:9", other: "a:3", distance: 10, confidence: 1, evidence: "")],
+            served: stops,
+            links: [
+                PlaceLink(stop: "a:3", other: "b:9", distance: 10, confidence: 1, evidence: ""),
+                PlaceLink(stop: "b:9", other: "a:3", distance: 10, confidence: 1, evidence: ""),
+            ],
             taken: [StopPairKey(from: "a:2", to: "a:1")], forbidden: [StopPairKey(from: "a:1", to: "a:2")],
             walking: walker.walkingPairs(stops))
         let described = walks.map { "\($0.from)>\($0.to) \($0.kind.rawValue) \($0.seconds)" }
@@ -86,10 +95,12 @@ import Testing
     @Test func walksLeadToNewLinesOnly() {
         var settings = NetworkSettings()
         settings.walkRadius = 150
-        let stops = [ServedStop(id: "s:1", point: at(north: 0), place: "s:1", routes: ["1"]),
-                     ServedStop(id: "s:2", point: at(north: 100), place: "s:2", routes: ["1", "2"]),
-                     ServedStop(id: "s:3", point: at(north: 0, east: 90), place: "s:3", routes: ["3"]),
-                     ServedStop(id: "s:4", point: at(north: 400), place: "s:4", routes: ["4"])]
+        let stops = [
+            ServedStop(id: "s:1", point: at(north: 0), place: "s:1", routes: ["1"]),
+            ServedStop(id: "s:2", point: at(north: 100), place: "s:2", routes: ["1", "2"]),
+            ServedStop(id: "s:3", point: at(north: 0, east: 90), place: "s:3", routes: ["3"]),
+            ServedStop(id: "s:4", point: at(north: 400), place: "s:4", routes: ["4"]),
+        ]
         let pairs = TransferWalks(settings: settings).walkingPairs(stops).map { "\(stops[$0.from].id)>\(stops[$0.to].id)" }.sorted()
         #expect(pairs == ["s:1>s:2", "s:1>s:3", "s:2>s:3", "s:3>s:1", "s:3>s:2"])
     }

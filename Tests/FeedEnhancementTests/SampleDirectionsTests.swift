@@ -3,8 +3,8 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Directions on the project's samples, against the ground truth in Samples/expected.json.
 @Suite struct SampleDirectionsTests {
@@ -104,7 +104,9 @@ import TestSupport
         var added = ""
         for (i, stop) in ["s103", "s105", "s107", "s109"].enumerated() {
             let t = String(format: "10:%02d:00", 3 + i * 2)
-            added += timeHeader.map { ["trip_id": "NEW", "arrival_time": t, "departure_time": t, "stop_id": stop, "stop_sequence": String(i + 1)][$0] ?? "" }.joined(separator: ",") + "\n"
+            added +=
+                timeHeader.map { ["trip_id": "NEW", "arrival_time": t, "departure_time": t, "stop_id": stop, "stop_sequence": String(i + 1)][$0] ?? "" }.joined(
+                    separator: ",") + "\n"
         }
         try (times + added).write(to: timesURL, atomically: true, encoding: .utf8)
         let sink = NoticeSink()

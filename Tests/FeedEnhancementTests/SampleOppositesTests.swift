@@ -3,8 +3,8 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Opposite stops on the samples, against Samples/expected.json: pairs across the street (some
 /// with names written differently), a one-way couplet a block apart, a terminal, a loop, and rail

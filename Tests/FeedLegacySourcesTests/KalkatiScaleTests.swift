@@ -3,8 +3,8 @@ import FeedModel
 import FeedSources
 import FeedXML
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Opt-in scale run (`FEEDC_KALKATI_1M=1`, or scripts/bench-kalkati.sh): a real GTFS feed
 /// (Bydgoszcz 2020, 583k stop_times) converted to a Kalkati dump of over a million stop times,
@@ -14,7 +14,8 @@ import TestSupport
 struct KalkatiScaleTests {
     @Test func millionStopTimesParseInBoundedMemory() throws {
         let folder = TemporaryFolder()
-        let out = ProcessInfo.processInfo.environment["FEEDC_KALKATI_1M_OUT"].map { URL(fileURLWithPath: $0) }
+        let out =
+            ProcessInfo.processInfo.environment["FEEDC_KALKATI_1M_OUT"].map { URL(fileURLWithPath: $0) }
             ?? folder.url.appendingPathComponent("bydgoszcz-1m.xml")
         let written = try KalkatiDumpWriter.convert(SharedData.url("gtfs/medium/bydgoszcz_2020_otp.zip"), to: out, minimumStopTimes: 1_000_000)
         let bytes = (try FileManager.default.attributesOfItem(atPath: out.path)[.size] as? Int) ?? 0
@@ -32,8 +33,10 @@ struct KalkatiScaleTests {
             }
         }
         let streamSeconds = Date().timeIntervalSince(start)
-        print(String(format: "kalkati-1m: streamed %d Stop elements in %.2f s; resident memory grew %.1f MB",
-                     stops, streamSeconds, Double(peak - before) / 1e6))
+        print(
+            String(
+                format: "kalkati-1m: streamed %d Stop elements in %.2f s; resident memory grew %.1f MB",
+                stops, streamSeconds, Double(peak - before) / 1e6))
         #expect(stops == written)
         #expect(peak - before < 64 << 20, "the streaming parser's memory does not grow with the document")
 
@@ -43,8 +46,11 @@ struct KalkatiScaleTests {
         let sink = NoticeSink()
         let feed = try #require(KalkatiReader(url: out).read(into: sink))
         let readSeconds = Date().timeIntervalSince(start)
-        print(String(format: "kalkati-1m: KalkatiReader read %d stop times, %d trips in %.2f s; resident memory grew %.1f MB (the feed's tables); peak RSS of the process %.0f MB",
-                     feed.stopTimes.count, feed.trips.count, readSeconds, Double(Memory.resident() - before) / 1e6, Double(Memory.peak()) / 1e6))
+        print(
+            String(
+                format:
+                    "kalkati-1m: KalkatiReader read %d stop times, %d trips in %.2f s; resident memory grew %.1f MB (the feed's tables); peak RSS of the process %.0f MB",
+                feed.stopTimes.count, feed.trips.count, readSeconds, Double(Memory.resident() - before) / 1e6, Double(Memory.peak()) / 1e6))
         #expect(feed.stopTimes.count == written)
     }
 }
@@ -70,13 +76,15 @@ enum KalkatiDumpWriter {
         buffer += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<jp_database version=\"1.0\">\n"
         buffer += "  <Delivery Firstday=\"2020-04-16T00:00:00+02:00\" Lastday=\"2020-10-25T00:00:00+02:00\" CompanyId=\"1\"/>\n"
         buffer += "  <Language LanguageId=\"pl\"/>\n  <Company CompanyId=\"1\" Code=\"zdmikp\" Name=\"ZDMiKP Bydgoszcz\"/>\n"
-        buffer += "  <Country CountryId=\"fi\"/>\n  <Timezone TimezoneId=\"1\"><Period Difference=\"+02:00\" Firstday=\"2020-01-01T00:00:00+02:00\" Lastday=\"2021-01-01T00:00:00+02:00\"/></Timezone>\n"
+        buffer +=
+            "  <Country CountryId=\"fi\"/>\n  <Timezone TimezoneId=\"1\"><Period Difference=\"+02:00\" Firstday=\"2020-01-01T00:00:00+02:00\" Lastday=\"2021-01-01T00:00:00+02:00\"/></Timezone>\n"
         let stops = feed.stops
         let lats = stops.reals(.stopLat), lons = stops.reals(.stopLon)
         for (row, id) in stops.texts(.stopId).enumerated() {
             guard let id else { continue }
             let north = 6_600_000 + (lats[row] - 53) * 111_000, east = 3_400_000 + (lons[row] - 18) * 67_000
-            buffer += "  <Station StationId=\"\(escape(id))\" Name=\"\(escape(stops.texts(.stopName)[row] ?? id))\" CountryId=\"fi\" TimezoneId=\"1\" X=\"\(Int(east))\" Y=\"\(Int(north))\"/>\n"
+            buffer +=
+                "  <Station StationId=\"\(escape(id))\" Name=\"\(escape(stops.texts(.stopName)[row] ?? id))\" CountryId=\"fi\" TimezoneId=\"1\" X=\"\(Int(east))\" Y=\"\(Int(north))\"/>\n"
         }
         buffer += "  <Trnsmode TrnsmodeId=\"1\" ModeType=\"5\"/>\n"
         // One footnote per service, from its calendar_dates (the feed has no calendar.txt).

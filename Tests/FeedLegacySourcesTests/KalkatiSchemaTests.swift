@@ -2,8 +2,8 @@ import FeedLegacySources
 import FeedModel
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Kalkati dumps against jpdb.xsd (Kalkati.net revision 1.2, in ../shared/data/kalkati; not
 /// shipped with the project because its licence is not stated), through the `schema:` key.
@@ -13,18 +13,25 @@ struct KalkatiSchemaTests {
 
     @Test func projectSampleIsValidAgainstJpdbXSDAndCompiles() throws {
         let workspace = LegacyWorkspace()
-        let (report, bundle) = try workspace.build([.init(id: "m", format: "kalkati", path: KalkatiTests.sample,
-                                                          extra: ["schema": Self.xsd.path])])
+        let (report, bundle) = try workspace.build([
+            .init(
+                id: "m", format: "kalkati", path: KalkatiTests.sample,
+                extra: ["schema": Self.xsd.path])
+        ])
         #expect(bundle != nil, "\(report.reason ?? "")")
-        #expect(!report.sources[0].notices.contains { $0.code == "xml_schema_violation" },
-                "\(report.sources[0].samples.filter { $0.code == "xml_schema_violation" }.map(\.message))")
+        #expect(
+            !report.sources[0].notices.contains { $0.code == "xml_schema_violation" },
+            "\(report.sources[0].samples.filter { $0.code == "xml_schema_violation" }.map(\.message))")
         #expect(report.sources[0].errors == 0)
     }
 
     @Test func smallTestFileCompilesWithItsSchemaViolationsReported() throws {
         let workspace = LegacyWorkspace()
-        let (report, bundle) = try workspace.build([.init(id: "t", format: "kalkati", path: SharedData.url("kalkati/tmfg_test1_SYNTHETIC.xml"),
-                                                          extra: ["schema": Self.xsd.path])])
+        let (report, bundle) = try workspace.build([
+            .init(
+                id: "t", format: "kalkati", path: SharedData.url("kalkati/tmfg_test1_SYNTHETIC.xml"),
+                extra: ["schema": Self.xsd.path])
+        ])
         let database = try #require(bundle, "\(report.reason ?? "")")
         // The hand-written file breaks jpdb.xsd (element order, a non-numeric ServiceId); it is
         // reported line by line, and what it says is still compiled.
@@ -43,7 +50,8 @@ struct KalkatiSchemaTests {
 
     @Test func unusableSchemaRefusesTheSource() throws {
         let folder = TemporaryFolder()
-        let broken = folder.feed("x", ["broken.xsd": "<xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\"><xs:element name=\"a\" type=\"nope\"/></xs:schema>"])
+        let broken = folder.feed(
+            "x", ["broken.xsd": "<xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\"><xs:element name=\"a\" type=\"nope\"/></xs:schema>"])
         let sink = NoticeSink()
         let reader = KalkatiReader(url: KalkatiTests.sample, options: LegacyReadOptions(schema: broken.appendingPathComponent("broken.xsd")))
         #expect(reader.read(into: sink) == nil)
@@ -58,7 +66,10 @@ struct KalkatiSchemaTests {
     }
 
     private func error(_ yaml: String) -> ConfigError? {
-        do { _ = try parse(yaml); return nil } catch { return error }
+        do {
+            _ = try parse(yaml)
+            return nil
+        } catch { return error }
     }
 
     private func source(_ lines: String) -> String {
@@ -66,12 +77,17 @@ struct KalkatiSchemaTests {
     }
 
     @Test func legacyFormatsAndKeysParse() throws {
-        let config = try parse(source("        format: kalkati\n        path: Samples/kalkati/metro.xml\n        schema: Samples/kalkati/metro.xml\n        timezone: Europe/Helsinki\n"))
+        let config = try parse(
+            source(
+                "        format: kalkati\n        path: Samples/kalkati/metro.xml\n        schema: Samples/kalkati/metro.xml\n        timezone: Europe/Helsinki\n"
+            ))
         let source = config.bundles[0].sources[0]
         #expect(source.format == .kalkati)
         #expect(source.schema == SharedData.sample("kalkati/metro.xml"))
         #expect(source.timezone == "Europe/Helsinki")
-        #expect(try parse(self.source("        format: nextbus\n        path: Samples/kalkati\n        timezone: America/Chicago\n")).bundles[0].sources[0].format == .nextbus)
+        #expect(
+            try parse(self.source("        format: nextbus\n        path: Samples/kalkati\n        timezone: America/Chicago\n")).bundles[0].sources[0].format
+                == .nextbus)
     }
 
     @Test func misplacedOrWrongLegacyKeysAreReportedWithLines() throws {

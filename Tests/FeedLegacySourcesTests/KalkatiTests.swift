@@ -2,8 +2,8 @@ import FeedLegacySources
 import FeedModel
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Kalkati.net dumps: the project's sample compiles to the same timetable as its GTFS twin;
 /// values, times past midnight, coordinates and bad input.
@@ -41,18 +41,20 @@ import TestSupport
             #expect(try g.int("SELECT count(*) FROM \(table)") == expected, "\(table)")
         }
         // Same ids and names of stops, routes, agencies; same trips with the same stop sequences and times.
-        for sql in ["SELECT stop_id || '|' || name FROM stops ORDER BY stop_id",
-                    "SELECT route_id || '|' || short_name || '|' || long_name || '|' || type FROM routes ORDER BY route_id",
-                    "SELECT agency_id || '|' || name || '|' || timezone FROM agencies",
-                    "SELECT trip_id || '|' || route_id || '|' || service_id FROM trips ORDER BY trip_id",
-                    "SELECT trip_id || '|' || stop_sequence || '|' || stop_id || '|' || arrival_time || '|' || departure_time FROM stop_times ORDER BY trip_id, stop_sequence"] {
+        for sql in [
+            "SELECT stop_id || '|' || name FROM stops ORDER BY stop_id",
+            "SELECT route_id || '|' || short_name || '|' || long_name || '|' || type FROM routes ORDER BY route_id",
+            "SELECT agency_id || '|' || name || '|' || timezone FROM agencies",
+            "SELECT trip_id || '|' || route_id || '|' || service_id FROM trips ORDER BY trip_id",
+            "SELECT trip_id || '|' || stop_sequence || '|' || stop_id || '|' || arrival_time || '|' || departure_time FROM stop_times ORDER BY trip_id, stop_sequence",
+        ] {
             let mine = try k.strings(sql), theirs = try g.strings(sql)
             #expect(mine == theirs, "\(sql): first difference \(zip(mine, theirs).first { $0 != $1 }.map { "\($0)" } ?? "-")")
         }
         // Same days: the footnote bit strings against calendar.txt + calendar_dates.txt.
         #expect(try activeDates(k) == activeDates(g))
-        #expect(try activeDates(k)["1"]?.count == 261 - 1)   // weekdays of 2026 less Memorial Day
-        #expect(try activeDates(k)["2"]?.count == 104 + 1)   // weekend days plus Thanksgiving
+        #expect(try activeDates(k)["1"]?.count == 261 - 1)  // weekdays of 2026 less Memorial Day
+        #expect(try activeDates(k)["2"]?.count == 104 + 1)  // weekend days plus Thanksgiving
         // Positions: KKJ metres back to WGS84, within 2 m of the twin's.
         let kPositions = try k.database.rows("SELECT stop_id, lat, lon FROM stops ORDER BY stop_id")
         let gPositions = try g.database.rows("SELECT stop_id, lat, lon FROM stops ORDER BY stop_id")
@@ -71,7 +73,7 @@ import TestSupport
             var day = Date(yyyymmdd: row[8].int!)
             let end = Date(yyyymmdd: row[9].int!)
             while day <= end {
-                let weekday = (Calendar(identifier: .gregorian).component(.weekday, from: day) + 5) % 7 // 0 Monday
+                let weekday = (Calendar(identifier: .gregorian).component(.weekday, from: day) + 5) % 7  // 0 Monday
                 if flags[weekday] == 1 { out[service, default: []].insert(day.yyyymmdd) }
                 day = day.addingTimeInterval(86_400)
             }
@@ -100,22 +102,23 @@ import TestSupport
 
     @Test func timesPastMidnightValidityAndModes() throws {
         let folder = TemporaryFolder()
-        let url = Self.dump(Self.head + """
-              <Trnsmode TrnsmodeId="m1" ModeType="22"/>
-              <Footnote FootnoteId="5" Vector="1010001"/>
-              <Timetbls>
-                <Service ServiceId="10">
-                  <ServiceNbr CompanyId="7" ServiceNbr="P" Name="Night"/>
-                  <ServiceValidity FootnoteId="5"/>
-                  <ServiceTrnsmode TrnsmodeId="m1"/>
-                  <Stop Ix="1" StationId="a" Departure="2350"/>
-                  <Stop Ix="2" StationId="b" Arrival="2358" Departure="0002"/>
-                  <Stop Ix="3" StationId="x" Type="P"/>
-                  <Stop Ix="4" StationId="c" Arrival="0015"/>
-                </Service>
-              </Timetbls>
-            </jp_database>
-            """, folder: folder)
+        let url = Self.dump(
+            Self.head + """
+                  <Trnsmode TrnsmodeId="m1" ModeType="22"/>
+                  <Footnote FootnoteId="5" Vector="1010001"/>
+                  <Timetbls>
+                    <Service ServiceId="10">
+                      <ServiceNbr CompanyId="7" ServiceNbr="P" Name="Night"/>
+                      <ServiceValidity FootnoteId="5"/>
+                      <ServiceTrnsmode TrnsmodeId="m1"/>
+                      <Stop Ix="1" StationId="a" Departure="2350"/>
+                      <Stop Ix="2" StationId="b" Arrival="2358" Departure="0002"/>
+                      <Stop Ix="3" StationId="x" Type="P"/>
+                      <Stop Ix="4" StationId="c" Arrival="0015"/>
+                    </Service>
+                  </Timetbls>
+                </jp_database>
+                """, folder: folder)
         let sink = NoticeSink()
         let feed = try #require(KalkatiReader(url: url).read(into: sink))
         #expect(feed.stopTimes.integers(.arrivalTime) == [85_800, 86_280, 87_300])
@@ -155,7 +158,8 @@ import TestSupport
     @Test func externalEntityInADumpNeverReachesTheBundleOrReport() throws {
         let folder = TemporaryFolder()
         let secret = folder.feed("s", ["secret.txt": "KALKATI-SECRET-42"]).appendingPathComponent("secret.txt")
-        let url = Self.dump("""
+        let url = Self.dump(
+            """
             <?xml version="1.0"?>
             <!DOCTYPE jp_database [<!ENTITY e SYSTEM "\(secret.path)">]>
             <jp_database version="1.0"><Company CompanyId="1" Code="c" Name="&e;"/></jp_database>

@@ -2,8 +2,8 @@ import FeedLegacySources
 import FeedModel
 import FeedXML
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The Kalkati.net, NextBus and XML codes no other test raised (issue 31): each from the
 /// smallest dump that raises it, at its severity.
@@ -38,23 +38,34 @@ import TestSupport
 
     static let kalkatiCases: [KalkatiCase] = [
         KalkatiCase(kind: .kalkatiElementsNotCompiled, body: #"  <Synonym StationId="a" Name="Aa"/>"#, field: nil),
-        KalkatiCase(kind: .kalkatiInvalidCoordinates, body: #"  <Station StationId="d" Name="D" CountryId="fi" X="1" Y="2"/>"#,
-                    field: "Station/@X,@Y"),
-        KalkatiCase(kind: .kalkatiInvalidStop, body: service("""
-            <ServiceNbr CompanyId="7" ServiceNbr="1"/><ServiceValidity FootnoteId="5"/><ServiceTrnsmode TrnsmodeId="m1"/>
-            <Stop StationId="a" Departure="0800"/><Stop Ix="2" StationId="b" Arrival="0810"/><Stop Ix="3" StationId="c" Arrival="0820"/>
-            """), field: "Stop"),
-        KalkatiCase(kind: .kalkatiPartialServiceIgnored, body: service("""
-            <ServiceNbr CompanyId="7" ServiceNbr="1"/><ServiceNbr CompanyId="7" ServiceNbr="1X"/>
-            <ServiceValidity FootnoteId="5"/><ServiceTrnsmode TrnsmodeId="m1"/>
-            <Stop Ix="1" StationId="a" Departure="0800"/><Stop Ix="2" StationId="b" Arrival="0810"/>
-            """), field: "ServiceNbr"),
-        KalkatiCase(kind: .kalkatiServiceWithoutNumber, body: service("""
-            <ServiceValidity FootnoteId="5"/><ServiceTrnsmode TrnsmodeId="m1"/>
-            <Stop Ix="1" StationId="a" Departure="0800"/><Stop Ix="2" StationId="b" Arrival="0810"/>
-            """), field: "Service/ServiceNbr"),
-        KalkatiCase(kind: .kalkatiUnknownMode, body: service().replacingOccurrences(of: #"ModeType="5""#, with: #"ModeType="9""#),
-                    field: "Trnsmode/@ModeType"),
+        KalkatiCase(
+            kind: .kalkatiInvalidCoordinates, body: #"  <Station StationId="d" Name="D" CountryId="fi" X="1" Y="2"/>"#,
+            field: "Station/@X,@Y"),
+        KalkatiCase(
+            kind: .kalkatiInvalidStop,
+            body: service(
+                """
+                <ServiceNbr CompanyId="7" ServiceNbr="1"/><ServiceValidity FootnoteId="5"/><ServiceTrnsmode TrnsmodeId="m1"/>
+                <Stop StationId="a" Departure="0800"/><Stop Ix="2" StationId="b" Arrival="0810"/><Stop Ix="3" StationId="c" Arrival="0820"/>
+                """), field: "Stop"),
+        KalkatiCase(
+            kind: .kalkatiPartialServiceIgnored,
+            body: service(
+                """
+                <ServiceNbr CompanyId="7" ServiceNbr="1"/><ServiceNbr CompanyId="7" ServiceNbr="1X"/>
+                <ServiceValidity FootnoteId="5"/><ServiceTrnsmode TrnsmodeId="m1"/>
+                <Stop Ix="1" StationId="a" Departure="0800"/><Stop Ix="2" StationId="b" Arrival="0810"/>
+                """), field: "ServiceNbr"),
+        KalkatiCase(
+            kind: .kalkatiServiceWithoutNumber,
+            body: service(
+                """
+                <ServiceValidity FootnoteId="5"/><ServiceTrnsmode TrnsmodeId="m1"/>
+                <Stop Ix="1" StationId="a" Departure="0800"/><Stop Ix="2" StationId="b" Arrival="0810"/>
+                """), field: "Service/ServiceNbr"),
+        KalkatiCase(
+            kind: .kalkatiUnknownMode, body: service().replacingOccurrences(of: #"ModeType="5""#, with: #"ModeType="9""#),
+            field: "Trnsmode/@ModeType"),
     ]
 
     @Test(arguments: kalkatiCases)
@@ -72,7 +83,8 @@ import TestSupport
     @Test func kalkatiFootnoteWithoutAnyDate() throws {
         // Neither the footnote's Firstdate nor the delivery's Firstday: its days cannot be placed.
         let folder = TemporaryFolder()
-        let url = KalkatiTests.dump("""
+        let url = KalkatiTests.dump(
+            """
             <?xml version="1.0"?>
             <jp_database version="1.0">
               <Delivery CompanyId="7"/>
@@ -90,7 +102,8 @@ import TestSupport
     @Test func anXMLValueOverTheLimitRefusesTheDump() throws {
         let folder = TemporaryFolder()
         let name = String(repeating: "x", count: XMLLimits.standard.maximumValueBytes + 1)
-        let document = "<?xml version=\"1.0\"?>\n<jp_database version=\"1.0\">\n"
+        let document =
+            "<?xml version=\"1.0\"?>\n<jp_database version=\"1.0\">\n"
             + "  <Company CompanyId=\"7\" Code=\"c\" Name=\"\(name)\"/>\n</jp_database>\n"
         let url = KalkatiTests.dump(document, folder: folder)
         let sink = NoticeSink()
@@ -135,21 +148,37 @@ import TestSupport
     static let nextBusCases: [NextBusCase] = [
         NextBusCase(kind: .nextbusRouteTypeAssumed, files: ["1.xml": routeConfig]),
         NextBusCase(kind: .nextbusDuplicateRoute, files: ["1.xml": routeConfig, "2.xml": routeConfig]),
-        NextBusCase(kind: .nextbusRoutesListedOnly, files: ["1.xml": routeConfig, "2.xml": """
-            <?xml version="1.0" encoding="utf-8"?>
-            <body copyright="All data copyright Agency 2026."><route tag="1" title="One"/><route tag="9" title="Nine"/></body>
-            """]),
+        NextBusCase(
+            kind: .nextbusRoutesListedOnly,
+            files: [
+                "1.xml": routeConfig,
+                "2.xml": """
+                <?xml version="1.0" encoding="utf-8"?>
+                <body copyright="All data copyright Agency 2026."><route tag="1" title="One"/><route tag="9" title="Nine"/></body>
+                """,
+            ]),
         NextBusCase(kind: .nextbusScheduleWithoutRoute, files: ["1.xml": routeConfig, "2.xml": schedule(route: "5", serviceClass: "wkd")]),
-        NextBusCase(kind: .nextbusUnknownServiceClass,
-                    files: ["1.xml": routeConfig, "2.xml": schedule(route: "1", serviceClass: "Mystery")]),
-        NextBusCase(kind: .nextbusErrorResponse, files: ["1.xml": routeConfig, "2.xml": """
-            <?xml version="1.0" encoding="utf-8"?>
-            <body copyright="All data copyright Agency 2026."><Error shouldRetry="false">Could not get route config</Error></body>
-            """]),
-        NextBusCase(kind: .nextbusElementNotCompiled, files: ["1.xml": routeConfig, "2.xml": """
-            <?xml version="1.0" encoding="utf-8"?>
-            <body copyright="All data copyright Agency 2026."><vehicle id="1" routeTag="1"/></body>
-            """]),
+        NextBusCase(
+            kind: .nextbusUnknownServiceClass,
+            files: ["1.xml": routeConfig, "2.xml": schedule(route: "1", serviceClass: "Mystery")]),
+        NextBusCase(
+            kind: .nextbusErrorResponse,
+            files: [
+                "1.xml": routeConfig,
+                "2.xml": """
+                <?xml version="1.0" encoding="utf-8"?>
+                <body copyright="All data copyright Agency 2026."><Error shouldRetry="false">Could not get route config</Error></body>
+                """,
+            ]),
+        NextBusCase(
+            kind: .nextbusElementNotCompiled,
+            files: [
+                "1.xml": routeConfig,
+                "2.xml": """
+                <?xml version="1.0" encoding="utf-8"?>
+                <body copyright="All data copyright Agency 2026."><vehicle id="1" routeTag="1"/></body>
+                """,
+            ]),
     ]
 
     @Test(arguments: nextBusCases)

@@ -45,8 +45,9 @@ final class LegacyWorkspace {
         let dir = folder.url.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         for (original, linkName) in files {
-            try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent(linkName),
-                                                       withDestinationURL: SharedData.url("nextbus/\(original)"))
+            try FileManager.default.createSymbolicLink(
+                at: dir.appendingPathComponent(linkName),
+                withDestinationURL: SharedData.url("nextbus/\(original)"))
         }
         return dir
     }

@@ -1,11 +1,11 @@
+import BundleFormat
+import FeedDiff
 import FeedLegacySources
 import FeedModel
 import FeedPipeline
-import BundleFormat
-import FeedDiff
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The real NextBus responses in ../shared/data/nextbus compile into bundles; directions,
 /// schedules, the AC Transit 22 change between two versions, and bad responses.
@@ -16,12 +16,27 @@ struct NextBusTests {
     /// The saved responses, grouped by agency as an operator would save them. Files are renamed
     /// to say nothing of their content: the reader recognises each by what it holds.
     static let sets: [(name: String, files: [String: String])] = [
-        ("mbta", ["mbta_routeConfig_r71.xml": "1.xml", "mbta_routeConfig_r73.xml": "2.xml", "mbta_routeList.xml": "3.xml",
-                  "NextBusXMLFeed.pdf": "4.xml"]),
-        ("mbta34", ["elliottsj_routeConfig.xml": "a.xml", "elliottsj_schedule.xml": "b.xml", "elliottsj_routeList.xml": "c.xml",
-                    "elliottsj_agencyList.xml": "d.xml"]),
-        ("actransit2015", ["actransit_routeConfig_r22_2015.xml": "config.xml", "actransit_schedule_r22.xml": "other.xml",
-                           "actransit_routeList.xml": "list.xml", "nextbus_agencyList_mantle.xml": "agencies.xml"]),
+        (
+            "mbta",
+            [
+                "mbta_routeConfig_r71.xml": "1.xml", "mbta_routeConfig_r73.xml": "2.xml", "mbta_routeList.xml": "3.xml",
+                "NextBusXMLFeed.pdf": "4.xml",
+            ]
+        ),
+        (
+            "mbta34",
+            [
+                "elliottsj_routeConfig.xml": "a.xml", "elliottsj_schedule.xml": "b.xml", "elliottsj_routeList.xml": "c.xml",
+                "elliottsj_agencyList.xml": "d.xml",
+            ]
+        ),
+        (
+            "actransit2015",
+            [
+                "actransit_routeConfig_r22_2015.xml": "config.xml", "actransit_schedule_r22.xml": "other.xml",
+                "actransit_routeList.xml": "list.xml", "nextbus_agencyList_mantle.xml": "agencies.xml",
+            ]
+        ),
         ("actransit2016", ["actransit_routeConfig_r22_2016.xml": "config.xml"]),
         ("seattle", ["evansiroky_routeConfig-all.xml": "routes.xml", "evansiroky_routeList.xml": "list.xml"]),
     ]
@@ -74,10 +89,14 @@ struct NextBusTests {
         // ones: every branch pattern joins one of them.
         for route in ["71", "73"] {
             #expect(try database.int("SELECT count(*) FROM directions WHERE route_id = '\(route)'") == 2, "\(route)")
-            let perDirection = try database.strings("SELECT count(*) FROM trips t JOIN patterns p ON p.pattern_id = t.pattern_id WHERE t.route_id = '\(route)' GROUP BY p.direction_index ORDER BY p.direction_index")
+            let perDirection = try database.strings(
+                "SELECT count(*) FROM trips t JOIN patterns p ON p.pattern_id = t.pattern_id WHERE t.route_id = '\(route)' GROUP BY p.direction_index ORDER BY p.direction_index"
+            )
             #expect(perDirection.count == 2 && perDirection.allSatisfy { $0 != "0" }, "\(route): \(perDirection)")
             // The user-facing directions keep their own index.
-            let uiIndex = try database.strings("SELECT p.direction_index FROM trips t JOIN patterns p ON p.pattern_id = t.pattern_id WHERE t.trip_id LIKE '\(route)/ui/%' ORDER BY t.direction_id")
+            let uiIndex = try database.strings(
+                "SELECT p.direction_index FROM trips t JOIN patterns p ON p.pattern_id = t.pattern_id WHERE t.trip_id LIKE '\(route)/ui/%' ORDER BY t.direction_id"
+            )
             #expect(uiIndex == ["0", "1"], "\(route)")
         }
     }
@@ -136,13 +155,20 @@ struct NextBusTests {
         #expect(try database.strings("SELECT DISTINCT direction_id || headsign FROM trips WHERE service_id = 'wkd'") == ["0Clockwise to Hayward BART"])
         #expect(try database.strings("SELECT start_time FROM trips WHERE service_id = 'wkd' ORDER BY start_time LIMIT 1") == ["20700"])
         #expect(try database.strings("SELECT block_id FROM trips WHERE service_id = 'wkd' ORDER BY start_time LIMIT 1") == ["22001"])
-        #expect(try database.strings("SELECT monday || saturday || sunday || start_date || end_date FROM calendar WHERE service_id = 'wkd'") == ["1002000010120991231"])
+        #expect(
+            try database.strings("SELECT monday || saturday || sunday || start_date || end_date FROM calendar WHERE service_id = 'wkd'") == [
+                "1002000010120991231"
+            ])
 
         let (mbta, mbtaBundle) = try Self.build("mbta34", workspace: workspace)
         let m = try #require(mbtaBundle, "\(mbta.reason ?? "")")
-        let days = try m.strings("SELECT service_id || ':' || monday || tuesday || wednesday || thursday || friday || saturday || sunday FROM calendar ORDER BY service_id")
-        #expect(days == ["MoTuWeThFr:1111100", "Saturday:0000010", "SaturdayHoliday:0000000", "Sunday:0000001", "SundayHoliday:0000000",
-                         "WkdyNoSchool:0000000", "nextbus_patterns:0000000"])
+        let days = try m.strings(
+            "SELECT service_id || ':' || monday || tuesday || wednesday || thursday || friday || saturday || sunday FROM calendar ORDER BY service_id")
+        #expect(
+            days == [
+                "MoTuWeThFr:1111100", "Saturday:0000010", "SaturdayHoliday:0000000", "Sunday:0000001", "SundayHoliday:0000000",
+                "WkdyNoSchool:0000000", "nextbus_patterns:0000000",
+            ])
         #expect(try m.int("SELECT count(*) FROM trips WHERE service_id != 'nextbus_patterns'")! > 400)
     }
 
@@ -155,25 +181,33 @@ struct NextBusTests {
             return report.sources[0].samples.filter(\.blocksPublication)
         }
         let config = try String(contentsOf: SharedData.url("nextbus/mbta_routeConfig_r71.xml"), encoding: .utf8)
-        #expect(try refusal(["a.xml": config, "b.xml": "<?xml version=\"1.0\"?>\n<jp_database/>\n"]).contains { $0.code == "xml_wrong_root" && $0.file == "b.xml" })
+        #expect(
+            try refusal(["a.xml": config, "b.xml": "<?xml version=\"1.0\"?>\n<jp_database/>\n"]).contains { $0.code == "xml_wrong_root" && $0.file == "b.xml" })
         #expect(try refusal(["a.xml": String(config.prefix(5000))]).contains { $0.code == "xml_truncated" })
-        #expect(try refusal(["a.xml": config.replacingOccurrences(of: "Waterhouse St", with: "Waterhouse \u{FFFD}St")
-            .replacingOccurrences(of: "\u{FFFD}", with: "\u{1}")]).contains { $0.code == "xml_invalid_encoding" || $0.code == "xml_malformed" })
+        #expect(
+            try refusal([
+                "a.xml": config.replacingOccurrences(of: "Waterhouse St", with: "Waterhouse \u{FFFD}St")
+                    .replacingOccurrences(of: "\u{FFFD}", with: "\u{1}")
+            ]).contains { $0.code == "xml_invalid_encoding" || $0.code == "xml_malformed" })
     }
 
     @Test func schemaViolationsAreNoticesWithLines() throws {
         let temporary = TemporaryFolder()
-        let folder = temporary.feed("nb", ["r.xml": """
-            <?xml version="1.0"?>
-            <body copyright="All data copyright Test Transit 2020.">
-            <route tag="1" title="One" color="zzzzzz">
-            <stop tag="a" title="A" lat="37.1" lon="-122.1"/>
-            <stop tag="b" title="B" lon="-122.2"/>
-            <direction tag="d0" title="Out" name="Outbound" useForUI="true"><stop tag="a"/><stop tag="b"/></direction>
-            <surprise/>
-            </route>
-            </body>
-            """])
+        let folder = temporary.feed(
+            "nb",
+            [
+                "r.xml": """
+                <?xml version="1.0"?>
+                <body copyright="All data copyright Test Transit 2020.">
+                <route tag="1" title="One" color="zzzzzz">
+                <stop tag="a" title="A" lat="37.1" lon="-122.1"/>
+                <stop tag="b" title="B" lon="-122.2"/>
+                <direction tag="d0" title="Out" name="Outbound" useForUI="true"><stop tag="a"/><stop tag="b"/></direction>
+                <surprise/>
+                </route>
+                </body>
+                """
+            ])
         let sink = NoticeSink()
         let feed = try #require(NextBusReader(url: folder).read(into: sink))
         let lines = sink.samples.filter { $0.code == "xml_schema_violation" }.compactMap(\.line).sorted()

@@ -1,8 +1,8 @@
 import FeedLegacySources
 import FeedModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A Kalkati or NextBus dump that cannot be read at all gives MobilityData's `i_o_error`, as a
 /// GTFS archive that cannot be read does: one blocking notice naming the file, and no feed.

@@ -30,10 +30,12 @@ enum AppQueries {
     static func run(_ name: String, on database: Database, _ parameters: [String: SQLValue]) throws -> [[SQLValue]] {
         guard let sql = all[name] else { throw MissingQuery(name: name) }
         let rows = try rows(database, sql, named: parameters)
-        guard checked.withLock({ counts in
-            counts[name, default: 0] += 1
-            return counts[name]! <= 40
-        }) else { return rows }
+        guard
+            checked.withLock({ counts in
+                counts[name, default: 0] += 1
+                return counts[name]! <= 40
+            })
+        else { return rows }
         let text = parameters.mapValues(asText)
         if !same(try Self.rows(database, sql, named: text), rows) {
             throw BindingDiffers(name: name, binding: "by name, all as text")
@@ -64,12 +66,14 @@ enum AppQueries {
     /// in its last bits (SQLite's own text-to-number conversion is not always the nearest
     /// double: `'-122.261307'`): reals agree to 1e-9 of their size.
     static func same(_ a: [[SQLValue]], _ b: [[SQLValue]]) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { x, y in
-            x.count == y.count && zip(x, y).allSatisfy { u, v in
-                if case .real(let p) = u, case .real(let q) = v { return abs(p - q) <= 1e-9 * max(1, abs(p)) }
-                return u == v
+        a.count == b.count
+            && zip(a, b).allSatisfy { x, y in
+                x.count == y.count
+                    && zip(x, y).allSatisfy { u, v in
+                        if case .real(let p) = u, case .real(let q) = v { return abs(p - q) <= 1e-9 * max(1, abs(p)) }
+                        return u == v
+                    }
             }
-        }
     }
 
     /// A value as Android's `rawQuery(sql, String[])` binds it: numbers as their text.
@@ -106,8 +110,10 @@ enum AppQueries {
     /// of latitude, as wide on the ground in longitude.
     static func near(lat: Double, lon: Double, delta: Double, limit: Int = 20) -> [String: SQLValue] {
         let scale = cos(lat * .pi / 180)
-        return ["lat": .real(lat), "lon": .real(lon), "dlat": .real(delta), "dlon": .real(min(180, delta / max(scale, 1e-9))),
-                "lon_scale": .real(scale), "limit": .integer(Int64(limit))]
+        return [
+            "lat": .real(lat), "lon": .real(lon), "dlat": .real(delta), "dlon": .real(min(180, delta / max(scale, 1e-9))),
+            "lon_scale": .real(scale), "limit": .integer(Int64(limit)),
+        ]
     }
 
     /// The parameters of `stops_named`: the rider's text folded as the docs say.

@@ -1,8 +1,8 @@
 import BundleFormat
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Bad dumps get a clear notice; none crashes; nothing published is touched.
 @Suite struct BadInputTests {
@@ -17,7 +17,9 @@ import TestSupport
     }
 
     @Test func emptyStopTimesIsRefusedAndVersionOneStays() throws {
-        let (report, workspace, before) = try afterGoodVersion { $0.feed("bad", TinyFeed.with(["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"])) }
+        let (report, workspace, before) = try afterGoodVersion {
+            $0.feed("bad", TinyFeed.with(["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"]))
+        }
         #expect(report.status == .refused)
         #expect(report.version == 1)
         #expect(report.reason?.contains("stop_times.txt") == true)
@@ -47,10 +49,12 @@ import TestSupport
 
     @Test func repairableProblemsStillPublishWithCounts() throws {
         let (report, _, _) = try afterGoodVersion {
-            $0.feed("repairable", TinyFeed.with([
-                "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One,53.1,18.0\nS2,Two,53.2,18.1\nS3,Three,53.3,18.2\nS3,Dup,53.3,18.2\n",
-                "stop_times.txt": TinyFeed.files["stop_times.txt"]! + "T9,10:00:00,10:00:00,S1,1\nT2,9:99:00,09:15:00,S3,4\n",
-            ]))
+            $0.feed(
+                "repairable",
+                TinyFeed.with([
+                    "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One,53.1,18.0\nS2,Two,53.2,18.1\nS3,Three,53.3,18.2\nS3,Dup,53.3,18.2\n",
+                    "stop_times.txt": TinyFeed.files["stop_times.txt"]! + "T9,10:00:00,10:00:00,S1,1\nT2,9:99:00,09:15:00,S3,4\n",
+                ]))
         }
         #expect(report.status == .published)
         #expect(report.version == 2)
@@ -65,7 +69,9 @@ import TestSupport
 
     @Test func strictBundleRefusesRepairableErrors() throws {
         let workspace = Workspace()
-        let dump = workspace.folder.feed("dup", TinyFeed.with(["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One,53.1,18.0\nS2,Two,53.2,18.1\nS3,Three,53.3,18.2\nS3,Dup,53.3,18.2\n"]))
+        let dump = workspace.folder.feed(
+            "dup",
+            TinyFeed.with(["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One,53.1,18.0\nS2,Two,53.2,18.1\nS3,Three,53.3,18.2\nS3,Dup,53.3,18.2\n"]))
         let strict = try workspace.config(sources: [("tiny", dump)], extra: "    fail_on_error: true\n")
         let report = try workspace.build(strict)
         #expect(report.status == .refused)
@@ -93,10 +99,12 @@ import TestSupport
 
     @Test func twoAgenciesWithoutIdsDoNotCrash() throws {
         let workspace = Workspace()
-        let dump = workspace.folder.feed("agencies", TinyFeed.with([
-            "agency.txt": "agency_name,agency_url,agency_timezone\nOne,https://a.example,Europe/Warsaw\nTwo,https://b.example,Europe/Warsaw\n",
-            "routes.txt": "route_id,route_short_name,route_type\nR1,1,3\n",
-        ]))
+        let dump = workspace.folder.feed(
+            "agencies",
+            TinyFeed.with([
+                "agency.txt": "agency_name,agency_url,agency_timezone\nOne,https://a.example,Europe/Warsaw\nTwo,https://b.example,Europe/Warsaw\n",
+                "routes.txt": "route_id,route_short_name,route_type\nR1,1,3\n",
+            ]))
         let report = try workspace.build(workspace.config(sources: [("tiny", dump)]))
         #expect(report.status == .published)
         #expect(report.sources[0].notices.contains { $0.code == "missing_required_agency_id" })
@@ -107,7 +115,8 @@ import TestSupport
     /// name is neither cut there nor stored with it, and the repair is reported (issue 33).
     @Test func nulBytesAreRemovedNotCutAndReported() throws {
         let workspace = Workspace()
-        let dump = workspace.folder.feed("nul", TinyFeed.with(["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One\u{0}Extra,53.1,18.0\nS2,Two,53.2,18.1\nS3,Three,53.3,18.2\n"]))
+        let dump = workspace.folder.feed(
+            "nul", TinyFeed.with(["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One\u{0}Extra,53.1,18.0\nS2,Two,53.2,18.1\nS3,Three,53.3,18.2\n"]))
         let report = try workspace.build(workspace.config(sources: [("tiny", dump)]))
         #expect(report.status == .published)
         let (database, cleanup) = try BundleFile.open(try workspace.latestBundle())
@@ -120,14 +129,18 @@ import TestSupport
 
     @Test func mixedFlexFeedWhoseFixedTripsAreAllLostIsRefused() throws {
         let (report, workspace, before) = try afterGoodVersion {
-            $0.feed("mixed", TinyFeed.with(["stop_times.txt": """
-                trip_id,arrival_time,departure_time,stop_id,location_group_id,stop_sequence
-                T1,08:00:00,08:00:00,X1,,1
-                T1,08:05:00,08:05:00,X2,,2
-                T2,,,,LG1,1
-                T2,,,,LG1,2
+            $0.feed(
+                "mixed",
+                TinyFeed.with([
+                    "stop_times.txt": """
+                    trip_id,arrival_time,departure_time,stop_id,location_group_id,stop_sequence
+                    T1,08:00:00,08:00:00,X1,,1
+                    T1,08:05:00,08:05:00,X2,,2
+                    T2,,,,LG1,1
+                    T2,,,,LG1,2
 
-                """]))
+                    """
+                ]))
         }
         #expect(report.status == .refused)
         #expect(workspace.snapshot() == before)

@@ -2,8 +2,8 @@ import BundleFormat
 import FeedDiff
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `feedc build` writes the diff against the previous version beside each published version's
 /// report, lists it in the manifest, and prunes it with its version.
@@ -79,7 +79,8 @@ import TestSupport
             _ = try workspace.build(workspace.config(sources: [("tiny", folder.feed("v\(trips)", Self.feed(trips: trips)))], keep: 2))
         }
         let reports = try FileManager.default.contentsOfDirectory(atPath: workspace.output.appendingPathComponent("b/reports").path)
-        #expect(reports.map { String($0.prefix(2)) + ($0.hasSuffix(".diff.json") ? "diff" : "report") }.sorted() == ["2-diff", "2-report", "3-diff", "3-report"])
+        #expect(
+            reports.map { String($0.prefix(2)) + ($0.hasSuffix(".diff.json") ? "diff" : "report") }.sorted() == ["2-diff", "2-report", "3-diff", "3-report"])
     }
 
     @Test func unchangedRunWritesNoDiff() throws {

@@ -1,7 +1,8 @@
 import BundleFormat
-@testable import BundleWriter
 import Foundation
 import Testing
+
+@testable import BundleWriter
 
 /// Bundles and deltas are gzipped by the compiler and read back by clients with zlib: the bytes must
 /// be plain gzip that zlib inflates to the input, with no time in the header, the same every run.

@@ -1,7 +1,7 @@
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// pipeline.yaml errors name the line and column.
 @Suite struct ConfigTests {
@@ -19,7 +19,8 @@ import TestSupport
     }
 
     @Test func theMinimalContractParses() throws {
-        let config = try parse("output: out\nkeep: 10\nbundles:\n  - name: sample\n    sources:\n      - id: metro\n        format: gtfs\n        path: Samples/metro\n")
+        let config = try parse(
+            "output: out\nkeep: 10\nbundles:\n  - name: sample\n    sources:\n      - id: metro\n        format: gtfs\n        path: Samples/metro\n")
         #expect(config.keep == 10)
         #expect(config.output.path == SharedData.projectRoot.appendingPathComponent("out").path)
         #expect(config.bundles[0].sources[0].prefix == "")
@@ -54,7 +55,8 @@ import TestSupport
     /// A command that never reads the sources (`feedc publish`) parses a pipeline whose dumps are
     /// not on this machine (issue 33); the build still refuses it.
     @Test func publishingNeedsNoSourceFiles() throws {
-        let yaml = "publish: s3://bucket/feeds\nbundles:\n  - name: s\n    sources:\n      - id: a\n        path: Samples/nope.zip\n"
+        let yaml =
+            "publish: s3://bucket/feeds\nbundles:\n  - name: s\n    sources:\n      - id: a\n        path: Samples/nope.zip\n"
             + "      - id: b\n        format: kalkati\n        url: file:elsewhere/k.xml\n        schema: nope.xsd\n"
         let file = SharedData.projectRoot.appendingPathComponent("pipeline.yaml")
         let config = try PipelineConfigParser(checksSourceFiles: false).parse(yaml, file: file)
@@ -67,8 +69,9 @@ import TestSupport
         let pipeline = folder.url.appendingPathComponent("pipeline.yaml")
         try yaml.write(to: pipeline, atomically: true, encoding: .utf8)
         let feedc = try #require(FeedcBinary.url)
-        let run = try Subprocess.run(feedc, ["publish", "-c", pipeline.path], environment: ["AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""],
-                                     directory: folder.url, timeout: 60)
+        let run = try Subprocess.run(
+            feedc, ["publish", "-c", pipeline.path], environment: ["AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""],
+            directory: folder.url, timeout: 60)
         #expect(run.status == 2)
         #expect(!run.error.contains("no file or folder"), "\(run.error)")
         #expect(run.error.contains("AWS_ACCESS_KEY_ID"), "\(run.error)")
@@ -81,12 +84,17 @@ import TestSupport
     }
 
     @Test func severalSourcesGetPrefixes() throws {
-        let config = try parse("bundles:\n  - name: bay\n    sources:\n      - id: metro\n        path: Samples/metro\n      - id: rail\n        path: Samples/rail\n        prefix: 'br-'\n")
+        let config = try parse(
+            "bundles:\n  - name: bay\n    sources:\n      - id: metro\n        path: Samples/metro\n      - id: rail\n        path: Samples/rail\n        prefix: 'br-'\n"
+        )
         #expect(config.bundles[0].sources.map(\.prefix) == ["metro:", "br-"])
     }
 
     @Test func clashingPrefixesAreRefused() throws {
-        let e = try #require(error("bundles:\n  - name: bay\n    sources:\n      - id: a\n        path: Samples/metro\n        prefix: 'x:'\n      - id: b\n        path: Samples/rail\n        prefix: 'x:'\n"))
+        let e = try #require(
+            error(
+                "bundles:\n  - name: bay\n    sources:\n      - id: a\n        path: Samples/metro\n        prefix: 'x:'\n      - id: b\n        path: Samples/rail\n        prefix: 'x:'\n"
+            ))
         #expect(e.line == 7)
         #expect(e.message.contains("clashes"))
         // A single source may say explicitly that it wants no prefix.
@@ -107,7 +115,8 @@ import TestSupport
     }
 
     @Test func strictnessKeys() throws {
-        let config = try parse("bundles:\n  - name: s\n    fail_on_error: true\n    max_dropped_share: 0.05\n    sources:\n      - id: a\n        path: Samples/metro\n")
+        let config = try parse(
+            "bundles:\n  - name: s\n    fail_on_error: true\n    max_dropped_share: 0.05\n    sources:\n      - id: a\n        path: Samples/metro\n")
         #expect(config.bundles[0].strictness == Strictness(failOnError: true, maxDroppedShare: 0.05))
         #expect(error("bundles:\n  - name: s\n    max_dropped_share: 5\n    sources:\n      - id: a\n        path: Samples/metro\n")?.line == 3)
     }

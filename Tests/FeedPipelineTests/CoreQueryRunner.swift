@@ -60,12 +60,14 @@ struct CoreQueryRunner {
         let result = try CoreSQLite.python([script.path, "--batch", file.path], timeout: 600)
         let expected = ways.map(\.count).reduce(0, +)
         guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
-              let answers = object["results"] as? [[String: Any]], answers.count == expected else {
+            let answers = object["results"] as? [[String: Any]], answers.count == expected
+        else {
             throw Failure(description: "run_query.py failed (\(result.status)): \(result.error.suffix(2000))")
         }
         let all = try answers.map { answer in
-            Answer(rows: try (answer["rows"] as? [[Any]])?.map { try $0.map(Self.decode) },
-                   folded: answer["folded"] as? [String: String] ?? [:], error: answer["error"] as? String)
+            Answer(
+                rows: try (answer["rows"] as? [[Any]])?.map { try $0.map(Self.decode) },
+                folded: answer["folded"] as? [String: String] ?? [:], error: answer["error"] as? String)
         }
         var named: [Answer] = []
         var start = 0
@@ -75,7 +77,10 @@ struct CoreQueryRunner {
             for (binding, answer) in zip(bindings, got).dropFirst() {
                 let same = answer.error == got[0].error && AppQueries.same(answer.rows ?? [], got[0].rows ?? [])
                 guard same else {
-                    throw Failure(description: "\(request.name) bound \(binding) on the core SQLite: \(answer.error ?? "other rows") than bound by name (\(got[0].error ?? "\(got[0].rows?.count ?? 0) rows"))")
+                    throw Failure(
+                        description:
+                            "\(request.name) bound \(binding) on the core SQLite: \(answer.error ?? "other rows") than bound by name (\(got[0].error ?? "\(got[0].rows?.count ?? 0) rows"))"
+                    )
                 }
             }
             named.append(got[0])
@@ -107,7 +112,10 @@ struct CoreQueryRunner {
         case "t": return .text(text)
         case "b":
             let digits = Array(text.utf8)
-            return .blob(stride(from: 0, to: digits.count, by: 2).compactMap { UInt8(String(decoding: digits[$0..<min($0 + 2, digits.count)], as: UTF8.self), radix: 16) })
+            return .blob(
+                stride(from: 0, to: digits.count, by: 2).compactMap {
+                    UInt8(String(decoding: digits[$0..<min($0 + 2, digits.count)], as: UTF8.self), radix: 16)
+                })
         default: break
         }
         throw Failure(description: "not a typed value: \(value)")

@@ -2,8 +2,8 @@ import BundleFormat
 import FeedPipeline
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every portable query of docs/bundle-format.md gives the same answer through the system
 /// SQLite (FeedSQLite) and through Python's sqlite3 on a SQLite without R-tree, FTS, JSON or math
@@ -36,7 +36,8 @@ struct CoreSQLiteQueryTests {
         #expect(CoreSQLite.isCoreBuild(reply.compileOptions), "the runner did not use the core SQLite: \(reply.compileOptions)")
         // Every documented query runs (a bundle without trips has no departures and no directions).
         let hasTrips = try database.scalar("SELECT count(*) FROM trips")?.int ?? 0 > 0
-        let expectedQueries = Set(Self.portableQueries).subtracting(hasTrips ? [] : ["next_departures", "direction_stops", "direction_shapes", "place_departures", "realtime_trip"])
+        let expectedQueries = Set(Self.portableQueries).subtracting(
+            hasTrips ? [] : ["next_departures", "direction_stops", "direction_shapes", "place_departures", "realtime_trip"])
         #expect(Set(requests.items.map(\.request.name)) == expectedQueries, "\(label): a documented query has no parameters here")
         var found: [String: Int] = [:]
         for (item, answer) in zip(requests.items, reply.answers) {
@@ -49,11 +50,15 @@ struct CoreSQLiteQueryTests {
             let expected = try AppQueries.run(request.name, on: database, parameters)
             let context = "\(label): \(request.name) \(parameters)"
             #expect(answer.error == nil, "\(context): \(answer.error ?? "")")
-            #expect(answer.rows == expected, "\(context): the core SQLite answers \(answer.rows?.prefix(3).description ?? "nothing"), the system \(expected.prefix(3))")
+            #expect(
+                answer.rows == expected,
+                "\(context): the core SQLite answers \(answer.rows?.prefix(3).description ?? "nothing"), the system \(expected.prefix(3))")
             if item.mustFind { #expect(!expected.isEmpty, "\(context): no answer") }
             if !expected.isEmpty { found[request.name, default: 0] += 1 }
         }
-        print("\(label): \(requests.items.count) queries, \(found.values.reduce(0, +)) with rows, compared on SQLite \(reply.sqliteVersion) without optional modules")
+        print(
+            "\(label): \(requests.items.count) queries, \(found.values.reduce(0, +)) with rows, compared on SQLite \(reply.sqliteVersion) without optional modules"
+        )
         // The feed has trips: some departures are found (the equality above makes them the core's too).
         if hasTrips {
             #expect(found["next_departures", default: 0] > 0, "\(label): no departures found at the busiest stops")

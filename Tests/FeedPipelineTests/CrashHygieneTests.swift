@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import BundleFormat
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `feedc build` killed with SIGKILL at random moments, over and over, on Wichita's versions (so
 /// that bundles, reports, diffs and deltas are all being written when the kill lands): the
@@ -97,10 +98,11 @@ struct CrashHygieneTests {
     private func debris(_ out: URL) throws -> [String] {
         let bundle = out.appendingPathComponent("w")
         let manifest = try FileManager.default.contents(atPath: bundle.appendingPathComponent("manifest.json").path).map(Manifest.decode)
-        let files = Set(((try? FileManager.default.subpathsOfDirectory(atPath: bundle.path)) ?? []).filter { path in
-            var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: bundle.appendingPathComponent(path).path, isDirectory: &isFolder) && !isFolder.boolValue
-        })
+        let files = Set(
+            ((try? FileManager.default.subpathsOfDirectory(atPath: bundle.path)) ?? []).filter { path in
+                var isFolder: ObjCBool = false
+                return FileManager.default.fileExists(atPath: bundle.appendingPathComponent(path).path, isDirectory: &isFolder) && !isFolder.boolValue
+            })
         let unlisted = files.subtracting(manifest?.listedFiles ?? []).subtracting(["manifest.json"])
         let scratch = (try? FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent(".tmp").path)) ?? []
         return unlisted.sorted() + scratch.map { ".tmp/\($0)" }

@@ -2,8 +2,8 @@ import BundleFormat
 import FeedModel
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A single-source build with a worker to spare compiles the source's timetable beside its
 /// enhancement (BundleWriter.DraftedTimetable), adding each pattern's direction afterwards: the
@@ -18,8 +18,10 @@ import TestSupport
         let report = try runner.run()[0]
         #expect(report.status == .published, "\(report.reason ?? "")")
         let manifest = try requireManifestValue(workspace.manifest())
-        return (try Data(contentsOf: workspace.output.appendingPathComponent("b").appendingPathComponent(manifest.latest.file)),
-                manifest.latest.digest)
+        return (
+            try Data(contentsOf: workspace.output.appendingPathComponent("b").appendingPathComponent(manifest.latest.file)),
+            manifest.latest.digest
+        )
     }
 
     @Test(arguments: ["metro", "rail"])

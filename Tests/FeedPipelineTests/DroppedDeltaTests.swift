@@ -1,8 +1,8 @@
 import BundleFormat
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A delta over `max_delta_share` is not published, and the build says so: in the report's
 /// `dropped_deltas` and in its text, with the delta's size and the share (issue 32).
@@ -25,7 +25,10 @@ import TestSupport
         #expect(dropped.from == 1 && (dropped.bytes ?? 0) > 0)
         #expect(dropped.reason.hasSuffix("% of the bundle, over max_delta_share 0.001"), "\(dropped.reason)")
         let words = ReportText.render(second)
-        #expect(words.contains("  deltas: 0 published, 1 dropped (clients at those versions download the full bundle):\n    from version 1: \(dropped.bytes ?? 0) bytes, "), "\(words)")
+        #expect(
+            words.contains(
+                "  deltas: 0 published, 1 dropped (clients at those versions download the full bundle):\n    from version 1: \(dropped.bytes ?? 0) bytes, "),
+            "\(words)")
         let json = String(decoding: try JSONEncoder().encode(second), as: UTF8.self)
         #expect(json.contains("\"dropped_deltas\""), "\(json)")
 

@@ -1,7 +1,7 @@
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// http(s) sources: conditional GET with a remembered ETag; an unchanged dump costs one 304 and is
 /// not parsed again; a failed download changes nothing. Uses a local server on 127.0.0.1.
@@ -9,7 +9,9 @@ import TestSupport
     private func zipFolder(_ folder: URL, into zip: URL) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import shutil,sys; shutil.make_archive(sys.argv[1], 'zip', sys.argv[2])", zip.deletingPathExtension().path, folder.path]
+        process.arguments = [
+            "python3", "-c", "import shutil,sys; shutil.make_archive(sys.argv[1], 'zip', sys.argv[2])", zip.deletingPathExtension().path, folder.path,
+        ]
         try process.run()
         process.waitUntilExit()
     }

@@ -4,8 +4,8 @@ import FeedModel
 import FeedPipeline
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every feed of ../shared/data with a frequencies.txt: at the busiest stop on the diff's
 /// representative weekday, the documented `next_departures` query lists, run for run, what the
@@ -46,16 +46,20 @@ struct FrequencyDepartureTests {
 
         let (database, cleanup) = try BundleFile.open(bundle)
         defer { cleanup() }
-        let rows = try AppQueries.run("next_departures", on: database, [
-            "stop_id": .text(stop), "date": .integer(Int64(weekday)), "after": .integer(0),
-            "previous_after": .integer(86400), "limit": .integer(1_000_000),
-        ])
+        let rows = try AppQueries.run(
+            "next_departures", on: database,
+            [
+                "stop_id": .text(stop), "date": .integer(Int64(weekday)), "after": .integer(0),
+                "previous_after": .integer(86400), "limit": .integer(1_000_000),
+            ])
         let listed = rows.map {
-            RawDepartures.Departure(trip: $0[0].string ?? "", route: $0[1].string ?? "", serviceDate: $0[5].int ?? 0,
-                                    seconds: $0[3].int ?? 0, exact: $0[7].int == 1, wait: $0[6].int ?? 0)
+            RawDepartures.Departure(
+                trip: $0[0].string ?? "", route: $0[1].string ?? "", serviceDate: $0[5].int ?? 0,
+                seconds: $0[3].int ?? 0, exact: $0[7].int == 1, wait: $0[6].int ?? 0)
         }
         let previousDay = CivilDate.yyyymmdd(CivilDate.day(weekday)! - 1)
-        let expected = timetable.departures(at: stop, serviceDate: weekday, after: 0)
+        let expected =
+            timetable.departures(at: stop, serviceDate: weekday, after: 0)
             + timetable.departures(at: stop, serviceDate: previousDay, after: 86400)
         let order: (RawDepartures.Departure, RawDepartures.Departure) -> Bool = {
             ($0.wait, $0.trip, $0.serviceDate) < ($1.wait, $1.trip, $1.serviceDate)
@@ -89,10 +93,12 @@ struct UnrelatedBundle {
     let file: URL
 
     init() throws {
-        let dump = workspace.folder.feed("unrelated", TinyFeed.with([
-            "routes.txt": "route_id,agency_id,route_short_name,route_type\nzz-unrelated,A,zz-unrelated,3\n",
-            "trips.txt": "route_id,service_id,trip_id\nzz-unrelated,WK,T1\nzz-unrelated,WK,T2\n",
-        ]))
+        let dump = workspace.folder.feed(
+            "unrelated",
+            TinyFeed.with([
+                "routes.txt": "route_id,agency_id,route_short_name,route_type\nzz-unrelated,A,zz-unrelated,3\n",
+                "trips.txt": "route_id,service_id,trip_id\nzz-unrelated,WK,T1\nzz-unrelated,WK,T2\n",
+            ]))
         _ = try workspace.build(workspace.config(sources: [("feed", dump)]))
         file = try workspace.latestBundle()
     }

@@ -1,7 +1,7 @@
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The build against a hostile server or file (issue 33): a `url:` dump that never ends, that
 /// announces 10 GB or that drips a byte a second ends in a clear error within its bounds, in
@@ -36,8 +36,9 @@ struct HostileSourceTests {
         let start = Date()
         let result = try Subprocess.run(python, ["-c", script, report.path, feedc.path] + arguments, directory: directory, timeout: 120)
         let kilobytes = Double((try? String(contentsOf: report, encoding: .utf8)) ?? "") ?? .infinity
-        return Measured(status: result.status, output: result.output, error: result.error,
-                        seconds: Date().timeIntervalSince(start), peakMB: kilobytes / 1024)
+        return Measured(
+            status: result.status, output: result.output, error: result.error,
+            seconds: Date().timeIntervalSince(start), peakMB: kilobytes / 1024)
     }
 
     private func pipeline(_ folder: URL, url: String, extra: String = "") throws {
@@ -53,8 +54,10 @@ struct HostileSourceTests {
         try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
         let zip = Process()
         zip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        zip.arguments = ["python3", "-c", "import shutil,sys; shutil.make_archive(sys.argv[1], 'zip', sys.argv[2])",
-                         www.appendingPathComponent("feed").path, folder.feed("tiny", TinyFeed.files).path]
+        zip.arguments = [
+            "python3", "-c", "import shutil,sys; shutil.make_archive(sys.argv[1], 'zip', sys.argv[2])",
+            www.appendingPathComponent("feed").path, folder.feed("tiny", TinyFeed.files).path,
+        ]
         try zip.run()
         zip.waitUntilExit()
         let server = try EtagServer(serving: www, log: folder.url.appendingPathComponent("server.log"))
@@ -86,7 +89,9 @@ struct HostileSourceTests {
             #expect(try Data(contentsOf: manifest) == published, "\(attack.path) changed what was published")
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("out/.cache/b").path)
             #expect(!leftovers.contains { $0.hasSuffix(".part") }, "\(attack.path): \(leftovers)")
-            print("hostile download \(attack.path): exit \(run.status) in \(String(format: "%.2f", run.seconds)) s, peak \(String(format: "%.0f", run.peakMB)) MB")
+            print(
+                "hostile download \(attack.path): exit \(run.status) in \(String(format: "%.2f", run.seconds)) s, peak \(String(format: "%.0f", run.peakMB)) MB"
+            )
         }
     }
 
@@ -98,8 +103,10 @@ struct HostileSourceTests {
         let zipped = folder.url.appendingPathComponent("feed.zip")
         let zip = Process()
         zip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        zip.arguments = ["python3", "-c", "import shutil,sys; shutil.make_archive(sys.argv[1], 'zip', sys.argv[2])",
-                         zipped.deletingPathExtension().path, folder.feed("tiny", TinyFeed.files).path]
+        zip.arguments = [
+            "python3", "-c", "import shutil,sys; shutil.make_archive(sys.argv[1], 'zip', sys.argv[2])",
+            zipped.deletingPathExtension().path, folder.feed("tiny", TinyFeed.files).path,
+        ]
         try zip.run()
         zip.waitUntilExit()
         let handle = try FileHandle(forWritingTo: zipped)

@@ -1,7 +1,7 @@
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every command with `--json` prints an `ErrorReport` on standard output when it fails, with the
 /// exit status it has without `--json`; run through the real binary.
@@ -15,8 +15,9 @@ struct JSONErrorTests {
         #expect(text.status == status, "\(arguments) without --json")
         #expect(json.status == status, "\(arguments) with --json")
         #expect(!text.output.contains("\"error\""), "no JSON without --json")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any],
-                                  "stdout is one JSON object: \(json.output)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any],
+            "stdout is one JSON object: \(json.output)")
         let detail = try #require(object["error"] as? [String: Any])
         #expect(Set(detail.keys) == ["code", "message", "file", "line", "column"], "every key present, null when unknown")
         return try JSONDecoder().decode(ErrorReport.self, from: Data(json.output.utf8))

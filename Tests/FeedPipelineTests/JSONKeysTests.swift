@@ -1,7 +1,7 @@
 import FeedPublish
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every `--json` output and every JSON report names its keys in snake_case (issue 15: build and
 /// validate reports said `rowsDropped` beside diff's `distance_m`). Run through the real binary on
@@ -36,17 +36,19 @@ struct JSONKeysTests {
     @Test func buildValidateInspectAndDiffSpeakSnakeCase() throws {
         let folder = TemporaryFolder()
         let config = folder.url.appendingPathComponent("pipeline.yaml")
-        try Data("""
-        output: out
-        bundles:
-          - name: bay
-            sources:
-              - id: metro
-                path: \(sample("Samples/metro"))
-              - id: rail
-                path: \(sample("Samples/rail"))
-                prefix: 'r-'
-        """.utf8).write(to: config)
+        try Data(
+            """
+            output: out
+            bundles:
+              - name: bay
+                sources:
+                  - id: metro
+                    path: \(sample("Samples/metro"))
+                  - id: rail
+                    path: \(sample("Samples/rail"))
+                    prefix: 'r-'
+            """.utf8
+        ).write(to: config)
         var outputs: [String: Any] = [:]
         outputs["build"] = try json(["build", "--config", config.path])
         let reports = try FileManager.default.contentsOfDirectory(at: folder.url.appendingPathComponent("out/bay/reports"), includingPropertiesForKeys: nil)
@@ -80,9 +82,18 @@ struct JSONKeysTests {
     /// The upload report appears only with an object-storage target: every field set, encoded.
     @Test func uploadReportKeys() throws {
         var report = UploadReport(target: "s3://b/p/bay/", status: .failed)
-        report.version = 3; report.liveVersion = 4; report.uploaded = ["manifest.json"]; report.alreadyThere = 2
-        report.deleted = ["x"]; report.pruneDeferred = 1; report.bytes = 10; report.retries = 1; report.seconds = 0.5
-        report.note = "n"; report.error = "e"; report.errorKind = .lostRace
+        report.version = 3
+        report.liveVersion = 4
+        report.uploaded = ["manifest.json"]
+        report.alreadyThere = 2
+        report.deleted = ["x"]
+        report.pruneDeferred = 1
+        report.bytes = 10
+        report.retries = 1
+        report.seconds = 0.5
+        report.note = "n"
+        report.error = "e"
+        report.errorKind = .lostRace
         let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any]
         #expect(object?["error_kind"] as? String == "lost_race")
         #expect(object?["prune_deferred"] as? Int == 1 && object?["live_version"] as? Int == 4 && object?["already_there"] as? Int == 2)

@@ -1,8 +1,8 @@
 import BundleFormat
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The journey planner (issue 29) against an independent oracle: a connection scan over the raw
 /// GTFS files (Tests/TestSupport/Fixtures/csa_oracle.py), 1,000 random stop-to-stop queries per
@@ -28,7 +28,8 @@ struct JourneyOracleTests {
         let python = try #require(Subprocess.which("python3"))
         let feedc = try #require(FeedcBinary.url)
         let script = SharedData.projectRoot.appendingPathComponent("Tests/TestSupport/Fixtures/csa_oracle.py")
-        let arguments = [script.path, sqlite.path, String(date), String(queries), String(seed)]
+        let arguments =
+            [script.path, sqlite.path, String(date), String(queries), String(seed)]
             + sources.map { "\($0.prefix)=\(SharedData.url($0.dump).path)" }
         let run = try Subprocess.run(python, arguments, environment: ["FEEDC_BINARY": feedc.path, "ORACLE_DELAYS": String(delays)], timeout: 900)
         try #require(run.status == 0, "\(run.error)")
@@ -57,7 +58,8 @@ struct JourneyOracleTests {
 
     @Test func newYorkSubway() throws {
         let built = try BuiltFeeds.bundle(of: SharedData.url("gtfs/medium/nyct_subway_2023_oba.zip"))
-        expectAgreement(try oracle(built.sqlite, date: 20230509, queries: 1_000, seed: 4, sources: [("", "gtfs/medium/nyct_subway_2023_oba.zip")]), "NYC subway")
+        expectAgreement(
+            try oracle(built.sqlite, date: 20230509, queries: 1_000, seed: 4, sources: [("", "gtfs/medium/nyct_subway_2023_oba.zip")]), "NYC subway")
     }
 
     /// Washington's Metrorail and Metrobus of 2026, with live delays.
@@ -71,9 +73,11 @@ struct JourneyOracleTests {
     /// Two sources joined by the network stage: BART and Caltrain of June 2018.
     @Test func bartAndCaltrain() throws {
         let built = try NetworkRegions.bundle("bay2018", NetworkRegions.bay2018)
-        let summary = try oracle(built.sqlite, date: 20180613, queries: 1_000, seed: 5, sources: [
-            ("bart:", "gtfs/versions/bart/bart_2018-05_v47_tlib.zip"), ("caltrain:", "gtfs/versions/caltrain/caltrain_2018-06-12_tlib.zip"),
-        ], delays: 25)
+        let summary = try oracle(
+            built.sqlite, date: 20180613, queries: 1_000, seed: 5,
+            sources: [
+                ("bart:", "gtfs/versions/bart/bart_2018-05_v47_tlib.zip"), ("caltrain:", "gtfs/versions/caltrain/caltrain_2018-06-12_tlib.zip"),
+            ], delays: 25)
         expectAgreement(summary, "BART + Caltrain")
         #expect(summary.delayed == 50 && summary.delayed_agree == summary.delayed, "\(summary)")
     }
@@ -82,8 +86,9 @@ struct JourneyOracleTests {
     /// expands them.
     @Test func frequencyRunsAreRidden() throws {
         let built = try BuiltFeeds.bundle(of: SharedData.url("gtfs/small/sptrans_subset_r5py.zip"))
-        let summary = try oracle(built.sqlite, date: try Self.busiestDate(built.sqlite), queries: 300, seed: 6,
-                                 sources: [("", "gtfs/small/sptrans_subset_r5py.zip")])
+        let summary = try oracle(
+            built.sqlite, date: try Self.busiestDate(built.sqlite), queries: 300, seed: 6,
+            sources: [("", "gtfs/small/sptrans_subset_r5py.zip")])
         #expect(summary.agree == summary.queries)
         #expect(summary.frequency_rides > 50, "journeys ride headway runs")
     }
@@ -92,19 +97,25 @@ struct JourneyOracleTests {
     /// journeys take more than 8 rides: the oracle keeps the planner's cap.
     @Test func mexicoCityFrequencyRuns() throws {
         let built = try BuiltFeeds.bundle(of: SharedData.url("gtfs/small/cdmx_2018_tlib.zip"))
-        let summary = try oracle(built.sqlite, date: try Self.busiestDate(built.sqlite), queries: 300, seed: 8,
-                                 sources: [("", "gtfs/small/cdmx_2018_tlib.zip")])
+        let summary = try oracle(
+            built.sqlite, date: try Self.busiestDate(built.sqlite), queries: 300, seed: 8,
+            sources: [("", "gtfs/small/cdmx_2018_tlib.zip")])
         #expect(summary.agree == summary.queries)
         #expect(summary.dominated == 0)
         #expect(summary.frequency_rides > 300, "journeys ride headway runs")
     }
 
     static func busiestDate(_ sqlite: URL) throws -> Int {
-        let run = try Subprocess.run(try #require(Subprocess.which("python3")), ["-c", """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            print(db.execute("SELECT d FROM (SELECT c.start_date AS d, count(*) AS n FROM calendar c JOIN trips t ON t.service_id = c.service_id GROUP BY c.start_date UNION ALL SELECT x.date, count(*) FROM calendar_dates x JOIN trips t ON t.service_id = x.service_id WHERE x.exception_type = 1 GROUP BY x.date) GROUP BY d ORDER BY sum(n) DESC, d LIMIT 1").fetchone()[0])
-            """, sqlite.path])
+        let run = try Subprocess.run(
+            try #require(Subprocess.which("python3")),
+            [
+                "-c",
+                """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                print(db.execute("SELECT d FROM (SELECT c.start_date AS d, count(*) AS n FROM calendar c JOIN trips t ON t.service_id = c.service_id GROUP BY c.start_date UNION ALL SELECT x.date, count(*) FROM calendar_dates x JOIN trips t ON t.service_id = x.service_id WHERE x.exception_type = 1 GROUP BY x.date) GROUP BY d ORDER BY sum(n) DESC, d LIMIT 1").fetchone()[0])
+                """, sqlite.path,
+            ])
         return try #require(Int(run.output.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 }

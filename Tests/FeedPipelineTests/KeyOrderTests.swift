@@ -1,6 +1,7 @@
-@testable import BundleWriter
 import FeedSQLite
 import Testing
+
+@testable import BundleWriter
 
 /// The byte keys sort rows exactly as the `SQLValue` comparator (SQLite's order) does.
 @Suite struct KeyOrderTests {

@@ -1,16 +1,17 @@
 import BundleFormat
 import BundleWriter
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The cleanup rule: under bundles/, deltas/ and reports/ whatever the manifest does not list
 /// goes, with files written aside for a rename that never came; what it lists always stays.
 @Suite struct LeftoverSweepTests {
     private func version(_ n: Int, diff: Bool) -> BundleVersion {
-        BundleVersion(version: n, digest: "sha256:\(n)", file: "bundles/\(n)-aa.sqlite.gz", bytes: 1, sha256: "00",
-                      serviceStart: nil, serviceEnd: nil, inputs: nil, report: "reports/\(n)-bb.json",
-                      diff: diff ? "reports/\(n)-cc.diff.json" : nil, rows: nil)
+        BundleVersion(
+            version: n, digest: "sha256:\(n)", file: "bundles/\(n)-aa.sqlite.gz", bytes: 1, sha256: "00",
+            serviceStart: nil, serviceEnd: nil, inputs: nil, report: "reports/\(n)-bb.json",
+            diff: diff ? "reports/\(n)-cc.diff.json" : nil, rows: nil)
     }
 
     private func make(_ folder: URL, _ paths: [String]) throws {
@@ -24,12 +25,17 @@ import TestSupport
     @Test func unlistedBundlesDeltasReportsAndAsideFilesGoListedOnesStay() throws {
         let temporary = TemporaryFolder()
         let folder = temporary.url
-        let manifest = Manifest(bundle: "b", latest: version(2, diff: true), versions: [version(2, diff: true), version(1, diff: false)],
-                                deltas: [DeltaFile(from: 1, to: 2, file: "deltas/1-2-dd.sql.gz", bytes: 1, sha256: "00")])
-        let listed = ["bundles/2-aa.sqlite.gz", "bundles/1-aa.sqlite.gz", "reports/2-bb.json", "reports/2-cc.diff.json",
-                      "reports/1-bb.json", "deltas/1-2-dd.sql.gz", "manifest.json", "manifest.json.sig"]
-        let left = ["bundles/3-ee.sqlite.gz", "bundles/.3-ee.sqlite.gz.tmp-41", "deltas/2-3-ff.sql.gz", "reports/3-gg.json",
-                    "reports/3-hh.diff.json", ".manifest.json.tmp-41"]
+        let manifest = Manifest(
+            bundle: "b", latest: version(2, diff: true), versions: [version(2, diff: true), version(1, diff: false)],
+            deltas: [DeltaFile(from: 1, to: 2, file: "deltas/1-2-dd.sql.gz", bytes: 1, sha256: "00")])
+        let listed = [
+            "bundles/2-aa.sqlite.gz", "bundles/1-aa.sqlite.gz", "reports/2-bb.json", "reports/2-cc.diff.json",
+            "reports/1-bb.json", "deltas/1-2-dd.sql.gz", "manifest.json", "manifest.json.sig",
+        ]
+        let left = [
+            "bundles/3-ee.sqlite.gz", "bundles/.3-ee.sqlite.gz.tmp-41", "deltas/2-3-ff.sql.gz", "reports/3-gg.json",
+            "reports/3-hh.diff.json", ".manifest.json.tmp-41",
+        ]
         try make(folder, listed + left)
         #expect(LeftoverSweep.leftovers(in: folder, manifest: manifest) == left.sorted())
         #expect(LeftoverSweep.sweep(folder, manifest: manifest) == left.sorted())

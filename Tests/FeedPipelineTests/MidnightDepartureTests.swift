@@ -1,8 +1,8 @@
 import BundleFormat
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// After midnight the departures query covers the previous service day too: at 00:15 on
 /// Wednesday 2026-05-06 a WMATA rider at platform PF_D08_C sees Tuesday's 24:18 and 24:22
@@ -22,8 +22,9 @@ struct MidnightDepartureTests {
         let asked = calendar.date(from: DateComponents(year: 2026, month: 5, day: 6, hour: 0, minute: 15))!
         let time = ServiceTime(asked, timeZone: zone)
         #expect(time == ServiceTime(date: 20260506, after: 900, previousAfter: 87300))
-        let rows = try AppQueries.run("next_departures", on: database,
-                                      time.parameters.merging(["stop_id": .text("PF_D08_C"), "limit": .integer(3)]) { a, _ in a })
+        let rows = try AppQueries.run(
+            "next_departures", on: database,
+            time.parameters.merging(["stop_id": .text("PF_D08_C"), "limit": .integer(3)]) { a, _ in a })
         #expect(rows.map { $0[5].int } == [20260505, 20260505, 20260506])
         #expect(rows.map { $0[3].int } == [24 * 3600 + 18 * 60, 24 * 3600 + 22 * 60, 5 * 3600 + 8 * 60])
         #expect(rows.map { $0[6].int } == [180, 420, 5 * 3600 + 8 * 60 - 900])

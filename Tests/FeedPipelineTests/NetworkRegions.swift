@@ -2,8 +2,8 @@ import BundleFormat
 import FeedPipeline
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Region bundles of real feeds for the network tests, each built once per test process into
 /// a temporary folder and unpacked: the Bay Area (BART, Caltrain, Amtrak) of 2023 and of 2018
@@ -16,15 +16,21 @@ enum NetworkRegions {
         var extra = ""
     }
 
-    static let bay2023 = [Source(id: "bart", path: "gtfs/versions/bart/bart_2023-02_v67_tlib.zip"),
-                          Source(id: "caltrain", path: "gtfs/versions/caltrain/caltrain_2023-09-22_tlib.zip"),
-                          Source(id: "amtrak", path: "gtfs/versions/amtrak/amtrak_commit2021-10-05.zip")]
-    static let bay2018 = [Source(id: "bart", path: "gtfs/versions/bart/bart_2018-05_v47_tlib.zip"),
-                          Source(id: "caltrain", path: "gtfs/versions/caltrain/caltrain_2018-06-12_tlib.zip")]
-    static let northeast = [Source(id: "nyct", path: "gtfs/medium/nyct_subway_2023_oba.zip", extra: "        realtime_trip_ids: nyct\n"),
-                            Source(id: "path", path: "gtfs/versions/path/path_commit2025-12-19.zip"),
-                            Source(id: "amtrak", path: "gtfs/versions/amtrak/amtrak_commit2021-10-05.zip"),
-                            Source(id: "wmata", path: "gtfs/medium/wmata_2026_tlib.zip")]
+    static let bay2023 = [
+        Source(id: "bart", path: "gtfs/versions/bart/bart_2023-02_v67_tlib.zip"),
+        Source(id: "caltrain", path: "gtfs/versions/caltrain/caltrain_2023-09-22_tlib.zip"),
+        Source(id: "amtrak", path: "gtfs/versions/amtrak/amtrak_commit2021-10-05.zip"),
+    ]
+    static let bay2018 = [
+        Source(id: "bart", path: "gtfs/versions/bart/bart_2018-05_v47_tlib.zip"),
+        Source(id: "caltrain", path: "gtfs/versions/caltrain/caltrain_2018-06-12_tlib.zip"),
+    ]
+    static let northeast = [
+        Source(id: "nyct", path: "gtfs/medium/nyct_subway_2023_oba.zip", extra: "        realtime_trip_ids: nyct\n"),
+        Source(id: "path", path: "gtfs/versions/path/path_commit2025-12-19.zip"),
+        Source(id: "amtrak", path: "gtfs/versions/amtrak/amtrak_commit2021-10-05.zip"),
+        Source(id: "wmata", path: "gtfs/medium/wmata_2026_tlib.zip"),
+    ]
 
     struct Built: @unchecked Sendable {
         let report: BuildReport

@@ -1,8 +1,8 @@
 import FeedModel
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every code feedc can raise has a description for the HTML report, read from the registry
 /// (``NoticeKind``): the sources raise notices through registered kinds only
@@ -18,8 +18,10 @@ struct NoticeDescriptionsTests {
             #expect(NoticeDescriptions.isMobilityData(kind.code) == kind.isMobilityData, "\(kind.code)")
         }
         // Codes chosen in expressions are registered like the others.
-        for code in ["missing_recommended_file", "trip_distance_exceeds_shape_distance_below_threshold", "xml_truncated",
-                     "unusable_trip", "invalid_language_code", "no_usable_rows", "unsafe_path", "file_not_found"] {
+        for code in [
+            "missing_recommended_file", "trip_distance_exceeds_shape_distance_below_threshold", "xml_truncated",
+            "unusable_trip", "invalid_language_code", "no_usable_rows", "unsafe_path", "file_not_found",
+        ] {
             #expect(NoticeDescriptions.description(of: code) != nil, "\(code)")
         }
     }

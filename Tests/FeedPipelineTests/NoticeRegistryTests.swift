@@ -1,7 +1,7 @@
 import FeedModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The notice registry (``NoticeKind``, issue 31): each code declared once, in
 /// `Sources/FeedModel/Notices/Kinds/`, listed in ``NoticeKind/all``, used by the sources, and
@@ -11,7 +11,7 @@ struct NoticeRegistryTests {
     static let registry = sources.appendingPathComponent("FeedModel/Notices/Kinds")
     /// String literals of the sources that equal a code but are not one, with why.
     static let notCodes: Set<String> = [
-        "BuildReport.swift rows_dropped",  // the validation report's JSON key for the rows repairs dropped
+        "BuildReport.swift rows_dropped"  // the validation report's JSON key for the rows repairs dropped
     ]
 
     /// The Swift files under `folder`, with their text.

@@ -3,8 +3,8 @@ import FeedPipeline
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A dump's files are read side by side and the rules that only report run beside the others,
 /// yet the repaired feed and every notice (codes, counts, samples in order) must be what one
@@ -80,21 +80,23 @@ struct ParallelCheckTests {
 /// values (equal within one test run).
 enum FeedFingerprint {
     static func lines(_ feed: Feed) -> [String] {
-        [feed.dumpFiles.sorted().joined(separator: ",")] + feed.tables.keys.sorted().flatMap { name -> [String] in
-            let table = feed.tables[name]!
-            guard table.isPresent else { return ["\(name): missing"] }
-            var lines = Hasher()
-            lines.combine(table.lines)
-            return ["\(name): lines \(lines.finalize())"] + zip(table.schema.fields, table.columns).map { field, column in
-                var hasher = Hasher()
-                switch column {
-                case .text(let values): hasher.combine(values)
-                case .integer(let values): hasher.combine(values)
-                case .real(let values): for value in values { hasher.combine(value.bitPattern) }
-                case .absent: hasher.combine("absent")
-                }
-                return "\(name).\(field.name): \(table.count) rows, \(hasher.finalize())"
+        [feed.dumpFiles.sorted().joined(separator: ",")]
+            + feed.tables.keys.sorted().flatMap { name -> [String] in
+                let table = feed.tables[name]!
+                guard table.isPresent else { return ["\(name): missing"] }
+                var lines = Hasher()
+                lines.combine(table.lines)
+                return ["\(name): lines \(lines.finalize())"]
+                    + zip(table.schema.fields, table.columns).map { field, column in
+                        var hasher = Hasher()
+                        switch column {
+                        case .text(let values): hasher.combine(values)
+                        case .integer(let values): hasher.combine(values)
+                        case .real(let values): for value in values { hasher.combine(value.bitPattern) }
+                        case .absent: hasher.combine("absent")
+                        }
+                        return "\(name).\(field.name): \(table.count) rows, \(hasher.finalize())"
+                    }
             }
-        }
     }
 }

@@ -1,8 +1,8 @@
 import BundleFormat
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `feedc plan` on the tiny feed (line 1: One 08:00 → Two 08:05 → Three 08:10, and at 09:00),
 /// through the binary: the JSON a script reads, and a clear answer to every bad query (issue 29).
@@ -84,9 +84,11 @@ struct PlanCommandTests {
         }
         // Outside the service range, far from any stop, against the line's direction: no journey,
         // exit 0, and why.
-        for (arguments, words) in [(["--from", "S1", "--to", "S3", "--depart", "2031-03-04T07:50"], "no journey"),
-                                   (["--from", "53.55,18.0", "--to", "S3", "--depart", "2026-03-03T07:50"], "no stop within 800 m"),
-                                   (["--from", "S3", "--to", "S1", "--depart", "2026-03-03T07:50"], "no journey")] {
+        for (arguments, words) in [
+            (["--from", "S1", "--to", "S3", "--depart", "2031-03-04T07:50"], "no journey"),
+            (["--from", "53.55,18.0", "--to", "S3", "--depart", "2026-03-03T07:50"], "no stop within 800 m"),
+            (["--from", "S3", "--to", "S1", "--depart", "2026-03-03T07:50"], "no journey"),
+        ] {
             let run = try plan(bundle, arguments + ["--json"])
             #expect(run.status == 0, "\(arguments): \(run.error)")
             let answer = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]

@@ -1,8 +1,8 @@
 import BundleFormat
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The portable search tables (`stop_grid`, `stop_tokens`) answer as a brute-force search does,
 /// and as the optional R-tree and FTS5 do, on every real feed; across the antimeridian and a pole;
@@ -37,17 +37,23 @@ import TestSupport
         // Every FTS5 hit for a whole word of a stop's name is a hit of the portable search.
         for stop in stride(from: 0, to: stops.all.count, by: step).map({ stops.all[$0] }) {
             for word in SearchText.words(stop.name).prefix(3) {
-                let fts = try database.rows("SELECT s.stop_id FROM stop_search f JOIN stops s ON s.rowid = f.rowid WHERE stop_search MATCH ?",
-                                            [.text("\"\(word)\"")]).compactMap { $0[0].string }
+                let fts = try database.rows(
+                    "SELECT s.stop_id FROM stop_search f JOIN stops s ON s.rowid = f.rowid WHERE stop_search MATCH ?",
+                    [.text("\"\(word)\"")]
+                ).compactMap { $0[0].string }
                 let portable = try AppQueries.run("stops_named", on: database, AppQueries.named(word, limit: 100_000)).compactMap { $0[0].string }
                 // "and" alone never matches the word "and", only longer words starting with it
                 // (docs: "Stops by name").
                 if word == "and" {
                     let names = try AppQueries.run("stops_named", on: database, AppQueries.named(word, limit: 100_000)).map { $0[1].string ?? "" }
-                    #expect(names.allSatisfy { SearchText.words($0).contains { $0.hasPrefix("and") && $0 != "and" } }, "\(name): `and` alone finds \(names.prefix(3))")
+                    #expect(
+                        names.allSatisfy { SearchText.words($0).contains { $0.hasPrefix("and") && $0 != "and" } },
+                        "\(name): `and` alone finds \(names.prefix(3))")
                     continue
                 }
-                #expect(Set(fts).isSubset(of: portable), "\(name): `\(word)` FTS5 finds \(Set(fts).subtracting(portable).sorted().prefix(5)) the token table does not")
+                #expect(
+                    Set(fts).isSubset(of: portable),
+                    "\(name): `\(word)` FTS5 finds \(Set(fts).subtracting(portable).sorted().prefix(5)) the token table does not")
                 #expect(portable.contains(stop.id), "\(name): `\(word)` does not find \(stop.id) \(stop.name)")
             }
         }
@@ -72,20 +78,24 @@ import TestSupport
             ("far", -16.5, 170.0), ("pole1", 89.995, 0.0), ("pole2", 89.995, 180.0), ("pole3", 89.99, -90.0), ("pole4", 89.9, 45.0),
         ]
         for (id, lat, lon) in places { stops += "\(id),Stop \(id),\(lat),\(lon)\n" }
-        let feed = folder.feed("edges", [
-            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\na,Edge,https://example.org,Pacific/Fiji\n",
-            "stops.txt": stops,
-            "routes.txt": "route_id,agency_id,route_short_name,route_type\nr,a,1,3\n",
-            "trips.txt": "route_id,service_id,trip_id\nr,s,t\n",
-            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt,08:00:00,08:00:00,east1,1\nt,08:05:00,08:05:00,west1,2\n",
-            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\ns,1,1,1,1,1,1,1,20260101,20261231\n",
-        ])
+        let feed = folder.feed(
+            "edges",
+            [
+                "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\na,Edge,https://example.org,Pacific/Fiji\n",
+                "stops.txt": stops,
+                "routes.txt": "route_id,agency_id,route_short_name,route_type\nr,a,1,3\n",
+                "trips.txt": "route_id,service_id,trip_id\nr,s,t\n",
+                "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt,08:00:00,08:00:00,east1,1\nt,08:05:00,08:05:00,west1,2\n",
+                "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\ns,1,1,1,1,1,1,1,20260101,20261231\n",
+            ])
         let (database, cleanup, _) = try Self.bundle([("edges", feed)])
         defer { cleanup() }
         let brute = try BruteForceStops(database)
         func ids(_ lat: Double, _ lon: Double, _ dlat: Double, _ dlon: Double) throws -> [String] {
-            let parameters: [String: SQLValue] = ["lat": .real(lat), "lon": .real(lon), "dlat": .real(dlat), "dlon": .real(dlon),
-                                                  "lon_scale": .real(cos(lat * .pi / 180)), "limit": .integer(50)]
+            let parameters: [String: SQLValue] = [
+                "lat": .real(lat), "lon": .real(lon), "dlat": .real(dlat), "dlon": .real(dlon),
+                "lon_scale": .real(cos(lat * .pi / 180)), "limit": .integer(50),
+            ]
             let portable = try AppQueries.run("stops_near", on: database, parameters)
             #expect(portable.compactMap { $0[0].string } == brute.near(parameters), "box \(lat) \(lon) ±\(dlat) ±\(dlon)")
             #expect(try AppQueries.run("stops_near_rtree", on: database, parameters) == portable)
@@ -110,8 +120,14 @@ import TestSupport
         let dump = try #require(SharedData.zips(in: "versions/wichita").last)
         let (database, cleanup, _) = try Self.bundle([("w", dump)])
         defer { cleanup() }
-        let names = try Dictionary(uniqueKeysWithValues: database.rows("SELECT stop_id, coalesce(name, '') || ' ' || coalesce(code, '') FROM stops").map { ($0[0].string!, $0[1].string!) })
-        for text in ["Main & 2nd", "Kellogg-Rock", "OR", "broadw", "\"Kellogg\"", "kellogg NOT rock", "NEAR(a b)", "o'", "21st*", "Douglas/Broadway", "ÉAST kellogg", "  kellogg  "] {
+        let names = try Dictionary(
+            uniqueKeysWithValues: database.rows("SELECT stop_id, coalesce(name, '') || ' ' || coalesce(code, '') FROM stops").map {
+                ($0[0].string!, $0[1].string!)
+            })
+        for text in [
+            "Main & 2nd", "Kellogg-Rock", "OR", "broadw", "\"Kellogg\"", "kellogg NOT rock", "NEAR(a b)", "o'", "21st*", "Douglas/Broadway", "ÉAST kellogg",
+            "  kellogg  ",
+        ] {
             let query = SearchText.query(text)
             #expect(!query.isEmpty, "`\(text)`")
             let rows = try AppQueries.run("stops_named", on: database, AppQueries.named(text, limit: 1000))
@@ -126,7 +142,8 @@ import TestSupport
             _ = try AppQueries.run("stops_named_fts5", on: database, ["match": .text(SearchText.fts5Match(text)), "limit": .integer(1000)])
         }
         #expect(try AppQueries.run("stops_named", on: database, AppQueries.named("Kellogg-Rock")).first?[1].string == "Kellogg Dr & Rock OB")
-        #expect(try AppQueries.run("stops_named", on: database, AppQueries.named("broadw")).allSatisfy { ($0[1].string ?? "").lowercased().contains("broadway") })
+        #expect(
+            try AppQueries.run("stops_named", on: database, AppQueries.named("broadw")).allSatisfy { ($0[1].string ?? "").lowercased().contains("broadway") })
         #expect(try !AppQueries.run("stops_named", on: database, AppQueries.named("broadw")).isEmpty)
         for text in ["", "   ", "-", "\"\"", "*", "()"] {
             #expect(SearchText.query(text).isEmpty, "`\(text)`")
@@ -137,7 +154,12 @@ import TestSupport
 
 /// Every stop with a position, searched the slow way with the documented box and order.
 struct BruteForceStops {
-    struct Stop { var id: String; var name: String; var lat: Double; var lon: Double }
+    struct Stop {
+        var id: String
+        var name: String
+        var lat: Double
+        var lon: Double
+    }
     let all: [Stop]
 
     init(_ database: Database) throws {

@@ -1,8 +1,8 @@
 import BundleFormat
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The SQL apps and clients run stays within core SQLite 3.22 (Android 9): no virtual tables
 /// in a default bundle, no JSON or math functions, no syntax newer than 3.22. Checked on the
@@ -29,14 +29,19 @@ import TestSupport
             var text = Substring(line)
             if !inString, let comment = text.range(of: "--") { text = text[..<comment.lowerBound] }
             for character in text {
-                if character == "'" { inString.toggle(); continue }
+                if character == "'" {
+                    inString.toggle()
+                    continue
+                }
                 if !inString { code.append(character) }
             }
             code.append("\n")
         }
         let upper = code.uppercased()
         // `UPDATE t SET … FROM` (3.33) would show as FROM after SET in an UPDATE statement.
-        let updateFrom = upper.components(separatedBy: ";").contains { $0.contains("UPDATE ") && $0.contains(" SET ") && $0.range(of: #"SET [^;]* FROM "#, options: .regularExpression) != nil }
+        let updateFrom = upper.components(separatedBy: ";").contains {
+            $0.contains("UPDATE ") && $0.contains(" SET ") && $0.range(of: #"SET [^;]* FROM "#, options: .regularExpression) != nil
+        }
         return forbidden.filter { upper.contains($0.0.uppercased()) }.map { "\($0.0): \($0.1)" } + (updateFrom ? ["UPDATE … FROM (3.33)"] : [])
     }
 

@@ -1,7 +1,8 @@
-@testable import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import FeedPipeline
 
 /// `feedc build` on a terminal shows one progress line rewritten in place (stage, source, rows
 /// per second); with `--json`, or when standard error is not a terminal, it shows none. The
@@ -13,7 +14,8 @@ struct ProgressLineTests {
         let workspace = Workspace()
         let config = try workspace.config(sources: [("metro", SharedData.sample("metro")), ("rail", SharedData.sample("rail"))])
         let command = "\(feedc.path) build --config \(config.file.path)" + (json ? " --json" : "")
-        let result = terminal
+        let result =
+            terminal
             ? try Subprocess.run(try #require(Subprocess.which("script")), ["-qec", command, "/dev/null"])
             : try Subprocess.run(feedc, Array(command.split(separator: " ").dropFirst().map(String.init)))
         #expect(result.status == 0, "\(result.error)")

@@ -1,8 +1,8 @@
 import BundleFormat
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 32: the documented queries bound any way an app binds (`AppQueries.run` runs every
 /// query four ways wherever a test runs it), their positional forms, the screens' queries added
@@ -31,8 +31,10 @@ struct QueryBindingTests {
     @Test func textBindingGivesTheTypedAnswerOnTheSample() throws {
         let (database, cleanup) = try Self.sample()
         defer { cleanup() }
-        let parameters: [String: SQLValue] = ["stop_id": .text("s101"), "date": .integer(20261130), "after": .integer(8 * 3600),
-                                              "previous_after": .integer(8 * 3600 + 86_400), "limit": .integer(5), "lang": .null]
+        let parameters: [String: SQLValue] = [
+            "stop_id": .text("s101"), "date": .integer(20261130), "after": .integer(8 * 3600),
+            "previous_after": .integer(8 * 3600 + 86_400), "limit": .integer(5), "lang": .null,
+        ]
         let rows = try AppQueries.run("next_departures", on: database, parameters)
         #expect(rows.count == 5, "AppQueries.run threw had the text binding differed")
     }
@@ -47,7 +49,9 @@ struct QueryBindingTests {
         #expect(range.first?[0].int == 20260101 && range.first?[1].int == 20261231, "\(range)")
         let shapes = try AppQueries.run("direction_shapes", on: database, ["route_id": .text("51"), "direction_index": .integer(0)])
         #expect(!shapes.isEmpty, "line 51 draws a shape")
-        let trips = try database.scalar("SELECT count(*) FROM trips t JOIN patterns p ON p.pattern_id = t.pattern_id WHERE p.route_id = '51' AND p.direction_index = 0 AND p.shape_id IS NOT NULL")?.int
+        let trips = try database.scalar(
+            "SELECT count(*) FROM trips t JOIN patterns p ON p.pattern_id = t.pattern_id WHERE p.route_id = '51' AND p.direction_index = 0 AND p.shape_id IS NOT NULL"
+        )?.int
         #expect(shapes.compactMap { $0[2].int }.reduce(0, +) == trips, "every shaped trip of the direction counted once")
         let near = try AppQueries.run("stops_near", on: database, AppQueries.near(lat: 37.7999, lon: -122.2427, delta: 0.002))
         #expect(near.first?[0].string == "s102" && near.first?[5].string == "10102", "nearest first, with its code: \(near.prefix(2))")
@@ -68,8 +72,9 @@ struct QueryBindingTests {
         #expect(try found("college & broadway") == ["s103", "s104"], "`and` is optional: `&` in one name, `and` in the other")
         #expect(SearchText.query("&").isEmpty && SearchText.query(" and & ").isEmpty && SearchText.query("And") == "and")
         #expect(try AppQueries.run("stops_named", on: database, ["query": .text("and"), "limit": .integer(20)]).isEmpty, "`and` alone matches nothing")
-        #expect(try AppQueries.run("stops_named", on: database, ["query": .text("st"), "limit": .integer(50)]).count > 5,
-                "a street type alone is required, not optional")
+        #expect(
+            try AppQueries.run("stops_named", on: database, ["query": .text("st"), "limit": .integer(50)]).count > 5,
+            "a street type alone is required, not optional")
     }
 
     /// Wichita's "Douglas and Market" has no "St": the searches of the issue find it.
@@ -89,14 +94,21 @@ struct QueryBindingTests {
         // "and" alone finds no name by its word "and" (Wichita has no word starting with "and").
         #expect(try AppQueries.run("stops_named", on: database, AppQueries.named("and", limit: 50)).isEmpty)
         let market = try AppQueries.run("stops_named", on: database, AppQueries.named("market", limit: 50))
-        #expect(try AppQueries.run("stops_named", on: database, AppQueries.named("market st", limit: 50)).count == market.count,
-                "no Wichita stop name has a street type after Market")
+        #expect(
+            try AppQueries.run("stops_named", on: database, AppQueries.named("market st", limit: 50)).count == market.count,
+            "no Wichita stop name has a street type after Market")
     }
 
     private static func sample() throws -> (Database, () -> Void) {
         let workspace = Workspace()
         _ = try workspace.build(workspace.config(sources: [("metro", SharedData.sample("metro"))]))
         let (database, cleanup) = try BundleFile.open(try workspace.latestBundle())
-        return (database, { cleanup(); _ = workspace })
+        return (
+            database,
+            {
+                cleanup()
+                _ = workspace
+            }
+        )
     }
 }

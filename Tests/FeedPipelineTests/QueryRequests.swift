@@ -18,22 +18,28 @@ struct QueryRequests {
 
     /// Rider text with the folding's hard cases: accents, `&`, hyphens, final sigma, dotted I,
     /// a script without spaces, full-width and compatibility forms.
-    static let riderTexts = ["Café & Bäckerei-Nord", "ÉAST kellogg", "Main & 2nd", "ΟΔΟΣ ΣΟΦΙΑΣ", "İstanbul Straße",
-                             "甲府駅", "ＡＢＣ １２", "ﬁre ½", "o'Neil-St.", "  ", "\"\"*()"]
+    static let riderTexts = [
+        "Café & Bäckerei-Nord", "ÉAST kellogg", "Main & 2nd", "ΟΔΟΣ ΣΟΦΙΑΣ", "İstanbul Straße",
+        "甲府駅", "ＡＢＣ １２", "ﬁre ½", "o'Neil-St.", "  ", "\"\"*()",
+    ]
 
     var items: [Item] = []
 
     init(_ database: Database, stops stopCount: Int = 12, routes routeCount: Int = 10) throws {
         let stops = try database.rows("SELECT stop_id, coalesce(name, ''), lat, lon FROM stops WHERE lat IS NOT NULL AND lon IS NOT NULL ORDER BY stop_id")
         let step = max(1, stops.count / stopCount)
-        let dates = try database.rows("""
+        let dates = try database.rows(
+            """
             SELECT d FROM (
               SELECT c.start_date AS d, count(*) AS n FROM calendar c JOIN trips t ON t.service_id = c.service_id GROUP BY c.start_date
               UNION ALL
               SELECT x.date, count(*) FROM calendar_dates x JOIN trips t ON t.service_id = x.service_id WHERE x.exception_type = 1 GROUP BY x.date)
             GROUP BY d ORDER BY sum(n) DESC, d LIMIT 2
-            """).map { $0[0] }
-        let busiest = try database.rows("SELECT ps.stop_id FROM pattern_stops ps JOIN trips t ON t.pattern_id = ps.pattern_id GROUP BY ps.stop_id ORDER BY count(*) DESC, ps.stop_id LIMIT 2").map { $0[0] }
+            """
+        ).map { $0[0] }
+        let busiest = try database.rows(
+            "SELECT ps.stop_id FROM pattern_stops ps JOIN trips t ON t.pattern_id = ps.pattern_id GROUP BY ps.stop_id ORDER BY count(*) DESC, ps.stop_id LIMIT 2"
+        ).map { $0[0] }
         func has(_ sql: String, _ value: SQLValue) throws -> Bool { try database.scalar(sql, [value])?.int ?? 0 > 0 }
         // The rider's language: none, the bundle's most translated one, and one it lacks.
         let translated = try database.scalar("SELECT language FROM translations GROUP BY language ORDER BY count(*) DESC, language LIMIT 1")
@@ -73,11 +79,19 @@ struct QueryRequests {
             for date in dates {
                 for after in [0, 8 * 3600] {
                     for lang in languages.prefix(2) {
-                        add("next_departures", ["stop_id": stop, "date": date, "after": .integer(Int64(after)),
-                                                "previous_after": .integer(Int64(after + 86400)), "limit": .integer(200), "lang": lang], mustFind: false)
+                        add(
+                            "next_departures",
+                            [
+                                "stop_id": stop, "date": date, "after": .integer(Int64(after)),
+                                "previous_after": .integer(Int64(after + 86400)), "limit": .integer(200), "lang": lang,
+                            ], mustFind: false)
                     }
-                    add("place_departures", ["stop_id": stop, "date": date, "after": .integer(Int64(after)),
-                                             "previous_after": .integer(Int64(after + 86400)), "limit": .integer(200)], mustFind: false)
+                    add(
+                        "place_departures",
+                        [
+                            "stop_id": stop, "date": date, "after": .integer(Int64(after)),
+                            "previous_after": .integer(Int64(after + 86400)), "limit": .integer(200),
+                        ], mustFind: false)
                 }
             }
         }
@@ -86,14 +100,22 @@ struct QueryRequests {
         let sources = try database.rows("SELECT source_id, id_prefix FROM feeds ORDER BY source_id")
         for source in sources {
             let prefix = source[1].string ?? ""
-            let trips = try database.rows("SELECT trip_id FROM trips WHERE substr(trip_id, 1, length(?)) = ? ORDER BY trip_id",
-                                          [.text(prefix), .text(prefix)]).map { String(($0[0].string ?? "").dropFirst(prefix.count)) }
-            let stops = try database.rows("SELECT stop_id FROM stops WHERE substr(stop_id, 1, length(?)) = ? ORDER BY stop_id LIMIT 3",
-                                          [.text(prefix), .text(prefix)]).map { String(($0[0].string ?? "").dropFirst(prefix.count)) }
+            let trips = try database.rows(
+                "SELECT trip_id FROM trips WHERE substr(trip_id, 1, length(?)) = ? ORDER BY trip_id",
+                [.text(prefix), .text(prefix)]
+            ).map { String(($0[0].string ?? "").dropFirst(prefix.count)) }
+            let stops = try database.rows(
+                "SELECT stop_id FROM stops WHERE substr(stop_id, 1, length(?)) = ? ORDER BY stop_id LIMIT 3",
+                [.text(prefix), .text(prefix)]
+            ).map { String(($0[0].string ?? "").dropFirst(prefix.count)) }
             for stop in stops + ["no-such-stop"] { add("realtime_stop", ["source_id": source[0], "stop_id": .text(stop)], mustFind: stop != "no-such-stop") }
-            let routes = try database.rows("SELECT route_id FROM routes WHERE substr(route_id, 1, length(?)) = ? ORDER BY route_id LIMIT 3",
-                                           [.text(prefix), .text(prefix)]).map { String(($0[0].string ?? "").dropFirst(prefix.count)) }
-            for route in routes + ["no-such-route"] { add("realtime_route", ["source_id": source[0], "route_id": .text(route)], mustFind: route != "no-such-route") }
+            let routes = try database.rows(
+                "SELECT route_id FROM routes WHERE substr(route_id, 1, length(?)) = ? ORDER BY route_id LIMIT 3",
+                [.text(prefix), .text(prefix)]
+            ).map { String(($0[0].string ?? "").dropFirst(prefix.count)) }
+            for route in routes + ["no-such-route"] {
+                add("realtime_route", ["source_id": source[0], "route_id": .text(route)], mustFind: route != "no-such-route")
+            }
             for trip in stride(from: 0, to: trips.count, by: max(1, trips.count / 6)).map({ trips[$0] }) + ["no-such-trip"] {
                 for date in dates {
                     add("realtime_trip", ["source_id": source[0], "trip_id": .text(trip), "start_date": date], mustFind: trip != "no-such-trip")
@@ -105,14 +127,19 @@ struct QueryRequests {
         }
         // Lines with directions spread over the feed, and a couple without (a line with no trips).
         let routes = try database.rows("SELECT DISTINCT route_id FROM directions ORDER BY route_id").map { $0[0] }
-        let bare = try database.rows("SELECT route_id FROM routes WHERE route_id NOT IN (SELECT route_id FROM directions) ORDER BY route_id LIMIT 2").map { $0[0] }
+        let bare = try database.rows("SELECT route_id FROM routes WHERE route_id NOT IN (SELECT route_id FROM directions) ORDER BY route_id LIMIT 2").map {
+            $0[0]
+        }
         for route in stride(from: 0, to: routes.count, by: max(1, routes.count / routeCount)).map({ routes[$0] }) + bare {
             let directions = try database.rows("SELECT direction_index FROM directions WHERE route_id = ?", [route]).map { $0[0] }
             add("line_directions", ["route_id": route], mustFind: !directions.isEmpty)
             for lang in languages { add("line_directions_in_language", ["route_id": route, "lang": lang], mustFind: !directions.isEmpty) }
             for direction in directions {
                 add("direction_stops", ["route_id": route, "direction_index": direction], mustFind: true)
-                let shaped = try database.scalar("SELECT count(*) FROM patterns p JOIN shapes s ON s.shape_id = p.shape_id WHERE p.route_id = ? AND p.direction_index = ?", [route, direction])?.int ?? 0 > 0
+                let shaped =
+                    try database.scalar(
+                        "SELECT count(*) FROM patterns p JOIN shapes s ON s.shape_id = p.shape_id WHERE p.route_id = ? AND p.direction_index = ?",
+                        [route, direction])?.int ?? 0 > 0
                 add("direction_shapes", ["route_id": route, "direction_index": direction], mustFind: shaped)
             }
         }

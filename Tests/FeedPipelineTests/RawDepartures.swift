@@ -66,7 +66,9 @@ struct RawDepartures {
             guard running[service]! else { continue }
             let windows = raw.windows(of: call.trip)
             if windows.isEmpty {
-                if call.time >= after { out.append(Departure(trip: call.trip, route: route, serviceDate: date, seconds: call.time, exact: true, wait: call.time - after)) }
+                if call.time >= after {
+                    out.append(Departure(trip: call.trip, route: route, serviceDate: date, seconds: call.time, exact: true, wait: call.time - after))
+                }
                 continue
             }
             for window in windows {
@@ -75,7 +77,10 @@ struct RawDepartures {
                 var run = start
                 while run < end {
                     let t = run + call.offset
-                    if t >= after { out.append(Departure(trip: call.trip, route: route, serviceDate: date, seconds: t, exact: window["exact_times"] == "1", wait: t - after)) }
+                    if t >= after {
+                        out.append(
+                            Departure(trip: call.trip, route: route, serviceDate: date, seconds: t, exact: window["exact_times"] == "1", wait: t - after))
+                    }
                     run += headway
                 }
             }

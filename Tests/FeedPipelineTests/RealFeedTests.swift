@@ -1,12 +1,12 @@
 import BundleFormat
 import FeedModel
 import FeedPipeline
-import FeedSources
 import FeedSQLite
+import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every GTFS feed of ../shared/data/gtfs/small and medium compiles; its bundle row counts match
 /// the feed less the rows repairs reported; documented queries give answers checked against the
@@ -34,9 +34,11 @@ struct RealFeedTests {
             }
         }
         let inspection = try BundleInspection(file: built.gzipped)
-        let pairs = [("stops.txt", "stops"), ("routes.txt", "routes"), ("trips.txt", "trips"), ("stop_times.txt", "stop_times"),
-                     ("calendar.txt", "calendar"), ("calendar_dates.txt", "calendar_dates"), ("agency.txt", "agencies"),
-                     ("frequencies.txt", "frequencies")]
+        let pairs = [
+            ("stops.txt", "stops"), ("routes.txt", "routes"), ("trips.txt", "trips"), ("stop_times.txt", "stop_times"),
+            ("calendar.txt", "calendar"), ("calendar_dates.txt", "calendar_dates"), ("agency.txt", "agencies"),
+            ("frequencies.txt", "frequencies"),
+        ]
         for (file, table) in pairs {
             let expected = source.rowsRead[file, default: 0] - source.rowsDropped[file, default: 0] - source.rowsLeftOut[file, default: 0]
             #expect(inspection.rows[table] == expected, "\(dump.lastPathComponent): \(table)")
@@ -65,12 +67,15 @@ struct RealFeedTests {
         #expect(Set(lines) == oracle.routes(at: stop), "\(dump.lastPathComponent): lines at \(stop)")
         let date = try #require(oracle.busiestDate(at: stop))
         // From the start of the day: its departures, and the previous day's from 24:00 on.
-        let departures = try AppQueries.run("next_departures", on: database, [
-            "stop_id": .text(stop), "date": .integer(Int64(date)), "after": .integer(0), "previous_after": .integer(86400),
-            "limit": .integer(1_000_000),
-        ])
+        let departures = try AppQueries.run(
+            "next_departures", on: database,
+            [
+                "stop_id": .text(stop), "date": .integer(Int64(date)), "after": .integer(0), "previous_after": .integer(86400),
+                "limit": .integer(1_000_000),
+            ])
         let previous = TimetableOracle.adding(-1, to: date)
-        let expected = (oracle.departures(at: stop, on: date)
+        let expected =
+            (oracle.departures(at: stop, on: date)
             + oracle.departures(at: stop, on: previous).filter { $0 >= 86400 }.map { $0 - 86400 }).sorted()
         #expect(departures.count == expected.count, "\(dump.lastPathComponent): departures at \(stop) on \(date)")
         #expect(departures.compactMap { $0[6].int } == expected, "\(dump.lastPathComponent): departure times (seconds from 00:00)")

@@ -2,8 +2,8 @@ import BundleFormat
 import FeedPipeline
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// One network out of many agencies (issue 28), on real feeds: the interchanges of the Bay Area
 /// and the Northeast are one place and their near neighbours are not; every linked pair has a
@@ -121,14 +121,17 @@ struct RealNetworkTests {
             #expect(pairs.count > 6, "\(name)")
             for pair in pairs {
                 let (a, b) = (pair[0].string!, pair[1].string!)
-                let walks = try db.scalar("""
-                    SELECT count(*) FROM stop_transfers st
-                    JOIN stops f ON f.stop_id = st.from_stop_id JOIN stops t ON t.stop_id = st.to_stop_id
-                    WHERE coalesce(f.parent_station, f.stop_id) = ? AND coalesce(t.parent_station, t.stop_id) = ?
-                    """, [.text(a), .text(b)])?.int ?? 0
+                let walks =
+                    try db.scalar(
+                        """
+                        SELECT count(*) FROM stop_transfers st
+                        JOIN stops f ON f.stop_id = st.from_stop_id JOIN stops t ON t.stop_id = st.to_stop_id
+                        WHERE coalesce(f.parent_station, f.stop_id) = ? AND coalesce(t.parent_station, t.stop_id) = ?
+                        """, [.text(a), .text(b)])?.int ?? 0
                 #expect(walks > 0, "\(name): no walk from \(a) to \(b)")
             }
-            let wrong = try db.scalar("""
+            let wrong = try db.scalar(
+                """
                 SELECT count(*) FROM stop_transfers WHERE kind IN ('station', 'walk')
                   AND (seconds < 60 OR (distance_m IS NOT NULL AND seconds < CAST(distance_m * 1.3 / 1.2 AS INTEGER)))
                 """)?.int
@@ -159,10 +162,12 @@ struct RealNetworkTests {
         let db = try NetworkRegions.bundle("bay2018", NetworkRegions.bay2018).open()
         #expect(try links(db, "bart:MLBR").contains { $0.id.hasPrefix("caltrain:") })
         // Wednesday 13 June 2018, 00:10.
-        let rows = try AppQueries.run("place_departures", on: db, [
-            "stop_id": .text("bart:MLBR"), "date": .integer(20180613), "after": .integer(600), "previous_after": .integer(87_000),
-            "limit": .integer(60),
-        ])
+        let rows = try AppQueries.run(
+            "place_departures", on: db,
+            [
+                "stop_id": .text("bart:MLBR"), "date": .integer(20180613), "after": .integer(600), "previous_after": .integer(87_000),
+                "limit": .integer(60),
+            ])
         let waits = rows.map { $0[9].int ?? -1 }
         #expect(waits == waits.sorted())
         let agencies = Set(rows.compactMap { $0[3].string })
@@ -179,7 +184,8 @@ struct RealNetworkTests {
     /// The rows of a CSV file of a zip, by column name (small files only).
     static func csv(_ zip: URL, _ name: String) throws -> [[String: String]] {
         let python = try #require(Subprocess.which("python3"))
-        let script = "import csv,io,json,sys,zipfile; z=zipfile.ZipFile(sys.argv[1]); print(json.dumps(list(csv.DictReader(io.TextIOWrapper(z.open(sys.argv[2]),'utf-8-sig')))))"
+        let script =
+            "import csv,io,json,sys,zipfile; z=zipfile.ZipFile(sys.argv[1]); print(json.dumps(list(csv.DictReader(io.TextIOWrapper(z.open(sys.argv[2]),'utf-8-sig')))))"
         let run = try Subprocess.run(python, ["-c", script, zip.path, name], timeout: 60)
         try #require(run.status == 0, "\(run.error)")
         return try JSONDecoder().decode([[String: String]].self, from: Data(run.output.utf8))

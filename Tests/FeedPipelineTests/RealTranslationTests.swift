@@ -2,11 +2,11 @@ import BundleFormat
 import FeedDiff
 import FeedModel
 import FeedPipeline
-import FeedSources
 import FeedSQLite
+import FeedSources
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A copy of a real feed (Cairns 2014) given a translations.txt in both forms of the reference:
 /// the translated names come through the documented queries, bad rows are reported and dropped,
@@ -26,23 +26,31 @@ struct RealTranslationTests {
         // Version 1, the feed as published: what to translate.
         _ = try workspace.build(config)
         let (plain, closePlain) = try BundleFile.open(try workspace.latestBundle())
-        let busiestDirection = try #require(try plain.rows("""
-            SELECT route_id, direction_index, terminal_stop_ids FROM directions WHERE is_loop = 0
-            ORDER BY trip_count DESC, route_id, direction_index LIMIT 1
-            """).first)
+        let busiestDirection = try #require(
+            try plain.rows(
+                """
+                SELECT route_id, direction_index, terminal_stop_ids FROM directions WHERE is_loop = 0
+                ORDER BY trip_count DESC, route_id, direction_index LIMIT 1
+                """
+            ).first)
         let route = try #require(busiestDirection[0].string), directionIndex = try #require(busiestDirection[1].int)
         let terminal = try #require(try JSONDecoder().decode([String].self, from: Data((busiestDirection[2].string ?? "").utf8)).first)
-        let busiest = try #require(try plain.rows("""
-            SELECT ps.stop_id, s.name, t.headsign FROM pattern_stops ps JOIN trips t ON t.pattern_id = ps.pattern_id
-            JOIN stops s ON s.stop_id = ps.stop_id WHERE t.headsign IS NOT NULL
-            GROUP BY ps.stop_id ORDER BY count(*) DESC, ps.stop_id LIMIT 1
-            """).first)
+        let busiest = try #require(
+            try plain.rows(
+                """
+                SELECT ps.stop_id, s.name, t.headsign FROM pattern_stops ps JOIN trips t ON t.pattern_id = ps.pattern_id
+                JOIN stops s ON s.stop_id = ps.stop_id WHERE t.headsign IS NOT NULL
+                GROUP BY ps.stop_id ORDER BY count(*) DESC, ps.stop_id LIMIT 1
+                """
+            ).first)
         let (stop, stopName, headsign) = (busiest[0].string!, busiest[1].string!, busiest[2].string!)
         let namesakes = try plain.scalar("SELECT count(*) FROM stops WHERE name = ?", [.text(stopName)])?.int ?? 0
         closePlain()
 
         // Version 2: translations in both forms, and two bad rows.
-        try write(dump, """
+        try write(
+            dump,
+            """
             stops,stop_name,ja,ターミナル,\(terminal),,
             stops,stop_name,fr,"Arrêt \(stopName)",,,"\(stopName)"
             trips,trip_headsign,ja,ケアンズ行き,,,"\(headsign)"
@@ -66,27 +74,34 @@ struct RealTranslationTests {
         #expect(try translatedName(terminal, "ja-jp") == "ターミナル")
         #expect(try translatedName(stop, "fr") == "Arrêt \(stopName)")
         #expect(try translatedName(stop, "de") == stopName)
-        #expect(try database.scalar("SELECT count(*) FROM translations WHERE table_name = 'stops' AND language = 'fr'")?.int == namesakes,
-                "the value form reaches every stop of that name")
+        #expect(
+            try database.scalar("SELECT count(*) FROM translations WHERE table_name = 'stops' AND language = 'fr'")?.int == namesakes,
+            "the value form reaches every stop of that name")
         let directions = try AppQueries.run("line_directions_in_language", on: database, ["route_id": .text(route), "lang": .text("ja")])
         #expect(directions.first { $0[0].int == directionIndex }?[1] == .text("to ターミナル"))
         #expect(directions.allSatisfy { $0[6] == .text("ケアンズ線") })
         // The headsign of the stop's departures on the busiest date of its services.
-        let date = try #require(try database.scalar("""
-            SELECT x.date FROM calendar_dates x WHERE x.exception_type = 1 UNION SELECT start_date FROM calendar ORDER BY 1 LIMIT 1
-            """)?.int)
+        let date = try #require(
+            try database.scalar(
+                """
+                SELECT x.date FROM calendar_dates x WHERE x.exception_type = 1 UNION SELECT start_date FROM calendar ORDER BY 1 LIMIT 1
+                """)?.int)
         let departures = try (0..<7).flatMap { offset -> [[SQLValue]] in
             let day = CivilDate.yyyymmdd(CivilDate.day(date)! + offset)
-            return try AppQueries.run("next_departures", on: database, [
-                "stop_id": .text(stop), "date": .integer(Int64(day)), "after": .integer(0), "previous_after": .integer(86400),
-                "limit": .integer(100_000), "lang": .text("ja"),
-            ])
+            return try AppQueries.run(
+                "next_departures", on: database,
+                [
+                    "stop_id": .text(stop), "date": .integer(Int64(day)), "after": .integer(0), "previous_after": .integer(86400),
+                    "limit": .integer(100_000), "lang": .text("ja"),
+                ])
         }
         #expect(departures.contains { $0[2] == .text("ケアンズ行き") })
         #expect(!departures.contains { $0[2] == .text(headsign) }, "every departure showing that headsign shows it in Japanese")
 
         // Version 3: one translation renamed, one gone, one new; a delta carries them.
-        try write(dump, """
+        try write(
+            dump,
+            """
             stops,stop_name,ja,ターミナル駅,\(terminal),,
             trips,trip_headsign,ja,ケアンズ行き,,,"\(headsign)"
             routes,route_long_name,ja,ケアンズ線,\(route),,
@@ -104,7 +119,9 @@ struct RealTranslationTests {
         #expect(sql.contains("INSERT INTO translations") || sql.contains("UPDATE translations"))
         let applied = try Database(path: base.path, mode: .readWrite)
         try DeltaApplier.apply(sql, to: applied, expectedDigest: manifest.latest.digest)
-        #expect(try applied.scalar("SELECT translation FROM translations WHERE table_name = 'stops' AND record_id = ? AND language = 'ja'", [.text(terminal)]) == .text("ターミナル駅"))
+        #expect(
+            try applied.scalar("SELECT translation FROM translations WHERE table_name = 'stops' AND record_id = ? AND language = 'ja'", [.text(terminal)])
+                == .text("ターミナル駅"))
 
         let diff = try BundleDiffer().diff(old: v2Bundle, new: try workspace.latestBundle())
         #expect(!diff.identical)

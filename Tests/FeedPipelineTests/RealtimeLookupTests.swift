@@ -1,7 +1,7 @@
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The virtual environment's python, where `.ci/run` installs gtfs-realtime-bindings.
 enum RealtimePython {
@@ -14,8 +14,11 @@ enum RealtimePython {
 /// Real GTFS-Realtime messages joined to bundles of their static feeds with the documented
 /// `realtime_trip` query (issue 28), decoded by Google's gtfs-realtime-bindings (PyPI; `.ci/run`
 /// installs it into `.build/venv`): Tests/TestSupport/Fixtures/realtime_lookup.py.
-@Suite(.serialized, .enabled(if: SharedData.isAvailable && RealtimePython.url != nil,
-                             "needs ../shared/data and .build/venv with gtfs-realtime-bindings (.ci/run installs it)"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: SharedData.isAvailable && RealtimePython.url != nil,
+        "needs ../shared/data and .build/venv with gtfs-realtime-bindings (.ci/run installs it)"))
 struct RealtimeLookupTests {
     static var python: URL? { RealtimePython.url }
 
@@ -42,8 +45,12 @@ struct RealtimeLookupTests {
         let python = try #require(Self.python)
         let files = try FileManager.default.contentsOfDirectory(atPath: SharedData.url(folder).path).filter { $0.hasSuffix(".pb") }.sorted()
         let script = SharedData.projectRoot.appendingPathComponent("Tests/TestSupport/Fixtures/realtime_lookup.py")
-        let run = try Subprocess.run(python, [script.path, SharedData.projectRoot.appendingPathComponent("docs/bundle-format.md").path,
-                                              sqlite.path, source] + files.map { SharedData.url(folder + "/" + $0).path }, timeout: 300)
+        let run = try Subprocess.run(
+            python,
+            [
+                script.path, SharedData.projectRoot.appendingPathComponent("docs/bundle-format.md").path,
+                sqlite.path, source,
+            ] + files.map { SharedData.url(folder + "/" + $0).path }, timeout: 300)
         try #require(run.status == 0, "\(run.error)")
         return try run.output.split(separator: "\n").map { try JSONDecoder().decode(Message.self, from: Data($0.utf8)) }
     }

@@ -1,9 +1,10 @@
 import BundleFormat
+import BundleWriter
 import FeedPipeline
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The main job on the project's own samples: publish, determinism, unchanged runs.
 @Suite struct SampleBuildTests {
@@ -104,7 +105,12 @@ import TestSupport
         let folder = TemporaryFolder()
         var versions: [Int] = []
         for hour in 6...9 {
-            let dump = folder.feed("v\(hour)", TinyFeed.with(["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,0\(hour):00:00,0\(hour):00:00,S1,1\nT1,0\(hour):05:00,0\(hour):05:00,S2,2\nT2,10:00:00,10:00:00,S1,1\nT2,10:05:00,10:05:00,S2,2\n"]))
+            let dump = folder.feed(
+                "v\(hour)",
+                TinyFeed.with([
+                    "stop_times.txt":
+                        "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,0\(hour):00:00,0\(hour):00:00,S1,1\nT1,0\(hour):05:00,0\(hour):05:00,S2,2\nT2,10:00:00,10:00:00,S1,1\nT2,10:05:00,10:05:00,S2,2\n"
+                ]))
             let report = try workspace.build(workspace.config(sources: [("tiny", dump)], keep: 2))
             versions.append(report.version ?? -1)
         }
@@ -115,7 +121,8 @@ import TestSupport
         #expect(files.sorted().map { $0.split(separator: "-")[0] } == ["3", "4"])
         let reports = try FileManager.default.contentsOfDirectory(atPath: workspace.output.appendingPathComponent("b/reports").path)
         // Each retained version keeps its report and its diff against the version before it.
-        #expect(reports.map { String($0.prefix(2)) + ($0.hasSuffix(".diff.json") ? "diff" : "report") }.sorted() == ["3-diff", "3-report", "4-diff", "4-report"])
+        #expect(
+            reports.map { String($0.prefix(2)) + ($0.hasSuffix(".diff.json") ? "diff" : "report") }.sorted() == ["3-diff", "3-report", "4-diff", "4-report"])
     }
 
     @Test func aFailingBundleDoesNotStopTheOthers() throws {
@@ -148,12 +155,14 @@ import TestSupport
             _ = try BuildRunner(config: config).run()
             Issue.record("a second build ran while the lock was held")
         } catch let error as PublishError {
-            guard case .locked = error else { Issue.record("expected .locked, got \(error)"); return }
+            guard case .locked = error else {
+                Issue.record("expected .locked, got \(error)")
+                return
+            }
         }
     }
 }
 
-import BundleWriter
 enum BundleWriterLock {
     static func hold(_ folder: URL) throws -> OutputLock { try OutputLock(folder: folder) }
 }

@@ -1,8 +1,8 @@
 import BundleFormat
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The documented queries on the sample bundle, with answers known from Samples/README.md; and
 /// the documentation's table reference is exactly what the schema generates.
@@ -17,10 +17,15 @@ import TestSupport
     @Test func docsTableReferenceIsGenerated() throws {
         let docs = try String(contentsOf: SharedData.projectRoot.appendingPathComponent("docs/bundle-format.md"), encoding: .utf8)
         #expect(docs.contains(BundleDocs.markdown), "docs/bundle-format.md is stale: regenerate with `feedc schema --markdown`")
-        #expect(Set(AppQueries.all.keys) == ["stops_near", "stops_named", "lines_at_stop", "line_directions", "direction_stops", "stop_lines", "opposite_stop", "next_departures", "stops_near_rtree", "stops_named_fts5", "languages", "stop_in_language", "line_directions_in_language", "opposite_stop_on_line", "stop_timezone",
-                                              "same_station", "transfers_from", "place_departures", "realtime_trip",
-                                              "places_near", "places_named", "realtime_stop", "realtime_route", "feed_id",
-                                              "stop_by_id", "direction_shapes", "service_range"])
+        #expect(
+            Set(AppQueries.all.keys) == [
+                "stops_near", "stops_named", "lines_at_stop", "line_directions", "direction_stops", "stop_lines", "opposite_stop", "next_departures",
+                "stops_near_rtree", "stops_named_fts5", "languages", "stop_in_language", "line_directions_in_language", "opposite_stop_on_line",
+                "stop_timezone",
+                "same_station", "transfers_from", "place_departures", "realtime_trip",
+                "places_near", "places_named", "realtime_stop", "realtime_route", "feed_id",
+                "stop_by_id", "direction_shapes", "service_range",
+            ])
     }
 
     @Test func linesAtAStop() throws {
@@ -67,7 +72,10 @@ import TestSupport
         #expect(directions[0][2].string == "to Marina / University Ave & 3rd St")
         #expect(directions[0][3].string == "[\"s130\",\"s147\"]")
         let stops = try AppQueries.run("direction_stops", on: database, ["route_id": .text("51"), "direction_index": .integer(0)])
-        #expect(stops.compactMap { $0[1].string } == ["s101", "s103", "s105", "s107", "s109", "s111", "s113", "s121", "s123", "s125", "s130", "s141", "s143", "s145", "s147"])
+        #expect(
+            stops.compactMap { $0[1].string } == [
+                "s101", "s103", "s105", "s107", "s109", "s111", "s113", "s121", "s123", "s125", "s130", "s141", "s143", "s145", "s147",
+            ])
         // The stop screen at a trunk stop: route 51 outbound with both branches' headsigns.
         let lines = try AppQueries.run("stop_lines", on: database, ["stop_id": .text("s105")])
         #expect(lines.count == 1)
@@ -80,10 +88,12 @@ import TestSupport
         let (database, cleanup, _) = try sampleBundle()
         defer { cleanup() }
         func departures(_ date: Int, _ after: Int, limit: Int) throws -> [[SQLValue]] {
-            try AppQueries.run("next_departures", on: database, [
-                "stop_id": .text("s101"), "date": .integer(Int64(date)), "after": .integer(Int64(after)),
-                "previous_after": .integer(Int64(after + 86400)), "limit": .integer(Int64(limit)),
-            ])
+            try AppQueries.run(
+                "next_departures", on: database,
+                [
+                    "stop_id": .text("s101"), "date": .integer(Int64(date)), "after": .integer(Int64(after)),
+                    "previous_after": .integer(Int64(after + 86400)), "limit": .integer(Int64(limit)),
+                ])
         }
         // Wednesday 2026-03-04, from 06:00: route 51 leaves Rockridge every 15 minutes.
         let rows = try departures(20260304, 6 * 3600, limit: 3)

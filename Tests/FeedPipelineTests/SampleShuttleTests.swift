@@ -3,8 +3,8 @@ import FeedDiff
 import FeedPipeline
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The rail sample's airport shuttle (frequency-based: exact runs, then headway-based ones) and
 /// its Spanish names, through the documented queries, with answers known from
@@ -18,10 +18,12 @@ import TestSupport
     }
 
     private func departures(_ database: Database, _ stop: String, _ date: Int, _ after: Int, limit: Int, lang: String? = nil) throws -> [[SQLValue]] {
-        try AppQueries.run("next_departures", on: database, [
-            "stop_id": .text(stop), "date": .integer(Int64(date)), "after": .integer(Int64(after)),
-            "previous_after": .integer(Int64(after + 86400)), "limit": .integer(Int64(limit)), "lang": lang.map { .text($0) } ?? .null,
-        ])
+        try AppQueries.run(
+            "next_departures", on: database,
+            [
+                "stop_id": .text(stop), "date": .integer(Int64(date)), "after": .integer(Int64(after)),
+                "previous_after": .integer(Int64(after + 86400)), "limit": .integer(Int64(limit)), "lang": lang.map { .text($0) } ?? .null,
+            ])
     }
 
     @Test func everyRunOfTheShuttleExactOrEstimated() throws {
@@ -80,7 +82,9 @@ import TestSupport
         _ = try workspace.build(config)
         let manifest = try requireManifestValue(workspace.manifest())
         let delta = try #require(manifest.deltas.first { $0.from == 1 })
-        let sql = String(decoding: try Gzip.decompress([UInt8](Data(contentsOf: workspace.output.appendingPathComponent("b").appendingPathComponent(delta.file)))), as: UTF8.self)
+        let sql = String(
+            decoding: try Gzip.decompress([UInt8](Data(contentsOf: workspace.output.appendingPathComponent("b").appendingPathComponent(delta.file)))),
+            as: UTF8.self)
         // The window's row and the counts of runs change; no trip row does.
         #expect(sql.contains("UPDATE frequencies SET headway_secs = 300"))
         #expect(!sql.contains("INTO trips") && !sql.contains("UPDATE trips"))

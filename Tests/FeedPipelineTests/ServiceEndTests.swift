@@ -1,7 +1,7 @@
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `feedc build` measures each bundle's last date with service against FEEDC_TODAY and reports
 /// `service_end` in its text, its JSON and the version's report; exit status 3 on `fail`, with the
@@ -23,7 +23,8 @@ struct ServiceEndTests {
             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt1,08:00:00,08:00:00,s1,1\nt1,08:05:00,08:05:00,s2,2\n",
         ]
         if let end = calendarEnd {
-            files["calendar.txt"] = "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nS,1,1,1,1,1,1,1,\(compact(-20)),\(compact(end))\n"
+            files["calendar.txt"] =
+                "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nS,1,1,1,1,1,1,1,\(compact(-20)),\(compact(end))\n"
         }
         if !dates.isEmpty {
             files["calendar_dates.txt"] = "service_id,date,exception_type\n" + dates.map { "S,\(compact($0.0)),\($0.1)\n" }.joined()
@@ -74,10 +75,13 @@ struct ServiceEndTests {
         let reports = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]], "\(json.output)")
         let end = try #require(reports.first?["service_end"] as? [String: Any], "\(json.output)")
         let reportsDir = folder.url.appendingPathComponent("out/b/reports")
-        let file = try FileManager.default.contentsOfDirectory(atPath: reportsDir.path).first { $0.hasPrefix("1-") && $0.hasSuffix(".json") && !$0.contains("diff") }
+        let file = try FileManager.default.contentsOfDirectory(atPath: reportsDir.path).first {
+            $0.hasPrefix("1-") && $0.hasSuffix(".json") && !$0.contains("diff")
+        }
         let reported = try file.flatMap { try JSONSerialization.jsonObject(with: Data(contentsOf: reportsDir.appendingPathComponent($0))) as? [String: Any] }
-        return Run(status: text.status, text: text.output, serviceEnd: end, bundleStatus: reports.first?["status"] as? String ?? "",
-                   reported: reported?["service_end"] as? [String: Any])
+        return Run(
+            status: text.status, text: text.output, serviceEnd: end, bundleStatus: reports.first?["status"] as? String ?? "",
+            reported: reported?["service_end"] as? [String: Any])
     }
 
     private func check(_ run: Run, last: String, daysLeft: Int, level: String, warnDays: [Int] = [30, 7], fail: Int? = nil) {

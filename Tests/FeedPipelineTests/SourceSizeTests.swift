@@ -1,6 +1,7 @@
-@testable import FeedPipeline
 import Foundation
 import Testing
+
+@testable import FeedPipeline
 
 /// The size sources are started by (largest first): a file's bytes; a folder's files together,
 /// in subfolders too and through links, the folders themselves not counted.

@@ -2,8 +2,8 @@ import BundleFormat
 import FeedPipeline
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Nightly rebuilds of the metro sample where one stop is renamed each night: each version's
 /// report keeps its table digests, and each delta from an older version reads, writes and checks
@@ -73,7 +73,8 @@ import TestSupport
             defer { closeOld() }
             let header = "from version \(base.version) \(base.digest)\nto version \(manifest.latest.version) \(manifest.latest.digest)"
             #expect(sql == (try DeltaEncoder.encode(from: old, to: new, header: header))?.sql, "delta from \(delta.from)")
-            let copy = try Database(deserializing: Gzip.decompress([UInt8](Data(contentsOf: workspace.output.appendingPathComponent("b").appendingPathComponent(base.file)))))
+            let copy = try Database(
+                deserializing: Gzip.decompress([UInt8](Data(contentsOf: workspace.output.appendingPathComponent("b").appendingPathComponent(base.file)))))
             try DeltaApplier.apply(sql, to: copy, expectedDigest: manifest.latest.digest)
         }
     }

@@ -1,10 +1,11 @@
 import BundleFormat
-@testable import BundleWriter
 import FeedModel
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import BundleWriter
 
 /// The bundle's tables are written side by side into part files and copied into the bundle with
 /// their indexes (`TableParts`): every table lands in exactly one part, and the bundle the copy
@@ -42,7 +43,9 @@ import TestSupport
         }
         for index in BundleSchema.indexes {
             let columns = index.columns.joined(separator: ", ")
-            let viaIndex = try database.rows("SELECT \(columns) FROM \(index.table) INDEXED BY \(index.name) WHERE \(index.columns[0]) IS NOT NULL OR \(index.columns[0]) IS NULL ORDER BY \(columns)")
+            let viaIndex = try database.rows(
+                "SELECT \(columns) FROM \(index.table) INDEXED BY \(index.name) WHERE \(index.columns[0]) IS NOT NULL OR \(index.columns[0]) IS NULL ORDER BY \(columns)"
+            )
             let viaTable = try database.rows("SELECT \(columns) FROM \(index.table) NOT INDEXED ORDER BY \(columns)")
             #expect(viaIndex == viaTable, "\(index.name)")
             #expect(try database.rows("SELECT count(*) FROM \(index.table)") == [[.integer(Int64(viaTable.count))]])
@@ -67,11 +70,14 @@ import TestSupport
     private static func content(nullRouteAt broken: Int? = nil) -> BundleContent {
         var content = BundleContent()
         for i in (0..<30_000).map({ ($0 * 7_919) % 30_000 }) {
-            content.append(BundleSchema.timingStops, [.text("timing \(i / 30)"), .integer(Int64(i % 30)), .integer(Int64(i * 60)), .integer(Int64(i * 60 + 30))])
+            content.append(
+                BundleSchema.timingStops, [.text("timing \(i / 30)"), .integer(Int64(i % 30)), .integer(Int64(i * 60)), .integer(Int64(i * 60 + 30))])
         }
         for i in (0..<3_000).reversed() {
-            let row: [SQLValue] = [.text("trip \(i)"), i == broken ? .null : .text("route \(i % 7)"), .text("weekdays"), .text("pattern \(i % 50)"),
-                                   .text("timing \(i % 1_000)"), .integer(Int64(i * 60)), .text("Centrum"), .null, .integer(Int64(i % 2)), .null, .null, .null]
+            let row: [SQLValue] = [
+                .text("trip \(i)"), i == broken ? .null : .text("route \(i % 7)"), .text("weekdays"), .text("pattern \(i % 50)"),
+                .text("timing \(i % 1_000)"), .integer(Int64(i * 60)), .text("Centrum"), .null, .integer(Int64(i % 2)), .null, .null, .null,
+            ]
             content.append(BundleSchema.trips, row)
         }
         for i in (0..<2_000).reversed() {
@@ -84,8 +90,12 @@ import TestSupport
             content.append(BundleSchema.stops, row)
         }
         for i in (0..<5_000).map({ ($0 * 31) % 5_000 }) {
-            content.append(BundleSchema.patternStops, [.text("pattern \(i / 100)"), .integer(Int64(i % 100)), .text("stop \(i % 2_000)"),
-                                                       .null, .null, .null, .null, .null])
+            content.append(
+                BundleSchema.patternStops,
+                [
+                    .text("pattern \(i / 100)"), .integer(Int64(i % 100)), .text("stop \(i % 2_000)"),
+                    .null, .null, .null, .null, .null,
+                ])
         }
         return content
     }

@@ -1,8 +1,8 @@
 import FeedModel
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 31: the threads a build starts never exceed its `--jobs` count plus a fixed few. In
 /// the process, the workers' pool starts at most `jobs - 1` threads and runs work on at most as

@@ -90,7 +90,8 @@ struct TimetableOracle {
         var out: [Int] = []
         for i in stops.indices where stops[i] == stop {
             guard let trip = trips[i], let service = tripService[trip], active.contains(service),
-                  departures[i] != Column.nullInteger, pickups[i] != 1 else { continue }
+                departures[i] != Column.nullInteger, pickups[i] != 1
+            else { continue }
             guard let runs = windows[trip], let start = first[trip]?.time else {
                 out.append(departures[i])
                 continue

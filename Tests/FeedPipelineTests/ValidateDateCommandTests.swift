@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `feedc validate DUMP --date YYYY-MM-DD` as a program: the calendar warnings are measured
 /// against the given date (MobilityData's `--date`), and a malformed date is a usage error,

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `feedc validate DUMP --html FILE` as a program: the page is written, standard output and the
 /// exit status are those of the plain command, and a path that cannot be written is a clear
@@ -16,8 +16,9 @@ struct ValidateHTMLCommandTests {
         let run = try Subprocess.run(feedc, ["validate", dump.path, "--html", page.path])
         #expect(run.status == 1)
         #expect(run.status == plain.status)
-        #expect(run.output.replacingOccurrences(of: #"\d+\.\d+ s"#, with: "", options: .regularExpression)
-            == plain.output.replacingOccurrences(of: #"\d+\.\d+ s"#, with: "", options: .regularExpression))
+        #expect(
+            run.output.replacingOccurrences(of: #"\d+\.\d+ s"#, with: "", options: .regularExpression)
+                == plain.output.replacingOccurrences(of: #"\d+\.\d+ s"#, with: "", options: .regularExpression))
         let html = try String(contentsOf: page, encoding: .utf8)
         #expect(html.contains("<h1>Validation report: dump</h1>"))
         #expect(html.contains("<code>foreign_key_violation</code> × 2"))

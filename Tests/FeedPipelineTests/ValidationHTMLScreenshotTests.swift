@@ -1,7 +1,7 @@
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `feedc validate --html`'s page opened in headless Chromium: it draws (the screenshot is not
 /// blank), the browser parses the notices' tables, and the hostile stop name stays text.

@@ -1,8 +1,8 @@
 import FeedModel
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `feedc validate --html`'s page (``ValidationHTML``) on feeds written for the purpose and on
 /// real ones: codes, counts, descriptions, example rows, repairs, and feed text escaped.
@@ -87,19 +87,26 @@ struct ValidationHTMLTests {
 
     @Test func aCleanFeedHasNoNotices() {
         let folder = TemporaryFolder()
-        let html = ValidationHTML().render(Self.check(TinyFeed.with(["feed_info.txt": """
-            feed_publisher_name,feed_publisher_url,feed_lang,feed_start_date,feed_end_date,feed_version,feed_contact_email
-            P,https://example.org,en,20260101,20991231,1,a@example.org
+        let html = ValidationHTML().render(
+            Self.check(
+                TinyFeed.with([
+                    "feed_info.txt": """
+                    feed_publisher_name,feed_publisher_url,feed_lang,feed_start_date,feed_end_date,feed_version,feed_contact_email
+                    P,https://example.org,en,20260101,20991231,1,a@example.org
 
-            """, "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260101,20991231\n"]), folder))
+                    """,
+                    "calendar.txt":
+                        "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260101,20991231\n",
+                ]), folder))
         #expect(html.contains("No notices."))
         #expect(html.contains("A build repairs nothing in this feed."))
     }
 
     /// Real feeds: every code raised is on the page with a description, and codes with more
     /// notices than examples say how many are not shown.
-    @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data"),
-          arguments: ["small/kcm_subset_2016_otp.zip", "small/ctran_flex_2025_tlib.zip"])
+    @Test(
+        .enabled(if: SharedData.isAvailable, "needs ../shared/data"),
+        arguments: ["small/kcm_subset_2016_otp.zip", "small/ctran_flex_2025_tlib.zip"])
     func realFeed(_ name: String) throws {
         let zip = SharedData.url("gtfs/" + name)
         try #require(FileManager.default.fileExists(atPath: zip.path), "\(zip.path) is missing")

@@ -1,11 +1,11 @@
 import BundleFormat
-import FeedPipeline
-import FeedSources
 import FeedModel
+import FeedPipeline
 import FeedSQLite
+import FeedSources
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Wichita's 27 dumps built in date order into one output folder: one new version per real
 /// change, none for the byte-identical 2019-06-04 republish; the 2019-05-14 dump with an empty
@@ -34,8 +34,10 @@ struct VersionSeriesTests {
             try? FileManager.default.removeItem(at: current)
             try FileManager.default.copyItem(at: dump, to: current)
             let before = workspace.snapshot("wichita")
-            let report = try workspace.build(workspace.config(bundle: "wichita", sources: [("wichita", current)],
-                                                              extra: "    max_delta_share: 1.0\n", keep: 2))
+            let report = try workspace.build(
+                workspace.config(
+                    bundle: "wichita", sources: [("wichita", current)],
+                    extra: "    max_delta_share: 1.0\n", keep: 2))
             let name = dump.lastPathComponent
             if dump == broken {
                 #expect(report.status == .refused, "\(name)")
@@ -81,8 +83,9 @@ struct VersionSeriesTests {
         let base = workspace.folder.url.appendingPathComponent("base-\(previous.version).sqlite")
         try Data(Gzip.decompress([UInt8](Data(contentsOf: folder.appendingPathComponent(previous.file))))).write(to: base)
         let sql = try Gzip.decompress([UInt8](Data(contentsOf: folder.appendingPathComponent(delta.file))))
-        try DeltaApplier.apply(String(decoding: sql, as: UTF8.self), to: Database(path: base.path, mode: .readWrite),
-                               expectedDigest: manifest.latest.digest)
+        try DeltaApplier.apply(
+            String(decoding: sql, as: UTF8.self), to: Database(path: base.path, mode: .readWrite),
+            expectedDigest: manifest.latest.digest)
         try? FileManager.default.removeItem(at: base)
     }
 

@@ -2,8 +2,8 @@ import BundleFormat
 import FeedModel
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Work runs side by side (sources read, validated, enhanced and compiled; tables sorted; deltas
 /// computed), yet the output must not depend on how many workers there are: the same three-source
@@ -40,7 +40,11 @@ struct WorkerCountTests {
         func withoutReports(_ manifest: Manifest) -> Manifest {
             var copy = manifest
             copy.latest.report = nil
-            copy.versions = copy.versions.map { var v = $0; v.report = nil; return v }
+            copy.versions = copy.versions.map {
+                var v = $0
+                v.report = nil
+                return v
+            }
             return copy
         }
         #expect(withoutReports(manifests[0]) == withoutReports(manifests[1]))

@@ -56,15 +56,28 @@ import Testing
     final class Started: @unchecked Sendable {
         private let lock = NSLock()
         private var indexes: [Int] = []
-        func add(_ index: Int) { lock.lock(); indexes.append(index); lock.unlock() }
-        var order: [Int] { lock.lock(); defer { lock.unlock() }; return indexes }
+        func add(_ index: Int) {
+            lock.lock()
+            indexes.append(index)
+            lock.unlock()
+        }
+        var order: [Int] {
+            lock.lock()
+            defer { lock.unlock() }
+            return indexes
+        }
         var count: Int { order.count }
     }
 
     /// Bodies running at once now, and at most so far.
     final class Running: Sendable {
         private let counts = Locked((now: 0, most: 0))
-        func enter() { counts.withLock { $0.now += 1; $0.most = max($0.most, $0.now) } }
+        func enter() {
+            counts.withLock {
+                $0.now += 1
+                $0.most = max($0.most, $0.now)
+            }
+        }
         func leave() { counts.withLock { $0.now -= 1 } }
         var most: Int { counts.value.most }
     }

@@ -37,8 +37,9 @@ final class Workspace {
         for name in (try? FileManager.default.subpathsOfDirectory(atPath: root.path)) ?? [] {
             let path = root.appendingPathComponent(name).path
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-                  attributes[.type] as? FileAttributeType == .typeRegular,
-                  let data = FileManager.default.contents(atPath: path) else { continue }
+                attributes[.type] as? FileAttributeType == .typeRegular,
+                let data = FileManager.default.contents(atPath: path)
+            else { continue }
             let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
             out[name] = "\(data.count) \(modified) \(sha256Hex(data))"
         }

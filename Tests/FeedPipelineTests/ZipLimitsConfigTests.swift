@@ -1,15 +1,16 @@
 import FeedPipeline
 import FeedSources
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `zip_limits:` sets a bundle's per-member size cap and compression-ratio bound; bad values are
 /// config errors.
 @Suite struct ZipLimitsConfigTests {
     private func parse(_ limits: String) throws(ConfigError) -> PipelineConfig {
-        try PipelineConfigParser().parse("bundles:\n  - name: b\n\(limits)    sources:\n      - id: m\n        path: Samples/metro\n",
-                                         file: SharedData.projectRoot.appendingPathComponent("pipeline.yaml"))
+        try PipelineConfigParser().parse(
+            "bundles:\n  - name: b\n\(limits)    sources:\n      - id: m\n        path: Samples/metro\n",
+            file: SharedData.projectRoot.appendingPathComponent("pipeline.yaml"))
     }
 
     @Test func limitsAreReadAndDefaultWhenAbsent() throws {

@@ -2,8 +2,8 @@ import BundleFormat
 import FeedPipeline
 import FeedPublish
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `feedc publish` and `feedc build` as CI runs them: only public files go up, a second run
 /// writes nothing, exit statuses, and the credentials never in any output, report or error.

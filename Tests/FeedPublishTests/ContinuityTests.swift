@@ -2,8 +2,8 @@ import BundleFormat
 import FeedPipeline
 import FeedPublish
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Versions continue from the live manifest: a runner without `out/` does not start again at
 /// version 1, the same content gets no new number, and an out-of-date folder is never uploaded.
@@ -40,11 +40,14 @@ struct ContinuityTests {
         #expect(Set(manifest.deltas.map(\.from)) == [1, 2, 3])
         // Only the new version's files were written; the restored ones were already there.
         let written = store.proxy.entries.dropFirst(before).filter { $0.method == "PUT" }.map { ($0.path as NSString).lastPathComponent }
-        #expect(written.allSatisfy { $0.hasPrefix("4-") || $0.hasPrefix("1-4-") || $0.hasPrefix("2-4-") || $0.hasPrefix("3-4-") || $0 == "manifest.json" }, "\(written)")
+        #expect(
+            written.allSatisfy { $0.hasPrefix("4-") || $0.hasPrefix("1-4-") || $0.hasPrefix("2-4-") || $0.hasPrefix("3-4-") || $0 == "manifest.json" },
+            "\(written)")
 
         // The first runner's out/ is behind now: `feedc publish` from it uploads nothing and says so.
-        let stale = RemotePublisher(target: PublishTarget(bucket: "feeds", prefix: "ci"), bundle: "w", folder: first.bundleFolder,
-                                    settings: try AWSSettings.fromEnvironment(store.environment()), options: .fast)
+        let stale = RemotePublisher(
+            target: PublishTarget(bucket: "feeds", prefix: "ci"), bundle: "w", folder: first.bundleFolder,
+            settings: try AWSSettings.fromEnvironment(store.environment()), options: .fast)
         let report = stale.publish()
         #expect(report.status == .upToDate && report.uploaded.isEmpty && report.liveVersion == 4 && report.version == 3)
         #expect(report.note?.contains("version 4") == true)
@@ -66,8 +69,10 @@ struct ContinuityTests {
         #expect(try build(a.write(source: dumps[1], publish: Self.publish), store: store).upload?.status == .uploaded)
         let live = try #require(try store.manifest("ci/w/manifest.json"))
         let before = store.proxy.entries.count
-        let report = RemotePublisher(target: PublishTarget(bucket: "feeds", prefix: "ci"), bundle: "w", folder: b.bundleFolder,
-                                     settings: try AWSSettings.fromEnvironment(store.environment()), options: .fast).publish()
+        let report = RemotePublisher(
+            target: PublishTarget(bucket: "feeds", prefix: "ci"), bundle: "w", folder: b.bundleFolder,
+            settings: try AWSSettings.fromEnvironment(store.environment()), options: .fast
+        ).publish()
         #expect(report.status == .failed && report.errorKind == .behind)
         #expect(report.error?.contains("version 2 (\(live.latest.digest))") == true, "\(report.error ?? "")")
         #expect(!store.proxy.entries.dropFirst(before).contains { ["PUT", "POST", "DELETE"].contains($0.method) })

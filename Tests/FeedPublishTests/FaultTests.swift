@@ -4,8 +4,8 @@ import FeedPipeline
 import FeedPublish
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The store failing mid-upload: the live manifest keeps pointing at complete files, and the
 /// next run finishes the job. Dropped connections are retried within the run.
@@ -77,8 +77,9 @@ struct FaultTests {
         // The first two uploads of each bundle are cut halfway through their body.
         let store = try Store(drop: "PUT .*/bundles/:2")
         let pipeline = PublishingPipeline()
-        let report = try build(pipeline.write(source: SharedData.zips(in: "versions/wichita")[0], publish: Self.publish), store: store,
-                               options: Self.impatient)
+        let report = try build(
+            pipeline.write(source: SharedData.zips(in: "versions/wichita")[0], publish: Self.publish), store: store,
+            options: Self.impatient)
         let upload = try #require(report.upload)
         #expect(upload.status == .uploaded, "\(upload.error ?? "")")
         #expect(upload.retries == 2)

@@ -1,8 +1,8 @@
 import FeedPipeline
 import FeedPublish
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `publish:` in pipeline.yaml: a target for all bundles or per bundle, its settings, and
 /// credentials refused wherever someone tries to put them (without repeating them).
@@ -35,7 +35,12 @@ struct PublishConfigTests {
     }
 
     @Test func perBundleTargetsAndSettings() throws {
-        let config = try parse(bundles("publish: s3://feeds/all\n", bundleExtra: "    publish:\n      to: s3://other-bucket/x\n      manifest_cache_control: \"public, max-age=30, stale-while-revalidate=30\"\n      prune_after: 2d\n"))
+        let config = try parse(
+            bundles(
+                "publish: s3://feeds/all\n",
+                bundleExtra:
+                    "    publish:\n      to: s3://other-bucket/x\n      manifest_cache_control: \"public, max-age=30, stale-while-revalidate=30\"\n      prune_after: 2d\n"
+            ))
         let own = try #require(config.bundles[0].publish)
         #expect(own.bucket == "other-bucket" && own.prefix == "x")
         #expect(own.manifestCacheControl == "public, max-age=30, stale-while-revalidate=30" && own.pruneAfter == 2 * 86400)
@@ -48,7 +53,9 @@ struct PublishConfigTests {
     }
 
     @Test func mistakesAreReportedWithTheirLine() throws {
-        #expect(message(bundles("publish: https://feeds.example/x\n"))?.contains("pipeline.yaml:2:10: the publish target must be an `s3://bucket/prefix` URL") == true)
+        #expect(
+            message(bundles("publish: https://feeds.example/x\n"))?.contains("pipeline.yaml:2:10: the publish target must be an `s3://bucket/prefix` URL")
+                == true)
         #expect(message(bundles("publish: s3://Feeds_Bucket/x\n"))?.contains("not a bucket name") == true)
         #expect(message(bundles("publish: s3://feeds/a//b\n"))?.contains("without empty, `.` or `..` parts") == true)
         #expect(message(bundles("publish: s3://feeds/a/../b\n"))?.contains("`..`") == true)
@@ -72,9 +79,11 @@ struct PublishConfigTests {
         #expect(throws: RemotePublishError.self) { try AWSSettings.fromEnvironment(["AWS_ACCESS_KEY_ID": "k"]) }
         let aws = try AWSSettings.fromEnvironment(["AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s", "AWS_DEFAULT_REGION": "eu-west-1"])
         #expect(aws.region == "eu-west-1" && aws.endpoint == nil && aws.credentials.sessionToken == nil)
-        let custom = try AWSSettings.fromEnvironment(["AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s", "AWS_SESSION_TOKEN": "t",
-                                                      "AWS_REGION": "auto", "AWS_ENDPOINT_URL": "https://acct.r2.cloudflarestorage.com",
-                                                      "AWS_ENDPOINT_URL_S3": "http://127.0.0.1:9000"])
+        let custom = try AWSSettings.fromEnvironment([
+            "AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s", "AWS_SESSION_TOKEN": "t",
+            "AWS_REGION": "auto", "AWS_ENDPOINT_URL": "https://acct.r2.cloudflarestorage.com",
+            "AWS_ENDPOINT_URL_S3": "http://127.0.0.1:9000",
+        ])
         #expect(custom.region == "auto" && custom.endpoint?.absoluteString == "http://127.0.0.1:9000" && custom.credentials.sessionToken == "t")
         do {
             _ = try AWSSettings.fromEnvironment(["AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s", "AWS_ENDPOINT_URL": "http://user:pw@host"])

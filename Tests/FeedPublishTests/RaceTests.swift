@@ -4,8 +4,8 @@ import FeedPipeline
 import FeedPublish
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Two builds of one bundle, on two runners, publishing to one bucket at the same moment: one
 /// consistent manifest, and an error from the loser naming the winner's version. Once on a

@@ -1,7 +1,7 @@
 import FeedPublish
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Which failures `S3Client` tries again, against the test server (no S3 store needed): a
 /// refused connection and a 5xx are transient, retried up to the policy's attempts and counted;
@@ -11,8 +11,9 @@ import TestSupport
     static let retry = RetryPolicy(attempts: 3, baseDelay: 0.01, maxDelay: 0.02)
 
     static func client(_ endpoint: String, bucket: String) -> S3Client {
-        let settings = AWSSettings(credentials: AWSCredentials(accessKeyID: "AKIDTEST", secretAccessKey: "not-a-secret"),
-                                   endpoint: URL(string: endpoint))
+        let settings = AWSSettings(
+            credentials: AWSCredentials(accessKeyID: "AKIDTEST", secretAccessKey: "not-a-secret"),
+            endpoint: URL(string: endpoint))
         return S3Client(settings: settings, bucket: bucket, retry: retry, timeout: 5)
     }
 

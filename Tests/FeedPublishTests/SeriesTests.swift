@@ -4,8 +4,8 @@ import FeedPipeline
 import FeedPublish
 import FeedSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Wichita's versions built one after the other and published to a real S3 server (rclone),
 /// watched through a recording proxy: objects, their headers, the order of writes, prunes, and

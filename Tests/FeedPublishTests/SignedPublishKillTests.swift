@@ -1,8 +1,8 @@
 import BundleFormat
 import FeedPipeline
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `feedc publish` killed (SIGKILL) at 40 moments spread over a signed publication to
 /// `rclone serve s3`: after every kill the live manifest verifies with the live signature, so no
@@ -10,8 +10,11 @@ import TestSupport
 /// its signature, and 18 of 40 kills left the live manifest unverifiable until the next run; now
 /// the signature object holds the live manifest's signature and the new one's before the manifest
 /// is replaced (`ManifestSignature.bridge`).
-@Suite(.serialized, .enabled(if: SharedData.isAvailable && RcloneS3.isAvailable && FeedcBinary.suitesRun,
-                             "needs ../shared/data, rclone (.ci/run installs it) and the feedc binary"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: SharedData.isAvailable && RcloneS3.isAvailable && FeedcBinary.suitesRun,
+        "needs ../shared/data, rclone (.ci/run installs it) and the feedc binary"))
 struct SignedPublishKillTests {
     @Test func everyKillLeavesAVerifiableManifest() throws {
         let feedc = try #require(FeedcBinary.url)
@@ -27,10 +30,13 @@ struct SignedPublishKillTests {
 
         func liveVerifies() -> (verifies: Bool, version: Int?, lines: Int) {
             guard let manifest = FileManager.default.contents(atPath: store.file("k/w/manifest.json").path),
-                  let signature = FileManager.default.contents(atPath: store.file("k/w/manifest.json.sig").path) else { return (false, nil, 0) }
+                let signature = FileManager.default.contents(atPath: store.file("k/w/manifest.json.sig").path)
+            else { return (false, nil, 0) }
             let text = String(decoding: signature, as: UTF8.self)
-            return (ManifestSignature.verify(manifest, signature: text, publicKey: publicKey),
-                    try? Manifest.decode(manifest).latest.version, ManifestSignature.lines(of: text).count)
+            return (
+                ManifestSignature.verify(manifest, signature: text, publicKey: publicKey),
+                try? Manifest.decode(manifest).latest.version, ManifestSignature.lines(of: text).count
+            )
         }
         /// Builds the next version locally (the dumps alternate, so each is new content), then
         /// runs `feedc publish`, killed after `delay` seconds when one is given.

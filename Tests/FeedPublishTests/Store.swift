@@ -32,8 +32,10 @@ final class Store: @unchecked Sendable {
 
     /// What a CI job sets: keys, region, the endpoint (the proxy unless said otherwise).
     func environment(endpoint: URL? = nil, secret: String = RcloneS3.secretKey) -> [String: String] {
-        ["AWS_ACCESS_KEY_ID": RcloneS3.accessKey, "AWS_SECRET_ACCESS_KEY": secret, "AWS_REGION": "us-east-1",
-         "AWS_ENDPOINT_URL": (endpoint ?? proxy.endpoint).absoluteString]
+        [
+            "AWS_ACCESS_KEY_ID": RcloneS3.accessKey, "AWS_SECRET_ACCESS_KEY": secret, "AWS_REGION": "us-east-1",
+            "AWS_ENDPOINT_URL": (endpoint ?? proxy.endpoint).absoluteString,
+        ]
     }
 
     var settings: AWSSettings { try! AWSSettings.fromEnvironment(environment(endpoint: writer.endpoint)) }

@@ -4,11 +4,12 @@ import FeedPipeline
 import FeedPublish
 import FeedSQLite
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// What rclone's S3 server does with the requests publication depends on (so that
 /// docs/operations.md stays true), multipart uploads, and the signature beside the manifest.
@@ -20,27 +21,36 @@ struct StoreBehaviourTests {
         let store = try Store()
         let rclone = store.client()
         guard case .written(let first) = try rclone.put("c/m.json", Data("one".utf8), contentType: "application/json", cacheControl: "max-age=60") else {
-            Issue.record("first write refused"); return
+            Issue.record("first write refused")
+            return
         }
         let wrong = String(repeating: "0", count: 32)
-        #expect(try rclone.put("c/m.json", Data("two".utf8), contentType: "application/json", cacheControl: "max-age=60", ifMatch: wrong) != .preconditionFailed,
-                "rclone now honours If-Match: update docs/operations.md")
-        #expect(try rclone.put("c/m.json", Data("three".utf8), contentType: "application/json", cacheControl: "max-age=60", ifNoneMatch: "*") != .preconditionFailed,
-                "rclone now honours If-None-Match: update docs/operations.md")
+        #expect(
+            try rclone.put("c/m.json", Data("two".utf8), contentType: "application/json", cacheControl: "max-age=60", ifMatch: wrong) != .preconditionFailed,
+            "rclone now honours If-Match: update docs/operations.md")
+        #expect(
+            try rclone.put("c/m.json", Data("three".utf8), contentType: "application/json", cacheControl: "max-age=60", ifNoneMatch: "*")
+                != .preconditionFailed,
+            "rclone now honours If-None-Match: update docs/operations.md")
         #expect(try rclone.get("c/m.json")?.0 == Data("three".utf8))
 
         let proxied = S3Client(settings: try AWSSettings.fromEnvironment(store.environment()), bucket: store.bucket)
         let conditional = try S3Proxy(upstream: store.writer, conditional: true)
         let strict = S3Client(settings: try AWSSettings.fromEnvironment(store.environment(endpoint: conditional.endpoint)), bucket: store.bucket)
         _ = proxied
-        #expect(try strict.put("c/m.json", Data("four".utf8), contentType: "application/json", cacheControl: "max-age=60", ifMatch: first) == .preconditionFailed)
+        #expect(
+            try strict.put("c/m.json", Data("four".utf8), contentType: "application/json", cacheControl: "max-age=60", ifMatch: first) == .preconditionFailed)
         let current = try #require(try strict.head("c/m.json")).etag
-        #expect(try strict.put("c/m.json", Data("five".utf8), contentType: "application/json", cacheControl: "max-age=60", ifMatch: current) != .preconditionFailed)
-        #expect(try strict.put("c/m.json", Data("six".utf8), contentType: "application/json", cacheControl: "max-age=60", ifNoneMatch: "*") == .preconditionFailed)
+        #expect(
+            try strict.put("c/m.json", Data("five".utf8), contentType: "application/json", cacheControl: "max-age=60", ifMatch: current) != .preconditionFailed)
+        #expect(
+            try strict.put("c/m.json", Data("six".utf8), contentType: "application/json", cacheControl: "max-age=60", ifNoneMatch: "*") == .preconditionFailed)
         // A store that refuses conditional writes outright (501): the publisher writes again without.
         let refusing = try S3Proxy(upstream: store.writer, refuseConditional: true)
         let plainOnly = S3Client(settings: try AWSSettings.fromEnvironment(store.environment(endpoint: refusing.endpoint)), bucket: store.bucket)
-        #expect(try plainOnly.put("c/m.json", Data("seven".utf8), contentType: "application/json", cacheControl: "max-age=60", ifMatch: current) == .conditionsNotImplemented)
+        #expect(
+            try plainOnly.put("c/m.json", Data("seven".utf8), contentType: "application/json", cacheControl: "max-age=60", ifMatch: current)
+                == .conditionsNotImplemented)
         #expect(try rclone.get("c/m.json")?.0 == Data("five".utf8), "nothing written by the refused request")
 
         // The public URL: anonymous reads with ETag and 304; no anonymous writes; the keyed
@@ -66,15 +76,22 @@ struct StoreBehaviourTests {
         options.partSize = 64 << 10
         options.timeout = 5
         let target = PublishTarget(bucket: store.bucket, prefix: "mp")
-        let report = RemotePublisher(target: target, bundle: "w", folder: pipeline.bundleFolder, settings: try AWSSettings.fromEnvironment(store.environment()),
-                                     options: options).publish()
+        let report = RemotePublisher(
+            target: target, bundle: "w", folder: pipeline.bundleFolder, settings: try AWSSettings.fromEnvironment(store.environment()),
+            options: options
+        ).publish()
         #expect(report.status == .uploaded, "\(report.error ?? "")")
         let manifest = try Manifest.decode(pipeline.localManifest())
         let bundle = manifest.latest
         let parts = (bundle.bytes + (64 << 10) - 1) / (64 << 10)
         let entries = store.proxy.entries.filter { $0.path.hasSuffix(bundle.file) }
         #expect(entries.contains { $0.method == "POST" && $0.query.contains("uploads") && $0.cache_control == PublishTarget.immutableCacheControl })
-        #expect(Set(entries.filter { $0.method == "PUT" && $0.status == .code(200) }.map(\.query).compactMap { $0.split(separator: "&").first { $0.hasPrefix("partNumber=") } }).count == parts)
+        #expect(
+            Set(
+                entries.filter { $0.method == "PUT" && $0.status == .code(200) }.map(\.query).compactMap {
+                    $0.split(separator: "&").first { $0.hasPrefix("partNumber=") }
+                }
+            ).count == parts)
         #expect(entries.contains { $0.status == .other("dropped") }, "a part was cut and sent again")
         #expect(entries.contains { $0.method == "POST" && $0.query.contains("uploadId") && $0.status == .code(200) })
         #expect(sha256Hex(try Data(contentsOf: store.file("mp/w/\(bundle.file)"))) == bundle.sha256)
@@ -82,8 +99,10 @@ struct StoreBehaviourTests {
         #expect(info.contentType == "application/gzip" && info.cacheControl == PublishTarget.immutableCacheControl)
         // Run again: everything is there (checked by size and ETag), nothing is written.
         let before = store.proxy.entries.count
-        let again = RemotePublisher(target: target, bundle: "w", folder: pipeline.bundleFolder, settings: try AWSSettings.fromEnvironment(store.environment()),
-                                    options: options).publish()
+        let again = RemotePublisher(
+            target: target, bundle: "w", folder: pipeline.bundleFolder, settings: try AWSSettings.fromEnvironment(store.environment()),
+            options: options
+        ).publish()
         #expect(again.status == .upToDate)
         #expect(!store.proxy.entries.dropFirst(before).contains { ["PUT", "POST", "DELETE"].contains($0.method) })
     }
@@ -139,12 +158,14 @@ struct StoreBehaviourTests {
         let feedc = try #require(FeedcBinary.url)
         // Through a store that answers conditional writes 501, the next version still goes up.
         let refusing = try S3Proxy(upstream: store.writer, refuseConditional: true)
-        let next = try build(pipeline.write(source: SharedData.zips(in: "versions/wichita")[1], publish: "  to: s3://feeds/pub"), store: store,
-                             environment: store.environment(endpoint: refusing.endpoint))
+        let next = try build(
+            pipeline.write(source: SharedData.zips(in: "versions/wichita")[1], publish: "  to: s3://feeds/pub"), store: store,
+            environment: store.environment(endpoint: refusing.endpoint))
         #expect(next.upload?.status == .uploaded, "\(next.upload?.error ?? "")")
         #expect(refusing.entries.filter { $0.method == "PUT" && $0.path.hasSuffix("/manifest.json") }.map(\.status) == [.code(501), .code(200)])
 
-        let pulled = try Subprocess.run(feedc, ["pull", store.publicURL("pub/w/manifest.json").absoluteString, "--db", pipeline.folder.url.appendingPathComponent("cli.sqlite").path])
+        let pulled = try Subprocess.run(
+            feedc, ["pull", store.publicURL("pub/w/manifest.json").absoluteString, "--db", pipeline.folder.url.appendingPathComponent("cli.sqlite").path])
         #expect(pulled.status == 0, "\(pulled.output)\(pulled.error)")
     }
 

@@ -1,5 +1,6 @@
-@testable import FeedSources
 import Testing
+
+@testable import FeedSources
 
 @Suite struct CSVScannerTests {
     private func records(_ text: String) -> [[String]] {
@@ -64,7 +65,8 @@ import Testing
     /// The 32-byte ASCII fast path finds the same first bad byte as Swift's own decoder, wherever
     /// it falls: before, on and after word boundaries, after multi-byte characters, from any start.
     @Test func utf8CheckAgreesWithTheStandardDecoderAtEveryOffset() {
-        let text = Array(String(repeating: "stop_times,08:00:00,", count: 5).utf8) + Array("Łódź 東京 🚋".utf8)
+        let text =
+            Array(String(repeating: "stop_times,08:00:00,", count: 5).utf8) + Array("Łódź 東京 🚋".utf8)
             + Array(String(repeating: "x", count: 70).utf8)
         var checked = 0
         for position in 0...text.count {

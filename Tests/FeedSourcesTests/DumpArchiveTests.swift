@@ -1,9 +1,10 @@
 import FeedModel
-@testable import FeedSources
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import ZIPFoundation
+
+@testable import FeedSources
 
 @Suite struct DumpArchiveTests {
     private func zip(_ folder: TemporaryFolder, _ entries: [String: String]) throws -> URL {
@@ -94,15 +95,18 @@ import ZIPFoundation
     /// end; the feed is then unusable, with the limit named.
     @Test func aBombWhoseHeaderLiesIsStoppedWhileItInflates() throws {
         let folder = TemporaryFolder()
-        let text = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,8:61:00,08:00:00,S1,1\n"
+        let text =
+            "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,8:61:00,08:00:00,S1,1\n"
             + String(repeating: "T1,08:00:00,08:00:00,S1,1\n", count: 500_000)
         let url = try zip(folder, TinyFeed.with(["stop_times.txt": text]))
         var bytes = [UInt8](try Data(contentsOf: url))
         // Declared unpacked size, in the local header (offset 22) and the central directory (24).
         func patch(signature: [UInt8], sizeAt: Int, nameAt: Int) {
             let name = Array("stop_times.txt".utf8)
-            for i in 0..<(bytes.count - nameAt - name.count) where Array(bytes[i..<i + 4]) == signature
-                && Array(bytes[i + nameAt..<i + nameAt + name.count]) == name {
+            for i in 0..<(bytes.count - nameAt - name.count)
+            where Array(bytes[i..<i + 4]) == signature
+                && Array(bytes[i + nameAt..<i + nameAt + name.count]) == name
+            {
                 bytes.replaceSubrange(i + sizeAt..<i + sizeAt + 4, with: [0xE8, 0x03, 0, 0])  // 1,000 bytes
             }
         }
@@ -139,7 +143,8 @@ import ZIPFoundation
     /// taken for a bomb, however low the ratio bound.
     @Test func aLargeStoredMemberIsNoBomb() throws {
         let folder = TemporaryFolder()
-        let text = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        let text =
+            "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
             + String(repeating: "T1,08:00:00,08:00:00,S1,1\n", count: 100_000)
         let url = folder.url.appendingPathComponent("stored.zip")
         let archive = try Archive(url: url, accessMode: .create, pathEncoding: nil)

@@ -1,7 +1,8 @@
-@testable import FeedModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import FeedModel
 
 /// Fields are named through ``FieldKey``'s constants (issue 31: a misspelt field does not
 /// compile): the constants are exactly the schema's field names, and no source makes a key from
@@ -11,7 +12,9 @@ import TestSupport
         let names = FieldKey.all.map(\.name)
         #expect(Set(names).count == names.count, "a name declared twice")
         let schema = Set((GTFSSchema.tables + [GTFSSchema.locations]).flatMap { $0.fields.map(\.name) })
-        #expect(Set(names) == schema, "keys without a field: \(Set(names).subtracting(schema).sorted()); fields without a key: \(schema.subtracting(names).sorted())")
+        #expect(
+            Set(names) == schema,
+            "keys without a field: \(Set(names).subtracting(schema).sorted()); fields without a key: \(schema.subtracting(names).sorted())")
         #expect(FieldKey.stopId.name == "stop_id" && GTFSSchema.stops.fields[0].key == .stopId)
         #expect(FieldKey.weekdays.map(\.name) == ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
     }

@@ -1,9 +1,10 @@
 import FeedModel
-@testable import FeedSources
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import ZIPFoundation
+
+@testable import FeedSources
 
 /// A member inflated ahead on a free pool thread, from the dump opened again by its layout, or
 /// (no thread free) inflated by the reader itself: the same bytes in the same order either way,

@@ -1,6 +1,7 @@
 import FeedModel
-@testable import FeedSources
 import Testing
+
+@testable import FeedSources
 
 /// The loader's codes no other test raised (issue 31): each from the smallest file that
 /// raises it, with the severity and repair the loader gives.
@@ -18,24 +19,32 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(kind: .invalidUrl, table: "routes", text: "route_id,route_short_name,route_type,route_url\nR1,1,3,www.example.com\n",
-             field: "route_url", severity: .warning),
-        Case(kind: .invalidColor, table: "routes", text: "route_id,route_short_name,route_type,route_color\nR1,1,3,GGGGGG\n",
-             field: "route_color", severity: .warning),
-        Case(kind: .invalidEmail, table: "agency",
-             text: "agency_name,agency_url,agency_timezone,agency_email\nAgency,https://a.example,Europe/Warsaw,nobody\n",
-             field: "agency_email", severity: .warning),
-        Case(kind: .invalidTimezone, table: "agency", text: "agency_name,agency_url,agency_timezone\nAgency,https://a.example,Mars\n",
-             field: "agency_timezone", severity: .error),
-        Case(kind: .invalidDate, table: "feed_info",
-             text: "feed_publisher_name,feed_publisher_url,feed_lang,feed_start_date\nP,https://p.example,en,2026-01-01\n",
-             field: "feed_start_date", severity: .error),
-        Case(kind: .invalidQuoting, table: "stops", text: "stop_id,stop_name,stop_lat,stop_lon\nS1,\"One\"x,53.1,18.0\n",
-             field: nil, severity: .warning),
-        Case(kind: .duplicatedColumn, table: "stops", text: "stop_id,stop_name,stop_name,stop_lat,stop_lon\nS1,A,B,53.1,18.0\n",
-             field: "stop_name", severity: .error),
-        Case(kind: .emptyColumnName, table: "stops", text: "stop_id,,stop_name,stop_lat,stop_lon\nS1,x,A,53.1,18.0\n",
-             field: nil, severity: .error),
+        Case(
+            kind: .invalidUrl, table: "routes", text: "route_id,route_short_name,route_type,route_url\nR1,1,3,www.example.com\n",
+            field: "route_url", severity: .warning),
+        Case(
+            kind: .invalidColor, table: "routes", text: "route_id,route_short_name,route_type,route_color\nR1,1,3,GGGGGG\n",
+            field: "route_color", severity: .warning),
+        Case(
+            kind: .invalidEmail, table: "agency",
+            text: "agency_name,agency_url,agency_timezone,agency_email\nAgency,https://a.example,Europe/Warsaw,nobody\n",
+            field: "agency_email", severity: .warning),
+        Case(
+            kind: .invalidTimezone, table: "agency", text: "agency_name,agency_url,agency_timezone\nAgency,https://a.example,Mars\n",
+            field: "agency_timezone", severity: .error),
+        Case(
+            kind: .invalidDate, table: "feed_info",
+            text: "feed_publisher_name,feed_publisher_url,feed_lang,feed_start_date\nP,https://p.example,en,2026-01-01\n",
+            field: "feed_start_date", severity: .error),
+        Case(
+            kind: .invalidQuoting, table: "stops", text: "stop_id,stop_name,stop_lat,stop_lon\nS1,\"One\"x,53.1,18.0\n",
+            field: nil, severity: .warning),
+        Case(
+            kind: .duplicatedColumn, table: "stops", text: "stop_id,stop_name,stop_name,stop_lat,stop_lon\nS1,A,B,53.1,18.0\n",
+            field: "stop_name", severity: .error),
+        Case(
+            kind: .emptyColumnName, table: "stops", text: "stop_id,,stop_name,stop_lat,stop_lon\nS1,x,A,53.1,18.0\n",
+            field: nil, severity: .error),
     ]
 
     @Test(arguments: cases)
@@ -53,8 +62,9 @@ import Testing
 
     @Test func aRepeatedColumnKeepsTheFirst() throws {
         let sink = NoticeSink()
-        let table = try #require(TableLoader(schema: GTFSSchema.stops, sink: sink)
-            .load(Array("stop_id,stop_name,stop_name,stop_lat,stop_lon\nS1,A,B,53.1,18.0\n".utf8)))
+        let table = try #require(
+            TableLoader(schema: GTFSSchema.stops, sink: sink)
+                .load(Array("stop_id,stop_name,stop_name,stop_lat,stop_lon\nS1,A,B,53.1,18.0\n".utf8)))
         #expect(table.texts(.stopName) == ["A"])
         #expect(sink.samples.first { $0.code == NoticeKind.duplicatedColumn.code }?.repair == "second column ignored")
     }

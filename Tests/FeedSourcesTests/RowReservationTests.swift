@@ -1,7 +1,8 @@
 import FeedModel
 import Foundation
-@testable import FeedSources
 import Testing
+
+@testable import FeedSources
 
 /// Given the file's declared size, the loader sizes its columns from the records' length: room
 /// for the whole file and a little more when the size is right, at most 8 times the rows kept
@@ -18,10 +19,13 @@ import Testing
 
     /// `bytes` (the 20,000 stop_times by default) fed in chunks of `chunk` bytes, gathered in
     /// batches of `batchBytes`: the table, and the rows last reserved.
-    static func load(_ bytes: [UInt8] = file, expectedBytes: Int?, halves: Bool = false, batchBytes: Int = 64 << 10,
-                     chunk: Int = 10_000) -> (table: Table?, reserved: Int?) {
-        var loader = TableLoader(schema: GTFSSchema.stopTimes, sink: NoticeSink(), batchBytes: batchBytes,
-                                 sideBySide: halves ? Workers(2) : nil, halvesFrom: halves ? 100 : 4096, expectedBytes: expectedBytes)
+    static func load(
+        _ bytes: [UInt8] = file, expectedBytes: Int?, halves: Bool = false, batchBytes: Int = 64 << 10,
+        chunk: Int = 10_000
+    ) -> (table: Table?, reserved: Int?) {
+        var loader = TableLoader(
+            schema: GTFSSchema.stopTimes, sink: NoticeSink(), batchBytes: batchBytes,
+            sideBySide: halves ? Workers(2) : nil, halvesFrom: halves ? 100 : 4096, expectedBytes: expectedBytes)
         bytes.withUnsafeBufferPointer { all in
             var start = 0
             while start < all.count {

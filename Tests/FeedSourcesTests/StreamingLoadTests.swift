@@ -1,15 +1,17 @@
 import FeedModel
 import Foundation
-@testable import FeedSources
-import Testing
 import TestSupport
+import Testing
+
+@testable import FeedSources
 
 /// A file fed to the loader in chunks, cut anywhere (inside a quoted field, between CR and LF,
 /// inside a multi-byte character), gives the same table and the same notices as the whole file.
 @Suite struct StreamingLoadTests {
     /// Quoted commas, quotes and line breaks; LF, CRLF and lone CR; a blank line; a BOM; a bad
     /// value; a short row; a byte that is not UTF-8; multi-byte names.
-    static let tricky: [UInt8] = Array("\u{FEFF}stop_id,stop_name,stop_lat,stop_lon,stop_desc\r\n".utf8)
+    static let tricky: [UInt8] =
+        Array("\u{FEFF}stop_id,stop_name,stop_lat,stop_lon,stop_desc\r\n".utf8)
         + Array("S1,\"Rynek, \"\"Plac\"\"\",53.1,18.0,\"two\r\nlines\"\n".utf8)
         + Array("S2,Łódź Fabryczna,53.2,18.1,\rS3,Dworzec,95.0,18.2,x\r\n\n".utf8)
         + Array("S4,\"Zażółć\ngęślą\",53.3,18.3\r\n".utf8)
@@ -40,10 +42,13 @@ import TestSupport
         return out
     }
 
-    private static func load(_ bytes: [UInt8], schema: TableSchema, chunks: [Int], batchBytes: Int,
-                             halvesFrom: Int? = nil) -> (Snapshot?, [Notice], [String: Int]) {
+    private static func load(
+        _ bytes: [UInt8], schema: TableSchema, chunks: [Int], batchBytes: Int,
+        halvesFrom: Int? = nil
+    ) -> (Snapshot?, [Notice], [String: Int]) {
         let sink = NoticeSink()
-        var loader = TableLoader(schema: schema, sink: sink, batchBytes: batchBytes, sideBySide: halvesFrom != nil ? Workers(2) : nil, halvesFrom: halvesFrom ?? 0)
+        var loader = TableLoader(
+            schema: schema, sink: sink, batchBytes: batchBytes, sideBySide: halvesFrom != nil ? Workers(2) : nil, halvesFrom: halvesFrom ?? 0)
         var start = 0, k = 0
         bytes.withUnsafeBufferPointer { all in
             while start < all.count {
@@ -81,18 +86,19 @@ import TestSupport
         var text = "stop_id,stop_name,stop_lat,stop_lon,location_type\n"
         for i in 0..<600 {
             switch i % 7 {
-            case 0: text += ",Bad,x,18.0,0\n"                          // no stop_id: row dropped
-            case 1: text += "S\(i),\"Two\nlines\",53.1,18.0,9\n"    // value cleared
-            case 2: text += "S\(i),Short,53.1\n"                       // short row, row dropped
-            case 3: text += "\n"                                       // blank line
+            case 0: text += ",Bad,x,18.0,0\n"  // no stop_id: row dropped
+            case 1: text += "S\(i),\"Two\nlines\",53.1,18.0,9\n"  // value cleared
+            case 2: text += "S\(i),Short,53.1\n"  // short row, row dropped
+            case 3: text += "\n"  // blank line
             default: text += "S\(i),Stop \(i),53.\(i),18.\(i),0\n"
             }
         }
         let bytes = Array(text.utf8)
         func run(_ halvesFrom: Int?) -> (Snapshot?, [Notice], [String: Int], [String: Int]) {
             let sink = NoticeSink()
-            var loader = TableLoader(schema: GTFSSchema.stops, sink: sink, batchBytes: batchBytes,
-                                     sideBySide: halvesFrom != nil ? Workers(2) : nil, halvesFrom: halvesFrom ?? 0)
+            var loader = TableLoader(
+                schema: GTFSSchema.stops, sink: sink, batchBytes: batchBytes,
+                sideBySide: halvesFrom != nil ? Workers(2) : nil, halvesFrom: halvesFrom ?? 0)
             bytes.withUnsafeBufferPointer { all in
                 for start in stride(from: 0, to: all.count, by: 97) {
                     loader.consume(UnsafeBufferPointer(rebasing: all[start..<min(all.count, start + 97)]))

@@ -1,6 +1,7 @@
 import FeedModel
-@testable import FeedSources
 import Testing
+
+@testable import FeedSources
 
 @Suite struct TableLoaderTests {
     private func load(_ schema: TableSchema, _ text: String) -> (Table?, NoticeSink) {
@@ -30,7 +31,8 @@ import Testing
     }
 
     @Test func invalidTimeInOptionalFieldIsClearedAndReported() throws {
-        let (table, sink) = load(GTFSSchema.stopTimes, "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,8:61:00,08:00:00,S1,1\nT1,25:10:00,25:10:00,S2,2\n")
+        let (table, sink) = load(
+            GTFSSchema.stopTimes, "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,8:61:00,08:00:00,S1,1\nT1,25:10:00,25:10:00,S2,2\n")
         let stopTimes = try #require(table)
         #expect(stopTimes.integers(.arrivalTime) == [Column.nullInteger, 25 * 3600 + 600])
         let notice = try #require(sink.samples.first { $0.code == "invalid_time" })
@@ -41,7 +43,9 @@ import Testing
     }
 
     @Test func missingOrInvalidRequiredValueDropsTheRow() throws {
-        let (table, sink) = load(GTFSSchema.stopTimes, "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n,08:00:00,08:00:00,S1,1\nT1,08:00:00,08:00:00,S2,two\nT1,08:00:00,08:00:00,S3,3\n")
+        let (table, sink) = load(
+            GTFSSchema.stopTimes,
+            "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n,08:00:00,08:00:00,S1,1\nT1,08:00:00,08:00:00,S2,two\nT1,08:00:00,08:00:00,S3,3\n")
         #expect(try #require(table).texts(.stopId) == ["S3"])
         #expect(sink.samples.first { $0.code == "missing_required_field" }?.line == 2)
         #expect(sink.samples.first { $0.code == "invalid_integer" }?.line == 3)
@@ -108,7 +112,8 @@ import Testing
         for bad in ["+12", "316+265", "call us", "12", "1234567890123456", "316 265 7221 ☎", "+"] {
             #expect(!ValueParsing.isPossiblePhoneNumber(bad), "\(bad)")
         }
-        let text = "agency_id,agency_name,agency_url,agency_timezone,agency_phone\nA,One,https://a.example,Europe/Warsaw,call us\nB,Two,https://b.example,Europe/Warsaw,+48 52 58 22 300\n"
+        let text =
+            "agency_id,agency_name,agency_url,agency_timezone,agency_phone\nA,One,https://a.example,Europe/Warsaw,call us\nB,Two,https://b.example,Europe/Warsaw,+48 52 58 22 300\n"
         let sink = NoticeSink()
         let agency = try #require(TableLoader(schema: GTFSSchema.agency, sink: sink).load(Array(text.utf8)))
         #expect(agency.texts(.agencyPhone) == [nil, "+48 52 58 22 300"])

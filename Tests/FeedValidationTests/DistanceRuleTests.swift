@@ -2,8 +2,8 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The distance rules, each on a feed that raises it and one that must not, counted as
 /// MobilityData counts them (one notice per problem).
@@ -17,7 +17,8 @@ import TestSupport
     @Test func shapeDistanceCodesFollowMobilityData() throws {
         // A: a decrease, then a repeated point; B: equal distances 11 m apart (error) and 0.5 m
         // apart (warning).
-        let (feed, sink) = try shapes("""
+        let (feed, sink) = try shapes(
+            """
             A,53.1,18.0,1,0
             A,53.2,18.1,2,100
             A,53.3,18.2,3,50
@@ -46,16 +47,19 @@ import TestSupport
     }
 
     @Test func equalStopTimeDistancesAreErrorsOnePerPair() throws {
-        let (feed, sink) = try RuleFixture.validate(TinyFeed.with(["stop_times.txt": """
-            trip_id,arrival_time,departure_time,stop_id,stop_sequence,shape_dist_traveled
-            T1,08:00:00,08:00:00,S1,1,0
-            T1,08:05:00,08:05:00,S2,2,0
-            T1,08:10:00,08:10:00,S3,3,0
-            T2,09:00:00,09:00:00,S1,1,0
-            T2,09:05:00,09:05:00,S2,2,5
-            T2,09:10:00,09:10:00,S3,3,9
+        let (feed, sink) = try RuleFixture.validate(
+            TinyFeed.with([
+                "stop_times.txt": """
+                trip_id,arrival_time,departure_time,stop_id,stop_sequence,shape_dist_traveled
+                T1,08:00:00,08:00:00,S1,1,0
+                T1,08:05:00,08:05:00,S2,2,0
+                T1,08:10:00,08:10:00,S3,3,0
+                T2,09:00:00,09:00:00,S1,1,0
+                T2,09:05:00,09:05:00,S2,2,5
+                T2,09:10:00,09:10:00,S3,3,9
 
-            """]))
+                """
+            ]))
         #expect(RuleFixture.notices(sink, "decreasing_or_equal_stop_time_distance") == [.error: 2])
         let distances = feed.stopTimes.reals(.shapeDistTraveled)
         #expect(distances[0..<3].allSatisfy { $0.isNaN })
@@ -69,15 +73,15 @@ import TestSupport
             "trips.txt": "route_id,service_id,trip_id,shape_id\nR1,WK,T1,A\nR1,WK,T2,A\n",
             "shapes.txt": Self.shapeHeader + "A,53.1,18.0,1,0\nA,53.2,18.1,2,100\n",
             "stop_times.txt": """
-                trip_id,arrival_time,departure_time,stop_id,stop_sequence,shape_dist_traveled
-                T1,08:00:00,08:00:00,S1,1,0
-                T1,08:05:00,08:05:00,S2,2,100
-                T1,08:10:00,08:10:00,S3,3,150
-                T2,09:00:00,09:00:00,S1,1,0
-                T2,09:05:00,09:05:00,S2,2,50
-                T2,09:10:00,09:10:00,S2,3,100
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence,shape_dist_traveled
+            T1,08:00:00,08:00:00,S1,1,0
+            T1,08:05:00,08:05:00,S2,2,100
+            T1,08:10:00,08:10:00,S3,3,150
+            T2,09:00:00,09:00:00,S1,1,0
+            T2,09:05:00,09:05:00,S2,2,50
+            T2,09:10:00,09:10:00,S2,3,100
 
-                """,
+            """,
         ])
         let (feed, sink) = try RuleFixture.validate(files)
         #expect(RuleFixture.notices(sink, "trip_distance_exceeds_shape_distance") == [.error: 1])

@@ -2,8 +2,8 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The GTFS-Fares v2 and booking rules files, read and checked only: their schema (fields, keys,
 /// references, as MobilityData declares them) and MobilityData's rules on them, each code raised
@@ -17,16 +17,20 @@ import TestSupport
     static let fares: [String: String] = [
         "rider_categories.txt": "rider_category_id,rider_category_name,is_default_fare_category\nADULT,Adult,1\nYOUTH,Youth,0\n",
         "fare_media.txt": "fare_media_id,fare_media_name,fare_media_type\nCASH,Cash,0\nCARD,Card,2\n",
-        "fare_products.txt": "fare_product_id,fare_product_name,amount,currency,fare_media_id,rider_category_id\nP1,Single,2.50,EUR,CASH,ADULT\nP1,Single,2.00,EUR,CARD,ADULT\nP2,Youth,1.00,EUR,,YOUTH\n",
+        "fare_products.txt":
+            "fare_product_id,fare_product_name,amount,currency,fare_media_id,rider_category_id\nP1,Single,2.50,EUR,CASH,ADULT\nP1,Single,2.00,EUR,CARD,ADULT\nP2,Youth,1.00,EUR,,YOUTH\n",
         "networks.txt": "network_id,network_name\nN1,City\n",
         "route_networks.txt": "route_id,network_id\nR1,N1\n",
         "areas.txt": "area_id,area_name\nA1,Centre\n",
         "stop_areas.txt": "area_id,stop_id\nA1,S1\nA1,S2\n",
         "timeframes.txt": "timeframe_group_id,start_time,end_time,service_id\nPEAK,07:00:00,09:00:00,WK\nPEAK,16:00:00,18:00:00,WK\nALL,,,WK\n",
-        "fare_leg_rules.txt": "leg_group_id,network_id,from_area_id,to_area_id,from_timeframe_group_id,fare_product_id,rule_priority\nL1,N1,A1,A1,PEAK,P1,1\nL2,N1,,,,P2,0\n",
+        "fare_leg_rules.txt":
+            "leg_group_id,network_id,from_area_id,to_area_id,from_timeframe_group_id,fare_product_id,rule_priority\nL1,N1,A1,A1,PEAK,P1,1\nL2,N1,,,,P2,0\n",
         "fare_leg_join_rules.txt": "from_network_id,to_network_id,from_stop_id,to_stop_id\nN1,N1,S1,S2\nN1,N1,,\n",
-        "fare_transfer_rules.txt": "from_leg_group_id,to_leg_group_id,transfer_count,duration_limit,duration_limit_type,fare_transfer_type,fare_product_id\nL1,L1,-1,5400,1,0,\nL1,L2,,,,2,P1\n",
-        "booking_rules.txt": "booking_rule_id,booking_type,prior_notice_duration_min,prior_notice_duration_max,prior_notice_last_day,prior_notice_last_time,prior_notice_start_day,prior_notice_start_time,message\nNOW,0,,,,,,,Call us\nSAME,1,30,120,,,,,\nDAY,2,,,1,17:00:00,7,08:00:00,\n",
+        "fare_transfer_rules.txt":
+            "from_leg_group_id,to_leg_group_id,transfer_count,duration_limit,duration_limit_type,fare_transfer_type,fare_product_id\nL1,L1,-1,5400,1,0,\nL1,L2,,,,2,P1\n",
+        "booking_rules.txt":
+            "booking_rule_id,booking_type,prior_notice_duration_min,prior_notice_duration_max,prior_notice_last_day,prior_notice_last_time,prior_notice_start_day,prior_notice_start_time,message\nNOW,0,,,,,,,Call us\nSAME,1,30,120,,,,,\nDAY,2,,,1,17:00:00,7,08:00:00,\n",
     ]
 
     @Test func aCleanFaresFeedRaisesNothing() throws {
@@ -40,14 +44,17 @@ import TestSupport
     }
 
     @Test func theSchemaChecksFieldsKeysAndReferences() throws {
-        let (feed, sink) = try RuleFixture.validate(TinyFeed.with(Self.fares.merging([
-            "fare_media.txt": "fare_media_id,fare_media_name,fare_media_type\nCASH,Cash,0\nCARD,Card,7\n",
-            "fare_products.txt": "fare_product_id,amount,currency,fare_media_id,rider_category_id\nP1,2.50,EUR,CASH,ADULT\nP1,2.50,EUR,CASH,ADULT\nP2,1.00,EUR,COIN,YOUTH\n",
-            "fare_leg_rules.txt": "leg_group_id,network_id,from_area_id,fare_product_id,rule_priority\nL1,N9,A9,P1,-1\nL2,N1,,P3,\n",
-            "stop_areas.txt": "area_id,stop_id\nA1,S9\n",
-            "timeframes.txt": "timeframe_group_id,start_time,end_time,service_id\nPEAK,07:00:00,09:00:00,XX\n",
-            "booking_rules.txt": "booking_rule_id,prior_notice_duration_min\nB1,10\n",
-        ]) { _, new in new }))
+        let (feed, sink) = try RuleFixture.validate(
+            TinyFeed.with(
+                Self.fares.merging([
+                    "fare_media.txt": "fare_media_id,fare_media_name,fare_media_type\nCASH,Cash,0\nCARD,Card,7\n",
+                    "fare_products.txt":
+                        "fare_product_id,amount,currency,fare_media_id,rider_category_id\nP1,2.50,EUR,CASH,ADULT\nP1,2.50,EUR,CASH,ADULT\nP2,1.00,EUR,COIN,YOUTH\n",
+                    "fare_leg_rules.txt": "leg_group_id,network_id,from_area_id,fare_product_id,rule_priority\nL1,N9,A9,P1,-1\nL2,N1,,P3,\n",
+                    "stop_areas.txt": "area_id,stop_id\nA1,S9\n",
+                    "timeframes.txt": "timeframe_group_id,start_time,end_time,service_id\nPEAK,07:00:00,09:00:00,XX\n",
+                    "booking_rules.txt": "booking_rule_id,prior_notice_duration_min\nB1,10\n",
+                ]) { _, new in new }))
         #expect(sink.count(of: "unexpected_enum_value") == 1)
         #expect(RuleFixture.notices(sink, "duplicate_key") == [.error: 1])
         // fare_media_id COIN, network N9, area A9, product P3, stop S9, service XX.
@@ -63,7 +70,8 @@ import TestSupport
 
     @Test func aBookingRuleIdMustExist() throws {
         let flex = TinyFeed.with([
-            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence,pickup_booking_rule_id\nT1,08:00:00,08:00:00,S1,1,NOW\nT1,08:05:00,08:05:00,S2,2,GONE\nT1,08:10:00,08:10:00,S3,3,\nT2,09:00:00,09:00:00,S1,1,\nT2,09:05:00,09:05:00,S2,2,\nT2,09:10:00,09:10:00,S3,3,\n",
+            "stop_times.txt":
+                "trip_id,arrival_time,departure_time,stop_id,stop_sequence,pickup_booking_rule_id\nT1,08:00:00,08:00:00,S1,1,NOW\nT1,08:05:00,08:05:00,S2,2,GONE\nT1,08:10:00,08:10:00,S3,3,\nT2,09:00:00,09:00:00,S1,1,\nT2,09:05:00,09:05:00,S2,2,\nT2,09:10:00,09:10:00,S3,3,\n",
             "booking_rules.txt": Self.fares["booking_rules.txt"]!,
         ])
         let (_, sink) = try RuleFixture.validate(flex)
@@ -72,14 +80,15 @@ import TestSupport
     }
 
     @Test func bookingRulesByBookingType() throws {
-        let header = "booking_rule_id,booking_type,prior_notice_duration_min,prior_notice_duration_max,prior_notice_last_day,prior_notice_last_time,prior_notice_start_day,prior_notice_start_time,prior_notice_service_id\n"
+        let header =
+            "booking_rule_id,booking_type,prior_notice_duration_min,prior_notice_duration_max,prior_notice_last_day,prior_notice_last_time,prior_notice_start_day,prior_notice_start_time,prior_notice_service_id\n"
         let rows = [
-            "RT,0,10,,,,,,WK",           // real time with a duration and a service: one notice for both
-            "SD,1,,60,1,,,,",            // same day: no minimum, a last day
-            "SD2,1,90,60,,,2,08:00:00,", // maximum below minimum; start day beside a maximum
-            "PD,2,10,,,,,,",             // prior day: a duration, no last day, no last time
-            "PD2,2,,,3,17:00:00,1,,",    // last day after start day; start day without start time
-            "PD3,2,,,1,17:00:00,,08:00:00,", // start time without start day
+            "RT,0,10,,,,,,WK",  // real time with a duration and a service: one notice for both
+            "SD,1,,60,1,,,,",  // same day: no minimum, a last day
+            "SD2,1,90,60,,,2,08:00:00,",  // maximum below minimum; start day beside a maximum
+            "PD,2,10,,,,,,",  // prior day: a duration, no last day, no last time
+            "PD2,2,,,3,17:00:00,1,,",  // last day after start day; start day without start time
+            "PD3,2,,,1,17:00:00,,08:00:00,",  // start time without start day
         ]
         let (_, sink) = try RuleFixture.validate(TinyFeed.with(["booking_rules.txt": header + rows.joined(separator: "\n") + "\n"]))
         #expect(RuleFixture.notices(sink, "forbidden_real_time_booking_field_value") == [.error: 1])
@@ -100,12 +109,12 @@ import TestSupport
     @Test func fareTransferRules() throws {
         let header = "from_leg_group_id,to_leg_group_id,transfer_count,duration_limit,duration_limit_type,fare_transfer_type\n"
         let rows = [
-            "L1,L1,,,,0",       // within one group, no count
-            "L1,L1,0,,,0",      // invalid count
-            "L1,L1,-2,,,0",     // invalid count
-            "L1,L2,2,,,0",      // forbidden count
-            "L2,L2,3,600,,1",   // limit without type
-            "L2,L1,,,2,1",      // type without limit
+            "L1,L1,,,,0",  // within one group, no count
+            "L1,L1,0,,,0",  // invalid count
+            "L1,L1,-2,,,0",  // invalid count
+            "L1,L2,2,,,0",  // forbidden count
+            "L2,L2,3,600,,1",  // limit without type
+            "L2,L1,,,2,1",  // type without limit
         ]
         let files = Self.fares.merging(["fare_transfer_rules.txt": header + rows.joined(separator: "\n") + "\n"]) { _, new in new }
         let (_, sink) = try RuleFixture.validate(TinyFeed.with(files))
@@ -120,14 +129,15 @@ import TestSupport
     @Test func timeframes() throws {
         let header = "timeframe_group_id,start_time,end_time,service_id\n"
         let rows = [
-            "A,07:00:00,09:00:00,WK", "A,08:30:00,10:00:00,WK", // overlap
-            "A,08:30:00,10:00:00,WE",                          // another service: no overlap
-            "B,10:00:00,,WK",                                  // only a start
-            "C,23:00:00,25:00:00,WK",                          // after 24:00:00
-            "D,12:00:00,11:00:00,WK", "E,12:00:00,12:00:00,WK", // out of order, equal
-            "F,00:00:00,24:00:00,WK",                          // the whole day, fine
+            "A,07:00:00,09:00:00,WK", "A,08:30:00,10:00:00,WK",  // overlap
+            "A,08:30:00,10:00:00,WE",  // another service: no overlap
+            "B,10:00:00,,WK",  // only a start
+            "C,23:00:00,25:00:00,WK",  // after 24:00:00
+            "D,12:00:00,11:00:00,WK", "E,12:00:00,12:00:00,WK",  // out of order, equal
+            "F,00:00:00,24:00:00,WK",  // the whole day, fine
         ]
-        let calendar = "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260101,20261231\nWE,0,0,0,0,0,1,1,20260101,20261231\n"
+        let calendar =
+            "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260101,20261231\nWE,0,0,0,0,0,1,1,20260101,20261231\n"
         let (_, sink) = try RuleFixture.validate(TinyFeed.with(["timeframes.txt": header + rows.joined(separator: "\n") + "\n", "calendar.txt": calendar]))
         #expect(RuleFixture.notices(sink, "timeframe_overlap") == [.error: 1])
         #expect(RuleFixture.notices(sink, "timeframe_only_start_or_end_time_specified") == [.error: 1])
@@ -141,7 +151,8 @@ import TestSupport
         let files = Self.fares.merging([
             "fare_media.txt": "fare_media_id,fare_media_name,fare_media_type\nCASH,Cash,0\nCARD,,2\nAPP,,4\nTICKET,,1\nCASH2,Cash,0\n",
             "rider_categories.txt": "rider_category_id,rider_category_name,is_default_fare_category\nADULT,Adult,1\nYOUTH,Youth,0\nSENIOR,Senior,1\n",
-            "fare_products.txt": "fare_product_id,amount,currency,rider_category_id\nP1,2.50,EUR,ADULT\nP1,1.50,EUR,SENIOR\nP1,1.00,EUR,YOUTH\nP2,1.00,EUR,ADULT\n",
+            "fare_products.txt":
+                "fare_product_id,amount,currency,rider_category_id\nP1,2.50,EUR,ADULT\nP1,1.50,EUR,SENIOR\nP1,1.00,EUR,YOUTH\nP2,1.00,EUR,ADULT\n",
         ]) { _, new in new }
         let (_, sink) = try RuleFixture.validate(TinyFeed.with(files))
         #expect(RuleFixture.notices(sink, "missing_recommended_field") == [.warning: 2])
@@ -154,21 +165,21 @@ import TestSupport
         let files = Self.fares.merging([
             "fare_attributes.txt": "fare_id,price,currency_type,payment_method,transfers\nF1,2.50,EUR,0,\nF2,2.50,eur,0,\n",
             "fare_products.txt": """
-                fare_product_id,amount,currency,rider_category_id
-                P1,2.50,EUR,ADULT
-                P2,250,JPY,ADULT
-                P3,2.5,USD,ADULT
-                P4,2.500,KWD,ADULT
-                P5,1.00,XYZ,ADULT
-                P6,two,EUR,ADULT
-                P7,-0.50,EUR,ADULT
-                P8,25E-1,EUR,ADULT
-                P9,2.50,JPY,ADULT
-                P10,25E1,EUR,ADULT
-                P11,.50,EUR,ADULT
-                P12,1,XAU,ADULT
+            fare_product_id,amount,currency,rider_category_id
+            P1,2.50,EUR,ADULT
+            P2,250,JPY,ADULT
+            P3,2.5,USD,ADULT
+            P4,2.500,KWD,ADULT
+            P5,1.00,XYZ,ADULT
+            P6,two,EUR,ADULT
+            P7,-0.50,EUR,ADULT
+            P8,25E-1,EUR,ADULT
+            P9,2.50,JPY,ADULT
+            P10,25E1,EUR,ADULT
+            P11,.50,EUR,ADULT
+            P12,1,XAU,ADULT
 
-                """,
+            """,
         ]) { _, new in new }
         let (_, sink) = try RuleFixture.validate(TinyFeed.with(files))
         // eur (fare_attributes), XYZ.

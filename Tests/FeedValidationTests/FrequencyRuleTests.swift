@@ -2,15 +2,18 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The frequencies.txt rules, each on the tiny feed with a frequencies.txt that triggers it and
 /// one that must not.
 @Suite struct FrequencyRuleTests {
     private func validate(_ frequencies: String) throws -> (Feed, NoticeSink) {
         let folder = TemporaryFolder()
-        let url = folder.feed("feed", TinyFeed.with(RuleFixture.feedInfo.merging(["frequencies.txt": "trip_id,start_time,end_time,headway_secs,exact_times\n" + frequencies]) { a, _ in a }))
+        let url = folder.feed(
+            "feed",
+            TinyFeed.with(
+                RuleFixture.feedInfo.merging(["frequencies.txt": "trip_id,start_time,end_time,headway_secs,exact_times\n" + frequencies]) { a, _ in a }))
         let sink = NoticeSink()
         let feed = try #require(GTFSReader(url: url).read(into: sink))
         return (Validator(today: CivilDate.days(year: 2026, month: 6, day: 1)).validate(feed, sink: sink), sink)
@@ -18,7 +21,9 @@ import TestSupport
 
     private func windows(_ feed: Feed) -> [String] {
         let f = feed.frequencies
-        return (0..<f.count).map { "\(f.texts(.tripId)[$0]!) \(TimeText.format(f.integers(.startTime)[$0]))-\(TimeText.format(f.integers(.endTime)[$0])) \(f.integers(.headwaySecs)[$0])" }
+        return (0..<f.count).map {
+            "\(f.texts(.tripId)[$0]!) \(TimeText.format(f.integers(.startTime)[$0]))-\(TimeText.format(f.integers(.endTime)[$0])) \(f.integers(.headwaySecs)[$0])"
+        }
     }
 
     @Test func validWindowsRaiseNothing() throws {

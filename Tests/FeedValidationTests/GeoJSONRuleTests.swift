@@ -2,8 +2,8 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `locations.geojson`, read and checked only: MobilityData's structural codes, geometry checks,
 /// the references to its features and the uniqueness of their ids, each raised by a minimal
@@ -23,16 +23,16 @@ import TestSupport
     static func files(_ geojson: String?, locationId: String = "Z1") -> [String: String] {
         var files = TinyFeed.with([
             "stop_times.txt": """
-                trip_id,arrival_time,departure_time,stop_id,location_id,stop_sequence,start_pickup_drop_off_window,end_pickup_drop_off_window
-                T1,08:00:00,08:00:00,S1,,1,,
-                T1,08:05:00,08:05:00,S2,,2,,
-                T1,08:10:00,08:10:00,S3,,3,,
-                T2,09:00:00,09:00:00,S1,,1,,
-                T2,09:05:00,09:05:00,S2,,2,,
-                T2,09:10:00,09:10:00,S3,,3,,
-                T2,,,,\(locationId),4,09:10:00,10:00:00
+            trip_id,arrival_time,departure_time,stop_id,location_id,stop_sequence,start_pickup_drop_off_window,end_pickup_drop_off_window
+            T1,08:00:00,08:00:00,S1,,1,,
+            T1,08:05:00,08:05:00,S2,,2,,
+            T1,08:10:00,08:10:00,S3,,3,,
+            T2,09:00:00,09:00:00,S1,,1,,
+            T2,09:05:00,09:05:00,S2,,2,,
+            T2,09:10:00,09:10:00,S3,,3,,
+            T2,,,,\(locationId),4,09:10:00,10:00:00
 
-                """,
+            """
         ]).merging(RuleFixture.feedInfo) { a, _ in a }
         if let geojson { files["locations.geojson"] = geojson }
         return files
@@ -42,10 +42,11 @@ import TestSupport
     /// when the dump has no locations.geojson; distinct ids are not.
     @Test func aLocationGroupNamedLikeAStopWithoutGeoJSON() throws {
         for (groupId, expected) in [("S1", 1), ("G1", 0)] {
-            let (_, sink) = try RuleFixture.validate(TinyFeed.with([
-                "location_groups.txt": "location_group_id,location_group_name\n\(groupId),Group\n",
-                "location_group_stops.txt": "location_group_id,stop_id\n\(groupId),S2\n",
-            ]).merging(RuleFixture.feedInfo) { a, _ in a })
+            let (_, sink) = try RuleFixture.validate(
+                TinyFeed.with([
+                    "location_groups.txt": "location_group_id,location_group_name\n\(groupId),Group\n",
+                    "location_group_stops.txt": "location_group_id,stop_id\n\(groupId),S2\n",
+                ]).merging(RuleFixture.feedInfo) { a, _ in a })
             #expect(sink.count(of: "duplicate_geography_id") == expected, "\(groupId)")
             if expected == 1 { #expect(sink.samples.first { $0.code == "duplicate_geography_id" }?.value == "S1") }
         }
@@ -77,26 +78,27 @@ import TestSupport
         #expect(Self.codes.allSatisfy { sink.count(of: $0) == 0 })
     }
 
-    @Test(arguments: [
-        ("not json", "malformed_json"),
-        ("[1, 2]", "malformed_json"),
-        (#"{"type":"FeatureCollection","type":"FeatureCollection","features":[]}"#, "geo_json_duplicated_element"),
-        (#"{"type":"FeatureCollection","name":"x","features":[]}"#, "geo_json_unknown_element"),
-        (#"{"features":[]}"#, "missing_required_element"),
-        (#"{"type":"Feature","features":[]}"#, "unsupported_geo_json_type"),
-        (collection(#"{"id":"Z1","type":"Feature","geometry":{"type":"Polygon","coordinates":\#(square)}}"#), "missing_required_element"),
-        (collection(feature().replacingOccurrences(of: #""type":"Feature""#, with: #""type":"Thing""#)), "unsupported_feature_type"),
-        (collection(feature(type: "Point", coordinates: "[18.0,53.0]")), "unsupported_geometry_type"),
-        (collection(feature(coordinates: "[[[18.0,53.0],[18.1,53.0],[18.1,53.1],[18.0,53.1]]]")), "invalid_geometry"),
-        (collection(feature(coordinates: "[[[18.0,53.0],[18.1,53.0],[18.0,53.0]]]")), "invalid_geometry"),
-        (collection(feature(coordinates: "[[[18.0,53.0],[18.0,53.0],[18.1,53.0],[18.0,53.0]]]")), "invalid_geometry"),
-        (collection(feature(coordinates: "[]")), "invalid_geometry"),
-        (collection(feature(), feature()), "duplicate_geo_json_key"),
-        (collection(feature(), feature("S1")), "duplicate_geography_id"),
-        (collection(feature(coordinates: "[[[0.1,0.1],[0.2,0.1],[0.2,0.2],[0.1,0.1]]]")), "point_near_origin"),
-        (collection(feature(coordinates: "[[[18.0,89.5],[18.1,89.5],[18.1,89.6],[18.0,89.5]]]")), "point_near_pole"),
-        (collection(feature("Z2")), "foreign_key_violation"),
-    ] as [(String, String)])
+    @Test(
+        arguments: [
+            ("not json", "malformed_json"),
+            ("[1, 2]", "malformed_json"),
+            (#"{"type":"FeatureCollection","type":"FeatureCollection","features":[]}"#, "geo_json_duplicated_element"),
+            (#"{"type":"FeatureCollection","name":"x","features":[]}"#, "geo_json_unknown_element"),
+            (#"{"features":[]}"#, "missing_required_element"),
+            (#"{"type":"Feature","features":[]}"#, "unsupported_geo_json_type"),
+            (collection(#"{"id":"Z1","type":"Feature","geometry":{"type":"Polygon","coordinates":\#(square)}}"#), "missing_required_element"),
+            (collection(feature().replacingOccurrences(of: #""type":"Feature""#, with: #""type":"Thing""#)), "unsupported_feature_type"),
+            (collection(feature(type: "Point", coordinates: "[18.0,53.0]")), "unsupported_geometry_type"),
+            (collection(feature(coordinates: "[[[18.0,53.0],[18.1,53.0],[18.1,53.1],[18.0,53.1]]]")), "invalid_geometry"),
+            (collection(feature(coordinates: "[[[18.0,53.0],[18.1,53.0],[18.0,53.0]]]")), "invalid_geometry"),
+            (collection(feature(coordinates: "[[[18.0,53.0],[18.0,53.0],[18.1,53.0],[18.0,53.0]]]")), "invalid_geometry"),
+            (collection(feature(coordinates: "[]")), "invalid_geometry"),
+            (collection(feature(), feature()), "duplicate_geo_json_key"),
+            (collection(feature(), feature("S1")), "duplicate_geography_id"),
+            (collection(feature(coordinates: "[[[0.1,0.1],[0.2,0.1],[0.2,0.2],[0.1,0.1]]]")), "point_near_origin"),
+            (collection(feature(coordinates: "[[[18.0,89.5],[18.1,89.5],[18.1,89.6],[18.0,89.5]]]")), "point_near_pole"),
+            (collection(feature("Z2")), "foreign_key_violation"),
+        ] as [(String, String)])
     func eachCodeIsRaised(_ geojson: String, _ code: String) throws {
         let (_, counts) = try counts(geojson)
         #expect(counts[code] ?? 0 >= 1, "\(counts)")

@@ -2,8 +2,8 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `invalid_geometry` for JTS's topology checks (`IsValidOp`): each message raised, once per
 /// feature, by a minimal zone, and valid zones that look alike raising nothing; huge rings

@@ -2,8 +2,8 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every rule against feeds made to break them: every file the schema knows (compiled and
 /// checked-only, fares v2 and booking rules included) empty, with a header and no rows, or full
@@ -74,10 +74,12 @@ import TestSupport
     /// frequencies, blocks, calendar dates, transfers, fares.
     private static let base: [String: String] = [
         "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Agency,https://example.org,Europe/Warsaw\n",
-        "stops.txt": "stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station,zone_id\nS1,One,53.1,18.0,0,,Z\nS2,Two,53.2,18.1,0,,Z\nS3,Three,53.3,18.2,0,,Z\n",
+        "stops.txt":
+            "stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station,zone_id\nS1,One,53.1,18.0,0,,Z\nS2,Two,53.2,18.1,0,,Z\nS3,Three,53.3,18.2,0,,Z\n",
         "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type,route_color,route_text_color\nR1,A,1,Long,2,FF0000,FFFFFF\n",
         "trips.txt": "route_id,service_id,trip_id,direction_id,shape_id,block_id,trip_headsign\nR1,WK,T1,0,SH,B1,North\nR1,WK,T2,1,SH,B1,South\n",
-        "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence,shape_dist_traveled,pickup_type,drop_off_type,timepoint\nT1,08:00:00,08:00:00,S1,1,0,0,0,1\nT1,08:05:00,08:05:00,S2,2,12,0,0,1\nT1,08:10:00,08:10:00,S3,3,25,0,0,1\nT2,09:00:00,09:00:00,S3,1,0,0,0,1\nT2,09:05:00,09:05:00,S2,2,13,0,0,1\nT2,09:10:00,09:10:00,S1,3,25,0,0,1\n",
+        "stop_times.txt":
+            "trip_id,arrival_time,departure_time,stop_id,stop_sequence,shape_dist_traveled,pickup_type,drop_off_type,timepoint\nT1,08:00:00,08:00:00,S1,1,0,0,0,1\nT1,08:05:00,08:05:00,S2,2,12,0,0,1\nT1,08:10:00,08:10:00,S3,3,25,0,0,1\nT2,09:00:00,09:00:00,S3,1,0,0,0,1\nT2,09:05:00,09:05:00,S2,2,13,0,0,1\nT2,09:10:00,09:10:00,S1,3,25,0,0,1\n",
         "shapes.txt": "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence,shape_dist_traveled\nSH,53.1,18.0,1,0\nSH,53.2,18.1,2,12.5\nSH,53.3,18.2,3,25\n",
         "frequencies.txt": "trip_id,start_time,end_time,headway_secs,exact_times\nT1,06:00:00,08:00:00,600,0\n",
         "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260101,20261231\n",

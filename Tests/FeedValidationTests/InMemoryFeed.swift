@@ -68,30 +68,33 @@ enum InMemoryFeed {
         }
         switch field.kind.storage {
         case .text:
-            return .text(values.map { value in
-                switch value {
-                case .text(let text): text
-                case .empty: nil
-                default: mismatch(value)
-                }
-            })
+            return .text(
+                values.map { value in
+                    switch value {
+                    case .text(let text): text
+                    case .empty: nil
+                    default: mismatch(value)
+                    }
+                })
         case .integer:
-            return .integer(values.map { value in
-                switch value {
-                case .integer(let number): number
-                case .empty: Column.nullInteger
-                default: mismatch(value)
-                }
-            })
+            return .integer(
+                values.map { value in
+                    switch value {
+                    case .integer(let number): number
+                    case .empty: Column.nullInteger
+                    default: mismatch(value)
+                    }
+                })
         case .real:
-            return .real(values.map { value in
-                switch value {
-                case .real(let number): number
-                case .integer(let number): Double(number)
-                case .empty: .nan
-                default: mismatch(value)
-                }
-            })
+            return .real(
+                values.map { value in
+                    switch value {
+                    case .real(let number): number
+                    case .integer(let number): Double(number)
+                    case .empty: .nan
+                    default: mismatch(value)
+                    }
+                })
         }
     }
 }

@@ -2,8 +2,8 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `overlapping_zone_and_pickup_drop_off_window`: two zone stop times of one trip with
 /// overlapping windows, the same pickup or drop-off type, and zones that overlap as JTS's
@@ -13,20 +13,22 @@ import TestSupport
     static let square = GeoJSONValidityTests.square
 
     /// Trip T2 of the tiny feed with two zone stop times, Z1 then Z2, and the zones given.
-    static func files(z1: String = square(0, 0, 4, 4), z2: String, second window: String = "09:30:00,10:30:00",
-                      types: (String, String) = ("2,2", "2,2"), secondZone: String = "Z2") -> [String: String] {
+    static func files(
+        z1: String = square(0, 0, 4, 4), z2: String, second window: String = "09:30:00,10:30:00",
+        types: (String, String) = ("2,2", "2,2"), secondZone: String = "Z2"
+    ) -> [String: String] {
         let geojson = GeoJSONRuleTests.collection(
             GeoJSONRuleTests.feature("Z1", coordinates: "[\(z1)]"), GeoJSONRuleTests.feature("Z2", coordinates: "[\(z2)]"))
         return TinyFeed.with([
             "stop_times.txt": """
-                trip_id,arrival_time,departure_time,stop_id,location_id,stop_sequence,start_pickup_drop_off_window,end_pickup_drop_off_window,pickup_type,drop_off_type
-                T1,08:00:00,08:00:00,S1,,1,,,,
-                T1,08:05:00,08:05:00,S2,,2,,,,
-                T1,08:10:00,08:10:00,S3,,3,,,,
-                T2,,,,Z1,1,09:00:00,10:00:00,\(types.0)
-                T2,,,,\(secondZone),2,\(window),\(types.1)
+            trip_id,arrival_time,departure_time,stop_id,location_id,stop_sequence,start_pickup_drop_off_window,end_pickup_drop_off_window,pickup_type,drop_off_type
+            T1,08:00:00,08:00:00,S1,,1,,,,
+            T1,08:05:00,08:05:00,S2,,2,,,,
+            T1,08:10:00,08:10:00,S3,,3,,,,
+            T2,,,,Z1,1,09:00:00,10:00:00,\(types.0)
+            T2,,,,\(secondZone),2,\(window),\(types.1)
 
-                """,
+            """,
             "locations.geojson": geojson,
         ]).merging(RuleFixture.feedInfo) { a, _ in a }
     }
@@ -47,16 +49,17 @@ import TestSupport
         #expect(try notices(Self.files(z2: Self.square(2, 2, 6, 6), types: ("1,2", "2,2"))).count == 1)
     }
 
-    @Test(arguments: [
-        ("zones apart", square(5, 5, 6, 6), "09:30:00,10:30:00", ("2,2", "2,2"), "Z2"),
-        ("zone inside the other", square(1, 1, 2, 2), "09:30:00,10:30:00", ("2,2", "2,2"), "Z2"),
-        ("same zone shape", square(0, 0, 4, 4), "09:30:00,10:30:00", ("2,2", "2,2"), "Z2"),
-        ("zones sharing an edge", square(4, 0, 8, 4), "09:30:00,10:30:00", ("2,2", "2,2"), "Z2"),
-        ("windows meeting", square(2, 2, 6, 6), "10:00:00,11:00:00", ("2,2", "2,2"), "Z2"),
-        ("windows apart", square(2, 2, 6, 6), "10:30:00,11:00:00", ("2,2", "2,2"), "Z2"),
-        ("types differ", square(2, 2, 6, 6), "09:30:00,10:30:00", ("1,2", "2,1"), "Z2"),
-        ("same location", square(2, 2, 6, 6), "09:30:00,10:30:00", ("2,2", "2,2"), "Z1"),
-    ] as [(String, String, String, (String, String), String)])
+    @Test(
+        arguments: [
+            ("zones apart", square(5, 5, 6, 6), "09:30:00,10:30:00", ("2,2", "2,2"), "Z2"),
+            ("zone inside the other", square(1, 1, 2, 2), "09:30:00,10:30:00", ("2,2", "2,2"), "Z2"),
+            ("same zone shape", square(0, 0, 4, 4), "09:30:00,10:30:00", ("2,2", "2,2"), "Z2"),
+            ("zones sharing an edge", square(4, 0, 8, 4), "09:30:00,10:30:00", ("2,2", "2,2"), "Z2"),
+            ("windows meeting", square(2, 2, 6, 6), "10:00:00,11:00:00", ("2,2", "2,2"), "Z2"),
+            ("windows apart", square(2, 2, 6, 6), "10:30:00,11:00:00", ("2,2", "2,2"), "Z2"),
+            ("types differ", square(2, 2, 6, 6), "09:30:00,10:30:00", ("1,2", "2,1"), "Z2"),
+            ("same location", square(2, 2, 6, 6), "09:30:00,10:30:00", ("2,2", "2,2"), "Z1"),
+        ] as [(String, String, String, (String, String), String)])
     func notReported(_ name: String, _ z2: String, _ window: String, _ types: (String, String), _ zone: String) throws {
         #expect(try notices(Self.files(z2: z2, second: window, types: types, secondZone: zone)).isEmpty, "\(name)")
     }

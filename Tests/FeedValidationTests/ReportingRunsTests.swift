@@ -1,7 +1,8 @@
 import FeedModel
-@testable import FeedValidation
 import Foundation
 import Testing
+
+@testable import FeedValidation
 
 /// The rules that only report run beside the repairs, yet their notices come out in the rules'
 /// order, every one of them, whatever the number of workers: also when more rules wait than the
@@ -11,8 +12,16 @@ import Testing
     final class Starts: @unchecked Sendable {
         private let lock = NSLock()
         private var names: [String] = []
-        func add(_ name: String) { lock.lock(); names.append(name); lock.unlock() }
-        var all: [String] { lock.lock(); defer { lock.unlock() }; return names }
+        func add(_ name: String) {
+            lock.lock()
+            names.append(name)
+            lock.unlock()
+        }
+        var all: [String] {
+            lock.lock()
+            defer { lock.unlock() }
+            return names
+        }
     }
 
     /// Reports one notice naming it, after `delay` seconds.

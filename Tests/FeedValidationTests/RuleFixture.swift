@@ -2,8 +2,8 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Validates small feeds written by the tests, as of a fixed date (2026-06-01) so that the
 /// calendar warnings do not change with the day the tests run.
@@ -12,11 +12,13 @@ enum RuleFixture {
 
     /// A feed_info.txt that raises nothing (MobilityData recommends the file, and requires it
     /// beside translations.txt).
-    static let feedInfo = ["feed_info.txt": """
+    static let feedInfo = [
+        "feed_info.txt": """
         feed_publisher_name,feed_publisher_url,feed_lang,feed_start_date,feed_end_date,feed_version,feed_contact_email
         P,https://p.example,en,20260101,20261231,1,a@p.example
 
-        """]
+        """
+    ]
 
     static func validate(_ files: [String: String], today: Int = RuleFixture.today) throws -> (Feed, NoticeSink) {
         let folder = TemporaryFolder()

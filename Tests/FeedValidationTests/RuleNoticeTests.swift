@@ -2,8 +2,8 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The rules' codes no other test raised (issue 31): each from the tiny feed with the one change
 /// that raises it, once, at its severity, with its repair.
@@ -23,30 +23,39 @@ import TestSupport
     static let t2 = "T2,09:00:00,09:00:00,S1,1\nT2,09:05:00,09:05:00,S2,2\nT2,09:10:00,09:10:00,S3,3\n"
 
     static let cases: [Case] = [
-        Case(kind: .missingTripEdge,
-             changes: ["stop_times.txt": stopTimesHeader + "T1,08:00:00,08:00:00,S1,1\nT1,08:05:00,08:05:00,S2,2\nT1,,,S3,3\n" + t2],
-             file: "stop_times.txt", repair: "trip dropped"),
-        Case(kind: .stopTimeWithDepartureBeforeArrivalTime,
-             changes: ["stop_times.txt": stopTimesHeader
-                 + "T1,08:00:00,08:00:00,S1,1\nT1,08:05:00,08:04:00,S2,2\nT1,08:10:00,08:10:00,S3,3\n" + t2],
-             file: "stop_times.txt", repair: "trip dropped"),
-        Case(kind: .routeBothShortAndLongNameMissing,
-             changes: ["routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nR1,A,,,3\n"],
-             file: "routes.txt", repair: nil),
-        Case(kind: .stationWithParentStation,
-             changes: ["stops.txt": """
-                 stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station
-                 S1,One,53.1,18.0,,
-                 S2,Two,53.2,18.1,,
-                 S3,Three,53.3,18.2,,
-                 ST1,Central,53.1,18.0,1,
-                 ST2,Central North,53.1,18.0,1,ST1
+        Case(
+            kind: .missingTripEdge,
+            changes: ["stop_times.txt": stopTimesHeader + "T1,08:00:00,08:00:00,S1,1\nT1,08:05:00,08:05:00,S2,2\nT1,,,S3,3\n" + t2],
+            file: "stop_times.txt", repair: "trip dropped"),
+        Case(
+            kind: .stopTimeWithDepartureBeforeArrivalTime,
+            changes: [
+                "stop_times.txt": stopTimesHeader
+                    + "T1,08:00:00,08:00:00,S1,1\nT1,08:05:00,08:04:00,S2,2\nT1,08:10:00,08:10:00,S3,3\n" + t2
+            ],
+            file: "stop_times.txt", repair: "trip dropped"),
+        Case(
+            kind: .routeBothShortAndLongNameMissing,
+            changes: ["routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nR1,A,,,3\n"],
+            file: "routes.txt", repair: nil),
+        Case(
+            kind: .stationWithParentStation,
+            changes: [
+                "stops.txt": """
+                stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station
+                S1,One,53.1,18.0,,
+                S2,Two,53.2,18.1,,
+                S3,Three,53.3,18.2,,
+                ST1,Central,53.1,18.0,1,
+                ST2,Central North,53.1,18.0,1,ST1
 
-                 """],
-             file: "stops.txt", repair: "value cleared"),
-        Case(kind: .flexOnlyFeed,
-             changes: ["stop_times.txt": "trip_id,location_group_id,stop_sequence\nT1,LG1,1\nT1,LG1,2\n"],
-             file: "stop_times.txt", repair: nil),
+                """
+            ],
+            file: "stops.txt", repair: "value cleared"),
+        Case(
+            kind: .flexOnlyFeed,
+            changes: ["stop_times.txt": "trip_id,location_group_id,stop_sequence\nT1,LG1,1\nT1,LG1,2\n"],
+            file: "stop_times.txt", repair: nil),
     ]
 
     @Test(arguments: cases)

@@ -1,6 +1,7 @@
 import FeedModel
-@testable import FeedValidation
 import Testing
+
+@testable import FeedValidation
 
 /// One rule applied on its own to a feed (usually an ``InMemoryFeed``): the feed as the rule
 /// left it and what it reported.
@@ -26,8 +27,10 @@ struct RuleRun {
     /// Expects the first notice of `kind` to be at `severity` and at `location` (``Notice/location``:
     /// file, line, field and value); returns it for further checks.
     @discardableResult
-    func expectFirst(_ kind: NoticeKind, _ severity: Severity, at location: String,
-                     sourceLocation: SourceLocation = #_sourceLocation) throws -> Notice {
+    func expectFirst(
+        _ kind: NoticeKind, _ severity: Severity, at location: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Notice {
         let notice = try first(kind, sourceLocation: sourceLocation)
         #expect(notice.severity == severity, "\(kind.code)", sourceLocation: sourceLocation)
         #expect(notice.location == location, "\(kind.code)", sourceLocation: sourceLocation)

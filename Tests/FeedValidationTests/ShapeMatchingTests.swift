@@ -1,9 +1,10 @@
 import FeedModel
 import FeedSources
-@testable import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import FeedValidation
 
 /// MobilityData's stop-to-shape matching (``ShapeToStopMatchingRule``), on the shape of their
 /// tests (ten points in Zürich, `shape_dist_traveled` 0 to 9): feeds that raise each code and
@@ -16,8 +17,10 @@ import TestSupport
         (47.365103, 8.525650), (47.365143, 8.526015),
     ]
 
-    static let codes = ["stop_too_far_from_shape", "stop_too_far_from_shape_using_user_distance",
-                        "stops_match_shape_out_of_order", "stop_has_too_many_matches_for_shape"]
+    static let codes = [
+        "stop_too_far_from_shape", "stop_too_far_from_shape_using_user_distance",
+        "stops_match_shape_out_of_order", "stop_has_too_many_matches_for_shape",
+    ]
 
     /// A feed whose trip T1 (route type `routeType`) runs on the test shape, calling at stops at
     /// `stops`, with `distances` as their shape_dist_traveled (nil: none).
@@ -86,7 +89,8 @@ import TestSupport
         // distance differs, so it is matched too and its stops are out of order again.
         var files = Self.feed([(47.364107, 8.525701), (47.366026, 8.525189)], distances: [nil, nil])
         files["trips.txt"]! += "R1,WK,T2,SH\nR1,WK,T3,SH\n"
-        files["stop_times.txt"]! += "T2,09:00:00,09:00:00,S0,1,0\nT2,09:01:00,09:01:00,S1,2,\n"
+        files["stop_times.txt"]! +=
+            "T2,09:00:00,09:00:00,S0,1,0\nT2,09:01:00,09:01:00,S1,2,\n"
             + "T3,10:00:00,10:00:00,S0,1,0.5\nT3,10:01:00,10:01:00,S1,2,\n"
         #expect(try Self.counts(files) == [0, 0, 2, 0])
         // A stop too far from the shape is reported once per shape, whatever the trips.
@@ -106,8 +110,9 @@ import TestSupport
 
     static func stops(_ positions: [(Double, Double)], distances: [Double]? = nil, large: Bool = false) -> [StopToShapeMatcher.Stop] {
         positions.enumerated().map { i, p in
-            .init(location: SpherePoint(latitude: p.0, longitude: p.1), userDistance: distances?[i] ?? 0,
-                  isLargeStation: large && (i == 0 || i == positions.count - 1), key: i)
+            .init(
+                location: SpherePoint(latitude: p.0, longitude: p.1), userDistance: distances?[i] ?? 0,
+                isLargeStation: large && (i == 0 || i == positions.count - 1), key: i)
         }
     }
 
@@ -141,8 +146,10 @@ import TestSupport
             #expect(Self.same(full.matches[2], 6, 478.9, 4.1, 47.3650080, 8.5255844))
         }
         // Without a distance, the middle stop is matched by position.
-        let partial = Self.byDistance(Self.stops([(47.365478, 8.525152), (47.365061, 8.525682), (47.364991, 8.525632)],
-                                                                distances: [0.2, 0, 6.8]))
+        let partial = Self.byDistance(
+            Self.stops(
+                [(47.365478, 8.525152), (47.365061, 8.525682), (47.364991, 8.525632)],
+                distances: [0.2, 0, 6.8]))
         #expect(partial.problems.isEmpty && partial.matches.count == 3)
         if partial.matches.count == 3 { #expect(Self.same(partial.matches[1], 2, 215.9, 2.8, 47.3650567, 8.5256452)) }
         // A stop 178 m from where its distance places it.
@@ -150,7 +157,10 @@ import TestSupport
         far[1] = (47.366375, 8.527333)
         let tooFar = Self.byDistance(Self.stops(far, distances: [0.2, 2.4, 6.8]))
         #expect(tooFar.matches.isEmpty)
-        guard tooFar.problems.count == 1, case .tooFar(1, let match) = tooFar.problems[0] else { Issue.record("\(tooFar.problems)"); return }
+        guard tooFar.problems.count == 1, case .tooFar(1, let match) = tooFar.problems[0] else {
+            Issue.record("\(tooFar.problems)")
+            return
+        }
         #expect(Self.same(match, 2, 189.3, 178.4, 47.3652918, 8.5255848))
     }
 
@@ -166,7 +176,10 @@ import TestSupport
         far[1] = (47.366375, 8.527333)
         let tooFar = Self.byPosition(Self.stops(far))
         #expect(tooFar.matches.isEmpty)
-        guard tooFar.problems.count == 1, case .tooFar(1, let match) = tooFar.problems[0] else { Issue.record("\(tooFar.problems)"); return }
+        guard tooFar.problems.count == 1, case .tooFar(1, let match) = tooFar.problems[0] else {
+            Issue.record("\(tooFar.problems)")
+            return
+        }
         #expect(Self.same(match, 1, 101.1, 150.6, 47.3660730, 8.5253840))
         #expect(abs(match.distanceToShape - 150.578313) < 1e-4)
     }
@@ -175,7 +188,10 @@ import TestSupport
         var matcher = Self.matcher(.init(maxDistance: 20, tooManyMatches: 2))
         let result = matcher.matchByPosition(Self.stops([(47.365033, 8.525638)]))
         #expect(result.matches.count == 1)
-        guard result.problems.count == 1, case .tooManyMatches(0, let match, let count) = result.problems[0] else { Issue.record("\(result.problems)"); return }
+        guard result.problems.count == 1, case .tooManyMatches(0, let match, let count) = result.problems[0] else {
+            Issue.record("\(result.problems)")
+            return
+        }
         #expect(count == 3 && Self.same(match, 2, 218.4, 1.0, 47.3650345, 8.5256509))
     }
 
@@ -183,7 +199,10 @@ import TestSupport
         var matcher = Self.matcher(.init(maxDistance: 20))
         let result = matcher.matchByPosition(Self.stops([(47.364107, 8.525701), (47.366026, 8.525189)]))
         #expect(result.matches.isEmpty)
-        guard result.problems.count == 1, case .outOfOrder(1, let match, let previous) = result.problems[0] else { Issue.record("\(result.problems)"); return }
+        guard result.problems.count == 1, case .outOfOrder(1, let match, let previous) = result.problems[0] else {
+            Issue.record("\(result.problems)")
+            return
+        }
         #expect(Self.same(match, 1, 85.7, 2.0, 47.3660438, 8.5251834) && Self.same(previous, 3, 335.2, 3.0, 47.3640810, 8.5257138))
     }
 
@@ -197,11 +216,14 @@ import TestSupport
 
     // Real feeds: gtfs-guru 1.0.0's counts (MobilityData's, checked against their code).
 
-    @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data"),
-          arguments: [("small/cdmx_2018_tlib.zip", [7, 0, 8, 0]), ("versions/caltrain/caltrain_2009-01-27_oba.zip", [24, 0, 0, 0]),
-                      // Stops matched on a vertex where the previous stop's distance places it: out of
-                      // order only with the shape's length summed by haversine, as MobilityData.
-                      ("versions/wichita/wichita_commit2019-10-09.zip", [20, 2138, 9, 0])])
+    @Test(
+        .enabled(if: SharedData.isAvailable, "needs ../shared/data"),
+        arguments: [
+            ("small/cdmx_2018_tlib.zip", [7, 0, 8, 0]), ("versions/caltrain/caltrain_2009-01-27_oba.zip", [24, 0, 0, 0]),
+            // Stops matched on a vertex where the previous stop's distance places it: out of
+            // order only with the shape's length summed by haversine, as MobilityData.
+            ("versions/wichita/wichita_commit2019-10-09.zip", [20, 2138, 9, 0]),
+        ])
     func realFeedsCountAsGtfsGuru(_ path: String, _ expected: [Int]) throws {
         let sink = NoticeSink()
         let feed = try #require(GTFSReader(url: SharedData.url("gtfs/" + path)).read(into: sink))

@@ -2,8 +2,8 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A dump whose files sit in one subfolder: feedc reads them from there, and reports them
 /// missing from the top level as MobilityData does (its codes and counts), without blocking.
@@ -66,8 +66,10 @@ import TestSupport
         let feed = try #require(GTFSReader(url: url).read(into: sink))
         _ = Validator(today: RuleFixture.today).validate(feed, sink: sink)
         #expect(feed.subfolder == nil)
-        for code in ["invalid_input_files_in_subfolder", "missing_required_file", "missing_calendar_and_calendar_date_files",
-                     "missing_recommended_file"] {
+        for code in [
+            "invalid_input_files_in_subfolder", "missing_required_file", "missing_calendar_and_calendar_date_files",
+            "missing_recommended_file",
+        ] {
             #expect(sink.count(of: code) == 0, "\(code)")
         }
     }

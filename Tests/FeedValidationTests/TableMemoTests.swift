@@ -1,8 +1,8 @@
 import FeedModel
 import FeedSources
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A text column as numbers (`TextCodes`): each distinct value numbered in order of first
 /// appearance, missing values apart; and a table's codes and row groupings shared by its copies
@@ -22,15 +22,19 @@ import TestSupport
     /// Two trips' stop_times, one without a stop.
     static func stopTimes() throws -> Table {
         let folder = TemporaryFolder()
-        let url = folder.feed("feed", ["stop_times.txt": """
-            trip_id,arrival_time,departure_time,stop_id,stop_sequence
-            T1,08:00:00,08:00:00,s1,1
-            T1,08:01:00,08:01:00,s2,2
-            T2,09:00:00,09:00:00,s2,1
-            T2,09:01:00,09:01:00,,2
-            T2,09:02:00,09:02:00,s1,3
+        let url = folder.feed(
+            "feed",
+            [
+                "stop_times.txt": """
+                trip_id,arrival_time,departure_time,stop_id,stop_sequence
+                T1,08:00:00,08:00:00,s1,1
+                T1,08:01:00,08:01:00,s2,2
+                T2,09:00:00,09:00:00,s2,1
+                T2,09:01:00,09:01:00,,2
+                T2,09:02:00,09:02:00,s1,3
 
-            """])
+                """
+            ])
         return try #require(GTFSReader(url: url).read(into: NoticeSink())).stopTimes
     }
 
@@ -52,13 +56,17 @@ import TestSupport
     /// the original's as they were; the frozen table (without line numbers) keeps the codes.
     @Test func aChangedCopyHasCodesOfItsOwn() throws {
         let folder = TemporaryFolder()
-        let url = folder.feed("feed", ["stops.txt": """
-            stop_id,stop_name,stop_lat,stop_lon,parent_station
-            a,A,1,1,p
-            b,B,1,1,p
-            c,C,1,1,q
+        let url = folder.feed(
+            "feed",
+            [
+                "stops.txt": """
+                stop_id,stop_name,stop_lat,stop_lon,parent_station
+                a,A,1,1,p
+                b,B,1,1,p
+                c,C,1,1,q
 
-            """])
+                """
+            ])
         let feed = try #require(GTFSReader(url: url).read(into: NoticeSink()))
         let original = feed.stops
         #expect(original.codes(.parentStation).codes == [0, 0, 1])

@@ -2,8 +2,8 @@ import FeedModel
 import FeedSources
 import FeedValidation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// translations.txt checks, each on the tiny feed with rows that trigger it and rows that must
 /// not.
@@ -25,7 +25,8 @@ import TestSupport
     }
 
     @Test func bothFormsOfGoodRowsRaiseNothing() throws {
-        let (feed, sink) = try validate("""
+        let (feed, sink) = try validate(
+            """
             stops,stop_name,sv,Ett,S1,,
             stops,stop_name,pt-BR,Dois,,,Two
             stop_times,stop_headsign,zh-Hant-TW,三,T1,3,
@@ -56,7 +57,8 @@ import TestSupport
     }
 
     @Test func aFieldTheFormForbidsIsIgnored() throws {
-        let (feed, sink) = try validate("""
+        let (feed, sink) = try validate(
+            """
             stops,stop_name,sv,Ett,S1,,One
             routes,route_short_name,sv,Ett,R1,4,
             feed_info,feed_publisher_name,sv,Utgivare,A,,
@@ -68,7 +70,8 @@ import TestSupport
     }
 
     @Test func unknownTablesMissingRecordsAndRepeatsAreDropped() throws {
-        let (feed, sink) = try validate("""
+        let (feed, sink) = try validate(
+            """
             shapes,shape_id,sv,X,S1,,
             stops,stop_name,sv,Ett,,,
             stop_times,stop_headsign,sv,Tre,T1,,

@@ -1,7 +1,7 @@
 import FeedXML
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The reader refuses hostile or broken documents with a typed error, reads nothing from
 /// outside the document, and keeps memory bounded.
@@ -96,14 +96,14 @@ import TestSupport
 
     @Test func invalidUTF8IsRefused() throws {
         var bytes = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a>\n<b name=\"caf".utf8)
-        bytes += [0xC3, 0x28] // an invalid two-byte sequence
+        bytes += [0xC3, 0x28]  // an invalid two-byte sequence
         bytes += Array("\"/>\n</a>\n".utf8)
         let error = try #require(Self.error(Self.read(bytes)))
         #expect(error.kind == .invalidEncoding)
         #expect(error.line == 3)
         // A declared single-byte encoding is converted, not refused.
         var latin1 = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<a n=\"".utf8)
-        latin1 += [0xE4] // ä
+        latin1 += [0xE4]  // ä
         latin1 += Array("\"/>\n".utf8)
         #expect(try Self.read(latin1).get().first?["n"] == "ä")
     }

@@ -26,8 +26,10 @@ public struct Chromium {
     }
 
     private var common: [String] {
-        ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(folder.appendingPathComponent("profile").path)",
-         "--window-size=\(Self.windowSize.width),\(Self.windowSize.height)"]
+        [
+            "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(folder.appendingPathComponent("profile").path)",
+            "--window-size=\(Self.windowSize.width),\(Self.windowSize.height)",
+        ]
     }
 
     /// What in a page would make the browser fetch something or run a script (`src=`, `<link`,

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A port on 127.0.0.1 that refuses connections: bound to a socket that never listens, so no one
 /// else takes it while the value lives. Released (the socket closed) with the value.

@@ -17,28 +17,52 @@ public enum RawCSV {
         var record: [String] = [], field = "", quoted = false, afterQuote = false
         var iterator = text.unicodeScalars.makeIterator()
         var pending: Unicode.Scalar? = nil
-        func next() -> Unicode.Scalar? { if let p = pending { pending = nil; return p }; return iterator.next() }
+        func next() -> Unicode.Scalar? {
+            if let p = pending {
+                pending = nil
+                return p
+            }
+            return iterator.next()
+        }
         while let c = next() {
             if quoted {
                 if c == "\"" {
                     if let n = iterator.next() {
-                        if n == "\"" { field.unicodeScalars.append("\"") } else { quoted = false; afterQuote = true; pending = n }
-                    } else { quoted = false }
-                } else { field.unicodeScalars.append(c) }
+                        if n == "\"" {
+                            field.unicodeScalars.append("\"")
+                        } else {
+                            quoted = false
+                            afterQuote = true
+                            pending = n
+                        }
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    field.unicodeScalars.append(c)
+                }
                 continue
             }
             switch c {
             case "\"" where field.isEmpty && !afterQuote: quoted = true
-            case ",": record.append(field); field = ""; afterQuote = false
+            case ",":
+                record.append(field)
+                field = ""
+                afterQuote = false
             case "\r": break
             case "\n":
-                record.append(field); field = ""; afterQuote = false
+                record.append(field)
+                field = ""
+                afterQuote = false
                 if !(record.count == 1 && record[0].isEmpty) { records.append(record) }
                 record = []
             default: field.unicodeScalars.append(c)
             }
         }
-        if !field.isEmpty || !record.isEmpty { record.append(field); records.append(record) }
+        if !field.isEmpty || !record.isEmpty {
+            record.append(field)
+            records.append(record)
+        }
         guard let header = records.first?.map({ $0.trimmingCharacters(in: .whitespaces) }) else { return [] }
         return records.dropFirst().map { values in
             var row: [String: String] = [:]

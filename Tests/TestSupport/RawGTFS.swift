@@ -49,7 +49,8 @@ public struct RawGTFS {
     public func runs(_ service: String, on date: Int) -> Bool {
         if let exception = exceptions[service]?[date] { return exception == "1" }
         guard let row = rows("calendar.txt").first(where: { $0["service_id"] == service }),
-              let start = Int(row["start_date"] ?? ""), let end = Int(row["end_date"] ?? ""), start <= date, date <= end else { return false }
+            let start = Int(row["start_date"] ?? ""), let end = Int(row["end_date"] ?? ""), start <= date, date <= end
+        else { return false }
         let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
         return row[names[RawGTFS.weekday(date)]] == "1"
     }

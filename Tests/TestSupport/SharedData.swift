@@ -72,15 +72,15 @@ public enum TinyFeed {
         "routes.txt": "route_id,agency_id,route_short_name,route_type\nR1,A,1,3\n",
         "trips.txt": "route_id,service_id,trip_id\nR1,WK,T1\nR1,WK,T2\n",
         "stop_times.txt": """
-            trip_id,arrival_time,departure_time,stop_id,stop_sequence
-            T1,08:00:00,08:00:00,S1,1
-            T1,08:05:00,08:05:00,S2,2
-            T1,08:10:00,08:10:00,S3,3
-            T2,09:00:00,09:00:00,S1,1
-            T2,09:05:00,09:05:00,S2,2
-            T2,09:10:00,09:10:00,S3,3
+        trip_id,arrival_time,departure_time,stop_id,stop_sequence
+        T1,08:00:00,08:00:00,S1,1
+        T1,08:05:00,08:05:00,S2,2
+        T1,08:10:00,08:10:00,S3,3
+        T2,09:00:00,09:00:00,S1,1
+        T2,09:05:00,09:05:00,S2,2
+        T2,09:10:00,09:10:00,S3,3
 
-            """,
+        """,
         "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260101,20261231\n",
     ]
 

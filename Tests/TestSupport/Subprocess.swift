@@ -11,8 +11,10 @@ public enum Subprocess {
     /// Runs `program` with `arguments` (killed after `timeout` seconds) and returns its exit
     /// status, standard output and standard error. `environment` entries are added to this
     /// process's environment.
-    public static func run(_ program: URL, _ arguments: [String], environment: [String: String] = [:],
-                           directory: URL? = nil, timeout: TimeInterval = 120) throws -> Result {
+    public static func run(
+        _ program: URL, _ arguments: [String], environment: [String: String] = [:],
+        directory: URL? = nil, timeout: TimeInterval = 120
+    ) throws -> Result {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
@@ -36,8 +38,9 @@ public enum Subprocess {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
         while readers.contains(where: { !$0.isFinished }) { Thread.sleep(forTimeInterval: 0.01) }
-        return Result(status: process.terminationStatus, output: String(decoding: box.output, as: UTF8.self),
-                      error: String(decoding: box.error, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, output: String(decoding: box.output, as: UTF8.self),
+            error: String(decoding: box.error, as: UTF8.self))
     }
 
     /// A program found on `PATH` (or at an absolute path), nil when absent.

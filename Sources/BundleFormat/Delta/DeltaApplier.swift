@@ -21,7 +21,8 @@ public enum DeltaError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .notADelta: "not a feedc delta"
         case .sql(let error): "the delta did not apply: \(error)"
-        case .digestMismatch(let expected, let found): "after applying, the content digest is \(found), not \(expected): the local database was not the delta's base"
+        case .digestMismatch(let expected, let found):
+            "after applying, the content digest is \(found), not \(expected): the local database was not the delta's base"
         case .refused(let refusal): "refused before it ran: \(refusal)"
         case .wrongVersion(let expected, let found): "after applying, meta.version is \(found ?? "missing"), not \(expected): refused"
         case .cancelled: "cancelled before the commit; rolled back"
@@ -81,9 +82,11 @@ public enum DeltaApplier {
     /// delta, or everything is rolled back (the digest leaves the version out, so a delta could
     /// otherwise set any version, and a client that holds version 999999 never updates again).
     /// `progress` hears the statements run of all the delta's, about a hundred times in all.
-    public static func apply(_ sql: String, to database: Database, expectedDigest: String, expectedVersion: Int? = nil,
-                             progress: (_ done: Int, _ total: Int) -> Void = { _, _ in },
-                             beforeCommit: () throws(DeltaError) -> Void = {}) throws(DeltaError) {
+    public static func apply(
+        _ sql: String, to database: Database, expectedDigest: String, expectedVersion: Int? = nil,
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in },
+        beforeCommit: () throws(DeltaError) -> Void = {}
+    ) throws(DeltaError) {
         try inTransaction(sql, on: database, writing: nil, progress: progress) { () throws(DeltaError) in
             // The optional virtual tables (R-tree, FTS5), where the bundle has them, follow `stops`.
             do {
@@ -113,8 +116,10 @@ public enum DeltaApplier {
     /// when the content digest would, reading only the tables that changed. The optional virtual
     /// tables are not rebuilt here (they are outside the digest; their fixed rebuild statements
     /// are the client's, tested on their own). Always rolled back.
-    public static func check(_ sql: String, on database: Database, writing tables: Set<String>,
-                             expected: [String: String]) throws(DeltaError) {
+    public static func check(
+        _ sql: String, on database: Database, writing tables: Set<String>,
+        expected: [String: String]
+    ) throws(DeltaError) {
         try inTransaction(sql, on: database, writing: tables, commit: false) { () throws(DeltaError) in
             let found: [String: String]
             do throws(SQLiteError) {
@@ -131,9 +136,11 @@ public enum DeltaApplier {
     /// Runs `sql` in one transaction that may write only `tables` (nil: every content table of the
     /// database), then `verify`; commits when `verify` returns and `commit` is set, rolls back
     /// otherwise and whenever anything throws.
-    private static func inTransaction(_ sql: String, on database: Database, writing only: Set<String>?, commit: Bool = true,
-                                      progress: (Int, Int) -> Void = { _, _ in },
-                                      verify: () throws(DeltaError) -> Void) throws(DeltaError) {
+    private static func inTransaction(
+        _ sql: String, on database: Database, writing only: Set<String>?, commit: Bool = true,
+        progress: (Int, Int) -> Void = { _, _ in },
+        verify: () throws(DeltaError) -> Void
+    ) throws(DeltaError) {
         guard sql.hasPrefix(headerLine) else { throw .notADelta }
         let columns: [String: Set<String>]
         do {

@@ -15,8 +15,10 @@ public enum DeltaEncoder {
     /// full bundle). With `only`, the tables not in it are known to be the same in both (their
     /// digests are: ``ContentDigest/tableDigests(_:only:)``) and are not read: the SQL is the
     /// same, since an unchanged table adds nothing to it, and their statistics are left out.
-    public static func encode(from old: Database, to new: Database, header: String,
-                              only: Set<String>? = nil) throws -> (sql: String, statistics: DeltaStatistics)? {
+    public static func encode(
+        from old: Database, to new: Database, header: String,
+        only: Set<String>? = nil
+    ) throws -> (sql: String, statistics: DeltaStatistics)? {
         guard try sameSchema(old, new) else { return nil }
         var out = "-- feedc delta format 1\n-- " + header.split(separator: "\n").joined(separator: "\n-- ") + "\n"
         var statistics = DeltaStatistics()
@@ -34,11 +36,14 @@ public enum DeltaEncoder {
         return try old.rows(schemaSQL) == new.rows(schemaSQL)
     }
 
-    private static func encode(_ table: BundleTable, _ old: Database, _ new: Database, _ literal: SQLLiteral,
-                               into out: inout String) throws -> DeltaStatistics.Table {
+    private static func encode(
+        _ table: BundleTable, _ old: Database, _ new: Database, _ literal: SQLLiteral,
+        into out: inout String
+    ) throws -> DeltaStatistics.Table {
         let keys = table.primaryKey.map { key in table.columns.firstIndex { $0.name == key }! }
         let a = try old.prepare(table.selectInKeyOrderSQL), b = try new.prepare(table.selectInKeyOrderSQL)
-        try a.bind([]); try b.bind([])
+        try a.bind([])
+        try b.bind([])
         // Rows are compared where SQLite holds them; only deleted keys, inserted rows and the
         // changed columns of changed rows are copied out.
         var hasA = try a.step(), hasB = try b.step()
@@ -48,11 +53,13 @@ public enum DeltaEncoder {
             let order = hasA && hasB ? a.sqliteOrder(b, at: keys) : (hasA ? -1 : 1)
             if order < 0 {
                 deletes.append(keys.map { a.value(at: $0) })
-                stats.deleted += 1; stats.before += 1
+                stats.deleted += 1
+                stats.before += 1
                 hasA = try a.step()
             } else if order > 0 {
                 inserts.append(b.row())
-                stats.inserted += 1; stats.after += 1
+                stats.inserted += 1
+                stats.after += 1
                 hasB = try b.step()
             } else {
                 let changed = a.differingColumns(from: b, count: table.columns.count)
@@ -72,7 +79,8 @@ public enum DeltaEncoder {
                     }
                     updates += ";\n"
                 }
-                stats.before += 1; stats.after += 1
+                stats.before += 1
+                stats.after += 1
                 hasA = try a.step()
                 hasB = try b.step()
             }

@@ -87,7 +87,10 @@ public enum DeltaStatementCheck {
                 text = text.drop { $0 != UInt8(ascii: "\n") }
             case UInt8(ascii: "'"):
                 text.removeFirst()
-                guard skipString(&text) else { failure = Refusal(statement: statement, reason: "a string is not closed"); return nil }
+                guard skipString(&text) else {
+                    failure = Refusal(statement: statement, reason: "a string is not closed")
+                    return nil
+                }
                 return .literal
             case _ where (byte | 0x20) == UInt8(ascii: "x") && text.dropFirst().first == UInt8(ascii: "'"):
                 text.removeFirst(2)
@@ -132,7 +135,10 @@ public enum DeltaStatementCheck {
     private static func skipNumber(_ text: inout ArraySlice<UInt8>) {
         func digits() { text = text.drop { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
         digits()
-        if text.first == UInt8(ascii: ".") { text.removeFirst(); digits() }
+        if text.first == UInt8(ascii: ".") {
+            text.removeFirst()
+            digits()
+        }
         if text.first == UInt8(ascii: "e") || text.first == UInt8(ascii: "E") {
             text.removeFirst()
             if text.first == UInt8(ascii: "+") || text.first == UInt8(ascii: "-") { text.removeFirst() }

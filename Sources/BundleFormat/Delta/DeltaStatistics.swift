@@ -27,8 +27,8 @@ public struct DeltaStatistics: Codable, Sendable, Equatable {
         // Only tables keyed by the agency's ids: churn in content-derived keys (patterns,
         // timings) or dated keys (calendar_dates) is change of content, not renumbering.
         tables.filter { name, t in
-            ["agencies", "routes", "stops", "trips"].contains(name) &&
-            t.before >= 20 && t.after >= 20 && Double(t.deleted) > 0.5 * Double(t.before) && Double(t.inserted) > 0.5 * Double(t.after)
+            ["agencies", "routes", "stops", "trips"].contains(name) && t.before >= 20 && t.after >= 20 && Double(t.deleted) > 0.5 * Double(t.before)
+                && Double(t.inserted) > 0.5 * Double(t.after)
         }.keys.sorted()
     }
 }

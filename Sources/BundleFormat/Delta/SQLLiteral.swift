@@ -55,17 +55,27 @@ struct SQLLiteral {
         var m = Int64(v.significand * 4_503_599_627_370_496)  // |significand| × 2^52
         if v.sign == .minus { m = -m }
         var k = 52 - Int(v.exponent)
-        while k < 0 && abs(m) < (1 << 61) { m <<= 1; k += 1 }
-        guard k >= 0 else { out += text; return }
+        while k < 0 && abs(m) < (1 << 61) {
+            m <<= 1
+            k += 1
+        }
+        guard k >= 0 else {
+            out += text
+            return
+        }
         out += "(CAST(\(m) AS REAL)"
-        while k > 62 { out += "/4611686018427387904"; k -= 62 }
+        while k > 62 {
+            out += "/4611686018427387904"
+            k -= 62
+        }
         out += "/\(Int64(1) << k))"
     }
 
     private func readsBackExactly(_ text: String, _ v: Double) -> Bool {
         guard let check else { return false }
         guard (try? check.bind([.text(text)])) != nil, (try? check.step()) == true,
-              case .real(let back) = check.value(at: 0) else { return false }
+            case .real(let back) = check.value(at: 0)
+        else { return false }
         return back.bitPattern == v.bitPattern
     }
 }

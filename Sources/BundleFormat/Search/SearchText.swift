@@ -22,7 +22,7 @@ public enum SearchText {
             case .nonspacingMark:
                 continue
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                 .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+                .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
                 current.append(scalar == "ς" ? "σ" : scalar)
             default:
                 flush()

@@ -51,7 +51,8 @@ public final class JourneyPlanner: @unchecked Sendable {
         do {
             if parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) {
                 let dlat = Self.accessRadius / 111_195, dlon = dlat / max(0.01, cos(lat * .pi / 180))
-                let rows = try database.rows("""
+                let rows = try database.rows(
+                    """
                     SELECT s.stop_id, s.lat, s.lon FROM stops s
                     WHERE s.lat BETWEEN ? AND ? AND s.lon BETWEEN ? AND ?
                       AND EXISTS (SELECT 1 FROM pattern_stops ps WHERE ps.stop_id = s.stop_id)
@@ -65,8 +66,9 @@ public final class JourneyPlanner: @unchecked Sendable {
                     return StopAccess(stopId: id, walkSeconds: Int((metres * 1.3 / 1.2).rounded(.up)))
                 }
             }
-            let rows = try database.rows("SELECT stop_id FROM stops WHERE stop_id = ? OR parent_station = ? ORDER BY stop_id",
-                                         [.text(place), .text(place)])
+            let rows = try database.rows(
+                "SELECT stop_id FROM stops WHERE stop_id = ? OR parent_station = ? ORDER BY stop_id",
+                [.text(place), .text(place)])
             return rows.compactMap { $0[0].string.map { StopAccess(stopId: $0) } }
         } catch {
             throw .notABundle(path: database.path, reason: "\(error)")
@@ -79,7 +81,8 @@ public final class JourneyPlanner: @unchecked Sendable {
         defer { lock.unlock() }
         var name: String?
         if let statement = try? database.prepare(DocumentedQueries.sql("stop_timezone")),
-           (try? statement.bind(named: ["stop_id": .text(stopId)])) != nil, (try? statement.step()) == true {
+            (try? statement.bind(named: ["stop_id": .text(stopId)])) != nil, (try? statement.step()) == true
+        {
             name = statement.row().first?.string
         }
         return name.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
@@ -101,8 +104,10 @@ public final class JourneyPlanner: @unchecked Sendable {
     /// stop: the earliest arrival by any means (what boarding needs) and the earliest by a ride
     /// (what a walk may start from); a ride is pruned only by an earlier ride, since an earlier
     /// arrival on foot cannot walk on.
-    public func plan(from origins: [StopAccess], to destinations: [StopAccess], date: Int, departure: Int,
-                     delays: [String: TripDelay] = [:]) throws(ClientError) -> [Journey] {
+    public func plan(
+        from origins: [StopAccess], to destinations: [StopAccess], date: Int, departure: Int,
+        delays: [String: TripDelay] = [:]
+    ) throws(ClientError) -> [Journey] {
         let network = try self.network(date)
         let live = LiveTimetable(network, delays: delays)
         let starts = origins.compactMap { access in network.stopIndex[access.stopId].map { ($0, access.walkSeconds) } }
@@ -245,8 +250,10 @@ public final class JourneyPlanner: @unchecked Sendable {
     }
 
     /// The legs that lead to `stop` in `round`, walked back through the labels.
-    private func journey(_ network: TransitNetwork, _ live: LiveTimetable, _ search: Search, round: Int, stop: Int,
-                         departure: Int, egress: Int) -> Journey {
+    private func journey(
+        _ network: TransitNetwork, _ live: LiveTimetable, _ search: Search, round: Int, stop: Int,
+        departure: Int, egress: Int
+    ) -> Journey {
         var legs: [Journey.Leg] = []
         var (k, here) = (round, stop)
         var current = search.label[k][here]
@@ -258,16 +265,20 @@ public final class JourneyPlanner: @unchecked Sendable {
                 current = search.label[k][here]
             case .ride(let route, let board, let alight, let run):
                 let r = live.route(route)
-                legs.append(Journey.Leg(mode: .ride, fromStopId: network.stopIds[r.stops[board]], toStopId: network.stopIds[here],
-                                        departure: r.starts[run] + r.departures[board], arrival: r.starts[run] + r.arrivals[alight],
-                                        tripId: r.trips[run], routeId: r.routeId))
+                legs.append(
+                    Journey.Leg(
+                        mode: .ride, fromStopId: network.stopIds[r.stops[board]], toStopId: network.stopIds[here],
+                        departure: r.starts[run] + r.departures[board], arrival: r.starts[run] + r.arrivals[alight],
+                        tripId: r.trips[run], routeId: r.routeId))
                 here = r.stops[board]
                 k -= 1
                 current = search.label[k][here]
             case .walk(let from, let seconds):
-                legs.append(Journey.Leg(mode: .walk, fromStopId: network.stopIds[from], toStopId: network.stopIds[here],
-                                        departure: search.rideArrival[k][from], arrival: search.rideArrival[k][from] + seconds,
-                                        tripId: nil, routeId: nil))
+                legs.append(
+                    Journey.Leg(
+                        mode: .walk, fromStopId: network.stopIds[from], toStopId: network.stopIds[here],
+                        departure: search.rideArrival[k][from], arrival: search.rideArrival[k][from] + seconds,
+                        tripId: nil, routeId: nil))
                 here = from
                 current = search.rideLabel[k][here]
             case .origin(let walk):
@@ -281,8 +292,9 @@ public final class JourneyPlanner: @unchecked Sendable {
         let rides = legs.filter { $0.mode == .ride }.count
         // The rider leaves as late as the first leg allows, walking to the first stop.
         let start = (legs.first?.departure ?? departure + access) - access
-        return Journey(departure: start, arrival: search.arrival[round][stop] + egress, transfers: max(0, rides - 1), legs: legs,
-                       accessSeconds: access, egressSeconds: egress)
+        return Journey(
+            departure: start, arrival: search.arrival[round][stop] + egress, transfers: max(0, rides - 1), legs: legs,
+            accessSeconds: access, egressSeconds: egress)
     }
 
     /// The day's timetable with live delays: each late run taken out of its route and run as a

@@ -83,56 +83,67 @@ public struct JourneyPlanning: Sendable {
         let origins = try planner.accesses(for: query.from), destinations = try planner.accesses(for: query.to)
         if origins.isEmpty {
             let position = query.from.contains(",")
-            return Answer(journeys: [], reason: position ? "no stop within 800 m of \(query.from)" : nil,
-                          problem: position ? nil : "no stop `\(query.from)` in the bundle")
+            return Answer(
+                journeys: [], reason: position ? "no stop within 800 m of \(query.from)" : nil,
+                problem: position ? nil : "no stop `\(query.from)` in the bundle")
         }
         if destinations.isEmpty {
             let position = query.to.contains(",")
-            return Answer(journeys: [], reason: position ? "no stop within 800 m of \(query.to)" : nil,
-                          problem: position ? nil : "no stop `\(query.to)` in the bundle")
+            return Answer(
+                journeys: [], reason: position ? "no stop within 800 m of \(query.to)" : nil,
+                problem: position ? nil : "no stop `\(query.to)` in the bundle")
         }
         let zone = planner.timeZone(of: origins[0].stopId)
-        let journeys = try planner.plan(from: origins, to: destinations, date: date, departure: seconds,
-                                        delays: (query.delays ?? [:]).mapValues(\.tripDelay))
+        let journeys = try planner.plan(
+            from: origins, to: destinations, date: date, departure: seconds,
+            delays: (query.delays ?? [:]).mapValues(\.tripDelay))
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = zone
         formatter.formatOptions = [.withInternetDateTime]
         func time(_ value: Int) -> String { formatter.string(from: ServiceTime.instant(serviceDate: date, seconds: value, timeZone: zone)) }
         let trips = journeys.map { journey in
             var legs = journey.legs.map { leg in
-                Leg(mode: leg.mode.rawValue, fromStopId: leg.fromStopId, toStopId: leg.toStopId, departure: time(leg.departure),
+                Leg(
+                    mode: leg.mode.rawValue, fromStopId: leg.fromStopId, toStopId: leg.toStopId, departure: time(leg.departure),
                     arrival: time(leg.arrival), tripId: leg.tripId, routeId: leg.routeId)
             }
             let first = journey.legs.first, last = journey.legs.last
             if journey.accessSeconds > 0, let first {
-                legs.insert(Leg(mode: "walk", fromStopId: nil, toStopId: first.fromStopId, departure: time(journey.departure),
-                                arrival: time(first.departure), tripId: nil, routeId: nil), at: 0)
+                legs.insert(
+                    Leg(
+                        mode: "walk", fromStopId: nil, toStopId: first.fromStopId, departure: time(journey.departure),
+                        arrival: time(first.departure), tripId: nil, routeId: nil), at: 0)
             }
             if journey.egressSeconds > 0, let last {
-                legs.append(Leg(mode: "walk", fromStopId: last.toStopId, toStopId: nil, departure: time(last.arrival),
-                                arrival: time(journey.arrival), tripId: nil, routeId: nil))
+                legs.append(
+                    Leg(
+                        mode: "walk", fromStopId: last.toStopId, toStopId: nil, departure: time(last.arrival),
+                        arrival: time(journey.arrival), tripId: nil, routeId: nil))
             }
             return Trip(departure: time(journey.departure), arrival: time(journey.arrival), transfers: journey.transfers, legs: legs)
         }
-        return Answer(journeys: trips, reason: trips.isEmpty ? "no journey from \(query.from) to \(query.to) leaving \(query.depart) within the timetable" : nil)
+        return Answer(
+            journeys: trips, reason: trips.isEmpty ? "no journey from \(query.from) to \(query.to) leaving \(query.depart) within the timetable" : nil)
     }
 
     /// Lines for people: one journey per paragraph.
     public func text(_ answer: Answer) -> String {
         guard !answer.journeys.isEmpty else { return answer.reason ?? "no journey" }
         return answer.journeys.map { trip in
-            "\(trip.departure) → \(trip.arrival), \(trip.transfers) transfer\(trip.transfers == 1 ? "" : "s")\n" + trip.legs.map { leg in
-                let what = leg.mode == "ride" ? "ride \(leg.routeId ?? "") (trip \(leg.tripId ?? ""))" : "walk"
-                return "  \(leg.departure) \(what) from \(leg.fromStopId ?? "start") to \(leg.toStopId ?? "destination"), arriving \(leg.arrival)"
-            }.joined(separator: "\n")
+            "\(trip.departure) → \(trip.arrival), \(trip.transfers) transfer\(trip.transfers == 1 ? "" : "s")\n"
+                + trip.legs.map { leg in
+                    let what = leg.mode == "ride" ? "ride \(leg.routeId ?? "") (trip \(leg.tripId ?? ""))" : "walk"
+                    return "  \(leg.departure) \(what) from \(leg.fromStopId ?? "start") to \(leg.toStopId ?? "destination"), arriving \(leg.arrival)"
+                }.joined(separator: "\n")
         }.joined(separator: "\n\n")
     }
 
     /// `YYYY-MM-DDTHH:MM` → (service date YYYYMMDD, seconds after its start).
     static func parse(_ text: String) -> (Int, Int)? {
         guard let match = text.wholeMatch(of: /(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/),
-              let year = Int(match.1), let month = Int(match.2), let day = Int(match.3), let hour = Int(match.4), let minute = Int(match.5),
-              (1...12).contains(month), (1...31).contains(day), hour < 48, minute < 60 else { return nil }
+            let year = Int(match.1), let month = Int(match.2), let day = Int(match.3), let hour = Int(match.4), let minute = Int(match.5),
+            (1...12).contains(month), (1...31).contains(day), hour < 48, minute < 60
+        else { return nil }
         let second = match.6.flatMap { Int($0) } ?? 0
         guard second < 60, Self.isDay(year: year, month: month, day: day) else { return nil }
         return (year * 10000 + month * 100 + day, hour * 3600 + minute * 60 + second)

@@ -80,21 +80,26 @@ struct TransitNetwork: Sendable {
             }
         }
         var patternStops: [String: [(stop: Int, board: Bool, alight: Bool)]] = [:]
-        for row in try db.resultRows("planner pattern_stops", "SELECT pattern_id, stop_id, pickup_type, drop_off_type FROM pattern_stops ORDER BY pattern_id, stop_index") {
+        for row in try db.resultRows(
+            "planner pattern_stops", "SELECT pattern_id, stop_id, pickup_type, drop_off_type FROM pattern_stops ORDER BY pattern_id, stop_index")
+        {
             let pattern = try row.text("pattern_id")
             guard let stop = stopIndex[try row.text("stop_id")] else { continue }
             patternStops[pattern, default: []].append((stop, try row.optionalInt("pickup_type") ?? 0 != 1, try row.optionalInt("drop_off_type") ?? 0 != 1))
         }
         var timings: [String: [(arrival: Int?, departure: Int?)]] = [:]
-        for row in try db.resultRows("planner timing_stops", "SELECT timing_id, arrival_offset, departure_offset FROM timing_stops ORDER BY timing_id, stop_index") {
+        for row in try db.resultRows(
+            "planner timing_stops", "SELECT timing_id, arrival_offset, departure_offset FROM timing_stops ORDER BY timing_id, stop_index")
+        {
             timings[try row.text("timing_id"), default: []].append((try row.optionalInt("arrival_offset"), try row.optionalInt("departure_offset")))
         }
         routesAt = Array(repeating: [], count: stopIds.count)
         for key in runs.keys.sorted() {
             let parts = key.split(separator: "\t").map(String.init)
             guard let stops = patternStops[parts[0]], let offsets = timings[parts[1]], stops.count == offsets.count else { continue }
-            var route = Route(patternId: parts[0], routeId: routeOf[key] ?? "", stops: [], arrivals: [], departures: [],
-                              canBoard: [], canAlight: [], starts: [], trips: [])
+            var route = Route(
+                patternId: parts[0], routeId: routeOf[key] ?? "", stops: [], arrivals: [], departures: [],
+                canBoard: [], canAlight: [], starts: [], trips: [])
             for (stop, offset) in zip(stops, offsets) {
                 guard let arrival = offset.arrival ?? offset.departure, let departure = offset.departure ?? offset.arrival else { continue }
                 route.stops.append(stop.stop)
@@ -116,17 +121,21 @@ struct TransitNetwork: Sendable {
         footpaths = Array(repeating: [], count: stopIds.count)
         var called = Array(repeating: false, count: stopIds.count)
         for stops in patternStops.values { for stop in stops { called[stop.stop] = true } }
-        for row in try db.resultRows("planner stop_transfers", "SELECT from_stop_id, to_stop_id, seconds FROM stop_transfers ORDER BY from_stop_id, to_stop_id") {
+        for row in try db.resultRows("planner stop_transfers", "SELECT from_stop_id, to_stop_id, seconds FROM stop_transfers ORDER BY from_stop_id, to_stop_id")
+        {
             let seconds = try row.int("seconds")
             guard let from = stopIndex[try row.text("from_stop_id")], let to = stopIndex[try row.text("to_stop_id")],
-                  called[from], called[to], from != to else { continue }
+                called[from], called[to], from != to
+            else { continue }
             footpaths[from].append(Footpath(to: to, seconds: seconds))
         }
     }
 
     /// The services running on `date`: calendar weekdays in range less removals, plus additions.
     static func services(_ db: Database, on date: Int) throws(ClientError) -> Set<String> {
-        let rows = try db.resultRows("planner services", """
+        let rows = try db.resultRows(
+            "planner services",
+            """
             SELECT c.service_id FROM calendar c
             WHERE ? BETWEEN c.start_date AND c.end_date
               AND CASE CAST(strftime('%w', printf('%04d-%02d-%02d', ? / 10000, ? / 100 % 100, ? % 100)) AS INTEGER)

@@ -8,10 +8,12 @@ extension FeedDatabase {
     /// The stop `id` (a stop, platform, station or entrance), or nil when the bundle has none.
     public func stop(id: String) throws(ClientError) -> StopDetails? {
         guard let row = try run("stop_by_id", ["stop_id": .text(id)]).first else { return nil }
-        return StopDetails(stop: Stop(id: try row.text("stop_id"), name: try row.optionalText("name"), code: try row.optionalText("code"),
-                                      coordinate: try Self.coordinate(row)),
-                           locationType: try row.optionalInt("location_type") ?? 0, parentStation: try row.optionalText("parent_station"),
-                           platformCode: try row.optionalText("platform_code"), wheelchairBoarding: try row.optionalInt("wheelchair_boarding"))
+        return StopDetails(
+            stop: Stop(
+                id: try row.text("stop_id"), name: try row.optionalText("name"), code: try row.optionalText("code"),
+                coordinate: try Self.coordinate(row)),
+            locationType: try row.optionalInt("location_type") ?? 0, parentStation: try row.optionalText("parent_station"),
+            platformCode: try row.optionalText("platform_code"), wheelchairBoarding: try row.optionalInt("wheelchair_boarding"))
     }
 
     /// The shapes of a line's direction, the one most trips follow first. Empty when its trips
@@ -25,7 +27,8 @@ extension FeedDatabase {
     /// The first and last service dates; nil for a bundle with no calendar.
     public func serviceRange() throws(ClientError) -> ServiceRange? {
         guard let row = try run("service_range", [:]).first, let first = try row.optionalInt("first_date"),
-              let last = try row.optionalInt("last_date") else { return nil }
+            let last = try row.optionalInt("last_date")
+        else { return nil }
         return ServiceRange(first: first, last: last)
     }
 
@@ -47,7 +50,8 @@ extension FeedDatabase {
             calendar.date(from: DateComponents(year: date / 10000, month: date / 100 % 100, day: date % 100))
         }
         guard let from = day(today), let to = day(range.last),
-              let left = calendar.dateComponents([.day], from: from, to: to).day else { return .current(lastDate: range.last) }
+            let left = calendar.dateComponents([.day], from: from, to: to).day
+        else { return .current(lastDate: range.last) }
         if left < -1 { return .expired(lastDate: range.last) }
         return left < warningDays ? .expiring(lastDate: range.last, daysLeft: max(0, left)) : .current(lastDate: range.last)
     }

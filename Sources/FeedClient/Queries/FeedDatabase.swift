@@ -38,12 +38,18 @@ public actor FeedDatabase {
         let dlat = radius / 111_320
         let scale = cos(point.latitude * .pi / 180)
         let dlon = scale > 1e-9 ? min(180, dlat / scale) : 180
-        return try run("stops_near", ["lat": .real(point.latitude), "lon": .real(point.longitude), "dlat": .real(dlat),
-                                      "dlon": .real(dlon), "lon_scale": .real(scale), "limit": .integer(Int64(limit))])
-            .map { row throws(ClientError) in
-                Stop(id: try row.text("stop_id"), name: try row.optionalText("name"), code: try row.optionalText("code"),
-                     coordinate: try Self.coordinate(row), distanceMetres: try row.real("distance").squareRoot() * 111_320)
-            }
+        return try run(
+            "stops_near",
+            [
+                "lat": .real(point.latitude), "lon": .real(point.longitude), "dlat": .real(dlat),
+                "dlon": .real(dlon), "lon_scale": .real(scale), "limit": .integer(Int64(limit)),
+            ]
+        )
+        .map { row throws(ClientError) in
+            Stop(
+                id: try row.text("stop_id"), name: try row.optionalText("name"), code: try row.optionalText("code"),
+                coordinate: try Self.coordinate(row), distanceMetres: try row.real("distance").squareRoot() * 111_320)
+        }
     }
 
     /// Stops whose name or code has words starting with every word of `text` (any case,
@@ -53,25 +59,28 @@ public actor FeedDatabase {
         guard !query.isEmpty else { return [] }
         return try run("stops_named", ["query": .text(query), "limit": .integer(Int64(limit))])
             .map { row throws(ClientError) in
-                Stop(id: try row.text("stop_id"), name: try row.optionalText("name"), code: try row.optionalText("code"),
-                     coordinate: try Self.coordinate(row))
+                Stop(
+                    id: try row.text("stop_id"), name: try row.optionalText("name"), code: try row.optionalText("code"),
+                    coordinate: try Self.coordinate(row))
             }
     }
 
     /// The lines calling at a stop (at a station: at any of its platforms).
     public func lines(at stopID: String) throws(ClientError) -> [Line] {
         try run("lines_at_stop", ["stop_id": .text(stopID)]).map { row throws(ClientError) in
-            Line(id: try row.text("route_id"), shortName: try row.optionalText("short_name"), longName: try row.optionalText("long_name"),
-                 type: try row.int("type"), color: try row.optionalText("color"), textColor: try row.optionalText("text_color"),
-                 trips: try row.int("trips"))
+            Line(
+                id: try row.text("route_id"), shortName: try row.optionalText("short_name"), longName: try row.optionalText("long_name"),
+                type: try row.int("type"), color: try row.optionalText("color"), textColor: try row.optionalText("text_color"),
+                trips: try row.int("trips"))
         }
     }
 
     /// A line's user-facing directions, in index order.
     public func directions(of routeID: String) throws(ClientError) -> [LineDirection] {
         try run("line_directions", ["route_id": .text(routeID)]).map { row throws(ClientError) in
-            LineDirection(index: try row.int("direction_index"), name: try row.text("name"), headsign: try row.text("headsign"),
-                          terminalStopIDs: try Self.strings(row, "terminal_stop_ids"), isLoop: try row.int("is_loop") == 1)
+            LineDirection(
+                index: try row.int("direction_index"), name: try row.text("name"), headsign: try row.text("headsign"),
+                terminalStopIDs: try Self.strings(row, "terminal_stop_ids"), isLoop: try row.int("is_loop") == 1)
         }
     }
 
@@ -86,23 +95,26 @@ public actor FeedDatabase {
     /// Every (line, direction) serving a stop, with the headsigns seen there.
     public func stopLines(at stopID: String) throws(ClientError) -> [StopLine] {
         try run("stop_lines", ["stop_id": .text(stopID)]).map { row throws(ClientError) in
-            StopLine(routeID: try row.text("route_id"), shortName: try row.optionalText("short_name"),
-                     directionIndex: try row.int("direction_index"), directionName: try row.text("direction"),
-                     headsigns: try Self.strings(row, "headsigns"))
+            StopLine(
+                routeID: try row.text("route_id"), shortName: try row.optionalText("short_name"),
+                directionIndex: try row.int("direction_index"), directionName: try row.text("direction"),
+                headsigns: try Self.strings(row, "headsigns"))
         }
     }
 
     /// The stop across the street, best first; for one line when `line` is given.
     public func oppositeStop(of stopID: String, line: String? = nil) throws(ClientError) -> [OppositeStop] {
-        let rows = if let line {
-            try run("opposite_stop_on_line", ["stop_id": .text(stopID), "route_id": .text(line)])
-        } else {
-            try run("opposite_stop", ["stop_id": .text(stopID)])
-        }
+        let rows =
+            if let line {
+                try run("opposite_stop_on_line", ["stop_id": .text(stopID), "route_id": .text(line)])
+            } else {
+                try run("opposite_stop", ["stop_id": .text(stopID)])
+            }
         return try rows.map { row throws(ClientError) in
-            OppositeStop(stopID: try row.text("opposite_stop_id"), name: try row.optionalText("name"),
-                         distanceMetres: try row.real("distance_m"), confidence: try row.real("confidence"),
-                         routeIDs: try Self.strings(row, "route_ids"))
+            OppositeStop(
+                stopID: try row.text("opposite_stop_id"), name: try row.optionalText("name"),
+                distanceMetres: try row.real("distance_m"), confidence: try row.real("confidence"),
+                routeIDs: try Self.strings(row, "route_ids"))
         }
     }
 
@@ -110,8 +122,10 @@ public actor FeedDatabase {
     /// overlap it (a rider at 00:15 sees the previous day's 24:18 trains), every run of
     /// frequency-based trips, the service calendar and the agency's time zone handled here.
     /// `language` (BCP 47, e.g. `sv`) picks translated headsigns where the feed has them.
-    public func departures(at stopID: String, after moment: Date = Date(), limit: Int = 20,
-                           language: String? = nil) throws(ClientError) -> [Departure] {
+    public func departures(
+        at stopID: String, after moment: Date = Date(), limit: Int = 20,
+        language: String? = nil
+    ) throws(ClientError) -> [Departure] {
         let zoneName = try run("stop_timezone", ["stop_id": .text(stopID)]).first?.optionalText("timezone") ?? "UTC"
         guard let zone = TimeZone(identifier: zoneName) else { throw .notABundle(path: path.path, reason: "unknown agency time zone `\(zoneName)`") }
         var parameters = ServiceTime(moment, timeZone: zone).parameters
@@ -120,11 +134,12 @@ public actor FeedDatabase {
         parameters["lang"] = language.map { .text($0.lowercased()) } ?? .null
         return try run("next_departures", parameters).map { row throws(ClientError) in
             let serviceDate = try row.int("service_date"), seconds = try row.int("departure")
-            return Departure(tripID: try row.text("trip_id"), routeID: try row.text("route_id"),
-                             headsign: try row.optionalText("headsign"),
-                             time: ServiceTime.instant(serviceDate: serviceDate, seconds: seconds, timeZone: zone),
-                             serviceDate: serviceDate, serviceSeconds: seconds, directionIndex: try row.int("direction_index"),
-                             isExact: try row.int("exact") != 0, headway: try row.optionalInt("headway_secs"))
+            return Departure(
+                tripID: try row.text("trip_id"), routeID: try row.text("route_id"),
+                headsign: try row.optionalText("headsign"),
+                time: ServiceTime.instant(serviceDate: serviceDate, seconds: seconds, timeZone: zone),
+                serviceDate: serviceDate, serviceSeconds: seconds, directionIndex: try row.int("direction_index"),
+                isExact: try row.int("exact") != 0, headway: try row.optionalInt("headway_secs"))
         }
     }
 
@@ -181,7 +196,8 @@ public actor FeedDatabase {
             let database = try Database(path: path.path, mode: .readOnly)
             database.busyTimeout(milliseconds: 2000)
             guard try database.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'")?.int == 1,
-                  let format = try database.scalar("SELECT value FROM meta WHERE key = 'format'")?.string else {
+                let format = try database.scalar("SELECT value FROM meta WHERE key = 'format'")?.string
+            else {
                 throw ClientError.notABundle(path: path.path, reason: "not a feedc bundle (no meta table)")
             }
             guard format == String(BundleSchema.formatVersion) else {

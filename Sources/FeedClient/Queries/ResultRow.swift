@@ -99,7 +99,8 @@ extension Database {
     /// what the SQL reads, for messages); SQLite's failures in the app's terms
     /// (``FeedDatabase/queryError(_:path:)``: busy, the disk, or a damaged bundle).
     func resultRows(_ query: String, _ sql: String, _ arguments: [SQLValue] = [], named: [String: SQLValue]? = nil)
-        throws(ClientError) -> [ResultRow] {
+        throws(ClientError) -> [ResultRow]
+    {
         do {
             let statement = try prepare(sql)
             if let named { try statement.bind(named: named) } else { try statement.bind(arguments) }

@@ -1,4 +1,5 @@
 import FeedModel
+
 /// Compares when service runs: each side's window (first and last dates any trip runs) and the
 /// dates that gained or lost all service, as runs of consecutive dates (dates without service on
 /// either side, a Sunday of a line that never runs on Sundays, neither extend nor break a run).
@@ -9,8 +10,9 @@ struct CalendarComparer {
     func compare() -> CalendarChanges {
         func window(_ c: ServiceCalendar) -> DateRange? {
             guard let first = c.firstDay, let last = c.lastDay else { return nil }
-            return DateRange(first: CivilDate.iso(first), last: CivilDate.iso(last),
-                             dates: (first...last).filter { c.total(on: $0) > 0 }.count)
+            return DateRange(
+                first: CivilDate.iso(first), last: CivilDate.iso(last),
+                dates: (first...last).filter { c.total(on: $0) > 0 }.count)
         }
         var gained: [DateRange] = [], lost: [DateRange] = []
         var changed = 0

@@ -58,8 +58,9 @@ struct LineComparer {
 
     private func lineRef(_ id: String, _ side: SideData) -> LineRef {
         let route = side.routes[id]!
-        return LineRef(routeId: id, shortName: route.shortName, longName: route.longName, type: route.type,
-                       color: route.color, tripsPerDay: side.tripsPerDay(route: id))
+        return LineRef(
+            routeId: id, shortName: route.shortName, longName: route.longName, type: route.type,
+            color: route.color, tripsPerDay: side.tripsPerDay(route: id))
     }
 
     private func compareLine(_ oldId: String, _ newId: String) -> LineChange? {
@@ -70,18 +71,22 @@ struct LineComparer {
         func colourText(_ r: SideData.Route) -> String {
             "\(r.color.map { "#" + $0.uppercased() } ?? "none") on \(r.textColor.map { "#" + $0.uppercased() } ?? "none")"
         }
-        let renamed = (a.shortName ?? "") != (b.shortName ?? "") || (a.longName ?? "") != (b.longName ?? "")
+        let renamed =
+            (a.shortName ?? "") != (b.shortName ?? "") || (a.longName ?? "") != (b.longName ?? "")
             ? Change(old: nameText(a), new: nameText(b)) : nil
         let recoloured = colourText(a) != colourText(b) ? Change(old: colourText(a), new: colourText(b)) : nil
         let typeChanged = a.type != b.type ? Change(old: a.type, new: b.type) : nil
         let others = a.others.keys.filter { a.others[$0] != b.others[$0] }.sorted()
         let directions = compareDirections(oldId, newId)
         let trips = Change(old: old.tripsPerDay(route: oldId), new: new.tripsPerDay(route: newId))
-        guard oldId != newId || renamed != nil || recoloured != nil || typeChanged != nil || !others.isEmpty
-              || !directions.isEmpty || trips.old != trips.new else { return nil }
-        return LineChange(routeId: newId, oldRouteId: oldId == newId ? nil : oldId, shortName: b.shortName, longName: b.longName,
-                          renamed: renamed, recoloured: recoloured, typeChanged: typeChanged, otherFields: others,
-                          tripsPerDay: trips, directions: directions)
+        guard
+            oldId != newId || renamed != nil || recoloured != nil || typeChanged != nil || !others.isEmpty
+                || !directions.isEmpty || trips.old != trips.new
+        else { return nil }
+        return LineChange(
+            routeId: newId, oldRouteId: oldId == newId ? nil : oldId, shortName: b.shortName, longName: b.longName,
+            renamed: renamed, recoloured: recoloured, typeChanged: typeChanged, otherFields: others,
+            tripsPerDay: trips, directions: directions)
     }
 
     private func compareDirections(_ oldId: String, _ newId: String) -> [DirectionChange] {
@@ -120,14 +125,16 @@ struct LineComparer {
         let added = newStops.filter { !oldSet.contains($0) }.map(new.stopRef)
         let removed = oldStops.filter { !newSet.contains($0) }.map { old.stopRef(oldIdOf[$0] ?? $0) }
         let reordered = oldStops.filter(newSet.contains) != newStops.filter(oldSet.contains)
-        let trips = Change(old: o.map { old.tripsPerDay(.init(route: oldRoute, index: $0.index)) } ?? DayCounts(),
-                           new: n.map { new.tripsPerDay(.init(route: newRoute, index: $0.index)) } ?? DayCounts())
+        let trips = Change(
+            old: o.map { old.tripsPerDay(.init(route: oldRoute, index: $0.index)) } ?? DayCounts(),
+            new: n.map { new.tripsPerDay(.init(route: newRoute, index: $0.index)) } ?? DayCounts())
         let renamed = o != nil && n != nil && o!.name != n!.name ? Change(old: o!.name, new: n!.name) : nil
         guard o == nil || n == nil || !added.isEmpty || !removed.isEmpty || reordered || renamed != nil || trips.old != trips.new else {
             return nil
         }
-        return DirectionChange(index: n?.index, oldIndex: o?.index, name: n?.name ?? o?.name ?? "", renamed: renamed,
-                               stopsAdded: added, stopsRemoved: removed, reordered: reordered, tripsPerDay: trips)
+        return DirectionChange(
+            index: n?.index, oldIndex: o?.index, name: n?.name ?? o?.name ?? "", renamed: renamed,
+            stopsAdded: added, stopsRemoved: removed, reordered: reordered, tripsPerDay: trips)
     }
 
     private func newStopId(_ id: String) -> String { renumberedStops[id] ?? id }

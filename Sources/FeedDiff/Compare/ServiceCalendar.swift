@@ -27,7 +27,9 @@ struct ServiceCalendar {
     /// Loads the calendar of side `side` (`o` or `n`) of the pair.
     init(pair: BundlePair, side: String, tripsPerService: [String: Int], horizonDays: Int) throws(SQLiteError) {
         self.tripsPerService = tripsPerService
-        for row in try pair.rows("SELECT service_id, monday, tuesday, wednesday, thursday, friday, saturday, sunday, start_date, end_date FROM \(side).calendar") {
+        for row in try pair.rows(
+            "SELECT service_id, monday, tuesday, wednesday, thursday, friday, saturday, sunday, start_date, end_date FROM \(side).calendar")
+        {
             guard let service = row[0].string, let start = row[8].int.flatMap(CivilDate.day), let end = row[9].int.flatMap(CivilDate.day) else { continue }
             weekly[service] = WeeklyRow(days: (1...7).map { row[$0].int == 1 }, start: start, end: end)
         }

@@ -64,9 +64,10 @@ struct SideData {
         let otherColumns = ["agency_id", "description", "url", "sort_order"]
         for row in try pair.rows("SELECT route_id, short_name, long_name, type, color, text_color, \(otherColumns.joined(separator: ", ")) FROM \(s).routes") {
             guard let id = row[0].string else { continue }
-            routes[id] = Route(id: id, shortName: row[1].string, longName: row[2].string, type: row[3].int ?? -1,
-                               color: row[4].string, textColor: row[5].string,
-                               others: Dictionary(uniqueKeysWithValues: otherColumns.enumerated().map { ($1, row[6 + $0]) }))
+            routes[id] = Route(
+                id: id, shortName: row[1].string, longName: row[2].string, type: row[3].int ?? -1,
+                color: row[4].string, textColor: row[5].string,
+                others: Dictionary(uniqueKeysWithValues: otherColumns.enumerated().map { ($1, row[6 + $0]) }))
         }
         if tables.contains("directions") && tables.contains("direction_stops") {
             var stopLists: [DirectionKey: [String]] = [:]
@@ -76,8 +77,10 @@ struct SideData {
             }
             for row in try pair.rows("SELECT route_id, direction_index, name FROM \(s).directions ORDER BY route_id, direction_index") {
                 guard let route = row[0].string, let index = row[1].int else { continue }
-                directions[route, default: []].append(Direction(index: index, name: row[2].string ?? "",
-                                                                stops: stopLists[DirectionKey(route: route, index: index)] ?? []))
+                directions[route, default: []].append(
+                    Direction(
+                        index: index, name: row[2].string ?? "",
+                        stops: stopLists[DirectionKey(route: route, index: index)] ?? []))
             }
         }
         if tables.contains("stop_opposites") {

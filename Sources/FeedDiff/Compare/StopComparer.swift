@@ -30,8 +30,9 @@ struct StopComparer {
         changes.renumbered = renumbered.sorted { $0.key < $1.key }.map { oldId, newId in
             let a = old.stops[oldId]!, b = new.stops[newId]!
             let distance = a.position.flatMap { p in b.position.map { metres(p, $0) } } ?? 0
-            return StopRenumber(oldStopId: oldId, newStopId: newId, name: b.name, distanceM: rounded1(distance),
-                                lat: b.lat.map(rounded6), lon: b.lon.map(rounded6))
+            return StopRenumber(
+                oldStopId: oldId, newStopId: newId, name: b.name, distanceM: rounded1(distance),
+                lat: b.lat.map(rounded6), lon: b.lon.map(rounded6))
         }
 
         for id in old.stops.keys.sorted() {
@@ -42,8 +43,10 @@ struct StopComparer {
             if let p = a.position, let q = b.position {
                 let distance = metres(p, q)
                 if distance > settings.samePlaceMetres {
-                    changes.moved.append(StopMove(stopId: id, name: b.name, distanceM: rounded1(distance),
-                                                  old: [rounded6(p.lat), rounded6(p.lon)], new: [rounded6(q.lat), rounded6(q.lon)]))
+                    changes.moved.append(
+                        StopMove(
+                            stopId: id, name: b.name, distanceM: rounded1(distance),
+                            old: [rounded6(p.lat), rounded6(p.lon)], new: [rounded6(q.lat), rounded6(q.lon)]))
                 }
             }
         }

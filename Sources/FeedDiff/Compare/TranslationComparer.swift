@@ -21,18 +21,21 @@ enum TranslationComparer {
         if inNew { changes.added = try only("n", "o", otherHasTable: inOld).map { change($0, old: nil, new: $0[6].string) } }
         if inOld { changes.removed = try only("o", "n", otherHasTable: inNew).map { change($0, old: $0[6].string, new: nil) } }
         if inOld && inNew {
-            changes.changed = try pair.rows("""
+            changes.changed = try pair.rows(
+                """
                 SELECT \(columns), x.translation, y.translation FROM o.\(table) x JOIN n.\(table) y ON \(join)
                 WHERE x.translation IS NOT y.translation \(order)
-                """).map { change($0, old: $0[6].string, new: $0[7].string) }
+                """
+            ).map { change($0, old: $0[6].string, new: $0[7].string) }
         }
         return changes
     }
 
     private static func change(_ row: [SQLValue], old: String?, new: String?) -> TranslationChange {
         func nonEmpty(_ value: SQLValue) -> String? { value.string.flatMap { $0.isEmpty ? nil : $0 } }
-        return TranslationChange(table: row[0].string ?? "", field: row[1].string ?? "", recordId: nonEmpty(row[2]),
-                                 recordSubId: nonEmpty(row[3]), fieldValue: nonEmpty(row[4]), language: row[5].string ?? "",
-                                 old: old, new: new)
+        return TranslationChange(
+            table: row[0].string ?? "", field: row[1].string ?? "", recordId: nonEmpty(row[2]),
+            recordSubId: nonEmpty(row[3]), fieldValue: nonEmpty(row[4]), language: row[5].string ?? "",
+            old: old, new: new)
     }
 }

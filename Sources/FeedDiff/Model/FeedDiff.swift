@@ -33,9 +33,11 @@ public struct FeedDiff: Codable, Sendable {
         case idChurn = "id_churn"
     }
 
-    public init(identical: Bool, old: DiffSide, new: DiffSide, counts: [String: ChangeCounts], idChurn: [IdChurn],
-                lines: LineChanges, stops: StopChanges, calendar: CalendarChanges, settings: DiffSettings,
-                geometry: DiffGeometry = DiffGeometry(), translations: TranslationChanges = TranslationChanges()) {
+    public init(
+        identical: Bool, old: DiffSide, new: DiffSide, counts: [String: ChangeCounts], idChurn: [IdChurn],
+        lines: LineChanges, stops: StopChanges, calendar: CalendarChanges, settings: DiffSettings,
+        geometry: DiffGeometry = DiffGeometry(), translations: TranslationChanges = TranslationChanges()
+    ) {
         self.identical = identical
         self.old = old
         self.new = new
@@ -87,8 +89,10 @@ public struct DiffSide: Codable, Sendable, Equatable {
     /// date with at least half the trips of the busiest date).
     public var dayTypeDates: [String: String]
 
-    public init(label: String, bundle: String?, version: Int?, digest: String, serviceStart: String?, serviceEnd: String?,
-                dayTypeDates: [String: String]) {
+    public init(
+        label: String, bundle: String?, version: Int?, digest: String, serviceStart: String?, serviceEnd: String?,
+        dayTypeDates: [String: String]
+    ) {
         self.label = label
         self.bundle = bundle
         self.version = version

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Lines (GTFS routes) added, removed or changed.
 public struct LineChanges: Codable, Sendable, Equatable {
     public var added: [LineRef] = []
@@ -126,9 +128,11 @@ public struct LineChange: Codable, Sendable, Equatable {
     /// Directions with a change (stops, name or trips per day), or present on one side only.
     public var directions: [DirectionChange]
 
-    public init(routeId: String, oldRouteId: String?, shortName: String?, longName: String?, renamed: Change<String>?,
-                recoloured: Change<String>?, typeChanged: Change<Int>?, otherFields: [String], tripsPerDay: Change<DayCounts>,
-                directions: [DirectionChange]) {
+    public init(
+        routeId: String, oldRouteId: String?, shortName: String?, longName: String?, renamed: Change<String>?,
+        recoloured: Change<String>?, typeChanged: Change<Int>?, otherFields: [String], tripsPerDay: Change<DayCounts>,
+        directions: [DirectionChange]
+    ) {
         self.routeId = routeId
         self.oldRouteId = oldRouteId
         self.shortName = shortName
@@ -172,8 +176,10 @@ public struct DirectionChange: Codable, Sendable, Equatable {
     public var reordered: Bool
     public var tripsPerDay: Change<DayCounts>
 
-    public init(index: Int?, oldIndex: Int?, name: String, renamed: Change<String>?, stopsAdded: [StopRef],
-                stopsRemoved: [StopRef], reordered: Bool, tripsPerDay: Change<DayCounts>) {
+    public init(
+        index: Int?, oldIndex: Int?, name: String, renamed: Change<String>?, stopsAdded: [StopRef],
+        stopsRemoved: [StopRef], reordered: Bool, tripsPerDay: Change<DayCounts>
+    ) {
         self.index = index
         self.oldIndex = oldIndex
         self.name = name
@@ -196,5 +202,3 @@ public struct DirectionChange: Codable, Sendable, Equatable {
 extension String {
     var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
 }
-
-import Foundation

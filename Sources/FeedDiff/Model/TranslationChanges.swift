@@ -30,8 +30,10 @@ public struct TranslationChange: Codable, Sendable, Equatable {
     public var old: String?
     public var new: String?
 
-    public init(table: String, field: String, recordId: String?, recordSubId: String?, fieldValue: String?, language: String,
-                old: String?, new: String?) {
+    public init(
+        table: String, field: String, recordId: String?, recordSubId: String?, fieldValue: String?, language: String,
+        old: String?, new: String?
+    ) {
         self.table = table
         self.field = field
         self.recordId = recordId

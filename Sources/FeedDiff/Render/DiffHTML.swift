@@ -12,24 +12,32 @@ public struct DiffHTML {
 
     public func render(_ diff: FeedDiff) -> String {
         var body = "<h1>\(HTMLPage.escape(title(diff.old))) → \(HTMLPage.escape(title(diff.new)))</h1>\n"
-        body += table(["", "label", "digest", "service", "weekday", "Saturday", "Sunday"], [diff.old, diff.new].enumerated().map { i, side in
-            [i == 0 ? "old" : "new", side.label, DiffText.shortDigest(side.digest),
-             "\(side.serviceStart ?? "?") … \(side.serviceEnd ?? "?")"] + DayType.allCases.map { side.dayTypeDates[$0.rawValue] ?? "" }
-        }, caption: "Sides (the day-type dates are those trips per day are counted on)")
+        body += table(
+            ["", "label", "digest", "service", "weekday", "Saturday", "Sunday"],
+            [diff.old, diff.new].enumerated().map { i, side in
+                [
+                    i == 0 ? "old" : "new", side.label, DiffText.shortDigest(side.digest),
+                    "\(side.serviceStart ?? "?") … \(side.serviceEnd ?? "?")",
+                ] + DayType.allCases.map { side.dayTypeDates[$0.rawValue] ?? "" }
+            }, caption: "Sides (the day-type dates are those trips per day are counted on)")
         if diff.identical {
             body += "<p class=\"same\">No changes: both sides hold the same content.</p>\n"
             return page(diff, body)
         }
         body += summary(diff)
         if !diff.idChurn.isEmpty {
-            body += "<h2>Id churn</h2>\n<ul>" + diff.idChurn.map { c in
-                let label = DiffText.kinds.first { $0.table == c.kind }?.label ?? c.kind
-                return "<li>\(HTMLPage.escape(label)): \(Int((c.replacedShare * 100).rounded()))% of the old ids replaced (\(c.old) → \(c.new), \(c.kept) kept)</li>"
-            }.joined() + "</ul>\n"
+            body +=
+                "<h2>Id churn</h2>\n<ul>"
+                + diff.idChurn.map { c in
+                    let label = DiffText.kinds.first { $0.table == c.kind }?.label ?? c.kind
+                    return
+                        "<li>\(HTMLPage.escape(label)): \(Int((c.replacedShare * 100).rounded()))% of the old ids replaced (\(c.old) → \(c.new), \(c.kept) kept)</li>"
+                }.joined() + "</ul>\n"
         }
         body += "<h2>Map</h2>\n"
         if let svg = DiffMapSVG().render(diff) {
-            body += "<figure>\(svg)<figcaption><span class=\"k added\"></span>added <span class=\"k removed\"></span>removed "
+            body +=
+                "<figure>\(svg)<figcaption><span class=\"k added\"></span>added <span class=\"k removed\"></span>removed "
                 + "<span class=\"k moved\"></span>moved <span class=\"k renumbered\"></span>renumbered "
                 + "<span class=\"k changed\"></span>line with changed stops; grey dots: the new side's other stops</figcaption></figure>\n"
         } else {
@@ -59,8 +67,10 @@ public struct DiffHTML {
         var out = "<h2>Lines</h2>\n"
         let head = ["line", "id", "type", "weekday", "Saturday", "Sunday"]
         func row(_ l: LineRef) -> [String] {
-            [l.title, l.routeId, String(l.type),
-             String(l.tripsPerDay.weekday), String(l.tripsPerDay.saturday), String(l.tripsPerDay.sunday)]
+            [
+                l.title, l.routeId, String(l.type),
+                String(l.tripsPerDay.weekday), String(l.tripsPerDay.saturday), String(l.tripsPerDay.sunday),
+            ]
         }
         if !lines.added.isEmpty { out += table(head, lines.added.map(row), caption: "Added (trips per day)") }
         if !lines.removed.isEmpty { out += table(head, lines.removed.map(row), caption: "Removed (trips per day before)") }
@@ -77,14 +87,16 @@ public struct DiffHTML {
             out += table(["line", "changes", "weekday", "Saturday", "Sunday"], rows, caption: "Changed (trips per day, before → after)")
             let directions = lines.changed.flatMap { l in l.directions.map { (l, $0) } }
             if !directions.isEmpty {
-                out += table(["line", "direction", "stops added", "stops removed", "weekday", "Saturday", "Sunday"], directions.map { l, d in
-                    var name = d.name
-                    if d.oldIndex == nil { name += " (new)" }
-                    if d.index == nil { name += " (gone)" }
-                    if d.reordered { name += " (stop order changed)" }
-                    return [l.title, name, d.stopsAdded.map(\.label).joined(separator: ", "), d.stopsRemoved.map(\.label).joined(separator: ", ")]
-                        + DayType.allCases.map { arrow(d.tripsPerDay.old[$0], d.tripsPerDay.new[$0]) }
-                }, caption: "Directions")
+                out += table(
+                    ["line", "direction", "stops added", "stops removed", "weekday", "Saturday", "Sunday"],
+                    directions.map { l, d in
+                        var name = d.name
+                        if d.oldIndex == nil { name += " (new)" }
+                        if d.index == nil { name += " (gone)" }
+                        if d.reordered { name += " (stop order changed)" }
+                        return [l.title, name, d.stopsAdded.map(\.label).joined(separator: ", "), d.stopsRemoved.map(\.label).joined(separator: ", ")]
+                            + DayType.allCases.map { arrow(d.tripsPerDay.old[$0], d.tripsPerDay.new[$0]) }
+                    }, caption: "Directions")
             }
         }
         return out
@@ -95,15 +107,23 @@ public struct DiffHTML {
         var out = "<h2>Stops</h2>\n"
         if !s.added.isEmpty { out += table(["stop", "name", "lat", "lon"], s.added.map(stopRow), caption: "Added") }
         if !s.removed.isEmpty { out += table(["stop", "name", "lat", "lon"], s.removed.map(stopRow), caption: "Removed") }
-        if !s.renamed.isEmpty { out += table(["stop", "old name", "new name"], s.renamed.map { [$0.stopId, $0.oldName ?? "", $0.newName ?? ""] }, caption: "Renamed") }
-        if !s.moved.isEmpty { out += table(["stop", "name", "metres"], s.moved.map { [$0.stopId, $0.name ?? "", String(Int($0.distanceM.rounded()))] }, caption: "Moved") }
+        if !s.renamed.isEmpty {
+            out += table(["stop", "old name", "new name"], s.renamed.map { [$0.stopId, $0.oldName ?? "", $0.newName ?? ""] }, caption: "Renamed")
+        }
+        if !s.moved.isEmpty {
+            out += table(["stop", "name", "metres"], s.moved.map { [$0.stopId, $0.name ?? "", String(Int($0.distanceM.rounded()))] }, caption: "Moved")
+        }
         if !s.renumbered.isEmpty {
-            out += table(["old id", "new id", "name", "metres"], s.renumbered.map { [$0.oldStopId, $0.newStopId, $0.name ?? "", String(Int($0.distanceM.rounded()))] }, caption: "Renumbered")
+            out += table(
+                ["old id", "new id", "name", "metres"], s.renumbered.map { [$0.oldStopId, $0.newStopId, $0.name ?? "", String(Int($0.distanceM.rounded()))] },
+                caption: "Renumbered")
         }
         if !s.oppositeChanged.isEmpty {
-            out += table(["stop", "name", "opposite before", "opposite after"], s.oppositeChanged.map {
-                [$0.stopId, $0.name ?? "", $0.old.joined(separator: ", "), $0.new.joined(separator: ", ")]
-            }, caption: "Opposite stop changed")
+            out += table(
+                ["stop", "name", "opposite before", "opposite after"],
+                s.oppositeChanged.map {
+                    [$0.stopId, $0.name ?? "", $0.old.joined(separator: ", "), $0.new.joined(separator: ", ")]
+                }, caption: "Opposite stop changed")
         }
         return out
     }
@@ -114,7 +134,8 @@ public struct DiffHTML {
 
     private func calendar(_ c: CalendarChanges) -> String {
         guard !c.isEmpty else { return "" }
-        var out = "<h2>Calendar</h2>\n<p>Service window: \(HTMLPage.escape(c.oldWindow?.label ?? "none")) → \(HTMLPage.escape(c.newWindow?.label ?? "none"))</p>\n"
+        var out =
+            "<h2>Calendar</h2>\n<p>Service window: \(HTMLPage.escape(c.oldWindow?.label ?? "none")) → \(HTMLPage.escape(c.newWindow?.label ?? "none"))</p>\n"
         if !c.gained.isEmpty { out += table(["gained service"], c.gained.map { [$0.label] }) }
         if !c.lost.isEmpty { out += table(["lost service"], c.lost.map { [$0.label] }) }
         if c.changedDates > 0 { out += "<p>\(c.changedDates) dates with service on both sides run a different number of trips.</p>\n" }
@@ -125,7 +146,10 @@ public struct DiffHTML {
         guard !t.isEmpty else { return "" }
         let head = ["table", "record or value", "field", "language", "old", "new"]
         func row(_ c: TranslationChange) -> [String] {
-            [c.table, c.recordId.map { id in c.recordSubId.map { "\(id)/\($0)" } ?? id } ?? "\"\(c.fieldValue ?? "")\"", c.field, c.language, c.old ?? "", c.new ?? ""]
+            [
+                c.table, c.recordId.map { id in c.recordSubId.map { "\(id)/\($0)" } ?? id } ?? "\"\(c.fieldValue ?? "")\"", c.field, c.language, c.old ?? "",
+                c.new ?? "",
+            ]
         }
         var out = "<h2>Translations</h2>\n"
         if !t.added.isEmpty { out += table(head, t.added.map(row), caption: "Added") }
@@ -141,10 +165,12 @@ public struct DiffHTML {
     }
 
     private func page(_ diff: FeedDiff, _ body: String) -> String {
-        HTMLPage.document(title: "feedc diff: \(title(diff.old)) → \(title(diff.new))", css: Self.css, body: body + """
-            <footer><p>feedc diff, format \(diff.format). Trips per day: trips running on each side's representative date of the day type (the busiest one within the first \(diff.settings.representativeWindowDays) days of full service: from the first date with at least half the trips of the busiest date).</p></footer>
+        HTMLPage.document(
+            title: "feedc diff: \(title(diff.old)) → \(title(diff.new))", css: Self.css,
+            body: body + """
+                <footer><p>feedc diff, format \(diff.format). Trips per day: trips running on each side's representative date of the day type (the busiest one within the first \(diff.settings.representativeWindowDays) days of full service: from the first date with at least half the trips of the busiest date).</p></footer>
 
-            """)
+                """)
     }
 
     /// The map's and the legend's style, beside ``HTMLPage/baseCSS``.

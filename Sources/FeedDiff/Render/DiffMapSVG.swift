@@ -19,9 +19,13 @@ struct DiffMapSVG {
     func render(_ diff: FeedDiff) -> String? {
         var marks: [Mark] = []
         for s in diff.stops.added { if let lat = s.lat, let lon = s.lon { marks.append(Mark(lat: lat, lon: lon, kind: "added", title: "added: \(s.label)")) } }
-        for s in diff.stops.removed { if let lat = s.lat, let lon = s.lon { marks.append(Mark(lat: lat, lon: lon, kind: "removed", title: "removed: \(s.label)")) } }
+        for s in diff.stops.removed {
+            if let lat = s.lat, let lon = s.lon { marks.append(Mark(lat: lat, lon: lon, kind: "removed", title: "removed: \(s.label)")) }
+        }
         for s in diff.stops.renumbered {
-            if let lat = s.lat, let lon = s.lon { marks.append(Mark(lat: lat, lon: lon, kind: "renumbered", title: "renumbered: \(s.oldStopId) → \(s.newStopId) \(s.name ?? "")")) }
+            if let lat = s.lat, let lon = s.lon {
+                marks.append(Mark(lat: lat, lon: lon, kind: "renumbered", title: "renumbered: \(s.oldStopId) → \(s.newStopId) \(s.name ?? "")"))
+            }
         }
         for s in diff.stops.moved {
             marks.append(Mark(lat: s.new[0], lon: s.new[1], kind: "moved", title: "moved \(Int(s.distanceM.rounded())) m: \(s.name ?? "") (\(s.stopId))"))
@@ -30,7 +34,8 @@ struct DiffMapSVG {
         for line in diff.geometry.lines { for path in line.paths { points += path.map { ($0[0], $0[1]) } } }
         points = points.filter { $0.0.isFinite && $0.1.isFinite && !($0.0 == 0 && $0.1 == 0) }
         guard let minLat = points.map(\.0).min(), let maxLat = points.map(\.0).max(),
-              let minLon = points.map(\.1).min(), let maxLon = points.map(\.1).max() else { return nil }
+            let minLon = points.map(\.1).min(), let maxLon = points.map(\.1).max()
+        else { return nil }
 
         // Fit the box (at least ~1 km across) into the drawing, keeping the aspect.
         let midLat = (minLat + maxLat) / 2, k = cos(midLat * .pi / 180)
@@ -42,7 +47,8 @@ struct DiffMapSVG {
         func y(_ lat: Double) -> String { fmt(height / 2 - (lat - cy) * s) }
         let pad = 0.1 * max(maxLat - minLat, 0.005)
 
-        var svg = "<svg id=\"map\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(fmt(width)) \(fmt(height))\" width=\"\(fmt(width))\" height=\"\(fmt(height))\" role=\"img\" aria-label=\"Map of the changed lines and stops\">\n"
+        var svg =
+            "<svg id=\"map\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(fmt(width)) \(fmt(height))\" width=\"\(fmt(width))\" height=\"\(fmt(height))\" role=\"img\" aria-label=\"Map of the changed lines and stops\">\n"
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"#f8f8f4\"/>\n<g class=\"context\">"
         for p in diff.geometry.contextStops where p[0] >= minLat - pad && p[0] <= maxLat + pad && p[1] >= minLon - pad / k && p[1] <= maxLon + pad / k {
             svg += "<circle cx=\"\(x(p[1]))\" cy=\"\(y(p[0]))\" r=\"1.3\"/>"
@@ -52,7 +58,8 @@ struct DiffMapSVG {
             let colour = line.status == .changed ? (line.color ?? "#4575b4") : (line.status == .added ? "#1a9850" : "#d73027")
             for path in line.paths {
                 let pointsText = path.map { "\(x($0[1])),\(y($0[0]))" }.joined(separator: " ")
-                svg += "<polyline class=\"line \(line.status.rawValue)\" points=\"\(pointsText)\" stroke=\"\(colour)\"><title>\(HTMLPage.escape(line.label)) (\(line.status.rawValue))</title></polyline>\n"
+                svg +=
+                    "<polyline class=\"line \(line.status.rawValue)\" points=\"\(pointsText)\" stroke=\"\(colour)\"><title>\(HTMLPage.escape(line.label)) (\(line.status.rawValue))</title></polyline>\n"
             }
         }
         svg += "</g>\n<g class=\"stops\">\n"
@@ -60,7 +67,8 @@ struct DiffMapSVG {
             svg += "<line class=\"move\" x1=\"\(x(move.old[1]))\" y1=\"\(y(move.old[0]))\" x2=\"\(x(move.new[1]))\" y2=\"\(y(move.new[0]))\"/>"
         }
         for mark in marks {
-            svg += "<circle class=\"stop \(mark.kind)\" cx=\"\(x(mark.lon))\" cy=\"\(y(mark.lat))\" r=\"4.5\"><title>\(HTMLPage.escape(mark.title))</title></circle>\n"
+            svg +=
+                "<circle class=\"stop \(mark.kind)\" cx=\"\(x(mark.lon))\" cy=\"\(y(mark.lat))\" r=\"4.5\"><title>\(HTMLPage.escape(mark.title))</title></circle>\n"
         }
         svg += "</g>\n</svg>"
         return svg

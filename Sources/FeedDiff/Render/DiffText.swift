@@ -118,7 +118,9 @@ public struct DiffText {
             }
             out.append(head)
             if !d.stopsAdded.isEmpty { out.append("    + \(d.stopsAdded.count) stop\(d.stopsAdded.count == 1 ? "" : "s"): " + list(d.stopsAdded.map(\.label))) }
-            if !d.stopsRemoved.isEmpty { out.append("    − \(d.stopsRemoved.count) stop\(d.stopsRemoved.count == 1 ? "" : "s"): " + list(d.stopsRemoved.map(\.label))) }
+            if !d.stopsRemoved.isEmpty {
+                out.append("    − \(d.stopsRemoved.count) stop\(d.stopsRemoved.count == 1 ? "" : "s"): " + list(d.stopsRemoved.map(\.label)))
+            }
             if d.reordered { out.append("    stop order changed") }
         }
         return out

@@ -10,7 +10,9 @@ struct DirectionNaming {
 
     init(members: [RoutePattern], names: StopNames, isLoop: Bool) {
         guard let main = members.first, let start = main.stops.first else {
-            name = ""; headsign = ""; terminals = []
+            name = ""
+            headsign = ""
+            terminals = []
             return
         }
         if isLoop {

@@ -27,9 +27,10 @@ public struct DirectionsStage: Sendable {
                 let members = assignment.members[index]!
                 let isLoop = assignment.lists.count == 1 && members[0].isLoopLike
                 let naming = DirectionNaming(members: members, names: names, isLoop: isLoop)
-                directions.append(LineDirection(
-                    index: index, name: naming.name, headsign: naming.headsign, terminals: naming.terminals,
-                    stops: list.stops, trips: members.flatMap(\.trips).sorted(), patternCount: members.count, isLoop: isLoop))
+                directions.append(
+                    LineDirection(
+                        index: index, name: naming.name, headsign: naming.headsign, terminals: naming.terminals,
+                        stops: list.stops, trips: members.flatMap(\.trips).sorted(), patternCount: members.count, isLoop: isLoop))
                 for pattern in members {
                     for trip in pattern.trips { tripDirection[trip] = index }
                     for stop in Set(pattern.stops) {
@@ -49,23 +50,29 @@ public struct DirectionsStage: Sendable {
             report(result, sink)
         }
         let stopDirections = atStop.map { key, headsigns in
-            StopDirection(stop: key.stop, route: key.route, direction: key.direction,
-                          headsigns: headsigns.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key))
+            StopDirection(
+                stop: key.stop, route: key.route, direction: key.direction,
+                headsigns: headsigns.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key))
         }.sorted { ($0.stop, $0.route, $0.direction) < ($1.stop, $1.route, $1.direction) }
         return FeedDirections(routes: routes, patterns: members, tripDirection: tripDirection, stopDirections: stopDirections)
     }
 
     private func report(_ result: RouteDirections, _ sink: NoticeSink) {
         if result.contradictingPatterns > 0 {
-            sink.add(Notice(.directionIdContradictsGeometry, file: "trips.txt", field: "direction_id",
-                            value: result.route,
-                            message: "Route \(result.route): \(result.contradictingPatterns) stop patterns run against the other trips of their direction_id.",
-                            repair: "the feed's direction_id kept"))
+            sink.add(
+                Notice(
+                    .directionIdContradictsGeometry, file: "trips.txt", field: "direction_id",
+                    value: result.route,
+                    message: "Route \(result.route): \(result.contradictingPatterns) stop patterns run against the other trips of their direction_id.",
+                    repair: "the feed's direction_id kept"))
         }
         if result.ambiguousPatterns > 0 {
-            sink.add(Notice(.ambiguousDirection, file: "trips.txt", value: result.route,
-                            message: "Route \(result.route): \(result.ambiguousPatterns) stop patterns share no stops with the rest; put with direction \(result.directions.first?.index ?? 0).",
-                            repair: "assigned to the main direction"))
+            sink.add(
+                Notice(
+                    .ambiguousDirection, file: "trips.txt", value: result.route,
+                    message:
+                        "Route \(result.route): \(result.ambiguousPatterns) stop patterns share no stops with the rest; put with direction \(result.directions.first?.index ?? 0).",
+                    repair: "assigned to the main direction"))
         }
     }
 }

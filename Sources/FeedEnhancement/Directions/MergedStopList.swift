@@ -31,13 +31,17 @@ struct MergedStopList {
         for (a, b) in anchors + [(stops.count, pattern.stops.count)] {
             // The list's own stops up to the anchor, then the pattern's unaligned stops.
             while listIndex < a {
-                out.stops.append(stops[listIndex]); out.places.append(places[listIndex]); out.points.append(points[listIndex])
+                out.stops.append(stops[listIndex])
+                out.places.append(places[listIndex])
+                out.points.append(points[listIndex])
                 listIndex += 1
             }
             while patternIndex < b {
                 let stop = pattern.stops[patternIndex]
                 if counts[stop, default: 0] < patternCounts[stop, default: 0] {
-                    out.stops.append(stop); out.places.append(pattern.places[patternIndex]); out.points.append(pattern.points[patternIndex])
+                    out.stops.append(stop)
+                    out.places.append(pattern.places[patternIndex])
+                    out.points.append(pattern.points[patternIndex])
                     counts[stop, default: 0] += 1
                 } else {
                     orderConflicts += 1
@@ -45,7 +49,9 @@ struct MergedStopList {
                 patternIndex += 1
             }
             if a < stops.count {
-                out.stops.append(stops[a]); out.places.append(places[a]); out.points.append(points[a])
+                out.stops.append(stops[a])
+                out.places.append(places[a])
+                out.points.append(points[a])
                 listIndex = a + 1
                 patternIndex = b + 1
             }
@@ -68,7 +74,10 @@ struct MergedStopList {
                 var best = reach
                 for (j, point) in points.enumerated() where point.isValid {
                     let d = point.distance(to: pattern.points[i])
-                    if d < best { best = d; position = j }
+                    if d < best {
+                        best = d
+                        position = j
+                    }
                 }
             }
             guard let position else { continue }
@@ -92,7 +101,9 @@ struct MergedStopList {
         var i = 0, j = 0
         while i < n && j < m {
             if a[i] == b[j] {
-                pairs.append((i, j)); i += 1; j += 1
+                pairs.append((i, j))
+                i += 1
+                j += 1
             } else if table[i + 1][j] >= table[i][j + 1] {
                 i += 1
             } else {

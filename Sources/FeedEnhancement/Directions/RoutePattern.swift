@@ -76,10 +76,11 @@ public enum RoutePatterns {
                 number = found.count
                 index[key] = number
                 let sequence = rows.compactMap { stopIds[$0] }
-                found.append(RoutePattern(
-                    route: route, stops: sequence, places: sequence.map { parent[$0] ?? $0 },
-                    points: sequence.map { point[$0] ?? Point(lat: .nan, lon: .nan) },
-                    directionId: direction == Column.nullInteger ? nil : direction, trips: [], headsigns: [:]))
+                found.append(
+                    RoutePattern(
+                        route: route, stops: sequence, places: sequence.map { parent[$0] ?? $0 },
+                        points: sequence.map { point[$0] ?? Point(lat: .nan, lon: .nan) },
+                        directionId: direction == Column.nullInteger ? nil : direction, trips: [], headsigns: [:]))
             }
             found[number].trips.append(trip)
             if let headsign = headsigns[row] { found[number].headsigns[headsign, default: 0] += 1 }

@@ -50,9 +50,11 @@ public struct PathwayWalks: Sendable {
         for start in served.sorted() {
             for (end, seconds) in quickest(from: start, edges) where end != start && served.contains(end) {
                 let distance = points[start].flatMap { a in points[end].map { b in (a.distance(to: b) * 10).rounded() / 10 } }
-                result.append(StopTransfer(from: start, to: end, kind: .pathway,
-                                           seconds: max(settings.minTransferSeconds, Int(seconds.rounded(.up))),
-                                           distance: distance.flatMap { $0.isNaN ? nil : $0 }))
+                result.append(
+                    StopTransfer(
+                        from: start, to: end, kind: .pathway,
+                        seconds: max(settings.minTransferSeconds, Int(seconds.rounded(.up))),
+                        distance: distance.flatMap { $0.isNaN ? nil : $0 }))
             }
         }
         return result

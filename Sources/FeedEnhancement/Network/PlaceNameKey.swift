@@ -12,7 +12,8 @@ public struct PlaceNameKey: Sendable, Equatable {
 
     private static let folds: [String: String] = [
         "street": "st", "str": "st", "avenue": "ave", "av": "ave", "square": "sq", "road": "rd", "boulevard": "blvd",
-        "pennsylvania": "penn", "avs": "ave", "aves": "ave", "place": "pl", "sts": "st", "center": "ctr", "centre": "ctr", "saint": "st", "mount": "mt", "fort": "ft",
+        "pennsylvania": "penn", "avs": "ave", "aves": "ave", "place": "pl", "sts": "st", "center": "ctr", "centre": "ctr", "saint": "st", "mount": "mt",
+        "fort": "ft",
         "north": "n", "south": "s", "east": "e", "west": "w", "and": "", "at": "", "the": "", "of": "",
         "station": "", "stn": "", "sta": "", "amtrak": "", "caltrain": "", "bart": "", "metro": "", "metrorail": "",
         "subway": "", "rail": "", "railway": "", "train": "", "transit": "", "terminal": "", "platform": "", "ny": "",
@@ -34,7 +35,8 @@ public struct PlaceNameKey: Sendable, Equatable {
             var word = Self.folds[current] ?? current
             // "23rd", "1st", "42nd", "4th": the number.
             if let first = word.first, first.isNumber, ["st", "nd", "rd", "th"].contains(String(word.suffix(2))),
-               word.dropLast(2).allSatisfy(\.isNumber), word.count > 2 {
+                word.dropLast(2).allSatisfy(\.isNumber), word.count > 2
+            {
                 word = String(word.dropLast(2))
             }
             if !word.isEmpty { words.insert(word) }

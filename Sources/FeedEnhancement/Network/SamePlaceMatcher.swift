@@ -145,8 +145,9 @@ public struct SamePlaceMatcher: Sendable {
                     let distance = (x.point.distance(to: y.point) * 10).rounded() / 10
                     guard distance <= settings.sameNameDistance else { continue }
                     let confidence = min(found[UnorderedPair(a, middle)]!.confidence, found[UnorderedPair(b, middle)]!.confidence)
-                    added[pair] = PlaceLink(stop: pair.first, other: pair.second, distance: distance, confidence: confidence,
-                                            evidence: "\(Int(distance.rounded())) m, one place with \(middle)")
+                    added[pair] = PlaceLink(
+                        stop: pair.first, other: pair.second, distance: distance, confidence: confidence,
+                        evidence: "\(Int(distance.rounded())) m, one place with \(middle)")
                 }
             }
         }
@@ -159,10 +160,12 @@ public struct SamePlaceMatcher: Sendable {
         for override in settings.overrides {
             let unknown = [override.stop, override.other].filter { byId[$0] == nil }
             guard unknown.isEmpty, let a = byId[override.stop], let b = byId[override.other] else {
-                sink.add(Notice(.placeOverrideUnknownStop, file: file, line: override.line, field: "stop_id",
-                                value: unknown.joined(separator: ", "),
-                                message: "The override names a stop that is not a station or an ungrouped stop of the bundle.",
-                                repair: "override ignored"))
+                sink.add(
+                    Notice(
+                        .placeOverrideUnknownStop, file: file, line: override.line, field: "stop_id",
+                        value: unknown.joined(separator: ", "),
+                        message: "The override names a stop that is not a station or an ungrouped stop of the bundle.",
+                        repair: "override ignored"))
                 continue
             }
             let pair = UnorderedPair(a.id, b.id)

@@ -62,8 +62,10 @@ public struct TransferWalks: Sendable {
 
     /// The transfers, given the walks ``walkingPairs(_:)`` found among the same stops (they
     /// need no links, so the network stage finds them while it matches places).
-    public func transfers(served given: [ServedStop], links: [PlaceLink], taken: Set<StopPairKey>,
-                          forbidden: Set<StopPairKey>, walking: [ServedPair]) -> [StopTransfer] {
+    public func transfers(
+        served given: [ServedStop], links: [PlaceLink], taken: Set<StopPairKey>,
+        forbidden: Set<StopPairKey>, walking: [ServedPair]
+    ) -> [StopTransfer] {
         // Stops as numbers in id order: pairs of numbers are cheap to hash and to sort (the
         // 21-feed region's 45,000 walks took 0.12 s by their ids).
         let served = Self.inIdOrder(given)
@@ -109,11 +111,12 @@ public struct TransferWalks: Sendable {
         // Lines as small numbers: the subset test runs for every pair of neighbours.
         var numbers: [String: Int] = [:]
         let lines = served.map { stop in
-            Set(stop.routes.map { route in
-                if let number = numbers[route] { return number }
-                numbers[route] = numbers.count
-                return numbers.count - 1
-            })
+            Set(
+                stop.routes.map { route in
+                    if let number = numbers[route] { return number }
+                    numbers[route] = numbers.count
+                    return numbers.count - 1
+                })
         }
         let grid = PointGrid(served.map(\.point), radius: settings.walkRadius)
         var pairs: [ServedPair] = []

@@ -87,14 +87,16 @@ public struct OppositeStopsStage: Sendable {
                         existing.mutual = existing.mutual || mutual
                         merged[key] = existing
                     } else {
-                        merged[key] = OppositeLink(stop: key.first, opposite: key.second, routes: [route],
-                                                   distance: (distance * 10).rounded() / 10, confidence: (s * 1000).rounded() / 1000, mutual: mutual)
+                        merged[key] = OppositeLink(
+                            stop: key.first, opposite: key.second, routes: [route],
+                            distance: (distance * 10).rounded() / 10, confidence: (s * 1000).rounded() / 1000, mutual: mutual)
                     }
                 }
                 if partners > 1 { ambiguous.insert(a[i].id) }
             }
-            summaries[route] = RouteOpposites(route: route, linked: linkedA.count + linkedB.count,
-                                              unlinked: a.count + b.count - linkedA.count - linkedB.count, ambiguous: ambiguous.count)
+            summaries[route] = RouteOpposites(
+                route: route, linked: linkedA.count + linkedB.count,
+                unlinked: a.count + b.count - linkedA.count - linkedB.count, ambiguous: ambiguous.count)
         }
 
         // A link must not join two stops that some line serves in one same direction only.
@@ -119,9 +121,11 @@ public struct OppositeStopsStage: Sendable {
         }
         links.sort { ($0.stop, $0.opposite) < ($1.stop, $1.opposite) }
         if contradicted > 0 {
-            sink.add(Notice(.oppositeLinkContradicted, value: String(contradicted),
-                            message: "\(contradicted) candidate opposite-stop links were dropped: another line serves both stops in the same direction.",
-                            repair: "links not made"))
+            sink.add(
+                Notice(
+                    .oppositeLinkContradicted, value: String(contradicted),
+                    message: "\(contradicted) candidate opposite-stop links were dropped: another line serves both stops in the same direction.",
+                    repair: "links not made"))
         }
         return FeedOpposites(links: links, routes: summaries, contradicted: contradicted)
     }

@@ -20,9 +20,11 @@ public struct LegacyReadOptions: Sendable, Equatable {
 enum XMLNotices {
     /// A document that cannot be read: an error notice that blocks publication.
     static func refused(_ error: XMLError, sink: NoticeSink) {
-        sink.add(Notice(kind(of: error), file: error.file, line: error.line > 0 ? error.line : nil,
-                        message: error.message + (error.column > 0 ? " (column \(error.column))" : ""),
-                        repair: nil, blocksPublication: true))
+        sink.add(
+            Notice(
+                kind(of: error), file: error.file, line: error.line > 0 ? error.line : nil,
+                message: error.message + (error.column > 0 ? " (column \(error.column))" : ""),
+                repair: nil, blocksPublication: true))
     }
 
     /// The notice a reader reports `error` under.
@@ -42,22 +44,27 @@ enum XMLNotices {
     /// Schema violations of one document: error notices; the content is still read.
     static func violations(of reader: XMLStreamReader, schema: String, sink: NoticeSink) {
         for issue in reader.issues {
-            sink.add(Notice(.xmlSchemaViolation, file: reader.file, line: issue.line,
-                            message: "Not valid against \(schema): \(issue.message)",
-                            repair: "read as far as it makes sense; values that cannot be used are reported"))
+            sink.add(
+                Notice(
+                    .xmlSchemaViolation, file: reader.file, line: issue.line,
+                    message: "Not valid against \(schema): \(issue.message)",
+                    repair: "read as far as it makes sense; values that cannot be used are reported"))
         }
         for _ in reader.issues.count..<max(reader.issues.count, reader.issueCount) {
             sink.add(.xmlSchemaViolation) {
-                Notice(.xmlSchemaViolation, file: reader.file,
-                       message: "Not valid against \(schema) (one of \(reader.issueCount) violations; its text was not kept)")
+                Notice(
+                    .xmlSchemaViolation, file: reader.file,
+                    message: "Not valid against \(schema) (one of \(reader.issueCount) violations; its text was not kept)")
             }
         }
     }
 
     /// A schema that cannot be loaded: the dump cannot be checked, so it is refused.
     static func schemaUnusable(_ error: XMLError, sink: NoticeSink) {
-        sink.add(Notice(.xmlInvalidSchema, file: error.file, line: error.line > 0 ? error.line : nil,
-                        message: error.message, blocksPublication: true))
+        sink.add(
+            Notice(
+                .xmlInvalidSchema, file: error.file, line: error.line > 0 ? error.line : nil,
+                message: error.message, blocksPublication: true))
     }
 }
 

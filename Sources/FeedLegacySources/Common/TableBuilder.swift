@@ -40,9 +40,15 @@ struct TableBuilder {
         var slots: [Int] = []
         for index in filled {
             switch schema.fields[index].kind.storage {
-            case .text: slots.append(counts.text); counts.text += 1
-            case .integer: slots.append(counts.integer); counts.integer += 1
-            case .real: slots.append(counts.real); counts.real += 1
+            case .text:
+                slots.append(counts.text)
+                counts.text += 1
+            case .integer:
+                slots.append(counts.integer)
+                counts.integer += 1
+            case .real:
+                slots.append(counts.real)
+                counts.real += 1
             }
         }
         self.slots = slots
@@ -63,9 +69,15 @@ struct TableBuilder {
             let required = field.presence == .required
             let number: Double?
             switch row[position] {
-            case .text(let text): number = nil; if text == nil && required { return drop(field, nil, line, .missingRequiredField, "A required value is missing.") }
-            case .integer(let value): number = value.map(Double.init); if value == nil && required { return drop(field, nil, line, .missingRequiredField, "A required value is missing.") }
-            case .real(let value): number = value; if value == nil && required { return drop(field, nil, line, .missingRequiredField, "A required value is missing.") }
+            case .text(let text):
+                number = nil
+                if text == nil && required { return drop(field, nil, line, .missingRequiredField, "A required value is missing.") }
+            case .integer(let value):
+                number = value.map(Double.init)
+                if value == nil && required { return drop(field, nil, line, .missingRequiredField, "A required value is missing.") }
+            case .real(let value):
+                number = value
+                if value == nil && required { return drop(field, nil, line, .missingRequiredField, "A required value is missing.") }
             }
             guard let number else { continue }
             var problem: (kind: NoticeKind, message: String)?
@@ -104,8 +116,9 @@ struct TableBuilder {
     /// Every problem of a legacy value is an error, `unexpected_enum_value` too.
     private func report(_ field: FieldSchema, _ value: Double?, _ line: Int, _ kind: NoticeKind, _ message: String, repair: String) {
         sink.add(kind) {
-            Notice(kind, severity: .error, file: file, line: line, field: "\(schema.name).\(field.name)",
-                   value: value.map { String($0) }, message: message, repair: repair)
+            Notice(
+                kind, severity: .error, file: file, line: line, field: "\(schema.name).\(field.name)",
+                value: value.map { String($0) }, message: message, repair: repair)
         }
     }
 

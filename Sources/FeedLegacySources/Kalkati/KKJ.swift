@@ -19,9 +19,10 @@ public enum KKJ {
         guard northing.isFinite, easting.isFinite, (6_000_000...8_000_000).contains(northing) else { return nil }
         let zone = Int(easting / 1_000_000)
         guard (0...5).contains(zone), abs(easting - Double(zone) * 1_000_000 - 500_000) < 400_000 else { return nil }
-        let (lat, lon) = inverseTransverseMercator(northing: northing, easting: easting,
-                                                   centralMeridian: 18 + 3 * Double(zone),
-                                                   falseEasting: Double(zone) * 1_000_000 + 500_000)
+        let (lat, lon) = inverseTransverseMercator(
+            northing: northing, easting: easting,
+            centralMeridian: 18 + 3 * Double(zone),
+            falseEasting: Double(zone) * 1_000_000 + 500_000)
         let kkj = ecef(latitude: lat, longitude: lon, a: hayford.a, f: hayford.f)
         let wgs = helmert(kkj)
         return geodetic(wgs, a: grs80.a, f: grs80.f)
@@ -32,8 +33,10 @@ public enum KKJ {
     static let shift = (tx: -96.062, ty: -82.428, tz: -121.753, rx: 4.801, ry: 0.345, rz: -1.376, ppm: 1.496)
 
     /// Radians of latitude and longitude on the Hayford ellipsoid (Krüger series).
-    static func inverseTransverseMercator(northing: Double, easting: Double, centralMeridian: Double,
-                                          falseEasting: Double) -> (Double, Double) {
+    static func inverseTransverseMercator(
+        northing: Double, easting: Double, centralMeridian: Double,
+        falseEasting: Double
+    ) -> (Double, Double) {
         let f = hayford.f, a = hayford.a
         let n = f / (2 - f)
         let rectifying = a / (1 + n) * (1 + n * n / 4 + n * n * n * n / 64)
@@ -64,9 +67,11 @@ public enum KKJ {
         let rx = shift.rx * arcsecond, ry = shift.ry * arcsecond, rz = shift.rz * arcsecond
         let m = 1 + shift.ppm * 1e-6
         let (x, y, z) = p
-        return (shift.tx + m * (x - rz * y + ry * z),
-                shift.ty + m * (rz * x + y - rx * z),
-                shift.tz + m * (-ry * x + rx * y + z))
+        return (
+            shift.tx + m * (x - rz * y + ry * z),
+            shift.ty + m * (rz * x + y - rx * z),
+            shift.tz + m * (-ry * x + rx * y + z)
+        )
     }
 
     /// Degrees of latitude and longitude of an ECEF point (height ignored).

@@ -77,14 +77,16 @@ struct KalkatiState {
         agency = TableBuilder(GTFSSchema.agency, fields: ["agency_id", "agency_name", "agency_url", "agency_timezone", "agency_lang"], file: file, sink: sink)
         stops = TableBuilder(GTFSSchema.stops, fields: ["stop_id", "stop_name", "stop_lat", "stop_lon"], file: file, sink: sink)
         calendarDates = TableBuilder(GTFSSchema.calendarDates, fields: ["service_id", "date", "exception_type"], file: file, sink: sink)
-        stopTimes = TableBuilder(GTFSSchema.stopTimes, fields: ["trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence"], file: file, sink: sink)
+        stopTimes = TableBuilder(
+            GTFSSchema.stopTimes, fields: ["trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence"], file: file, sink: sink)
     }
 
     mutating func read(_ reader: XMLStreamReader) throws(XMLError) {
         guard let root = try firstElement(reader) else { return }
         guard root.name == "jp_database" else {
-            throw XMLError(.wrongRoot, file: file, line: root.line,
-                           "the root element is <\(root.name)>, not <jp_database>: this is not a Kalkati.net dump")
+            throw XMLError(
+                .wrongRoot, file: file, line: root.line,
+                "the root element is <\(root.name)>, not <jp_database>: this is not a Kalkati.net dump")
         }
         while let node = try reader.next() {
             switch node.kind {
@@ -146,9 +148,10 @@ struct KalkatiState {
                 longitude = position.longitude
             } else {
                 sink.add(.kalkatiInvalidCoordinates) {
-                    Notice(.kalkatiInvalidCoordinates, file: file, line: node.line,
-                           field: "Station/@X,@Y", value: "\(x),\(y)",
-                           message: "The coordinates are not a KKJ grid position in Finland.", repair: "position left empty")
+                    Notice(
+                        .kalkatiInvalidCoordinates, file: file, line: node.line,
+                        field: "Station/@X,@Y", value: "\(x),\(y)",
+                        message: "The coordinates are not a KKJ grid position in Finland.", repair: "position left empty")
                 }
             }
         }
@@ -158,9 +161,11 @@ struct KalkatiState {
     private mutating func footnote(_ node: XMLNode) {
         guard let id = node["FootnoteId"], let vector = node["Vector"] else { return }
         guard let first = node["Firstdate"].flatMap(CivilDate.parse) ?? deliveryStart else {
-            sink.add(Notice(.kalkatiFootnoteWithoutDate, file: file, line: node.line,
-                            field: "Footnote/@Firstdate", value: id,
-                            message: "The footnote has no Firstdate and the Delivery no Firstday.", repair: "footnote ignored"))
+            sink.add(
+                Notice(
+                    .kalkatiFootnoteWithoutDate, file: file, line: node.line,
+                    field: "Footnote/@Firstdate", value: id,
+                    message: "The footnote has no Firstdate and the Delivery no Firstday.", repair: "footnote ignored"))
             return
         }
         for (offset, bit) in vector.utf8.enumerated() where bit == UInt8(ascii: "1") {
@@ -173,8 +178,10 @@ struct KalkatiState {
         stopTimes.append(line: line, [.text(trip), .integer(arrival), .integer(departure), .text(stop), .integer(sequence)])
     }
 
-    mutating func report(_ kind: NoticeKind, line: Int, field: String, value: String?,
-                         _ message: String, repair: String? = nil) {
+    mutating func report(
+        _ kind: NoticeKind, line: Int, field: String, value: String?,
+        _ message: String, repair: String? = nil
+    ) {
         sink.add(kind) {
             Notice(kind, file: file, line: line, field: field, value: value, message: message, repair: repair)
         }
@@ -185,15 +192,17 @@ struct KalkatiState {
         service = nil
         guard let trip = done.id else { return }
         guard let company = done.company, let number = done.number else {
-            report(.kalkatiServiceWithoutNumber, line: done.line, field: "Service/ServiceNbr", value: trip,
-                   "The service has no usable ServiceNbr.", repair: "trip dropped")
+            report(
+                .kalkatiServiceWithoutNumber, line: done.line, field: "Service/ServiceNbr", value: trip,
+                "The service has no usable ServiceNbr.", repair: "trip dropped")
             return
         }
         let mode = done.mode.flatMap { modes[$0] }
         let (type, known) = KalkatiValues.routeType(mode == Int.min ? nil : mode)
         if !known {
-            report(.kalkatiUnknownMode, line: done.line, field: "Trnsmode/@ModeType", value: mode.map(String.init),
-                   "The transport mode has no GTFS route type.", repair: "read as bus (3)")
+            report(
+                .kalkatiUnknownMode, line: done.line, field: "Trnsmode/@ModeType", value: mode.map(String.init),
+                "The transport mode has no GTFS route type.", repair: "read as bus (3)")
         }
         let route = routes.index(company: company, number: number, name: done.name, type: type, line: done.line)
         trips.append((route, done.footnote, trip, done.line))
@@ -202,23 +211,32 @@ struct KalkatiState {
     /// The finished feed.
     mutating func feed(timezone configured: String?) -> Feed {
         if !skipped.isEmpty {
-            sink.add(Notice(.kalkatiElementsNotCompiled, file: file,
-                            value: skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
-                            message: "These Kalkati elements have no GTFS counterpart here and are not compiled."))
+            sink.add(
+                Notice(
+                    .kalkatiElementsNotCompiled, file: file,
+                    value: skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
+                    message: "These Kalkati elements have no GTFS counterpart here and are not compiled."))
         }
         let country = countries.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
         var zone = configured ?? country.flatMap(KalkatiValues.timezone)
         if zone == nil {
             zone = "Europe/Helsinki"
-            sink.add(Notice(.legacyTimezoneAssumed, file: file,
-                            value: country, message: "No time zone configured or known for the dump's country.",
-                            repair: "Europe/Helsinki assumed"))
+            sink.add(
+                Notice(
+                    .legacyTimezoneAssumed, file: file,
+                    value: country, message: "No time zone configured or known for the dump's country.",
+                    repair: "Europe/Helsinki assumed"))
         }
         for company in companies {
-            agency.append(line: company.line, [.text(company.id), .text(company.name),
-                                               .text(LegacyPlaceholders.agencyURL("kalkati", company.id)), .text(zone), .text(language)])
+            agency.append(
+                line: company.line,
+                [
+                    .text(company.id), .text(company.name),
+                    .text(LegacyPlaceholders.agencyURL("kalkati", company.id)), .text(zone), .text(language),
+                ])
         }
-        var routeTable = TableBuilder(GTFSSchema.routes, fields: ["route_id", "agency_id", "route_short_name", "route_long_name", "route_type"], file: file, sink: sink)
+        var routeTable = TableBuilder(
+            GTFSSchema.routes, fields: ["route_id", "agency_id", "route_short_name", "route_long_name", "route_type"], file: file, sink: sink)
         let ids = routes.ids()
         for (index, route) in routes.all.enumerated() {
             routeTable.append(line: route.line, [.text(ids[index]), .text(route.company), .text(route.number), .text(route.name), .integer(route.type)])

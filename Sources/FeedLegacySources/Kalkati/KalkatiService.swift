@@ -26,28 +26,33 @@ struct KalkatiService {
                 number = node["ServiceNbr"]
                 name = node["Name"]
             } else {
-                state.report(.kalkatiPartialServiceIgnored, line: node.line, field: "ServiceNbr", value: node["ServiceNbr"],
-                             "Only the first ServiceNbr of a service names its route.")
+                state.report(
+                    .kalkatiPartialServiceIgnored, line: node.line, field: "ServiceNbr", value: node["ServiceNbr"],
+                    "Only the first ServiceNbr of a service names its route.")
             }
         case "ServiceValidity":
-            if footnote == nil { footnote = node["FootnoteId"] } else {
-                state.report(.kalkatiPartialServiceIgnored, line: node.line, field: "ServiceValidity", value: node["FootnoteId"],
-                             "Only the first ServiceValidity of a service gives its days.")
+            if footnote == nil {
+                footnote = node["FootnoteId"]
+            } else {
+                state.report(
+                    .kalkatiPartialServiceIgnored, line: node.line, field: "ServiceValidity", value: node["FootnoteId"],
+                    "Only the first ServiceValidity of a service gives its days.")
             }
         case "ServiceTrnsmode":
             if mode == nil { mode = node["TrnsmodeId"] }
-        default: // Stop
+        default:  // Stop
             stop(node, state: &state)
         }
     }
 
     private mutating func stop(_ node: XMLNode, state: inout KalkatiState) {
         guard let trip = id, let station = node["StationId"], let sequence = node["Ix"].flatMap({ Int($0) }) else {
-            state.report(.kalkatiInvalidStop, line: node.line, field: "Stop", value: node["StationId"],
-                         "The stop has no StationId or Ix.", repair: "stop time dropped")
+            state.report(
+                .kalkatiInvalidStop, line: node.line, field: "Stop", value: node["StationId"],
+                "The stop has no StationId or Ix.", repair: "stop time dropped")
             return
         }
-        if node["Type"] == "P" { return } // passes without stopping
+        if node["Type"] == "P" { return }  // passes without stopping
         var arrival = node["Arrival"].flatMap(KalkatiValues.seconds)
         var departure = node["Departure"].flatMap(KalkatiValues.seconds)
         for (name, text, value) in [("Arrival", node["Arrival"], arrival), ("Departure", node["Departure"], departure)] where text != nil && value == nil {
@@ -62,12 +67,13 @@ struct KalkatiService {
             departure = departure.map { $0 + 86_400 }
         }
         if let a = arrival, let d = departure, d < a, d + 86_400 - a < 43_200 {
-            departure = d + 86_400 // departs after midnight, arrived before
+            departure = d + 86_400  // departs after midnight, arrived before
             dayOffset += 86_400
         }
         previous = departure ?? arrival ?? previous
-        state.stopTime(trip: trip, arrival: arrival ?? departure, departure: departure ?? arrival, station: station,
-                       sequence: sequence, line: node.line)
+        state.stopTime(
+            trip: trip, arrival: arrival ?? departure, departure: departure ?? arrival, station: station,
+            sequence: sequence, line: node.line)
     }
 }
 

@@ -15,15 +15,15 @@ enum KalkatiValues {
     /// vehicle, 9 walk, 10 other.
     static func routeType(_ modeType: Int?) -> (type: Int, known: Bool) {
         switch modeType {
-        case 1: (1100, true)         // air service (extended route types)
+        case 1: (1100, true)  // air service (extended route types)
         case 2, 21: (2, true)
-        case 22: (109, true)         // suburban railway
+        case 22: (109, true)  // suburban railway
         case 23: (2, true)
         case 3: (1, true)
         case 4: (0, true)
         case 5: (3, true)
         case 6, 7: (4, true)
-        default: (3, false)          // private vehicle, walk, other, none: read as bus, reported
+        default: (3, false)  // private vehicle, walk, other, none: read as bus, reported
         }
     }
 

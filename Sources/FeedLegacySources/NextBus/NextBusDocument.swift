@@ -81,12 +81,16 @@ struct NextBusDocument {
         var document = NextBusDocument(file: reader.file)
         var root: XMLNode?
         while let node = try reader.next() {
-            if node.kind == .start { root = node; break }
+            if node.kind == .start {
+                root = node
+                break
+            }
         }
         guard let root else { throw XMLError(.truncated, file: reader.file, "the document has no root element") }
         guard root.name == "body" else {
-            throw XMLError(.wrongRoot, file: reader.file, line: root.line,
-                           "the root element is <\(root.name)>, not <body>: this is not a NextBus response")
+            throw XMLError(
+                .wrongRoot, file: reader.file, line: root.line,
+                "the root element is <\(root.name)>, not <body>: this is not a NextBus response")
         }
         document.copyright = root["copyright"]
         while let node = try reader.next() {
@@ -104,22 +108,26 @@ struct NextBusDocument {
     }
 
     private static func route(_ start: XMLNode, _ reader: XMLStreamReader) throws(XMLError) -> Route {
-        var route = Route(tag: start["tag"] ?? "", title: start["title"], shortTitle: start["shortTitle"],
-                          color: start["color"], oppositeColor: start["oppositeColor"],
-                          scheduleClass: start["scheduleClass"], serviceClass: start["serviceClass"],
-                          direction: start["direction"], hasExtent: start["latMin"] != nil, line: start.line)
+        var route = Route(
+            tag: start["tag"] ?? "", title: start["title"], shortTitle: start["shortTitle"],
+            color: start["color"], oppositeColor: start["oppositeColor"],
+            scheduleClass: start["scheduleClass"], serviceClass: start["serviceClass"],
+            direction: start["direction"], hasExtent: start["latMin"] != nil, line: start.line)
         while let node = try reader.next() {
             if node.kind == .end && node.depth == start.depth { break }
             guard node.kind == .start else { continue }
             switch node.name {
             case "stop" where node.depth == start.depth + 1:
                 if let tag = node["tag"] {
-                    route.stops.append(Stop(tag: tag, title: node["title"], latitude: node["lat"].flatMap(Double.init),
-                                            longitude: node["lon"].flatMap(Double.init), stopId: node["stopId"], line: node.line))
+                    route.stops.append(
+                        Stop(
+                            tag: tag, title: node["title"], latitude: node["lat"].flatMap(Double.init),
+                            longitude: node["lon"].flatMap(Double.init), stopId: node["stopId"], line: node.line))
                 }
             case "direction":
-                var direction = Direction(tag: node["tag"] ?? "", title: node["title"], name: node["name"],
-                                          useForUI: node["useForUI"] == "true", stops: [], line: node.line)
+                var direction = Direction(
+                    tag: node["tag"] ?? "", title: node["title"], name: node["name"],
+                    useForUI: node["useForUI"] == "true", stops: [], line: node.line)
                 while let child = try reader.next(), !(child.kind == .end && child.depth == node.depth) {
                     if child.kind == .start, child.name == "stop", let tag = child["tag"] { direction.stops.append(tag) }
                 }

@@ -39,9 +39,11 @@ struct NextBusFeedBuilder {
                 schedules.append((route, document.file))
             } else if route.isConfig {
                 if let first = configs.first(where: { $0.route.tag == route.tag }) {
-                    sink.add(Notice(.nextbusDuplicateRoute, file: document.file, line: route.line,
-                                    field: "route/@tag", value: route.tag,
-                                    message: "Route \(route.tag) is configured again (first in \(first.file)).", repair: "this one ignored"))
+                    sink.add(
+                        Notice(
+                            .nextbusDuplicateRoute, file: document.file, line: route.line,
+                            field: "route/@tag", value: route.tag,
+                            message: "Route \(route.tag) is configured again (first in \(first.file)).", repair: "this one ignored"))
                 } else {
                     configs.append((route, id, document.file))
                 }
@@ -60,11 +62,19 @@ struct NextBusFeedBuilder {
             let list = listed[route.tag]
             let short = route.shortTitle ?? list?.shortTitle ?? route.tag
             let title = route.title ?? list?.title
-            tables.routes.append(line: route.line, [.text(route.tag), .text(agency), .text(short), .text(title == short ? nil : title),
-                                                    .integer(3), .text(color(route.color)), .text(color(route.oppositeColor))])
+            tables.routes.append(
+                line: route.line,
+                [
+                    .text(route.tag), .text(agency), .text(short), .text(title == short ? nil : title),
+                    .integer(3), .text(color(route.color)), .text(color(route.oppositeColor)),
+                ])
             for stop in route.stops where stopsSeen.insert(stop.tag).inserted {
-                tables.stops.append(line: stop.line, [.text(stop.tag), .text(stop.stopId), .text(stop.title),
-                                                      .real(stop.latitude), .real(stop.longitude)])
+                tables.stops.append(
+                    line: stop.line,
+                    [
+                        .text(stop.tag), .text(stop.stopId), .text(stop.title),
+                        .real(stop.latitude), .real(stop.longitude),
+                    ])
                 if let lon = stop.longitude { longitudes.append(lon) }
             }
             let shapes = tables.addShapes(route)
@@ -73,8 +83,12 @@ struct NextBusFeedBuilder {
             for direction in route.directions {
                 let trip = "\(route.tag)/\(direction.useForUI ? "ui" : "branch")/\(direction.tag)"
                 let id = direction.useForUI ? ids[direction.name ?? direction.title ?? direction.tag] : nil
-                tables.trips.append(line: direction.line, [.text(route.tag), .text(NextBusConventions.patternService), .text(trip),
-                                                           .text(direction.title), .integer(id), .text(nil), .text(shapes[direction.tag])])
+                tables.trips.append(
+                    line: direction.line,
+                    [
+                        .text(route.tag), .text(NextBusConventions.patternService), .text(trip),
+                        .text(direction.title), .integer(id), .text(nil), .text(shapes[direction.tag]),
+                    ])
                 for (index, stop) in direction.stops.enumerated() {
                     tables.stopTimes.append(line: direction.line, [.text(trip), .integer(0), .integer(0), .text(stop), .integer(index + 1)])
                 }
@@ -83,9 +97,11 @@ struct NextBusFeedBuilder {
         var serviceClasses: [String] = []
         for (block, file) in schedules {
             guard let directions = directionsByRoute[block.tag] else {
-                sink.add(Notice(.nextbusScheduleWithoutRoute, file: file, line: block.line,
-                                field: "route/@tag", value: block.tag,
-                                message: "The schedule is for a route no routeConfig response describes.", repair: "schedule ignored"))
+                sink.add(
+                    Notice(
+                        .nextbusScheduleWithoutRoute, file: file, line: block.line,
+                        field: "route/@tag", value: block.tag,
+                        message: "The schedule is for a route no routeConfig response describes.", repair: "schedule ignored"))
                 continue
             }
             let service = block.serviceClass ?? "nextbus_schedule"
@@ -94,11 +110,19 @@ struct NextBusFeedBuilder {
             let directionId = match.flatMap { directions.ids[$0.name ?? $0.title ?? $0.tag] }
             for (index, row) in block.rows.enumerated() {
                 let trip = [block.tag, block.scheduleClass ?? "", service, block.direction ?? "", String(index + 1)].joined(separator: "/")
-                tables.trips.append(line: row.line, [.text(block.tag), .text(service), .text(trip), .text(match?.title),
-                                                     .integer(directionId), .text(row.block), .text(nil)])
+                tables.trips.append(
+                    line: row.line,
+                    [
+                        .text(block.tag), .text(service), .text(trip), .text(match?.title),
+                        .integer(directionId), .text(row.block), .text(nil),
+                    ])
                 for time in row.times {
-                    tables.stopTimes.append(line: row.line, [.text(trip), .integer(time.seconds), .integer(time.seconds),
-                                                             .text(time.tag), .integer(time.column + 1)])
+                    tables.stopTimes.append(
+                        line: row.line,
+                        [
+                            .text(trip), .integer(time.seconds), .integer(time.seconds),
+                            .text(time.tag), .integer(time.column + 1),
+                        ])
                 }
             }
         }
@@ -106,8 +130,12 @@ struct NextBusFeedBuilder {
         reportAssumptions(listedOnly: listed.keys.filter { tag in !configs.contains { $0.route.tag == tag } }.count)
         let zone = configuredZone ?? assumedZone(longitudes)
         for agency in agencies {
-            tables.agency.append(line: 1, [.text(agency.id), .text(agency.name),
-                                           .text(LegacyPlaceholders.agencyURL("nextbus", agency.id)), .text(zone)])
+            tables.agency.append(
+                line: 1,
+                [
+                    .text(agency.id), .text(agency.name),
+                    .text(LegacyPlaceholders.agencyURL("nextbus", agency.id)), .text(zone),
+                ])
         }
         return tables.feed()
     }
@@ -120,20 +148,26 @@ struct NextBusFeedBuilder {
     private func assumedZone(_ longitudes: [Double]) -> String {
         let mean = longitudes.isEmpty ? -80 : longitudes.reduce(0, +) / Double(longitudes.count)
         let zone = NextBusConventions.timezone(longitude: mean)
-        sink.add(Notice(.legacyTimezoneAssumed, value: zone,
-                        message: "NextBus responses carry no time zone; it was guessed from the stops' longitude.",
-                        repair: "\(zone) assumed; set `timezone:` on the source to be sure"))
+        sink.add(
+            Notice(
+                .legacyTimezoneAssumed, value: zone,
+                message: "NextBus responses carry no time zone; it was guessed from the stops' longitude.",
+                repair: "\(zone) assumed; set `timezone:` on the source to be sure"))
         return zone
     }
 
     private func reportAssumptions(listedOnly: Int) {
         if !configs.isEmpty {
-            sink.add(Notice(.nextbusRouteTypeAssumed, value: String(configs.count),
-                            message: "NextBus does not say what vehicles run; every route is compiled as a bus route (3)."))
+            sink.add(
+                Notice(
+                    .nextbusRouteTypeAssumed, value: String(configs.count),
+                    message: "NextBus does not say what vehicles run; every route is compiled as a bus route (3)."))
         }
         if listedOnly > 0 {
-            sink.add(Notice(.nextbusRoutesListedOnly, value: String(listedOnly),
-                            message: "Routes named by a routeList response but described by no routeConfig response are not compiled."))
+            sink.add(
+                Notice(
+                    .nextbusRoutesListedOnly, value: String(listedOnly),
+                    message: "Routes named by a routeList response but described by no routeConfig response are not compiled."))
         }
     }
 }
@@ -148,12 +182,21 @@ private struct Tables {
         let file = "nextbus"
         agency = TableBuilder(GTFSSchema.agency, fields: ["agency_id", "agency_name", "agency_url", "agency_timezone"], file: file, sink: sink)
         stops = TableBuilder(GTFSSchema.stops, fields: ["stop_id", "stop_code", "stop_name", "stop_lat", "stop_lon"], file: file, sink: sink)
-        routes = TableBuilder(GTFSSchema.routes, fields: ["route_id", "agency_id", "route_short_name", "route_long_name", "route_type",
-                                                          "route_color", "route_text_color"], file: file, sink: sink)
-        trips = TableBuilder(GTFSSchema.trips, fields: ["route_id", "service_id", "trip_id", "trip_headsign", "direction_id", "block_id",
-                                                        "shape_id"], file: file, sink: sink)
-        stopTimes = TableBuilder(GTFSSchema.stopTimes, fields: ["trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence"],
-                                 file: file, sink: sink)
+        routes = TableBuilder(
+            GTFSSchema.routes,
+            fields: [
+                "route_id", "agency_id", "route_short_name", "route_long_name", "route_type",
+                "route_color", "route_text_color",
+            ], file: file, sink: sink)
+        trips = TableBuilder(
+            GTFSSchema.trips,
+            fields: [
+                "route_id", "service_id", "trip_id", "trip_headsign", "direction_id", "block_id",
+                "shape_id",
+            ], file: file, sink: sink)
+        stopTimes = TableBuilder(
+            GTFSSchema.stopTimes, fields: ["trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence"],
+            file: file, sink: sink)
         shapes = TableBuilder(GTFSSchema.shapes, fields: ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence"], file: file, sink: sink)
         calendarTable = TableBuilder(GTFSSchema.calendar, fields: GTFSSchema.calendar.fields.map(\.name), file: file, sink: sink)
     }
@@ -205,8 +248,10 @@ private struct Tables {
         for service in serviceClasses {
             var days = NextBusConventions.days(of: service)
             if days == nil {
-                sink.add(Notice(.nextbusUnknownServiceClass, field: "route/@serviceClass", value: service,
-                                message: "The service class names no days NextBus conventions know.", repair: "runs on no day"))
+                sink.add(
+                    Notice(
+                        .nextbusUnknownServiceClass, field: "route/@serviceClass", value: service,
+                        message: "The service class names no days NextBus conventions know.", repair: "runs on no day"))
                 days = [0, 0, 0, 0, 0, 0, 0]
             }
             calendarTable.append(line: 1, [.text(service)] + days!.map { LegacyValue.integer($0) } + range)

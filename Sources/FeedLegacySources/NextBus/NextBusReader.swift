@@ -24,8 +24,10 @@ public struct NextBusReader {
     func documents(into sink: NoticeSink) -> [NextBusDocument]? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            sink.add(Notice(.ioError, file: url.lastPathComponent,
-                            message: "\(url.path): no such file or folder", blocksPublication: true))
+            sink.add(
+                Notice(
+                    .ioError, file: url.lastPathComponent,
+                    message: "\(url.path): no such file or folder", blocksPublication: true))
             return nil
         }
         var files = [url]
@@ -38,15 +40,19 @@ public struct NextBusReader {
                 }
         }
         guard let schema = NextBusSchema.shared else {
-            sink.add(Notice(.xmlInvalidSchema, file: "nextbus.xsd",
-                            message: "The built-in NextBus schema does not compile.", blocksPublication: true))
+            sink.add(
+                Notice(
+                    .xmlInvalidSchema, file: "nextbus.xsd",
+                    message: "The built-in NextBus schema does not compile.", blocksPublication: true))
             return nil
         }
         var documents: [NextBusDocument] = []
         for file in files {
             guard LegacyFormat.firstByteIsMarkup(file) else {
-                sink.add(Notice(.unknownFile, file: file.lastPathComponent,
-                                message: "The file is not an XML response; it is not compiled."))
+                sink.add(
+                    Notice(
+                        .unknownFile, file: file.lastPathComponent,
+                        message: "The file is not an XML response; it is not compiled."))
                 continue
             }
             do throws(XMLError) {
@@ -73,12 +79,16 @@ public struct NextBusReader {
 
     private func report(_ document: NextBusDocument, sink: NoticeSink) {
         if let error = document.errorText {
-            sink.add(Notice(.nextbusErrorResponse, file: document.file, value: error,
-                            message: "The saved response is a NextBus error, not data.", repair: "file ignored"))
+            sink.add(
+                Notice(
+                    .nextbusErrorResponse, file: document.file, value: error,
+                    message: "The saved response is a NextBus error, not data.", repair: "file ignored"))
         }
         for (name, count) in document.unknownElements.sorted(by: { $0.key < $1.key }) {
-            sink.add(Notice(.nextbusElementNotCompiled, file: document.file, field: name,
-                            value: String(count), message: "This response element is not compiled."))
+            sink.add(
+                Notice(
+                    .nextbusElementNotCompiled, file: document.file, field: name,
+                    value: String(count), message: "This response element is not compiled."))
         }
     }
 }

@@ -74,9 +74,15 @@ package struct PlanarBox: Sendable, Equatable {
     init?<S: Sequence>(_ points: S) where S.Element == PlanarPoint {
         var iterator = points.makeIterator()
         guard let first = iterator.next() else { return nil }
-        minX = first.x; maxX = first.x; minY = first.y; maxY = first.y
+        minX = first.x
+        maxX = first.x
+        minY = first.y
+        maxY = first.y
         while let p = iterator.next() {
-            minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+            minX = min(minX, p.x)
+            maxX = max(maxX, p.x)
+            minY = min(minY, p.y)
+            maxY = max(maxY, p.y)
         }
     }
 

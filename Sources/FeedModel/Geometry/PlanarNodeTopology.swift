@@ -3,8 +3,10 @@
 enum PlanarNodeTopology {
     /// Whether edge b (`b0`–node–`b1`) crosses edge a (`a0`–node–`a1`) at `node`; edges
     /// sharing a direction do not cross.
-    static func isCrossing(_ node: PlanarPoint, _ a0: PlanarPoint, _ a1: PlanarPoint,
-                           _ b0: PlanarPoint, _ b1: PlanarPoint) -> Bool {
+    static func isCrossing(
+        _ node: PlanarPoint, _ a0: PlanarPoint, _ a1: PlanarPoint,
+        _ b0: PlanarPoint, _ b1: PlanarPoint
+    ) -> Bool {
         var low = a0, high = a1
         if isAngleGreater(node, low, high) { swap(&low, &high) }
         let between0 = compareBetween(node, b0, low, high)

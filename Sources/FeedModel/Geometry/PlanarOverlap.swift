@@ -57,7 +57,8 @@ package struct PlanarOverlap {
                 cutsA[s0.index].append(position(point, on: ea))
                 cutsB[s1.index].append(position(point, on: eb))
             case .collinear(let p, let q):
-                let sameDirection = (ea.end.x - ea.start.x) * (eb.end.x - eb.start.x)
+                let sameDirection =
+                    (ea.end.x - ea.start.x) * (eb.end.x - eb.start.x)
                     + (ea.end.y - ea.start.y) * (eb.end.y - eb.start.y) > 0
                 let sameSide = ea.interiorLeft == (eb.interiorLeft == sameDirection)
                 let (pa, qa) = (position(p, on: ea), position(q, on: ea))
@@ -126,8 +127,10 @@ package struct PlanarOverlap {
     /// Classifies every piece of `edges` cut at `cuts` against `other`. A ring's edges that
     /// nothing cuts, after an edge nothing cuts, lie where that edge lies: no point is located
     /// again. Stops once pieces inside and outside are found (then the areas overlap).
-    private static func sides(_ edges: [Edge], _ cuts: [[Double]], _ shared: [[(Double, Double, Bool)]],
-                              against other: PlanarArea) -> Sides {
+    private static func sides(
+        _ edges: [Edge], _ cuts: [[Double]], _ shared: [[(Double, Double, Bool)]],
+        against other: PlanarArea
+    ) -> Sides {
         var sides = Sides()
         var previous: PlanarLocation?
         for (index, edge) in edges.enumerated() {
@@ -142,8 +145,9 @@ package struct PlanarOverlap {
                     if stretch.2 { sides.sharedSame = true } else { sides.sharedOpposite = true }
                     continue
                 }
-                let point = PlanarPoint(edge.start.x + (edge.end.x - edge.start.x) * middle,
-                                        edge.start.y + (edge.end.y - edge.start.y) * middle)
+                let point = PlanarPoint(
+                    edge.start.x + (edge.end.x - edge.start.x) * middle,
+                    edge.start.y + (edge.end.y - edge.start.y) * middle)
                 let location = other.locate(point)
                 switch location {
                 case .interior: sides.inside = true

@@ -132,7 +132,8 @@ enum PlanarPredicates {
 
     static func meeting(_ p1: PlanarPoint, _ p2: PlanarPoint, _ q1: PlanarPoint, _ q2: PlanarPoint) -> Meeting {
         guard max(p1.x, p2.x) >= min(q1.x, q2.x), max(q1.x, q2.x) >= min(p1.x, p2.x),
-              max(p1.y, p2.y) >= min(q1.y, q2.y), max(q1.y, q2.y) >= min(p1.y, p2.y) else { return .none }
+            max(p1.y, p2.y) >= min(q1.y, q2.y), max(q1.y, q2.y) >= min(p1.y, p2.y)
+        else { return .none }
         let pq1 = orientation(p1, p2, q1), pq2 = orientation(p1, p2, q2)
         if (pq1 > 0 && pq2 > 0) || (pq1 < 0 && pq2 < 0) { return .none }
         let qp1 = orientation(q1, q2, p1), qp2 = orientation(q1, q2, p2)

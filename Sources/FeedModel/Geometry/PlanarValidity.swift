@@ -66,7 +66,8 @@ package enum PlanarValidity {
         guard let shell = rings.first, rings.count > 1 else { return nil }
         for hole in rings.dropFirst() where !hole.isEmpty {
             guard let shellBox = PlanarBox(shell), let holeBox = PlanarBox(hole), shellBox.covers(holeBox),
-                  isRingNested(hole, in: shell) else { return "Hole lies outside shell" }
+                isRingNested(hole, in: shell)
+            else { return "Hole lies outside shell" }
         }
         return nil
     }

@@ -58,8 +58,10 @@ package enum HTMLPage {
     /// more there are (followed by `overflowNote`, such as "(see the JSON)"). `total` is how many
     /// rows there are in all when `rows` holds only some of them. The caption, when given, is
     /// followed by that count. A head of empty cells is left out (a table of names and values).
-    package static func table(_ head: [String], _ rows: [[String]], caption: String? = nil,
-                             limit: Int = .max, total: Int? = nil, overflowNote: String = "") -> String {
+    package static func table(
+        _ head: [String], _ rows: [[String]], caption: String? = nil,
+        limit: Int = .max, total: Int? = nil, overflowNote: String = ""
+    ) -> String {
         let total = max(total ?? rows.count, rows.count)
         var out = "<table>"
         if let caption { out += "<caption>\(escape(caption)) (\(total))</caption>" }

@@ -40,8 +40,9 @@ public struct Notice: Codable, Sendable, Equatable {
         field: String? = nil, value: String? = nil, message: String,
         repair: String? = nil, blocksPublication: Bool = false
     ) {
-        self.init(code: kind.code, severity: severity ?? kind.severity, file: file, line: line, field: field,
-                  value: value, message: message, repair: repair, blocksPublication: blocksPublication)
+        self.init(
+            code: kind.code, severity: severity ?? kind.severity, file: file, line: line, field: field,
+            value: value, message: message, repair: repair, blocksPublication: blocksPublication)
     }
 
     /// A notice of any code: notices read back from a report, and tests. The compiler raises

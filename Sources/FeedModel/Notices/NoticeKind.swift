@@ -47,7 +47,8 @@ public struct NoticeKind: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// Every registered kind, area by area in the order declared.
-    public static let all: [NoticeKind] = fileKinds + fieldKinds + referenceKinds + stopKinds + routeKinds
+    public static let all: [NoticeKind] =
+        fileKinds + fieldKinds + referenceKinds + stopKinds + routeKinds
         + tripKinds + calendarKinds + shapeKinds + fareKinds + flexKinds + legacyKinds + buildKinds + failureKinds
 
     private static let byCode: [String: NoticeKind] = Dictionary(all.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })

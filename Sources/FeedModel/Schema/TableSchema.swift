@@ -24,8 +24,10 @@ public struct TableSchema: Sendable, Equatable {
     /// (`locations.geojson`).
     public var fileName: String
 
-    public init(_ name: String, _ requirement: FileRequirement, primaryKey: [String], fields: [FieldSchema],
-                isCompiled: Bool = true, fileName: String? = nil) {
+    public init(
+        _ name: String, _ requirement: FileRequirement, primaryKey: [String], fields: [FieldSchema],
+        isCompiled: Bool = true, fileName: String? = nil
+    ) {
         self.name = name
         self.fileName = fileName ?? name + ".txt"
         self.requirement = requirement

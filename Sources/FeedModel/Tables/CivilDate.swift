@@ -45,7 +45,8 @@ public enum CivilDate {
     public static func parse(_ text: String) -> Int? {
         let parts = text.prefix(10).split(separator: "-")
         guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-              (1...12).contains(m), (1...31).contains(d) else { return nil }
+            (1...12).contains(m), (1...31).contains(d)
+        else { return nil }
         return days(year: y, month: m, day: d)
     }
 

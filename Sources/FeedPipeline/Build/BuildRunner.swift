@@ -58,7 +58,8 @@ public struct BuildRunner {
                 let remote = try bundle.publish.map { try restoreFromRemote(bundle, $0) }
                 var report = try build(bundle)
                 if report.serviceEnd == nil, report.status != .failed,
-                   let last = try? Publisher(output: config.output, bundle: bundle.name).manifest()?.latest.serviceEnd {
+                    let last = try? Publisher(output: config.output, bundle: bundle.name).manifest()?.latest.serviceEnd
+                {
                     // Unchanged or refused: the version riders keep is the one in place.
                     report.serviceEnd = ServiceEndCheck(lastDate: last, today: today, settings: bundle.serviceEnd)
                 }
@@ -86,26 +87,29 @@ public struct BuildRunner {
         let inputs = fingerprint(bundle, fetched)
         if let latest = previous?.latest, latest.inputs == inputs, !force {
             try ensureSignature(bundle, publisher)
-            return BuildReport(bundle: bundle.name, status: .unchanged, version: latest.version, digest: latest.digest,
-                               reason: "inputs unchanged since version \(latest.version); nothing parsed", seconds: clock.seconds)
+            return BuildReport(
+                bundle: bundle.name, status: .unchanged, version: latest.version, digest: latest.digest,
+                reason: "inputs unchanged since version \(latest.version); nothing parsed", seconds: clock.seconds)
         }
 
         // Sources side by side, the largest first; each check is independent of the others.
         var checks = workers.map(fetched, largestFirst: \.bytes) { source in
             progress("\(bundle.name): reading and validating \(source.config.id)")
-            let check = FeedCheck(url: source.local, source: source.config.id, fingerprint: source.fingerprint,
-                                  format: source.config.format,
-                                  options: LegacyReadOptions(schema: source.config.schema, timezone: source.config.timezone),
-                                  limits: bundle.archiveLimits, workers: workers)
+            let check = FeedCheck(
+                url: source.local, source: source.config.id, fingerprint: source.fingerprint,
+                format: source.config.format,
+                options: LegacyReadOptions(schema: source.config.schema, timezone: source.config.timezone),
+                limits: bundle.archiveLimits, workers: workers)
             let rate = RowRate.describe(rows: check.report.rowsRead.values.reduce(0, +), seconds: check.report.seconds.values.reduce(0, +))
             progress("\(bundle.name): \(source.config.id) read and validated, \(rate)")
             return check
         }
         clock.lap("read+validate")
         if let refusal = zip(fetched, checks).compactMap({ f, c in c.refusal(under: bundle.strictness).map { "\(f.config.id): \($0)" } }).first {
-            return BuildReport(bundle: bundle.name, status: .refused, version: previous?.latest.version,
-                               digest: previous?.latest.digest, reason: refusal + "; the published version stays as it was",
-                               sources: checks.map(\.report), seconds: clock.seconds)
+            return BuildReport(
+                bundle: bundle.name, status: .refused, version: previous?.latest.version,
+                digest: previous?.latest.digest, reason: refusal + "; the published version stays as it was",
+                sources: checks.map(\.report), seconds: clock.seconds)
         }
 
         let version = (previous?.latest.version ?? 0) + 1
@@ -130,8 +134,10 @@ public struct BuildRunner {
             let prefix = source.config.prefix
             let drafting = beside ? workers.beside { DraftedTimetable(feed: feed, prefix: prefix) } : nil
             var stages = StageClock()
-            let enhanced = EnhanceStages.run(feed, source: source.config.id, prefix: prefix,
-                                             opposites: bundle.opposites, network: bundle.network) { stages.lap($0) }
+            let enhanced = EnhanceStages.run(
+                feed, source: source.config.id, prefix: prefix,
+                opposites: bundle.opposites, network: bundle.network
+            ) { stages.lap($0) }
             let part = BundleCompiler().compile(source: enhanced.source, drafting: drafting)
             stages.lap("compile")
             return (part, enhanced.report, stages.seconds)
@@ -145,9 +151,10 @@ public struct BuildRunner {
         clock.lap("compile")
         progress("\(bundle.name): joining the sources into one network")
         let networkSink = NoticeSink()
-        var compiler = NetworkCompiler(settings: bundle.network, sources: bundle.sources.map { ($0.id, $0.prefix) },
-                                       nyctTripIds: RealtimeTripIds.nyct(fetched, sink: networkSink),
-                                       overridesFile: bundle.networkOverridesFile ?? "overrides")
+        var compiler = NetworkCompiler(
+            settings: bundle.network, sources: bundle.sources.map { ($0.id, $0.prefix) },
+            nyctTripIds: RealtimeTripIds.nyct(fetched, sink: networkSink),
+            overridesFile: bundle.networkOverridesFile ?? "overrides")
         compiler.workers = workers
         let network = NetworkReport(compiler.compile(into: &content, sink: networkSink), sink: networkSink)
         clock.lap("network")
@@ -165,12 +172,14 @@ public struct BuildRunner {
         progress("\(bundle.name): wrote the bundle, \(RowRate.describe(rows: total, seconds: Date().timeIntervalSince(writing)))")
         if let latest = previous?.latest, latest.digest == digest {
             try ensureSignature(bundle, publisher)
-            return BuildReport(bundle: bundle.name, status: .unchanged, version: latest.version, digest: digest,
-                               reason: "same content as version \(latest.version); nothing published",
-                               sources: sourceReports, enhancements: enhancements, rows: rows, seconds: clock.seconds)
+            return BuildReport(
+                bundle: bundle.name, status: .unchanged, version: latest.version, digest: digest,
+                reason: "same content as version \(latest.version); nothing published",
+                sources: sourceReports, enhancements: enhancements, rows: rows, seconds: clock.seconds)
         }
-        var report = BuildReport(bundle: bundle.name, status: .published, version: version, digest: digest,
-                                 sources: sourceReports, enhancements: enhancements, rows: rows, seconds: clock.seconds)
+        var report = BuildReport(
+            bundle: bundle.name, status: .published, version: version, digest: digest,
+            sources: sourceReports, enhancements: enhancements, rows: rows, seconds: clock.seconds)
         report.network = network
         var diff: Data?
         if let latest = previous?.latest {
@@ -184,19 +193,22 @@ public struct BuildRunner {
         // and the returned report leave them out.
         var stored = report
         stored.tableDigests = written.tableDigests
-        let candidate = Publisher.Candidate(sqlitePath: temporary, digest: digest, report: stored.json(), inputs: inputs,
-                                            serviceRange: serviceRange, rows: rows, diff: diff,
-                                            gzipped: written.gzipped, tableDigests: written.tableDigests)
+        let candidate = Publisher.Candidate(
+            sqlitePath: temporary, digest: digest, report: stored.json(), inputs: inputs,
+            serviceRange: serviceRange, rows: rows, diff: diff,
+            gzipped: written.gzipped, tableDigests: written.tableDigests)
         let signingKey = try bundle.signingKey.map { try String(contentsOf: $0, encoding: .utf8) }
-        let published = try publisher.publish(candidate, version: version, previous: previous, keep: config.keep,
-                                              maxDeltaShare: bundle.maxDeltaShare, signingKey: signingKey, workers: workers)
+        let published = try publisher.publish(
+            candidate, version: version, previous: previous, keep: config.keep,
+            maxDeltaShare: bundle.maxDeltaShare, signingKey: signingKey, workers: workers)
         clock.lap("publish")
         report.seconds = clock.seconds
         report.deltas = published.manifest.deltas
         report.droppedDeltas = published.droppedDeltas.isEmpty ? nil : published.droppedDeltas
         report.changes = published.changes
         if let renumbered = published.changes?.renumbered, !renumbered.isEmpty {
-            report.reason = "ids renumbered wholesale since version \(version - 1) in: \(renumbered.joined(separator: ", ")) (the delta is large; most clients will take the full bundle)"
+            report.reason =
+                "ids renumbered wholesale since version \(version - 1) in: \(renumbered.joined(separator: ", ")) (the delta is large; most clients will take the full bundle)"
         }
         return report
     }

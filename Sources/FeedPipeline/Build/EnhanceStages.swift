@@ -8,9 +8,11 @@ import FeedModel
 enum EnhanceStages {
     /// The feed ready for the bundle compiler, and what the stages decided, for the report.
     /// `lap` is called after each stage with its name, for timing.
-    static func run(_ feed: Feed, source id: String, prefix: String, opposites settings: OppositeStopsSettings,
-                    network: NetworkSettings = NetworkSettings(),
-                    lap: (String) -> Void = { _ in }) -> (source: SourceFeed, report: EnhancementReport) {
+    static func run(
+        _ feed: Feed, source id: String, prefix: String, opposites settings: OppositeStopsSettings,
+        network: NetworkSettings = NetworkSettings(),
+        lap: (String) -> Void = { _ in }
+    ) -> (source: SourceFeed, report: EnhancementReport) {
         let sink = NoticeSink()
         let directions = DirectionsStage().run(feed, sink: sink)
         lap("directions")
@@ -18,8 +20,11 @@ enum EnhanceStages {
         lap("opposites")
         let walks = PathwayWalks(settings: network).transfers(feed)
         lap("pathways")
-        return (SourceFeed(id: id, prefix: prefix, feed: feed, directions: directions, opposites: opposites,
-                           network: network, pathwayWalks: walks),
-                EnhancementReport(source: id, directions: directions, opposites: opposites, runs: TripRuns(feed), sink: sink))
+        return (
+            SourceFeed(
+                id: id, prefix: prefix, feed: feed, directions: directions, opposites: opposites,
+                network: network, pathwayWalks: walks),
+            EnhancementReport(source: id, directions: directions, opposites: opposites, runs: TripRuns(feed), sink: sink)
+        )
     }
 }

@@ -22,17 +22,20 @@ public struct FeedCheck: Sendable {
     ///     against (`feedc validate --date`); nil is today in UTC.
     ///   - workers: how many threads may read the files and run the rules side by side (the
     ///     result is the same with any number).
-    public init(url: URL, source: String, fingerprint: String? = nil, format: SourceFormat? = .gtfs,
-                options: LegacyReadOptions = LegacyReadOptions(), limits: ArchiveLimits = .standard,
-                samplesPerCode: Int = 50, today: Int? = nil, workers: Workers = .fromEnvironment()) {
+    public init(
+        url: URL, source: String, fingerprint: String? = nil, format: SourceFormat? = .gtfs,
+        options: LegacyReadOptions = LegacyReadOptions(), limits: ArchiveLimits = .standard,
+        samplesPerCode: Int = 50, today: Int? = nil, workers: Workers = .fromEnvironment()
+    ) {
         let sink = NoticeSink(samplesPerCode: samplesPerCode)
         var clock = StageClock()
         let format = format ?? LegacyFormat.detect(url).flatMap { SourceFormat(rawValue: $0.rawValue) } ?? .gtfs
-        let read: Feed? = switch format {
-        case .gtfs: GTFSReader(url: url, limits: limits).read(into: sink, workers: workers)
-        case .kalkati: KalkatiReader(url: url, options: options).read(into: sink)
-        case .nextbus: NextBusReader(url: url, options: options).read(into: sink)
-        }
+        let read: Feed? =
+            switch format {
+            case .gtfs: GTFSReader(url: url, limits: limits).read(into: sink, workers: workers)
+            case .kalkati: KalkatiReader(url: url, options: options).read(into: sink)
+            case .nextbus: NextBusReader(url: url, options: options).read(into: sink)
+            }
         clock.lap("read")
         var rowsRead: [String: Int] = [:]
         if let read {

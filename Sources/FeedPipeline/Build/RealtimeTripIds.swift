@@ -12,15 +12,20 @@ enum RealtimeTripIds {
     static func nyct(_ sources: [FetchedSource], sink: NoticeSink) -> [String: [String: String]] {
         var result: [String: [String: String]] = [:]
         for source in sources where source.config.realtimeTripIds == .nyct {
-            let schema = TableSchema("trips", .optional, primaryKey: [], fields: [
-                FieldSchema(.tripId, .id), FieldSchema(.mtaTripId, .text),
-            ])
+            let schema = TableSchema(
+                "trips", .optional, primaryKey: [],
+                fields: [
+                    FieldSchema(.tripId, .id), FieldSchema(.mtaTripId, .text),
+                ])
             let quiet = NoticeSink()
             guard let archive = try? DumpArchive(url: source.local, sink: quiet), let bytes = try? archive.read("trips.txt"),
-                  let table = TableLoader(schema: schema, sink: quiet).load(bytes), table.has(.mtaTripId) else {
-                sink.add(Notice(.realtimeTripIdsUnavailable, file: "trips.txt", field: "mta_trip_id", value: source.config.id,
-                                message: "`realtime_trip_ids: nyct` needs the `mta_trip_id` column of trips.txt, which this dump does not have.",
-                                repair: "trips looked up by trip_id"))
+                let table = TableLoader(schema: schema, sink: quiet).load(bytes), table.has(.mtaTripId)
+            else {
+                sink.add(
+                    Notice(
+                        .realtimeTripIdsUnavailable, file: "trips.txt", field: "mta_trip_id", value: source.config.id,
+                        message: "`realtime_trip_ids: nyct` needs the `mta_trip_id` column of trips.txt, which this dump does not have.",
+                        repair: "trips looked up by trip_id"))
                 continue
             }
             var ids: [String: String] = [:]

@@ -8,8 +8,9 @@ import Foundation
 extension BuildRunner {
     func restoreFromRemote(_ bundle: BundleConfig, _ target: PublishTarget) throws -> RemotePublisher {
         let settings = try AWSSettings.fromEnvironment(environment)
-        let remote = RemotePublisher(target: target, bundle: bundle.name, folder: config.output.appendingPathComponent(bundle.name),
-                                     settings: settings, options: remoteOptions)
+        let remote = RemotePublisher(
+            target: target, bundle: bundle.name, folder: config.output.appendingPathComponent(bundle.name),
+            settings: settings, options: remoteOptions)
         remote.progress = progress
         progress("\(bundle.name): reading the live manifest at \(target.url(bundle: bundle.name))")
         do {

@@ -18,8 +18,12 @@ struct NetworkConfigParser {
             settings.enabled = on
             return (settings, nil)
         }
-        let map = try doc.mapping(node, allowed: ["enabled", "same_place_m", "same_name_m", "walk_radius_m", "walk_speed",
-                                                  "detour_factor", "min_transfer_s", "overrides"], context: "`network`")
+        let map = try doc.mapping(
+            node,
+            allowed: [
+                "enabled", "same_place_m", "same_name_m", "walk_radius_m", "walk_speed",
+                "detour_factor", "min_transfer_s", "overrides",
+            ], context: "`network`")
         if let n = map["enabled"] { settings.enabled = try doc.bool(n, "enabled") }
         func positive(_ key: String) throws(ConfigError) -> Double? {
             guard let n = map[key] else { return nil }

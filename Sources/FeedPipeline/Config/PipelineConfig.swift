@@ -51,8 +51,10 @@ public struct BundleConfig: Sendable, Equatable {
     /// The overrides file of `network:`, for notices.
     public var networkOverridesFile: String?
 
-    public init(name: String, sources: [SourceConfig], strictness: Strictness = Strictness(),
-                opposites: OppositeStopsSettings = OppositeStopsSettings()) {
+    public init(
+        name: String, sources: [SourceConfig], strictness: Strictness = Strictness(),
+        opposites: OppositeStopsSettings = OppositeStopsSettings()
+    ) {
         self.name = name
         self.sources = sources
         self.strictness = strictness
@@ -111,8 +113,10 @@ public struct SourceConfig: Sendable, Equatable {
     /// (`realtime_trip_ids:`).
     public var realtimeTripIds: RealtimeTripIdConvention?
 
-    public init(id: String, format: SourceFormat, location: SourceLocation, prefix: String,
-                schema: URL? = nil, timezone: String? = nil, maxDownloadBytes: Int = 2048 << 20, downloadDeadline: TimeInterval = 900) {
+    public init(
+        id: String, format: SourceFormat, location: SourceLocation, prefix: String,
+        schema: URL? = nil, timezone: String? = nil, maxDownloadBytes: Int = 2048 << 20, downloadDeadline: TimeInterval = 900
+    ) {
         self.id = id
         self.format = format
         self.location = location

@@ -38,7 +38,8 @@ public struct PipelineConfigParser {
         let doc = YAMLReader(file: file.path)
         guard let root = node else { throw ConfigError(file: file.path, "the file is empty; it needs at least `bundles:`") }
         let top = try doc.mapping(root, allowed: ["output", "keep", "bundles", "publish", "service_end"], context: "the top level")
-        let serviceEnd = try top["service_end"].map { n throws(ConfigError) in try parseServiceEnd(n, doc: doc, base: ServiceEndSettings()) } ?? ServiceEndSettings()
+        let serviceEnd =
+            try top["service_end"].map { n throws(ConfigError) in try parseServiceEnd(n, doc: doc, base: ServiceEndSettings()) } ?? ServiceEndSettings()
         let publish = try top["publish"].flatMap { n throws(ConfigError) in try PublishConfigParser(doc: doc).parse(n) }
         let output = try top["output"].map { n throws(ConfigError) in try doc.string(n, "output") } ?? "out"
         let keep = try top["keep"].map { n throws(ConfigError) in try doc.int(n, "keep", min: 1) } ?? 10
@@ -54,15 +55,23 @@ public struct PipelineConfigParser {
             bundles.append(bundle)
         }
         guard !bundles.isEmpty else { throw doc.error(bundlesNode, "`bundles` is empty") }
-        var config = PipelineConfig(file: file, output: URL(fileURLWithPath: output, relativeTo: base).standardizedFileURL,
-                                    keep: keep, bundles: bundles)
+        var config = PipelineConfig(
+            file: file, output: URL(fileURLWithPath: output, relativeTo: base).standardizedFileURL,
+            keep: keep, bundles: bundles)
         config.publish = publish
         return config
     }
 
     /// `publish` is the top-level target, the bundle's unless it names its own.
-    private func parseBundle(_ node: Node, doc: YAMLReader, base: URL, publish: PublishTarget?, serviceEnd: ServiceEndSettings) throws(ConfigError) -> BundleConfig {
-        let map = try doc.mapping(node, allowed: ["name", "sources", "fail_on_error", "max_dropped_share", "opposites", "max_delta_share", "signing_key", "sqlite_modules", "publish", "zip_limits", "service_end", "network"], context: "a bundle")
+    private func parseBundle(_ node: Node, doc: YAMLReader, base: URL, publish: PublishTarget?, serviceEnd: ServiceEndSettings) throws(ConfigError)
+        -> BundleConfig
+    {
+        let map = try doc.mapping(
+            node,
+            allowed: [
+                "name", "sources", "fail_on_error", "max_dropped_share", "opposites", "max_delta_share", "signing_key", "sqlite_modules", "publish",
+                "zip_limits", "service_end", "network",
+            ], context: "a bundle")
         guard let nameNode = map["name"] else { throw doc.error(node, "a bundle needs a `name`") }
         let name = try doc.string(nameNode, "name")
         guard name.range(of: "^[A-Za-z0-9][A-Za-z0-9_.-]*$", options: .regularExpression) != nil else {
@@ -79,7 +88,10 @@ public struct PipelineConfigParser {
             }
             // Ids from two sources must never collide: no prefix may begin another.
             if let clash = sources.first(where: { $0.prefix.hasPrefix(source.prefix) || source.prefix.hasPrefix($0.prefix) }) {
-                throw doc.error(item, "source `\(source.id)`'s prefix `\(source.prefix)` clashes with source `\(clash.id)`'s `\(clash.prefix)`: give each source a distinct prefix")
+                throw doc.error(
+                    item,
+                    "source `\(source.id)`'s prefix `\(source.prefix)` clashes with source `\(clash.id)`'s `\(clash.prefix)`: give each source a distinct prefix"
+                )
             }
             sources.append(source)
         }
@@ -161,8 +173,9 @@ public struct PipelineConfigParser {
     }
 
     private func parseSource(_ node: Node, doc: YAMLReader, base: URL, several: Bool) throws(ConfigError) -> SourceConfig {
-        let map = try doc.mapping(node, allowed: ["id", "format", "path", "url", "prefix", "schema", "timezone", "max_download_mb", "download_timeout", "realtime_trip_ids"],
-                                  context: "a source")
+        let map = try doc.mapping(
+            node, allowed: ["id", "format", "path", "url", "prefix", "schema", "timezone", "max_download_mb", "download_timeout", "realtime_trip_ids"],
+            context: "a source")
         guard let idNode = map["id"] else { throw doc.error(node, "a source needs an `id`") }
         let id = try doc.string(idNode, "id")
         guard id.range(of: "^[A-Za-z0-9][A-Za-z0-9_.-]*$", options: .regularExpression) != nil else {
@@ -231,7 +244,8 @@ public struct PipelineConfigParser {
         if let n = map["realtime_trip_ids"] {
             let name = try doc.string(n, "realtime_trip_ids")
             guard format == .gtfs, let convention = RealtimeTripIdConvention(rawValue: name) else {
-                throw doc.error(n, "`realtime_trip_ids` takes \(RealtimeTripIdConvention.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ")) on a GTFS source")
+                throw doc.error(
+                    n, "`realtime_trip_ids` takes \(RealtimeTripIdConvention.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ")) on a GTFS source")
             }
             source.realtimeTripIds = convention
         }

@@ -8,15 +8,21 @@ import Yams
 struct PublishConfigParser {
     let doc: YAMLReader
 
-    static let credentialKeys = ["access_key_id", "aws_access_key_id", "secret_access_key", "aws_secret_access_key", "session_token",
-                                 "aws_session_token", "access_key", "secret_key", "secret", "password", "credentials", "endpoint", "region"]
+    static let credentialKeys = [
+        "access_key_id", "aws_access_key_id", "secret_access_key", "aws_secret_access_key", "session_token",
+        "aws_session_token", "access_key", "secret_key", "secret", "password", "credentials", "endpoint", "region",
+    ]
 
     func parse(_ node: Node) throws(ConfigError) -> PublishTarget? {
         if case .scalar = node, let off = node.bool, !off { return nil }
         if case .scalar = node { return try target(node) }
         if case .mapping(let mapping) = node,
-           let key = mapping.keys.compactMap(\.string).first(where: { Self.credentialKeys.contains($0.lowercased()) }) {
-            throw doc.error(node, "`\(key)` does not belong in pipeline.yaml: credentials, endpoint and region come from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION, AWS_ENDPOINT_URL)")
+            let key = mapping.keys.compactMap(\.string).first(where: { Self.credentialKeys.contains($0.lowercased()) })
+        {
+            throw doc.error(
+                node,
+                "`\(key)` does not belong in pipeline.yaml: credentials, endpoint and region come from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION, AWS_ENDPOINT_URL)"
+            )
         }
         let map = try doc.mapping(node, allowed: ["to", "manifest_cache_control", "prune_after"], context: "`publish`")
         guard let to = map["to"] else { throw doc.error(node, "`publish` needs `to: s3://bucket/prefix`") }

@@ -1,6 +1,6 @@
 import BundleFormat
-import FeedSQLite
 import FeedLegacySources
+import FeedSQLite
 import Foundation
 
 /// One side of `feedc diff`, as named on the command line: a published version

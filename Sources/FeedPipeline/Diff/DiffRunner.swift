@@ -49,8 +49,9 @@ public struct DiffRunner {
         guard let (database, cleanup) = try? BundleFile.open(url) else { return nil }
         defer { cleanup() }
         guard let name = try? database.scalar("SELECT value FROM meta WHERE key = 'bundle'")?.string,
-              let sources = try? database.rows("SELECT source_id FROM feeds"), sources.count == 1,
-              let source = sources[0][0].string else { return nil }
+            let sources = try? database.rows("SELECT source_id FROM feeds"), sources.count == 1,
+            let source = sources[0][0].string
+        else { return nil }
         return (name, source)
     }
 }

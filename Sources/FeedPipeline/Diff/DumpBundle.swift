@@ -25,8 +25,10 @@ public enum DumpBundle {
     /// format is detected from the content) as the only source (`source`) of bundle `name` into a
     /// new SQLite file at `file`, and returns its content digest. A single source keeps the
     /// feed's ids, as a one-source pipeline bundle does.
-    public static func compile(dump: URL, bundle name: String, source sourceId: String = "feed", to file: URL,
-                               opposites: OppositeStopsSettings = OppositeStopsSettings()) throws(Failure) -> String {
+    public static func compile(
+        dump: URL, bundle name: String, source sourceId: String = "feed", to file: URL,
+        opposites: OppositeStopsSettings = OppositeStopsSettings()
+    ) throws(Failure) -> String {
         let check = FeedCheck(url: dump, source: dump.lastPathComponent, format: nil)
         if let refusal = check.refusal(under: Strictness()) {
             throw .refused(path: dump.path, reason: refusal)

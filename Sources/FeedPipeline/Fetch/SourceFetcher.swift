@@ -19,7 +19,8 @@ public struct FetchedSource: Sendable {
             return values.fileSize ?? 0
         }
         guard (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true,
-              let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey]) else {
+            let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey])
+        else {
             return size(url)
         }
         var total = 0
@@ -66,7 +67,8 @@ public struct SourceFetcher: Sendable {
             var isFolder: ObjCBool = false
             let file = url.appendingPathComponent(name)
             guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), !isFolder.boolValue,
-                  let digest = try? sha256Hex(ofFile: file) else { continue }
+                let digest = try? sha256Hex(ofFile: file)
+            else { continue }
             listing += "\(name)\t\(digest)\n"
         }
         return sha256Hex(Data(listing.utf8))
@@ -104,8 +106,9 @@ public struct SourceFetcher: Sendable {
         guard (200..<300).contains(fetched.status) else {
             throw .http(url: url.absoluteString, status: fetched.status)
         }
-        let entry = CacheEntry(url: url.absoluteString, etag: fetched.headers["etag"],
-                               lastModified: fetched.headers["last-modified"], sha256: fetched.sha256)
+        let entry = CacheEntry(
+            url: url.absoluteString, etag: fetched.headers["etag"],
+            lastModified: fetched.headers["last-modified"], sha256: fetched.sha256)
         do {
             // The metadata goes first: a run that dies between the two renames finds a cache
             // entry whose SHA-256 is not the old dump's, and so does not trust an ETag for it.

@@ -56,9 +56,11 @@ public struct BuildReport: Codable, Sendable {
         case droppedDeltas = "dropped_deltas"
     }
 
-    public init(bundle: String, status: Status, version: Int? = nil, digest: String? = nil, reason: String? = nil,
-                sources: [FeedCheckReport] = [], enhancements: [EnhancementReport] = [], rows: [String: Int]? = nil,
-                seconds: [String: Double] = [:]) {
+    public init(
+        bundle: String, status: Status, version: Int? = nil, digest: String? = nil, reason: String? = nil,
+        sources: [FeedCheckReport] = [], enhancements: [EnhancementReport] = [], rows: [String: Int]? = nil,
+        seconds: [String: Double] = [:]
+    ) {
         self.bundle = bundle
         self.status = status
         self.version = version

@@ -53,13 +53,15 @@ public struct EnhancementReport: Codable, Sendable {
         routes = directions.routes.keys.sorted().map { id in
             let r = directions.routes[id]!
             let o = opposites.routes[id]
-            return Route(route: id, source: r.source, patternsMerged: r.patternsMerged, ambiguousPatterns: r.ambiguousPatterns,
-                         contradictingPatterns: r.contradictingPatterns, orderConflicts: r.orderConflicts,
-                         directions: r.directions.map {
-                             Direction(index: $0.index, name: $0.name, headsign: $0.headsign, patterns: $0.patternCount,
-                                       trips: $0.trips.reduce(0) { $0 + runs.count($1) }, stops: $0.stops.count)
-                         },
-                         oppositesLinked: o?.linked ?? 0, oppositesUnlinked: o?.unlinked ?? 0, oppositesAmbiguous: o?.ambiguous ?? 0)
+            return Route(
+                route: id, source: r.source, patternsMerged: r.patternsMerged, ambiguousPatterns: r.ambiguousPatterns,
+                contradictingPatterns: r.contradictingPatterns, orderConflicts: r.orderConflicts,
+                directions: r.directions.map {
+                    Direction(
+                        index: $0.index, name: $0.name, headsign: $0.headsign, patterns: $0.patternCount,
+                        trips: $0.trips.reduce(0) { $0 + runs.count($1) }, stops: $0.stops.count)
+                },
+                oppositesLinked: o?.linked ?? 0, oppositesUnlinked: o?.unlinked ?? 0, oppositesAmbiguous: o?.ambiguous ?? 0)
         }
         notices = sink.summary
         samples = sink.samples

@@ -41,8 +41,9 @@ public struct ErrorReport: Codable, Sendable, Equatable {
     /// else is a `tool_error` with its description.
     public init(_ error: any Error, file: String? = nil) {
         if let config = error as? ConfigError {
-            self.init(.configError, message: config.description, file: config.file,
-                      line: config.line, column: config.column)
+            self.init(
+                .configError, message: config.description, file: config.file,
+                line: config.line, column: config.column)
         } else {
             self.init(.toolError, message: "\(error)", file: file)
         }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A report page written for people (`feedc validate --html`, `feedc diff --html`): all or
@@ -44,9 +45,9 @@ public enum ReportFile {
 
     private static func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
-        Glibc.write(fd, buffer, count)
+            Glibc.write(fd, buffer, count)
         #else
-        Darwin.write(fd, buffer, count)
+            Darwin.write(fd, buffer, count)
         #endif
     }
 

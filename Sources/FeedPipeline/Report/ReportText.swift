@@ -22,7 +22,8 @@ public enum ReportText {
             }
         }
         for summary in report.notices {
-            out += "  \(summary.severity.rawValue.uppercased().padding(7)) \(summary.code) × \(summary.count)\(summary.blocking ? " [blocks publication]" : "")\n"
+            out +=
+                "  \(summary.severity.rawValue.uppercased().padding(7)) \(summary.code) × \(summary.count)\(summary.blocking ? " [blocks publication]" : "")\n"
             for notice in report.samples.filter({ $0.code == summary.code }).prefix(examplesPerCode) {
                 out += "          \(notice.location): \(notice.message)"
                 if let repair = notice.repair { out += " → \(repair)" }
@@ -43,7 +44,9 @@ public enum ReportText {
         if let upload = report.upload { out += "  " + render(upload) }
         if let deltas = report.deltas, report.status == .published {
             let dropped = report.droppedDeltas ?? []
-            out += "  deltas: \(deltas.count) published" + (dropped.isEmpty ? "\n" : ", \(dropped.count) dropped (clients at those versions download the full bundle):\n")
+            out +=
+                "  deltas: \(deltas.count) published"
+                + (dropped.isEmpty ? "\n" : ", \(dropped.count) dropped (clients at those versions download the full bundle):\n")
             for drop in dropped {
                 out += "    from version \(drop.from): \(drop.bytes.map { "\($0) bytes, " } ?? "")\(drop.reason)\n"
             }
@@ -54,7 +57,8 @@ public enum ReportText {
         }
         if let network = report.network {
             let kinds = network.transfers.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            out += "  network: \(network.samePlaceLinks) place links (\(network.crossSourceLinks) across sources); transfers on foot: \(kinds.isEmpty ? "none" : kinds)"
+            out +=
+                "  network: \(network.samePlaceLinks) place links (\(network.crossSourceLinks) across sources); transfers on foot: \(kinds.isEmpty ? "none" : kinds)"
             out += network.realtimeTrips > 0 ? "; \(network.realtimeTrips) real-time trip ids\n" : "\n"
             for notice in network.notices { out += "    \(notice.code) (\(notice.severity.rawValue)): \(notice.count)\n" }
         }
@@ -69,7 +73,9 @@ extension ReportText {
     /// "service ends 2026-12-01, in 8 days (warning: within 30 days)".
     public static func render(_ end: ServiceEndCheck) -> String {
         let days = abs(end.daysLeft) == 1 ? "1 day" : "\(abs(end.daysLeft)) days"
-        var line = end.daysLeft > 0 ? "service ends \(end.lastDate), in \(days)"
+        var line =
+            end.daysLeft > 0
+            ? "service ends \(end.lastDate), in \(days)"
             : end.daysLeft == 0 ? "service ends \(end.lastDate), today" : "service ended \(end.lastDate), \(days) ago"
         switch end.level {
         case .ok: break

@@ -25,7 +25,8 @@ public struct ValidationHTML {
             body += section(severity, report)
         }
         body += ValidationRepairs(report: report).html()
-        body += "<footer><p>feedc validate\(version.map { " \(HTMLPage.escape($0))" } ?? ""). Codes and severities are "
+        body +=
+            "<footer><p>feedc validate\(version.map { " \(HTMLPage.escape($0))" } ?? ""). Codes and severities are "
             + "MobilityData gtfs-validator's where it has the rule; descriptions marked “feedc” are feedc's own codes "
             + "(docs/validation.md lists them and the deliberate differences).</p></footer>\n"
         return HTMLPage.document(title: "feedc validate: \(report.source)", css: Self.css, body: body)
@@ -41,7 +42,8 @@ public struct ValidationHTML {
         if let fingerprint = report.fingerprint { rows.append(["fingerprint", fingerprint]) }
         if let version { rows.append(["feedc", version]) }
         var out = "<h2>Summary</h2>\n" + HTMLPage.table(["", ""], rows)
-        out += "<p class=\"counts\">"
+        out +=
+            "<p class=\"counts\">"
             + "<span class=\"badge error\">\(report.errors) ERROR</span> "
             + "<span class=\"badge warning\">\(report.warnings) WARNING</span> "
             + "<span class=\"badge info\">\(Self.infos(report)) INFO</span> notices, of \(report.notices.count) codes</p>\n"
@@ -51,9 +53,11 @@ public struct ValidationHTML {
             if blocking.isEmpty {
                 out += "<p>The dump could not be read.</p>\n"
             } else {
-                out += "<p>What blocks publication:</p>\n<ul class=\"blocking\">" + blocking.prefix(10).map {
-                    "<li><code>\(HTMLPage.escape($0.code))</code> \(HTMLPage.escape($0.location)): \(HTMLPage.escape($0.message))</li>"
-                }.joined() + "</ul>\n"
+                out +=
+                    "<p>What blocks publication:</p>\n<ul class=\"blocking\">"
+                    + blocking.prefix(10).map {
+                        "<li><code>\(HTMLPage.escape($0.code))</code> \(HTMLPage.escape($0.location)): \(HTMLPage.escape($0.message))</li>"
+                    }.joined() + "</ul>\n"
             }
         } else {
             out += "<p class=\"verdict publishable\">A build would <strong>publish</strong> this feed, after the repairs listed below.</p>\n"
@@ -68,8 +72,10 @@ public struct ValidationHTML {
         let files = Set(report.rowsRead.keys).union(report.rowsKept.keys).sorted()
         guard !files.isEmpty else { return "" }
         let rows = files.map { file in
-            [file, String(report.rowsRead[file, default: 0]), String(report.rowsKept[file, default: 0]),
-             String(report.rowsDropped[file, default: 0]), String(report.rowsLeftOut[file, default: 0])]
+            [
+                file, String(report.rowsRead[file, default: 0]), String(report.rowsKept[file, default: 0]),
+                String(report.rowsDropped[file, default: 0]), String(report.rowsLeftOut[file, default: 0]),
+            ]
         }
         return "<h2>Files</h2>\n" + HTMLPage.table(["file", "rows read", "kept", "dropped by repairs", "left out (GTFS-Flex)"], rows)
     }
@@ -78,7 +84,8 @@ public struct ValidationHTML {
         guard !report.notices.isEmpty else { return "<h2>Notices</h2>\n<p class=\"verdict publishable\">No notices.</p>\n" }
         var out = "<h2>Notices</h2>\n<table><thead><tr><th>severity</th><th>code</th><th>count</th><th>blocks publication</th></tr></thead><tbody>\n"
         for n in report.notices {
-            out += "<tr><td><span class=\"badge \(n.severity.rawValue)\">\(n.severity.rawValue.uppercased())</span></td>"
+            out +=
+                "<tr><td><span class=\"badge \(n.severity.rawValue)\">\(n.severity.rawValue.uppercased())</span></td>"
                 + "<td><a href=\"#\(anchor(n.code))\"><code>\(HTMLPage.escape(n.code))</code></a></td>"
                 + "<td>\(n.count)</td><td>\(n.blocking ? "yes" : "")</td></tr>\n"
         }
@@ -89,14 +96,16 @@ public struct ValidationHTML {
     private func section(_ severity: Severity, _ report: FeedCheckReport) -> String {
         let codes = report.notices.filter { $0.severity == severity }
         guard !codes.isEmpty else { return "" }
-        let title = switch severity {
-        case .error: "Errors"
-        case .warning: "Warnings"
-        case .info: "Information"
-        }
+        let title =
+            switch severity {
+            case .error: "Errors"
+            case .warning: "Warnings"
+            case .info: "Information"
+            }
         var out = "<h2 class=\"\(severity.rawValue)\">\(title) (\(codes.reduce(0) { $0 + $1.count }))</h2>\n"
         for n in codes {
-            out += "<section class=\"code\" id=\"\(anchor(n.code))\">\n<h3><span class=\"badge \(severity.rawValue)\">\(severity.rawValue.uppercased())</span> "
+            out +=
+                "<section class=\"code\" id=\"\(anchor(n.code))\">\n<h3><span class=\"badge \(severity.rawValue)\">\(severity.rawValue.uppercased())</span> "
                 + "<code>\(HTMLPage.escape(n.code))</code> × \(n.count)\(n.blocking ? " <span class=\"badge blocks\">blocks publication</span>" : "")</h3>\n"
             if let description = NoticeDescriptions.description(of: n.code) {
                 let source = NoticeDescriptions.isMobilityData(n.code) ? "MobilityData" : "feedc"
@@ -106,8 +115,9 @@ public struct ValidationHTML {
             let rows = samples.map { s in
                 [s.file ?? "", s.line.map(String.init) ?? "", s.field ?? "", s.value ?? "", s.message, s.repair ?? ""]
             }
-            out += HTMLPage.table(["file", "line", "field", "value", "message", "repair"], rows,
-                                  limit: examplesPerCode, total: n.count, overflowNote: "(not shown)")
+            out += HTMLPage.table(
+                ["file", "line", "field", "value", "message", "repair"], rows,
+                limit: examplesPerCode, total: n.count, overflowNote: "(not shown)")
             out += "</section>\n"
         }
         return out

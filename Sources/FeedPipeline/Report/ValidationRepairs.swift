@@ -34,9 +34,10 @@ struct ValidationRepairs {
             }
             let exact = order.count == 1 && counts[order[0]] == samples.count
             return order.map { repair in
-                Entry(repair: repair, code: summary.code, severity: summary.severity,
-                      count: exact ? summary.count : counts[repair, default: 0], atLeast: !exact && samples.count < summary.count,
-                      example: examples[repair, default: ""])
+                Entry(
+                    repair: repair, code: summary.code, severity: summary.severity,
+                    count: exact ? summary.count : counts[repair, default: 0], atLeast: !exact && samples.count < summary.count,
+                    example: examples[repair, default: ""])
             }
         }
     }
@@ -48,9 +49,11 @@ struct ValidationRepairs {
             out += "<p>A build repairs nothing in this feed.</p>\n"
         } else {
             out += "<p>What a build does about the notices it repairs; other notices are reported only.</p>\n"
-            out += HTMLPage.table(["repair", "code", "severity", "notices", "for example"], entries.map {
-                [$0.repair, $0.code, $0.severity.rawValue, $0.atLeast ? "at least \($0.count)" : String($0.count), $0.example]
-            })
+            out += HTMLPage.table(
+                ["repair", "code", "severity", "notices", "for example"],
+                entries.map {
+                    [$0.repair, $0.code, $0.severity.rawValue, $0.atLeast ? "at least \($0.count)" : String($0.count), $0.example]
+                })
         }
         return out
     }

@@ -1,7 +1,7 @@
+import CFeedZlib
 import FeedModel
 import Foundation
 import ZIPFoundation
-import CFeedZlib
 
 /// A dump's files, from a zip archive or a folder, by name.
 ///
@@ -65,9 +65,11 @@ public final class DumpArchive {
                 }
             }
             for (name, count) in copies.sorted(by: { $0.key < $1.key }) {
-                sink.add(Notice(.duplicateZipMember, file: name, value: String(count),
-                                message: "The archive holds \(count) entries named `\(name)`; tools disagree on which one is the file.",
-                                repair: "the last entry read, the \(count - 1) before it ignored"))
+                sink.add(
+                    Notice(
+                        .duplicateZipMember, file: name, value: String(count),
+                        message: "The archive holds \(count) entries named `\(name)`; tools disagree on which one is the file.",
+                        repair: "the last entry read, the \(count - 1) before it ignored"))
             }
             if members.isEmpty && !Self.looksLikeZip(url) {
                 throw .unreadableArchive(path: url.path, reason: "no zip directory found")
@@ -146,9 +148,11 @@ public final class DumpArchive {
             if bytes[index] == 0x50, bytes[index + 1] == 0x4B, bytes[index + 2] == 0x05, bytes[index + 3] == 0x06 { return }
             index -= 1
         }
-        throw .unreadableArchive(path: url.path, reason: size > 65_557
-            ? "no zip end record in its last 65,557 bytes, where one must be (data appended after the archive?)"
-            : "no zip end record")
+        throw .unreadableArchive(
+            path: url.path,
+            reason: size > 65_557
+                ? "no zip end record in its last 65,557 bytes, where one must be (data appended after the archive?)"
+                : "no zip end record")
     }
 
     private static func looksLikeZip(_ url: URL) -> Bool {
@@ -161,8 +165,10 @@ public final class DumpArchive {
         for member in members {
             let parts = member.split(separator: "/", omittingEmptySubsequences: false)
             if member.hasPrefix("/") || member.hasPrefix("\\") || parts.contains("..") || member.contains("\\..") {
-                sink.add(Notice(.unsafePath, file: member,
-                                message: "The archive holds an entry whose path leaves the archive.", repair: "entry ignored"))
+                sink.add(
+                    Notice(
+                        .unsafePath, file: member,
+                        message: "The archive holds an entry whose path leaves the archive.", repair: "entry ignored"))
                 continue
             }
             let name = parts.last.map(String.init) ?? member
@@ -177,14 +183,17 @@ public final class DumpArchive {
             for member in topLevel { files[member] = member }
             return
         }
-        let folders = Set(usable.compactMap { m -> String? in
-            guard let slash = m.lastIndex(of: "/"), gtfsNames.contains(String(m[m.index(after: slash)...])) else { return nil }
-            return String(m[..<slash])
-        })
+        let folders = Set(
+            usable.compactMap { m -> String? in
+                guard let slash = m.lastIndex(of: "/"), gtfsNames.contains(String(m[m.index(after: slash)...])) else { return nil }
+                return String(m[..<slash])
+            })
         guard folders.count == 1, let only = folders.first else { return }
-        sink.add(Notice(.invalidInputFilesInSubfolder, file: only + "/",
-                        message: "The feed's files sit in a subfolder instead of the archive's top level.",
-                        repair: "files read from the subfolder"))
+        sink.add(
+            Notice(
+                .invalidInputFilesInSubfolder, file: only + "/",
+                message: "The feed's files sit in a subfolder instead of the archive's top level.",
+                repair: "files read from the subfolder"))
         subfolder = only
         for member in usable where member.hasPrefix(only + "/") && !member.dropFirst(only.count + 1).contains("/") {
             files[String(member.dropFirst(only.count + 1))] = member
@@ -201,8 +210,10 @@ public final class DumpArchive {
     /// Hands the bytes of one file to `consume` in chunks, as they are read or inflated; never
     /// the whole file at once. Returns false when the dump has no such file. A member that passes
     /// the limits, or fails its CRC-32, throws: what `consume` took of it must then be discarded.
-    public func stream(_ name: String, chunkBytes: Int = 1 << 16,
-                       into consume: (UnsafeBufferPointer<UInt8>) -> Void) throws(DumpError) -> Bool {
+    public func stream(
+        _ name: String, chunkBytes: Int = 1 << 16,
+        into consume: (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(DumpError) -> Bool {
         guard let member = files[name] else { return false }
         if let folder {
             try streamFile(folder.appendingPathComponent(member), member: member, chunkBytes: chunkBytes, into: consume)
@@ -234,8 +245,8 @@ public final class DumpArchive {
                     packedSoFar = unpacked  // stored: every byte read is a byte handed on
                 } else {
                     #if os(Linux)
-                    packedSoFar = min(packed, packedReads * UInt64(chunkBytes))
-                    if chunk.count < chunkBytes { packedReads += 1 }
+                        packedSoFar = min(packed, packedReads * UInt64(chunkBytes))
+                        if chunk.count < chunkBytes { packedReads += 1 }
                     #endif
                 }
                 refusal = limits.refusal(unpacked: unpacked, packed: packedSoFar)
@@ -258,8 +269,10 @@ public final class DumpArchive {
     }
 
     /// A plain file of a dump folder, in chunks (a folder has no packed size: only the size cap holds).
-    private func streamFile(_ url: URL, member: String, chunkBytes: Int,
-                            into consume: (UnsafeBufferPointer<UInt8>) -> Void) throws(DumpError) {
+    private func streamFile(
+        _ url: URL, member: String, chunkBytes: Int,
+        into consume: (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(DumpError) {
         guard let handle = try? FileHandle(forReadingFrom: url) else {
             throw .unreadableEntry(path: path, entry: member, reason: "cannot read the file")
         }

@@ -25,8 +25,10 @@ final class InflateAhead: Sendable {
     /// from its own opening of the dump, when one is free; else here, from `archive`. Returns
     /// false when the dump has no such file; throws what the archive throws, once `consume` has
     /// had every byte inflated before the failure.
-    static func stream(_ name: String, of archive: DumpArchive, workers: Workers,
-                       into consume: (UnsafeBufferPointer<UInt8>) -> Void) throws(DumpError) -> Bool {
+    static func stream(
+        _ name: String, of archive: DumpArchive, workers: Workers,
+        into consume: (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(DumpError) -> Bool {
         let ahead = InflateAhead()
         let layout = archive.layout
         guard workers.startIfFree({ ahead.produce(name, from: layout) }) else {

@@ -11,7 +11,8 @@ func firstInvalidUTF8Offset(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int
     let high: UInt64 = 0x8080_8080_8080_8080
     while i < n {
         while i + 32 <= n {
-            let words = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let words =
+                raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                 | raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
                 | raw.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)
                 | raw.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)
@@ -20,14 +21,26 @@ func firstInvalidUTF8Offset(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int
         }
         guard i < n else { break }
         let b = bytes[i]
-        if b < 0x80 { i += 1; continue }
+        if b < 0x80 {
+            i += 1
+            continue
+        }
         let length: Int
         var minimum: UInt32
         var scalar: UInt32
         switch b {
-        case 0xC2...0xDF: length = 2; scalar = UInt32(b & 0x1F); minimum = 0x80
-        case 0xE0...0xEF: length = 3; scalar = UInt32(b & 0x0F); minimum = 0x800
-        case 0xF0...0xF4: length = 4; scalar = UInt32(b & 0x07); minimum = 0x10000
+        case 0xC2...0xDF:
+            length = 2
+            scalar = UInt32(b & 0x1F)
+            minimum = 0x80
+        case 0xE0...0xEF:
+            length = 3
+            scalar = UInt32(b & 0x0F)
+            minimum = 0x800
+        case 0xF0...0xF4:
+            length = 4
+            scalar = UInt32(b & 0x07)
+            minimum = 0x10000
         default: return i
         }
         guard i + length <= n else { return i }

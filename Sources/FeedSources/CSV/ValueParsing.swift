@@ -1,3 +1,5 @@
+import FeedModel
+
 /// Parsers for the typed values of GTFS fields, working on raw bytes so a large file converts
 /// without creating a String per field.
 enum ValueParsing {
@@ -76,10 +78,10 @@ enum ValueParsing {
         let colon1 = end - 6
         let colon2 = end - 3
         guard b[colon1] == UInt8(ascii: ":"), b[colon2] == UInt8(ascii: ":"),
-              let hours = integer(b, start, colon1), hours >= 0,
-              let minutes = twoDigits(b, colon1 + 1), minutes < 60,
-              let seconds = twoDigits(b, colon2 + 1), seconds < 60,
-              b[start] != UInt8(ascii: "-"), b[start] != UInt8(ascii: "+")
+            let hours = integer(b, start, colon1), hours >= 0,
+            let minutes = twoDigits(b, colon1 + 1), minutes < 60,
+            let seconds = twoDigits(b, colon2 + 1), seconds < 60,
+            b[start] != UInt8(ascii: "-"), b[start] != UInt8(ascii: "+")
         else { return nil }
         return hours * 3600 + minutes * 60 + seconds
     }
@@ -115,7 +117,10 @@ enum ValueParsing {
         case .color:
             return text.utf8.count == 6 && text.utf8.allSatisfy { isHexDigit($0) }
         case .timezone:
-            return !text.isEmpty && text.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }
+            return !text.isEmpty
+                && text.utf8.allSatisfy {
+                    isAlphanumeric($0) || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+")
+                }
                 && (text.contains("/") || ["UTC", "GMT", "Etc/UTC"].contains(text))
         case .phone:
             return isPossiblePhoneNumber(text)
@@ -142,7 +147,7 @@ enum ValueParsing {
                 guard offset == 0 else { return false }
                 international = true
             case UInt8(ascii: " "), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "("),
-                 UInt8(ascii: ")"), UInt8(ascii: "#"), UInt8(ascii: "*"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+                UInt8(ascii: ")"), UInt8(ascii: "#"), UInt8(ascii: "*"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
                 continue
             default:
                 guard isLetter(c) else { return false }
@@ -157,8 +162,6 @@ enum ValueParsing {
     private static func isLetter(_ c: UInt8) -> Bool { (65...90).contains(c) || (97...122).contains(c) }
     private static func isAlphanumeric(_ c: UInt8) -> Bool { isLetter(c) || (48...57).contains(c) }
 }
-
-import FeedModel
 
 /// The text kinds whose form is checked.
 enum FieldKindText {

@@ -39,9 +39,15 @@ struct ColumnBuilder {
         var counts = (text: 0, integer: 0, real: 0)
         for field in schema.fields {
             switch field.kind.storage {
-            case .text: storageIndex.append(counts.text); counts.text += 1
-            case .integer: storageIndex.append(counts.integer); counts.integer += 1
-            case .real: storageIndex.append(counts.real); counts.real += 1
+            case .text:
+                storageIndex.append(counts.text)
+                counts.text += 1
+            case .integer:
+                storageIndex.append(counts.integer)
+                counts.integer += 1
+            case .real:
+                storageIndex.append(counts.real)
+                counts.real += 1
             }
         }
         self.storageIndex = storageIndex
@@ -78,8 +84,10 @@ struct ColumnBuilder {
     /// Takes one record of the file's body: a blank line (or one of spaces only, read as empty
     /// by MobilityData's parser) is skipped, a record of the wrong length reported, and the row
     /// converted. Returns false when the row was dropped.
-    mutating func take(_ fields: UnsafeBufferPointer<CSVField>, line: Int, _ bytes: UnsafeBufferPointer<UInt8>,
-                       notices: TableNotices) -> Bool {
+    mutating func take(
+        _ fields: UnsafeBufferPointer<CSVField>, line: Int, _ bytes: UnsafeBufferPointer<UInt8>,
+        notices: TableNotices
+    ) -> Bool {
         if fields.count == 1 && !fields[0].quoted && (fields[0].start..<fields[0].end).allSatisfy({ bytes[$0] <= 0x20 }) {
             return true
         }
@@ -141,8 +149,10 @@ struct ColumnBuilder {
 
     /// Parses one non-empty value of schema field `index` into the row scratch. Returns false
     /// when the row must go.
-    private mutating func convert(_ f: CSVField, _ plan: FieldPlan, field index: Int, line: Int,
-                                  _ bytes: UnsafeBufferPointer<UInt8>, notices: TableNotices) -> Bool {
+    private mutating func convert(
+        _ f: CSVField, _ plan: FieldPlan, field index: Int, line: Int,
+        _ bytes: UnsafeBufferPointer<UInt8>, notices: TableNotices
+    ) -> Bool {
         let required = plan.required
         let slot = plan.slot
         switch plan.kind {
@@ -208,7 +218,8 @@ struct ColumnBuilder {
         let last = lastText[slot]
         let length = f.end - f.start
         if let value = last.value, !f.escaped, last.end - last.start == length,
-           memcmp(bytes.baseAddress! + f.start, bytes.baseAddress! + last.start, length) == 0 {
+            memcmp(bytes.baseAddress! + f.start, bytes.baseAddress! + last.start, length) == 0
+        {
             return value
         }
         let value = decode(bytes, f)
@@ -254,9 +265,9 @@ struct ColumnBuilder {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What converting one field takes, copied out of its ``FieldSchema`` into storage of the

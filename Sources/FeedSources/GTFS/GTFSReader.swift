@@ -27,8 +27,10 @@ public struct GTFSReader: Sendable {
         do {
             archive = try DumpArchive(url: url, sink: sink, limits: limits)
         } catch {
-            sink.add(Notice(.ioError, file: url.lastPathComponent,
-                            message: error.description, blocksPublication: true))
+            sink.add(
+                Notice(
+                    .ioError, file: url.lastPathComponent,
+                    message: error.description, blocksPublication: true))
             return nil
         }
         let present = GTFSSchema.tables.filter { archive.files[$0.fileName] != nil }
@@ -52,8 +54,10 @@ public struct GTFSReader: Sendable {
                 sink.absorb(file.notices)
                 tables[schema.name] = file.table ?? .missing(schema)
             case .failure(let error):
-                sink.add(Notice(.ioError, file: schema.fileName,
-                                message: error.description, blocksPublication: true))
+                sink.add(
+                    Notice(
+                        .ioError, file: schema.fileName,
+                        message: error.description, blocksPublication: true))
                 return nil
             }
         }
@@ -61,19 +65,24 @@ public struct GTFSReader: Sendable {
             // Read whole (the archive's cap bounds it) and checked; bundles never hold it.
             do {
                 if let bytes = try archive.read(GeoJSONLoader.fileName),
-                   let table = GeoJSONLoader(sink: sink).load(bytes) {
+                    let table = GeoJSONLoader(sink: sink).load(bytes)
+                {
                     tables[GTFSSchema.locations.name] = table
                 }
             } catch {
-                sink.add(Notice(.ioError, file: GeoJSONLoader.fileName,
-                                message: error.description, blocksPublication: true))
+                sink.add(
+                    Notice(
+                        .ioError, file: GeoJSONLoader.fileName,
+                        message: error.description, blocksPublication: true))
                 return nil
             }
         }
         let known = Set(GTFSSchema.tables.map(\.fileName)).union(GTFSSchema.recognisedButNotCompiled)
         for name in archive.files.keys.sorted() where !known.contains(name) {
-            sink.add(Notice(.unknownFile, file: name,
-                            message: "The file is not part of GTFS; it is not compiled."))
+            sink.add(
+                Notice(
+                    .unknownFile, file: name,
+                    message: "The file is not part of GTFS; it is not compiled."))
         }
         return Feed(tables: tables, dumpFiles: Set(archive.files.keys), subfolder: archive.subfolder)
     }
@@ -89,17 +98,21 @@ public struct GTFSReader: Sendable {
     /// With `workers`, a large member inflates on one of their threads (when one is free) while
     /// this one parses it, and its records are converted in two halves at once
     /// (``TableLoader/sideBySide``).
-    private func load(_ schema: TableSchema, from archive: DumpArchive, _ sink: NoticeSink,
-                      aheadOn workers: Workers? = nil) throws(DumpError) -> Loaded {
+    private func load(
+        _ schema: TableSchema, from archive: DumpArchive, _ sink: NoticeSink,
+        aheadOn workers: Workers? = nil
+    ) throws(DumpError) -> Loaded {
         let notices = NoticeSink(samplesPerCode: sink.samplesPerCode)
         let large = workers != nil && archive.declaredSize(schema.fileName) >= Self.inflateAheadBytes
-        var loader = TableLoader(schema: schema, sink: notices, sideBySide: large ? workers : nil,
-                                 expectedBytes: Int(clamping: archive.declaredSize(schema.fileName)))
-        let found = if large, let workers {
-            try InflateAhead.stream(schema.fileName, of: archive, workers: workers) { loader.consume($0) }
-        } else {
-            try archive.stream(schema.fileName) { loader.consume($0) }
-        }
+        var loader = TableLoader(
+            schema: schema, sink: notices, sideBySide: large ? workers : nil,
+            expectedBytes: Int(clamping: archive.declaredSize(schema.fileName)))
+        let found =
+            if large, let workers {
+                try InflateAhead.stream(schema.fileName, of: archive, workers: workers) { loader.consume($0) }
+            } else {
+                try archive.stream(schema.fileName) { loader.consume($0) }
+            }
         guard found else { return Loaded(table: nil, notices: notices) }
         return Loaded(table: loader.finish(), notices: notices)
     }

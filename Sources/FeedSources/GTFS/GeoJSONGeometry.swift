@@ -64,9 +64,10 @@ struct GeoJSONGeometry {
             return .usable(PlanarArea(polygons: polygons))
         default:
             sink.add(.unsupportedGeometryType) {
-                Notice(.unsupportedGeometryType, file: GeoJSONLoader.fileName,
-                       line: featureIndex, field: "geometry.type", value: type,
-                       message: "Feature \(featureId) has geometry type \(type); use Polygon or MultiPolygon.")
+                Notice(
+                    .unsupportedGeometryType, file: GeoJSONLoader.fileName,
+                    line: featureIndex, field: "geometry.type", value: type,
+                    message: "Feature \(featureId) has geometry type \(type); use Polygon or MultiPolygon.")
             }
             return .usable(nil)
         }
@@ -136,15 +137,17 @@ struct GeoJSONGeometry {
     private func nearOriginOrPole(lon: Double, lat: Double) {
         if abs(lon) <= 1, abs(lat) <= 1 {
             sink.add(.pointNearOrigin) {
-                Notice(.pointNearOrigin, file: GeoJSONLoader.fileName, line: featureIndex,
-                       field: "geometry.coordinates", value: "\(lat), \(lon)",
-                       message: "Feature \(featureId) has a position within a degree of (0, 0).")
+                Notice(
+                    .pointNearOrigin, file: GeoJSONLoader.fileName, line: featureIndex,
+                    field: "geometry.coordinates", value: "\(lat), \(lon)",
+                    message: "Feature \(featureId) has a position within a degree of (0, 0).")
             }
         } else if abs(lat) >= 89 {
             sink.add(.pointNearPole) {
-                Notice(.pointNearPole, file: GeoJSONLoader.fileName, line: featureIndex,
-                       field: "geometry.coordinates", value: "\(lat), \(lon)",
-                       message: "Feature \(featureId) has a position within a degree of a pole.")
+                Notice(
+                    .pointNearPole, file: GeoJSONLoader.fileName, line: featureIndex,
+                    field: "geometry.coordinates", value: "\(lat), \(lon)",
+                    message: "Feature \(featureId) has a position within a degree of a pole.")
             }
         }
     }
@@ -152,17 +155,19 @@ struct GeoJSONGeometry {
     /// feedc's own (info): the file's budget of topology checks ran out before this feature's.
     private func notChecked() {
         sink.add(.geometryNotFullyChecked) {
-            Notice(.geometryNotFullyChecked, file: GeoJSONLoader.fileName, line: featureIndex,
-                   field: "geometry", value: featureId,
-                   message: "\(type) \(featureId): not fully checked for crossing rings, holes and nesting; the file's "
-                       + "features are too many or too large for the checks' bound of work.")
+            Notice(
+                .geometryNotFullyChecked, file: GeoJSONLoader.fileName, line: featureIndex,
+                field: "geometry", value: featureId,
+                message: "\(type) \(featureId): not fully checked for crossing rings, holes and nesting; the file's "
+                    + "features are too many or too large for the checks' bound of work.")
         }
     }
 
     private func invalid(_ message: String) {
         sink.add(.invalidGeometry) {
-            Notice(.invalidGeometry, file: GeoJSONLoader.fileName, line: featureIndex,
-                   field: "geometry", value: featureId, message: "\(type) \(featureId): \(message)")
+            Notice(
+                .invalidGeometry, file: GeoJSONLoader.fileName, line: featureIndex,
+                field: "geometry", value: featureId, message: "\(type) \(featureId): \(message)")
         }
     }
 

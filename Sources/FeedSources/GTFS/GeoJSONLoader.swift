@@ -74,7 +74,8 @@ package struct GeoJSONLoader {
         }
         let type = try text(typeValue, "type")
         guard type == "FeatureCollection" else {
-            add(.unsupportedGeoJsonType, value: type,
+            add(
+                .unsupportedGeoJsonType, value: type,
                 message: "Unsupported GeoJSON type: \(type). Use 'FeatureCollection' instead.")
             return nil
         }
@@ -115,7 +116,8 @@ package struct GeoJSONLoader {
         if let value = object["type"] {
             let type = try text(value, "features[\(index)].type")
             if type != "Feature" {
-                add(.unsupportedFeatureType, line: index, value: type,
+                add(
+                    .unsupportedFeatureType, line: index, value: type,
                     message: "Feature \(id ?? "") has type \(type); use 'Feature'.")
             }
         } else {
@@ -140,7 +142,8 @@ package struct GeoJSONLoader {
             missing.append("features.geometry")
         }
         for field in missing {
-            add(.missingRequiredElement, line: index, field: field, value: id,
+            add(
+                .missingRequiredElement, line: index, field: field, value: id,
                 message: "Feature \(index) has no \(field).")
         }
         return nil
@@ -159,17 +162,20 @@ package struct GeoJSONLoader {
         var kept: [Row] = []
         for row in rows {
             if let first = seen[row.id] {
-                add(.duplicateGeoJsonKey, line: row.index, field: "id", value: row.id,
+                add(
+                    .duplicateGeoJsonKey, line: row.index, field: "id", value: row.id,
                     message: "Features \(first) and \(row.index) have the same id.")
                 continue
             }
             seen[row.id] = row.index
             kept.append(row)
         }
-        return Table(schema: GTFSSchema.locations, columns: [
-            .text(kept.map(\.id)), .text(kept.map(\.geometryType)), .integer(kept.map(\.index)),
-            .text(kept.map(\.geometry)),
-        ], lines: kept.map { Int32(clamping: $0.index) })
+        return Table(
+            schema: GTFSSchema.locations,
+            columns: [
+                .text(kept.map(\.id)), .text(kept.map(\.geometryType)), .integer(kept.map(\.index)),
+                .text(kept.map(\.geometry)),
+            ], lines: kept.map { Int32(clamping: $0.index) })
     }
 
     private func unknown(_ key: String) {
@@ -180,11 +186,14 @@ package struct GeoJSONLoader {
         add(.malformedJson, message: message)
     }
 
-    private func add(_ kind: NoticeKind, line: Int? = nil, field: String? = nil,
-                     value: String? = nil, message: String) {
+    private func add(
+        _ kind: NoticeKind, line: Int? = nil, field: String? = nil,
+        value: String? = nil, message: String
+    ) {
         sink.add(kind) {
-            Notice(kind, file: Self.fileName, line: line, field: field,
-                   value: value, message: message)
+            Notice(
+                kind, file: Self.fileName, line: line, field: field,
+                value: value, message: message)
         }
     }
 }

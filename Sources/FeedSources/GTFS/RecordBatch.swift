@@ -33,8 +33,10 @@ struct RecordBatch {
 
     /// Converts records `range` into `builder`, reporting to `notices`; returns how many rows
     /// were dropped.
-    func convert(_ range: Range<Int>, into builder: inout ColumnBuilder, notices: TableNotices,
-                 _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    func convert(
+        _ range: Range<Int>, into builder: inout ColumnBuilder, notices: TableNotices,
+        _ bytes: UnsafeBufferPointer<UInt8>
+    ) -> Int {
         // Through buffer pointers: the two halves read the same arrays, and element reads that
         // retained them would bounce their reference counts between the cores.
         fields.withUnsafeBufferPointer { all in
@@ -54,8 +56,10 @@ struct RecordBatch {
     /// Converts every record, the first half on this thread into `builder` and the second at the
     /// same time on one of `workers`' threads (or here after the first, when none is free), into
     /// a builder and sink of its own appended after; returns how many rows were dropped.
-    func convertInHalves(into builder: inout ColumnBuilder, notices: TableNotices, _ bytes: UnsafeBufferPointer<UInt8>,
-                         on workers: Workers) -> Int {
+    func convertInHalves(
+        into builder: inout ColumnBuilder, notices: TableNotices, _ bytes: UnsafeBufferPointer<UInt8>,
+        on workers: Workers
+    ) -> Int {
         let middle = count / 2
         let batch = self, empty = builder.empty(), shared = SharedBytes(bytes: bytes)
         let secondNotices = TableNotices(schema: notices.schema, sink: NoticeSink(samplesPerCode: notices.sink.samplesPerCode))

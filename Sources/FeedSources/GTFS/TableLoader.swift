@@ -69,8 +69,10 @@ public struct TableLoader {
         self.init(schema: schema, sink: sink, batchBytes: 4 << 20, sideBySide: sideBySide, expectedBytes: expectedBytes)
     }
 
-    init(schema: TableSchema, sink: NoticeSink, batchBytes: Int, sideBySide: Workers? = nil, halvesFrom: Int = 4096,
-         expectedBytes: Int? = nil) {
+    init(
+        schema: TableSchema, sink: NoticeSink, batchBytes: Int, sideBySide: Workers? = nil, halvesFrom: Int = 4096,
+        expectedBytes: Int? = nil
+    ) {
         self.expectedBytes = expectedBytes
         self.schema = schema
         self.notices = TableNotices(schema: schema, sink: sink)
@@ -146,11 +148,12 @@ public struct TableLoader {
                 }
             }
             if batch.count > 0 {
-                let batchDropped = if let sideBySide, batch.count >= halvesFrom {
-                    batch.convertInHalves(into: &builder!, notices: notices, bytes, on: sideBySide)
-                } else {
-                    batch.convert(0..<batch.count, into: &builder!, notices: notices, bytes)
-                }
+                let batchDropped =
+                    if let sideBySide, batch.count >= halvesFrom {
+                        batch.convertInHalves(into: &builder!, notices: notices, bytes, on: sideBySide)
+                    } else {
+                        batch.convert(0..<batch.count, into: &builder!, notices: notices, bytes)
+                    }
                 dropped += batchDropped
             }
             checkUTF8(bytes, from: offset, to: end)
@@ -158,12 +161,14 @@ public struct TableLoader {
             sawStrayQuoteText = sawStrayQuoteText || scanner.sawStrayQuoteText
             if final {
                 if scanner.sawUnterminatedQuote {
-                    notices.add(.unterminatedQuote, line: scanner.line,
-                                "A quoted field is still open at the end of the file.", repair: "read to the end of the file")
+                    notices.add(
+                        .unterminatedQuote, line: scanner.line,
+                        "A quoted field is still open at the end of the file.", repair: "read to the end of the file")
                 }
                 if sawStrayQuoteText {
-                    notices.add(.invalidQuoting, line: nil, "Text follows a closing quote in some field.",
-                                repair: "the text after the quote ignored")
+                    notices.add(
+                        .invalidQuoting, line: nil, "Text follows a closing quote in some field.",
+                        repair: "the text after the quote ignored")
                 }
                 return bytes.count
             }
@@ -196,7 +201,8 @@ public struct TableLoader {
     /// the rows the file really has.
     private mutating func reserveRows() {
         guard roomCapped, let expectedBytes, case .rows = stage, let kept = builder?.count, kept > 0,
-              scannedBytes > 0, expectedBytes > scannedBytes else { return }
+            scannedBytes > 0, expectedBytes > scannedBytes
+        else { return }
         let room = reservedRows ?? 0
         guard kept * 2 >= room else { return }
         let estimate = Double(expectedBytes) / Double(scannedBytes) * Double(kept + dropped) * 1.015
@@ -234,7 +240,8 @@ public struct TableLoader {
     /// One notice for the first bytes that are not UTF-8, at the line of the record holding them.
     private mutating func checkUTF8(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
         guard !sawInvalidUTF8, end > start,
-              let bad = firstInvalidUTF8Offset(UnsafeBufferPointer(rebasing: bytes[..<end]), from: start) else { return }
+            let bad = firstInvalidUTF8Offset(UnsafeBufferPointer(rebasing: bytes[..<end]), from: start)
+        else { return }
         sawInvalidUTF8 = true
         // Once per file: the records of this batch read again up to the one holding the byte.
         var scanner = CSVScanner(bytes, offset: start, line: line)
@@ -244,15 +251,17 @@ public struct TableLoader {
             badLine = recordLine
             if scanner.offset > bad { break }
         }
-        notices.add(.invalidUtf8, line: badLine,
-                    "The file is not valid UTF-8 from this line on (GTFS requires UTF-8).",
-                    repair: "invalid bytes replaced with U+FFFD")
+        notices.add(
+            .invalidUtf8, line: badLine,
+            "The file is not valid UTF-8 from this line on (GTFS requires UTF-8).",
+            repair: "invalid bytes replaced with U+FFFD")
     }
 
     private func emptyFile() {
-        notices.add(.emptyFile, line: nil, "The file has no header row.",
-                    repair: schema.requirement == .required ? nil : "file ignored",
-                    blocks: schema.requirement == .required)
+        notices.add(
+            .emptyFile, line: nil, "The file has no header row.",
+            repair: schema.requirement == .required ? nil : "file ignored",
+            blocks: schema.requirement == .required)
     }
 
     /// Maps each CSV column to a schema field index (nil for unknown columns).
@@ -268,8 +277,9 @@ public struct TableLoader {
                 if seen.insert(index).inserted {
                     slots.append(index)
                 } else {
-                    notices.add(.duplicatedColumn, line: 1, field: name, "The column appears twice in the header.",
-                                repair: "second column ignored")
+                    notices.add(
+                        .duplicatedColumn, line: 1, field: name, "The column appears twice in the header.",
+                        repair: "second column ignored")
                     slots.append(nil)
                 }
             } else {
@@ -281,9 +291,10 @@ public struct TableLoader {
         if !missing.isEmpty {
             let required = schema.requirement == .required
             for index in missing {
-                notices.add(.missingRequiredColumn, line: 1, field: schema.fields[index].name,
-                            "A required column is missing from the header: no row of this file is usable.",
-                            repair: required ? nil : "file ignored", blocks: required)
+                notices.add(
+                    .missingRequiredColumn, line: 1, field: schema.fields[index].name,
+                    "A required column is missing from the header: no row of this file is usable.",
+                    repair: required ? nil : "file ignored", blocks: required)
             }
             return nil
         }

@@ -14,8 +14,9 @@ enum TextRepair {
         var text = text
         if text.utf8.contains(0) {
             let count = text.utf8.lazy.filter { $0 == 0 }.count
-            notices.add(.nulCharacterInField, line: line, field: field.name,
-                        "The value holds \(count) NUL byte(s).", repair: "NUL bytes removed")
+            notices.add(
+                .nulCharacterInField, line: line, field: field.name,
+                "The value holds \(count) NUL byte(s).", repair: "NUL bytes removed")
             text.removeAll { $0 == "\0" }
         }
         if text.utf8.count > maxBytes {
@@ -26,9 +27,10 @@ enum TextRepair {
             let bytes = Array(text.utf8)
             var end = maxBytes
             while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
-            notices.add(.fieldTooLong, line: line, field: field.name, value: nil,
-                        "The value is \(size) bytes long, more than the \(maxBytes) any text field may hold.",
-                        repair: "value cut to its first \(end) bytes")
+            notices.add(
+                .fieldTooLong, line: line, field: field.name, value: nil,
+                "The value is \(size) bytes long, more than the \(maxBytes) any text field may hold.",
+                repair: "value cut to its first \(end) bytes")
             text = String(decoding: bytes[..<end], as: UTF8.self)
         }
         return text

@@ -22,15 +22,19 @@ struct AgencyIdRule: ValidationRule {
         for row in 0..<agency.count where ids[row] == nil {
             if seenWithoutId { keep[row] = false }
             seenWithoutId = true
-            sink.add(Notice(.missingRequiredAgencyId, file: "agency.txt", line: Int(agency.lines[row]),
-                            field: "agency_id", message: "A feed with several agencies needs an agency_id on each.",
-                            repair: keep[row] ? "kept as the agency with an empty id" : "row dropped"))
+            sink.add(
+                Notice(
+                    .missingRequiredAgencyId, file: "agency.txt", line: Int(agency.lines[row]),
+                    field: "agency_id", message: "A feed with several agencies needs an agency_id on each.",
+                    repair: keep[row] ? "kept as the agency with an empty id" : "row dropped"))
         }
         let zones = agency.texts(.agencyTimezone)
         for row in 1..<agency.count where zones[row] != nil && zones[0] != nil && zones[row] != zones[0] {
-            sink.add(Notice(.inconsistentAgencyTimezone, file: "agency.txt", line: Int(agency.lines[row]),
-                            field: "agency_timezone", value: zones[row],
-                            message: "The agencies of a feed must share one time zone; the first has \(zones[0]!)."))
+            sink.add(
+                Notice(
+                    .inconsistentAgencyTimezone, file: "agency.txt", line: Int(agency.lines[row]),
+                    field: "agency_timezone", value: zones[row],
+                    message: "The agencies of a feed must share one time zone; the first has \(zones[0]!)."))
         }
         let removed = keep.lazy.filter { !$0 }.count
         if removed > 0 {
@@ -40,17 +44,19 @@ struct AgencyIdRule: ValidationRule {
         let fares = feed["fare_attributes"]
         for (row, id) in fares.texts(.agencyId).enumerated() where id == nil {
             sink.add(.missingRequiredAgencyId) {
-                Notice(.missingRequiredAgencyId, file: "fare_attributes.txt", line: Int(fares.lines[row]),
-                       field: "agency_id", message: "A feed with several agencies needs an agency_id on each fare.")
+                Notice(
+                    .missingRequiredAgencyId, file: "fare_attributes.txt", line: Int(fares.lines[row]),
+                    field: "agency_id", message: "A feed with several agencies needs an agency_id on each fare.")
             }
         }
         let routes = feed.routes
         let routeAgencies = routes.texts(.agencyId)
         for row in 0..<routes.count where routeAgencies[row] == nil {
             sink.add(.missingRequiredAgencyId) {
-                Notice(.missingRequiredAgencyId, file: "routes.txt", line: Int(routes.lines[row]),
-                       field: "agency_id", message: "A feed with several agencies needs an agency_id on each route.",
-                       repair: "the route is given the first agency")
+                Notice(
+                    .missingRequiredAgencyId, file: "routes.txt", line: Int(routes.lines[row]),
+                    field: "agency_id", message: "A feed with several agencies needs an agency_id on each route.",
+                    repair: "the route is given the first agency")
             }
         }
     }
@@ -64,8 +70,9 @@ extension AgencyIdRule {
             guard table.isPresent else { continue }
             for (row, id) in table.texts(.agencyId).enumerated() where id == nil {
                 sink.add(.missingRecommendedField) {
-                    Notice(.missingRecommendedField, file: table.schema.fileName,
-                           line: Int(table.lines[row]), field: "agency_id", message: "agency_id is recommended even with one agency.")
+                    Notice(
+                        .missingRecommendedField, file: table.schema.fileName,
+                        line: Int(table.lines[row]), field: "agency_id", message: "agency_id is recommended even with one agency.")
                 }
             }
         }

@@ -48,9 +48,10 @@ struct BlockOverlapRule: ValidationRule {
                     guard let sa = services[a.row], let sb = services[b.row], runTogether(sa, sb) else { continue }
                     let tripA = tripIds[a.row]!, tripB = tripIds[b.row]!
                     sink.add(.blockTripsWithOverlappingStopTimes) {
-                        Notice(.blockTripsWithOverlappingStopTimes, file: "trips.txt",
-                               line: Int(trips.lines[b.row]), field: "block_id", value: block,
-                               message: "Trips \(tripA) and \(tripB) of block \(block) overlap in time on a date both run.")
+                        Notice(
+                            .blockTripsWithOverlappingStopTimes, file: "trips.txt",
+                            line: Int(trips.lines[b.row]), field: "block_id", value: block,
+                            message: "Trips \(tripA) and \(tripB) of block \(block) overlap in time on a date both run.")
                     }
                 }
             }

@@ -14,16 +14,21 @@ struct BookingRuleIdRule: ValidationRule {
         let stopTimes = feed.stopTimes
         guard feed.dumpFiles.contains("booking_rules.txt"), stopTimes.has(.pickupType) || stopTimes.has(.dropOffType) else { return }
         let checks = [
-            (stopTimes.integers(.pickupType), stopTimes.integers(.startPickupDropOffWindow), stopTimes.texts(.pickupBookingRuleId),
-             "pickup_booking_rule_id"),
-            (stopTimes.integers(.dropOffType), stopTimes.integers(.endPickupDropOffWindow), stopTimes.texts(.dropOffBookingRuleId),
-             "drop_off_booking_rule_id"),
+            (
+                stopTimes.integers(.pickupType), stopTimes.integers(.startPickupDropOffWindow), stopTimes.texts(.pickupBookingRuleId),
+                "pickup_booking_rule_id"
+            ),
+            (
+                stopTimes.integers(.dropOffType), stopTimes.integers(.endPickupDropOffWindow), stopTimes.texts(.dropOffBookingRuleId),
+                "drop_off_booking_rule_id"
+            ),
         ]
         for row in 0..<stopTimes.count {
             for (types, windows, rules, field) in checks where types[row] == 2 && windows[row] != Column.nullInteger && rules[row] == nil {
                 sink.add(.missingPickupDropOffBookingRuleId) {
-                    Notice(.missingPickupDropOffBookingRuleId, file: "stop_times.txt",
-                           line: Int(stopTimes.lines[row]), field: field, message: "A stop time riders must book names no booking rule.")
+                    Notice(
+                        .missingPickupDropOffBookingRuleId, file: "stop_times.txt",
+                        line: Int(stopTimes.lines[row]), field: field, message: "A stop time riders must book names no booking rule.")
                 }
             }
         }

@@ -17,10 +17,13 @@ struct BookingRulesRule: ValidationRule {
 
     /// The prior-notice fields each `booking_type` forbids, in MobilityData's order.
     static let forbidden: [Int: (kind: NoticeKind, fields: [String])] = [
-        0: (.forbiddenRealTimeBookingFieldValue, [
-            "prior_notice_duration_min", "prior_notice_duration_max", "prior_notice_last_day", "prior_notice_last_time",
-            "prior_notice_start_day", "prior_notice_start_time", "prior_notice_service_id",
-        ]),
+        0: (
+            .forbiddenRealTimeBookingFieldValue,
+            [
+                "prior_notice_duration_min", "prior_notice_duration_max", "prior_notice_last_day", "prior_notice_last_time",
+                "prior_notice_start_day", "prior_notice_start_time", "prior_notice_service_id",
+            ]
+        ),
         1: (.forbiddenSameDayBookingFieldValue, ["prior_notice_last_day", "prior_notice_last_time", "prior_notice_service_id"]),
         2: (.forbiddenPriorDayBookingFieldValue, ["prior_notice_duration_min", "prior_notice_duration_max"]),
     ]
@@ -38,8 +41,9 @@ struct BookingRulesRule: ValidationRule {
         for row in 0..<rules.count {
             func report(_ kind: NoticeKind, _ field: String?, _ message: String) {
                 sink.add(kind) {
-                    Notice(kind, file: "booking_rules.txt", line: Int(rules.lines[row]),
-                           field: field, value: ids[row], message: message)
+                    Notice(
+                        kind, file: "booking_rules.txt", line: Int(rules.lines[row]),
+                        field: field, value: ids[row], message: message)
                 }
             }
             let has = { (field: String) in columns[field]?.hasValue(row) ?? false }
@@ -54,15 +58,17 @@ struct BookingRulesRule: ValidationRule {
                 report(.missingPriorNoticeDurationMin, "prior_notice_duration_min", "A same-day booking rule needs prior_notice_duration_min.")
             }
             if hasKey(.priorNoticeDurationMin) && hasKey(.priorNoticeDurationMax) && durationMax[row] < durationMin[row] {
-                report(.invalidPriorNoticeDurationMin, "prior_notice_duration_min",
-                       "prior_notice_duration_max (\(durationMax[row])) is less than prior_notice_duration_min (\(durationMin[row])).")
+                report(
+                    .invalidPriorNoticeDurationMin, "prior_notice_duration_min",
+                    "prior_notice_duration_max (\(durationMax[row])) is less than prior_notice_duration_min (\(durationMin[row])).")
             }
             if hasKey(.priorNoticeDurationMax) && hasKey(.priorNoticeStartDay) {
                 report(.forbiddenPriorNoticeStartDay, "prior_notice_start_day", "prior_notice_start_day is forbidden beside prior_notice_duration_max.")
             }
             if hasKey(.priorNoticeLastDay) && hasKey(.priorNoticeStartDay) && lastDay[row] > startDay[row] {
-                report(.priorNoticeLastDayAfterStartDay, "prior_notice_last_day",
-                       "prior_notice_last_day (\(lastDay[row])) is after prior_notice_start_day (\(startDay[row])).")
+                report(
+                    .priorNoticeLastDayAfterStartDay, "prior_notice_last_day",
+                    "prior_notice_last_day (\(lastDay[row])) is after prior_notice_start_day (\(startDay[row])).")
             }
             if types[row] == 2 {
                 if !hasKey(.priorNoticeLastDay) {

@@ -46,7 +46,10 @@ struct CalendarDateRules: ValidationRule {
         var notices: [(line: Int, id: String)] = []
         for (id, dates) in services.dates {
             guard let last = dates.last else { continue }
-            guard last < today else { allExpired = false; continue }
+            guard last < today else {
+                allExpired = false
+                continue
+            }
             if let row = calendarRow[id] {
                 notices.append((Int(calendar.lines[row]), id))
             } else if calendar.isEmpty {
@@ -56,9 +59,10 @@ struct CalendarDateRules: ValidationRule {
         if calendar.isEmpty && allExpired { notices += fromDates }
         for (line, id) in notices.sorted(by: { $0.line < $1.line }) {
             sink.add(.expiredCalendar) {
-                Notice(.expiredCalendar, file: calendar.isEmpty ? "calendar_dates.txt" : "calendar.txt",
-                       line: line, field: "service_id", value: id,
-                       message: "The service's last date is before \(CivilDate.iso(today)).")
+                Notice(
+                    .expiredCalendar, file: calendar.isEmpty ? "calendar_dates.txt" : "calendar.txt",
+                    line: line, field: "service_id", value: id,
+                    message: "The service's last date is before \(CivilDate.iso(today)).")
             }
         }
     }
@@ -70,9 +74,11 @@ struct CalendarDateRules: ValidationRule {
             guard let end = CivilDate.day(ends[row]) else { continue }
             let kind: NoticeKind? = end < today + 7 ? .feedExpirationDate7Days : end < today + 30 ? .feedExpirationDate30Days : nil
             guard let kind else { continue }
-            sink.add(Notice(kind, file: "feed_info.txt", line: Int(info.lines[row]), field: "feed_end_date",
-                            value: String(ends[row]),
-                            message: "The feed ends less than \(kind == .feedExpirationDate7Days ? 7 : 30) days after \(CivilDate.iso(today))."))
+            sink.add(
+                Notice(
+                    kind, file: "feed_info.txt", line: Int(info.lines[row]), field: "feed_end_date",
+                    value: String(ends[row]),
+                    message: "The feed ends less than \(kind == .feedExpirationDate7Days ? 7 : 30) days after \(CivilDate.iso(today))."))
         }
     }
 
@@ -80,9 +86,13 @@ struct CalendarDateRules: ValidationRule {
         let perDay = services.tripsPerDay(feed)
         guard let window = Self.majorityWindow(perDay) else { return }
         guard window.start > today || window.end < today + 7 else { return }
-        sink.add(Notice(.tripCoverageNotActiveForNext7Days, file: "trips.txt",
-                        value: "\(CivilDate.iso(window.start))…\(CivilDate.iso(window.end))",
-                        message: "The dates with most service (\(CivilDate.iso(window.start)) to \(CivilDate.iso(window.end))) do not cover the 7 days from \(CivilDate.iso(today))."))
+        sink.add(
+            Notice(
+                .tripCoverageNotActiveForNext7Days, file: "trips.txt",
+                value: "\(CivilDate.iso(window.start))…\(CivilDate.iso(window.end))",
+                message:
+                    "The dates with most service (\(CivilDate.iso(window.start)) to \(CivilDate.iso(window.end))) do not cover the 7 days from \(CivilDate.iso(today))."
+            ))
     }
 
     /// MobilityData's majority service window: a busy day's trip count is the value at 90% of
@@ -111,9 +121,12 @@ struct CalendarDateRules: ValidationRule {
             guard let id = ids[row] else { continue }
             for kind in [NoticeKind.serviceHasNoActiveDayOfTheWeek] + (added.contains(id) ? [] : [.serviceNeverActive]) {
                 sink.add(kind) {
-                    Notice(kind, file: "calendar.txt", line: Int(calendar.lines[row]), field: "service_id",
-                           value: id, message: kind == .serviceNeverActive ? "The service runs on no weekday and calendar_dates.txt adds no date: its trips never run."
-                               : "The service runs on no day of the week.")
+                    Notice(
+                        kind, file: "calendar.txt", line: Int(calendar.lines[row]), field: "service_id",
+                        value: id,
+                        message: kind == .serviceNeverActive
+                            ? "The service runs on no weekday and calendar_dates.txt adds no date: its trips never run."
+                            : "The service runs on no day of the week.")
                 }
             }
         }

@@ -33,25 +33,29 @@ struct CurrencyRule: ValidationRule {
             guard let amount = amounts[row] else { continue }
             guard let scale = Self.scale(amount) else {
                 sink.add(.invalidFloat) {
-                    Notice(.invalidFloat, file: "fare_products.txt", line: Int(products.lines[row]),
-                           field: "amount", value: amount, message: "The value is not a valid decimal number.")
+                    Notice(
+                        .invalidFloat, file: "fare_products.txt", line: Int(products.lines[row]),
+                        field: "amount", value: amount, message: "The value is not a valid decimal number.")
                 }
                 continue
             }
             guard let code, let digits, scale != digits else { continue }
             sink.add(.invalidCurrencyAmount) {
-                Notice(.invalidCurrencyAmount, file: "fare_products.txt", line: Int(products.lines[row]),
-                       field: "amount", value: amount,
-                       message: digits < 0 ? "\(code) has no minor unit: no amount fits it."
-                           : "An amount in \(code) has \(digits) decimals; this one has \(scale).")
+                Notice(
+                    .invalidCurrencyAmount, file: "fare_products.txt", line: Int(products.lines[row]),
+                    field: "amount", value: amount,
+                    message: digits < 0
+                        ? "\(code) has no minor unit: no amount fits it."
+                        : "An amount in \(code) has \(digits) decimals; this one has \(scale).")
             }
         }
     }
 
     private func invalidCurrency(_ table: Table, _ row: Int, _ field: String, _ code: String, _ sink: NoticeSink) {
         sink.add(.invalidCurrency) {
-            Notice(.invalidCurrency, file: table.schema.fileName, line: Int(table.lines[row]),
-                   field: field, value: code, message: "The value is not an ISO 4217 currency code.")
+            Notice(
+                .invalidCurrency, file: table.schema.fileName, line: Int(table.lines[row]),
+                field: field, value: code, message: "The value is not an ISO 4217 currency code.")
         }
     }
 
@@ -92,7 +96,8 @@ struct CurrencyRule: ValidationRule {
     }()
 
     /// Java's other codes, of 2 decimals: ISO 4217's active codes and those withdrawn since 1999.
-    static let twoDigits: Set<String> = Set("""
+    static let twoDigits: Set<String> = Set(
+        """
         AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BMD BND BOB BOV BRL BSD BTN BWP BYN BZD \
         CAD CDF CHE CHF CHW CNY COP COU CRC CUC CUP CVE CZK DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL \
         GHS GIP GMD GTQ GYD HKD HNL HRK HTG HUF IDR ILS INR IRR JMD KES KGS KHR KPW KYD KZT LAK LBP LKR \

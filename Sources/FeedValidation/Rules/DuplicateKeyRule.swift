@@ -30,9 +30,10 @@ struct DuplicateKeyRule: ValidationRule {
                     keep[row] = false
                     dropped += 1
                     sink.add(.duplicateKey) {
-                        Notice(.duplicateKey, file: schema.fileName, line: Int(table.lines[row]),
-                               field: schema.primaryKey.joined(separator: ","), value: table.key(row).replacingSeparators,
-                               message: "The key is already used by line \(first).", repair: schema.isCompiled ? "row dropped" : nil)
+                        Notice(
+                            .duplicateKey, file: schema.fileName, line: Int(table.lines[row]),
+                            field: schema.primaryKey.joined(separator: ","), value: table.key(row).replacingSeparators,
+                            message: "The key is already used by line \(first).", repair: schema.isCompiled ? "row dropped" : nil)
                     }
                 } else {
                     seen[key] = table.lines[row]
@@ -79,9 +80,10 @@ extension DuplicateKeyRule {
             if let first = seen[key] {
                 keep[row] = false
                 sink.add(.duplicateKey) {
-                    Notice(.duplicateKey, file: table.schema.fileName, line: Int(table.lines[row]),
-                           field: table.schema.primaryKey.joined(separator: ","), value: key.replacingSeparators,
-                           message: "The key is already used by line \(first).", repair: table.schema.isCompiled ? "row dropped" : nil)
+                    Notice(
+                        .duplicateKey, file: table.schema.fileName, line: Int(table.lines[row]),
+                        field: table.schema.primaryKey.joined(separator: ","), value: key.replacingSeparators,
+                        message: "The key is already used by line \(first).", repair: table.schema.isCompiled ? "row dropped" : nil)
                 }
             } else {
                 seen[key] = table.lines[row]
@@ -116,20 +118,32 @@ struct RowKeys {
         func intern(_ text: String) -> Int {
             if let previous, previous.text == text { return previous.number }
             let number: Int
-            if let known = numbers[text] { number = known } else { number = numbers.count; numbers[text] = number }
+            if let known = numbers[text] {
+                number = known
+            } else {
+                number = numbers.count
+                numbers[text] = number
+            }
             previous = (text, number)
             return number
         }
         keys.reserveCapacity(table.count)
         for row in 0..<table.count {
-            guard let text = first[row] else { keys.append(nil); continue }
+            guard let text = first[row] else {
+                keys.append(nil)
+                continue
+            }
             let a = intern(text)
             let b: Int
-            if let secondNumber { b = secondNumber[row] } else if let secondText {
+            if let secondNumber {
+                b = secondNumber[row]
+            } else if let secondText {
                 let saved = previous
                 b = -2 - intern(secondText[row] ?? "")
                 previous = saved
-            } else { b = 0 }
+            } else {
+                b = 0
+            }
             keys.append(RowKey(first: a, second: b))
         }
     }

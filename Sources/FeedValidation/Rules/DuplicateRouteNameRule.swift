@@ -21,9 +21,10 @@ struct DuplicateRouteNameRule: ValidationRule {
                 continue
             }
             sink.add(.duplicateRouteName) {
-                Notice(.duplicateRouteName, file: "routes.txt", line: Int(routes.lines[row]),
-                       field: "route_short_name", value: shorts[row] ?? longs[row],
-                       message: "Route \(ids[row] ?? "") has the names, agency and type of route \(ids[earlier] ?? "") (line \(routes.lines[earlier])).")
+                Notice(
+                    .duplicateRouteName, file: "routes.txt", line: Int(routes.lines[row]),
+                    field: "route_short_name", value: shorts[row] ?? longs[row],
+                    message: "Route \(ids[row] ?? "") has the names, agency and type of route \(ids[earlier] ?? "") (line \(routes.lines[earlier])).")
             }
         }
     }

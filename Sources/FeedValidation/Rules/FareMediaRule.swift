@@ -21,16 +21,18 @@ struct FareMediaRule: ValidationRule {
         for row in 0..<media.count {
             if names[row] == nil && (types[row] == 2 || types[row] == 4) {
                 sink.add(.missingRecommendedField) {
-                    Notice(.missingRecommendedField, file: "fare_media.txt", line: Int(media.lines[row]),
-                           field: "fare_media_name", value: ids[row], message: "A transit card or mobile app should have a name.")
+                    Notice(
+                        .missingRecommendedField, file: "fare_media.txt", line: Int(media.lines[row]),
+                        field: "fare_media_name", value: ids[row], message: "A transit card or mobile app should have a name.")
                 }
             }
             let key = (names[row] ?? "") + "\u{1F}" + String(types[row])
             if let first = seen[key] {
                 sink.add(.duplicateFareMedia) {
-                    Notice(.duplicateFareMedia, file: "fare_media.txt", line: Int(media.lines[row]),
-                           field: "fare_media_name", value: ids[row],
-                           message: "The fare medium on line \(first) has the same name and type.")
+                    Notice(
+                        .duplicateFareMedia, file: "fare_media.txt", line: Int(media.lines[row]),
+                        field: "fare_media_name", value: ids[row],
+                        message: "The fare medium on line \(first) has the same name and type.")
                 }
             } else {
                 seen[key] = media.lines[row]

@@ -18,9 +18,10 @@ struct FareNetworkRule: ValidationRule {
         if feed.routes.has(.networkId) {
             for name in ["route_networks", "networks"] where feed[name].isPresent {
                 sink.add(.routeNetworksSpecifiedInMoreThanOneFile) {
-                    Notice(.routeNetworksSpecifiedInMoreThanOneFile, file: "routes.txt",
-                           field: "network_id", value: "\(name).txt",
-                           message: "Routes are given networks both by routes.network_id and by \(name).txt.")
+                    Notice(
+                        .routeNetworksSpecifiedInMoreThanOneFile, file: "routes.txt",
+                        field: "network_id", value: "\(name).txt",
+                        message: "Routes are given networks both by routes.network_id and by \(name).txt.")
                 }
             }
         }
@@ -29,9 +30,10 @@ struct FareNetworkRule: ValidationRule {
         let from = joins.texts(.fromStopId), to = joins.texts(.toStopId)
         for row in 0..<joins.count where (from[row] == nil) != (to[row] == nil) {
             sink.add(.missingRequiredField) {
-                Notice(.missingRequiredField, file: "fare_leg_join_rules.txt", line: Int(joins.lines[row]),
-                       field: from[row] == nil ? "from_stop_id" : "to_stop_id",
-                       message: "from_stop_id and to_stop_id are both given or both left out.")
+                Notice(
+                    .missingRequiredField, file: "fare_leg_join_rules.txt", line: Int(joins.lines[row]),
+                    field: from[row] == nil ? "from_stop_id" : "to_stop_id",
+                    message: "from_stop_id and to_stop_id are both given or both left out.")
             }
         }
     }

@@ -32,9 +32,10 @@ struct FareProductRule: ValidationRule {
         for id in order {
             guard let list = found[id], list.count > 1 else { continue }
             sink.add(.fareProductWithMultipleDefaultRiderCategories) {
-                Notice(.fareProductWithMultipleDefaultRiderCategories, file: "fare_products.txt",
-                       line: Int(products.lines[list[1].row]), field: "rider_category_id", value: id,
-                       message: "The fare product has default rider categories \(list[0].category) (line \(products.lines[list[0].row])) and \(list[1].category).")
+                Notice(
+                    .fareProductWithMultipleDefaultRiderCategories, file: "fare_products.txt",
+                    line: Int(products.lines[list[1].row]), field: "rider_category_id", value: id,
+                    message: "The fare product has default rider categories \(list[0].category) (line \(products.lines[list[0].row])) and \(list[1].category).")
             }
         }
     }

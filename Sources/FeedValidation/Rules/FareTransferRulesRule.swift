@@ -25,32 +25,38 @@ struct FareTransferRulesRule: ValidationRule {
         for row in 0..<rules.count {
             func report(_ kind: NoticeKind, _ field: String, _ value: Int?, _ message: String) {
                 sink.add(kind) {
-                    Notice(kind, file: "fare_transfer_rules.txt", line: Int(rules.lines[row]),
-                           field: field, value: value.map(String.init), message: message)
+                    Notice(
+                        kind, file: "fare_transfer_rules.txt", line: Int(rules.lines[row]),
+                        field: field, value: value.map(String.init), message: message)
                 }
             }
             let hasLimit = limits[row] != Column.nullInteger, hasType = limitTypes[row] != Column.nullInteger
             if hasLimit && !hasType {
-                report(.fareTransferRuleDurationLimitWithoutType, "duration_limit_type", nil,
-                       "A duration_limit needs a duration_limit_type.")
+                report(
+                    .fareTransferRuleDurationLimitWithoutType, "duration_limit_type", nil,
+                    "A duration_limit needs a duration_limit_type.")
             } else if hasType && !hasLimit {
-                report(.fareTransferRuleDurationLimitTypeWithoutDurationLimit, "duration_limit", nil,
-                       "A duration_limit_type needs a duration_limit.")
+                report(
+                    .fareTransferRuleDurationLimitTypeWithoutDurationLimit, "duration_limit", nil,
+                    "A duration_limit_type needs a duration_limit.")
             }
             let count = counts[row] == Column.nullInteger ? nil : counts[row]
             if let from = from[row], let to = to[row], from == to {
                 if let count {
                     if count < -1 || count == 0 {
-                        report(.fareTransferRuleInvalidTransferCount, "transfer_count", count,
-                               "transfer_count must be -1 (no limit) or at least 1.")
+                        report(
+                            .fareTransferRuleInvalidTransferCount, "transfer_count", count,
+                            "transfer_count must be -1 (no limit) or at least 1.")
                     }
                 } else {
-                    report(.fareTransferRuleWithoutTransferCount, "transfer_count", nil,
-                           "A transfer within one leg group (\(from)) needs a transfer_count.")
+                    report(
+                        .fareTransferRuleWithoutTransferCount, "transfer_count", nil,
+                        "A transfer within one leg group (\(from)) needs a transfer_count.")
                 }
             } else if let count {
-                report(.fareTransferRuleWithForbiddenTransferCount, "transfer_count", count,
-                       "transfer_count is only for transfers within one leg group.")
+                report(
+                    .fareTransferRuleWithForbiddenTransferCount, "transfer_count", count,
+                    "transfer_count is only for transfers within one leg group.")
             }
         }
     }

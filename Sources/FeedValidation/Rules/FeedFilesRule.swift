@@ -16,9 +16,11 @@ struct FeedFilesRule: ValidationRule {
         if !feed.feedInfo.isPresent && !feed.dumpFiles.contains("feed_info.txt") {
             // Read from a subfolder, translations.txt is not where MobilityData looks either.
             let required = feed.translations.isPresent && feed.subfolder == nil
-            sink.add(Notice(required ? .missingRequiredFile : .missingRecommendedFile,
-                            file: "feed_info.txt",
-                            message: required ? "feed_info.txt is required with translations.txt." : "The feed has no feed_info.txt."))
+            sink.add(
+                Notice(
+                    required ? .missingRequiredFile : .missingRecommendedFile,
+                    file: "feed_info.txt",
+                    message: required ? "feed_info.txt is required with translations.txt." : "The feed has no feed_info.txt."))
         } else if feed.subfolder != nil && feed.dumpFiles.contains("feed_info.txt") {
             // Missing from the top level, where MobilityData looks (and where translations.txt,
             // which would make it required, is missing too).
@@ -30,8 +32,9 @@ struct FeedFilesRule: ValidationRule {
         for (row, id) in shapes.texts(.shapeId).enumerated() {
             guard let id, !used.contains(id), reported.insert(id).inserted else { continue }
             sink.add(.unusedShape) {
-                Notice(.unusedShape, file: "shapes.txt", line: Int(shapes.lines[row]), field: "shape_id",
-                       value: id, message: "No trip follows this shape.")
+                Notice(
+                    .unusedShape, file: "shapes.txt", line: Int(shapes.lines[row]), field: "shape_id",
+                    value: id, message: "No trip follows this shape.")
             }
         }
     }

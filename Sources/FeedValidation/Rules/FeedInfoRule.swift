@@ -20,19 +20,25 @@ struct FeedInfoRule: ValidationRule {
         let starts = info.integers(.feedStartDate), ends = info.integers(.feedEndDate)
         for row in 0..<info.count {
             if emails[row] == nil && urls[row] == nil {
-                sink.add(Notice(.missingFeedContactEmailAndUrl, file: "feed_info.txt",
-                                line: Int(info.lines[row]), field: "feed_contact_email",
-                                message: "The feed gives neither a contact e-mail nor a contact URL."))
+                sink.add(
+                    Notice(
+                        .missingFeedContactEmailAndUrl, file: "feed_info.txt",
+                        line: Int(info.lines[row]), field: "feed_contact_email",
+                        message: "The feed gives neither a contact e-mail nor a contact URL."))
             }
             for field in [FieldKey.feedStartDate, .feedEndDate, .feedVersion] where !info.has(field) {
-                sink.add(Notice(.missingRecommendedField, file: "feed_info.txt",
-                                line: Int(info.lines[row]), field: field.name, message: "feed_info should give \(field)."))
+                sink.add(
+                    Notice(
+                        .missingRecommendedField, file: "feed_info.txt",
+                        line: Int(info.lines[row]), field: field.name, message: "feed_info should give \(field)."))
             }
             if (starts[row] == Column.nullInteger) != (ends[row] == Column.nullInteger) {
                 let missing = starts[row] == Column.nullInteger ? "feed_start_date" : "feed_end_date"
-                sink.add(Notice(.missingFeedInfoDate, file: "feed_info.txt",
-                                line: Int(info.lines[row]), field: missing,
-                                message: "feed_info gives one of feed_start_date and feed_end_date, not both."))
+                sink.add(
+                    Notice(
+                        .missingFeedInfoDate, file: "feed_info.txt",
+                        line: Int(info.lines[row]), field: missing,
+                        message: "feed_info gives one of feed_start_date and feed_end_date, not both."))
             }
         }
     }

@@ -39,19 +39,24 @@ struct FlexStopTimesRule: ValidationRule {
                 if let trip = trips[row] { flexTrips.insert(trip) }
             } else {
                 sink.add(.missingRequiredField) {
-                    Notice(.missingRequiredField, file: "stop_times.txt", line: Int(stopTimes.lines[row]),
-                           field: "stop_id", message: "A required field is empty.", repair: "row dropped")
+                    Notice(
+                        .missingRequiredField, file: "stop_times.txt", line: Int(stopTimes.lines[row]),
+                        field: "stop_id", message: "A required field is empty.", repair: "row dropped")
                 }
             }
         }
         if flexRows > 0 {
-            sink.add(Notice(.flexStopTimeNotCompiled, file: "stop_times.txt", value: String(flexRows),
-                            message: "\(flexRows) GTFS-Flex stop times (location groups or zones) are not compiled into bundles.",
-                            repair: "rows left out"))
+            sink.add(
+                Notice(
+                    .flexStopTimeNotCompiled, file: "stop_times.txt", value: String(flexRows),
+                    message: "\(flexRows) GTFS-Flex stop times (location groups or zones) are not compiled into bundles.",
+                    repair: "rows left out"))
         }
         if flexRows > 0 && fixedTrips.isEmpty {
-            sink.add(Notice(.flexOnlyFeed, file: "stop_times.txt",
-                            message: "Every stop time is GTFS-Flex: the bundle will have stops and lines but no timetable."))
+            sink.add(
+                Notice(
+                    .flexOnlyFeed, file: "stop_times.txt",
+                    message: "Every stop time is GTFS-Flex: the bundle will have stops and lines but no timetable."))
         }
         let removed = keep.lazy.filter { !$0 }.count
         guard removed > 0 else { return }
@@ -61,8 +66,10 @@ struct FlexStopTimesRule: ValidationRule {
         feed["stop_times"] = stopTimes.keeping(keep)
         let flexOnly = flexTrips.subtracting(fixedTrips)
         if !flexOnly.isEmpty {
-            sink.add(Notice(.flexTripNotCompiled, file: "trips.txt", value: String(flexOnly.count),
-                            message: "\(flexOnly.count) trips are GTFS-Flex only and are not compiled.", repair: "trips left out"))
+            sink.add(
+                Notice(
+                    .flexTripNotCompiled, file: "trips.txt", value: String(flexOnly.count),
+                    message: "\(flexOnly.count) trips are GTFS-Flex only and are not compiled.", repair: "trips left out"))
             feed.dropTrips(flexOnly, sink: sink, leftOut: true)
         }
     }

@@ -45,7 +45,7 @@ struct ForeignKeyRule: ValidationRule {
                     if !schema.isCompiled {
                         // Reported only, as the raw feed has it: the bundle does not hold this file.
                         if parentDropped.contains(value) { continue }
-                    } else if (field.presence == .required || field.presence == .conditionallyRequired) {
+                    } else if field.presence == .required || field.presence == .conditionallyRequired {
                         keep[row] = false
                         if parentDropped.contains(value) {
                             cascaded += 1
@@ -56,19 +56,23 @@ struct ForeignKeyRule: ValidationRule {
                     }
                     let target = targets.map { "\($0.table).\($0.field)" }.joined(separator: " or ")
                     sink.add(.foreignKeyViolation) {
-                        Notice(.foreignKeyViolation, file: schema.fileName,
-                               line: Int(table.lines[row]), field: field.name, value: value,
-                               message: "No \(target.isEmpty ? reference.targets[0].table : target) has this id.",
-                               repair: !schema.isCompiled ? nil : (field.presence == .required || field.presence == .conditionallyRequired) ? "row dropped" : "value cleared")
+                        Notice(
+                            .foreignKeyViolation, file: schema.fileName,
+                            line: Int(table.lines[row]), field: field.name, value: value,
+                            message: "No \(target.isEmpty ? reference.targets[0].table : target) has this id.",
+                            repair: !schema.isCompiled
+                                ? nil : (field.presence == .required || field.presence == .conditionallyRequired) ? "row dropped" : "value cleared")
                     }
                 }
                 if schema.isCompiled { table.clear(field.key, rows: cleared) }
             }
             guard schema.isCompiled else { continue }
             if cascaded > 0 {
-                sink.add(Notice(.rowsRemovedWithParent, file: schema.fileName,
-                                value: String(cascaded),
-                                message: "\(cascaded) rows referred to rows dropped by earlier repairs.", repair: "rows dropped"))
+                sink.add(
+                    Notice(
+                        .rowsRemovedWithParent, file: schema.fileName,
+                        value: String(cascaded),
+                        message: "\(cascaded) rows referred to rows dropped by earlier repairs.", repair: "rows dropped"))
             }
             let removed = keep.lazy.filter { !$0 }.count
             if removed > 0 {

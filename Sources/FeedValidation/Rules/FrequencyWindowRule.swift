@@ -24,14 +24,23 @@ struct FrequencyWindowRule: ValidationRule {
         var problems: [(row: Int, kind: NoticeKind, field: String, value: String, message: String)] = []
         for row in 0..<frequencies.count {
             if headways[row] <= 0 {
-                problems.append((row, .numberOutOfRange, "headway_secs", String(headways[row]),
-                                 "The headway must be a positive number of seconds."))
+                problems.append(
+                    (
+                        row, .numberOutOfRange, "headway_secs", String(headways[row]),
+                        "The headway must be a positive number of seconds."
+                    ))
             } else if ends[row] < starts[row] {
-                problems.append((row, .startAndEndRangeOutOfOrder, "end_time", TimeText.format(ends[row]),
-                                 "The window ends (\(TimeText.format(ends[row]))) before it starts (\(TimeText.format(starts[row])))."))
+                problems.append(
+                    (
+                        row, .startAndEndRangeOutOfOrder, "end_time", TimeText.format(ends[row]),
+                        "The window ends (\(TimeText.format(ends[row]))) before it starts (\(TimeText.format(starts[row])))."
+                    ))
             } else if ends[row] == starts[row] {
-                problems.append((row, .startAndEndRangeEqual, "end_time", TimeText.format(ends[row]),
-                                 "The window ends when it starts: it holds no run."))
+                problems.append(
+                    (
+                        row, .startAndEndRangeEqual, "end_time", TimeText.format(ends[row]),
+                        "The window ends when it starts: it holds no run."
+                    ))
             } else {
                 continue
             }
@@ -47,9 +56,10 @@ struct FrequencyWindowRule: ValidationRule {
             let lastWindow = !kept.contains(trip)
             if lastWindow { orphaned.insert(trip) }
             sink.add(problem.kind) {
-                Notice(problem.kind, file: "frequencies.txt", line: Int(frequencies.lines[problem.row]),
-                       field: problem.field, value: problem.value, message: "Trip \(trip): \(problem.message)",
-                       repair: lastWindow ? "window dropped; the trip, left with no window, dropped with its stop times" : "window dropped")
+                Notice(
+                    problem.kind, file: "frequencies.txt", line: Int(frequencies.lines[problem.row]),
+                    field: problem.field, value: problem.value, message: "Trip \(trip): \(problem.message)",
+                    repair: lastWindow ? "window dropped; the trip, left with no window, dropped with its stop times" : "window dropped")
             }
         }
         sink.dropped(problems.count, from: frequencies)

@@ -24,9 +24,10 @@ struct IdCharactersRule: ValidationRule {
                         continue
                     }
                     sink.add(.nonAsciiOrNonPrintableChar) {
-                        Notice(.nonAsciiOrNonPrintableChar, file: schema.fileName,
-                               line: Int(table.lines[row]), field: field.name, value: value,
-                               message: "The identifier holds characters other than printable ASCII.")
+                        Notice(
+                            .nonAsciiOrNonPrintableChar, file: schema.fileName,
+                            line: Int(table.lines[row]), field: field.name, value: value,
+                            message: "The identifier holds characters other than printable ASCII.")
                     }
                 }
             }

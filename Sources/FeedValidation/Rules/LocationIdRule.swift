@@ -27,9 +27,10 @@ struct LocationIdRule: ValidationRule {
             for row in 0..<stopTimes.count {
                 guard let value = values[row], !known.contains(value) else { continue }
                 sink.add(.foreignKeyViolation) {
-                    Notice(.foreignKeyViolation, file: "stop_times.txt",
-                           line: Int(stopTimes.lines[row]), field: "location_id", value: value,
-                           message: "No locations.geojson feature has this id.")
+                    Notice(
+                        .foreignKeyViolation, file: "stop_times.txt",
+                        line: Int(stopTimes.lines[row]), field: "location_id", value: value,
+                        message: "No locations.geojson feature has this id.")
                 }
             }
         }
@@ -55,9 +56,10 @@ struct LocationIdRule: ValidationRule {
         for (id, rows) in firsts.sorted(by: { $0.key < $1.key }) where rows.lazy.filter({ $0 != nil }).count > 1 {
             let places = zip(["stops.txt", "location_groups.txt", "locations.geojson"], rows).compactMap { $1 == nil ? nil : $0 }
             sink.add(.duplicateGeographyId) {
-                Notice(.duplicateGeographyId, file: places[0], line: rows[0] ?? rows[1],
-                       field: "id", value: id,
-                       message: "The id is used by \(places.joined(separator: " and ")); ids must be unique across them.")
+                Notice(
+                    .duplicateGeographyId, file: places[0], line: rows[0] ?? rows[1],
+                    field: "id", value: id,
+                    message: "The id is used by \(places.joined(separator: " and ")); ids must be unique across them.")
             }
         }
     }

@@ -29,12 +29,18 @@ struct MixedCaseRule: ValidationRule {
             for (row, value) in table.texts(FieldKey(field)).enumerated() {
                 guard let value else { continue }
                 let flagged: Bool
-                if let known = verdicts[value] { flagged = known } else { flagged = Self.lacksMixedCase(value); verdicts[value] = flagged }
+                if let known = verdicts[value] {
+                    flagged = known
+                } else {
+                    flagged = Self.lacksMixedCase(value)
+                    verdicts[value] = flagged
+                }
                 guard flagged else { continue }
                 sink.add(.mixedCaseRecommendedField) {
-                    Notice(.mixedCaseRecommendedField, file: table.schema.fileName,
-                           line: Int(table.lines[row]), field: field, value: value,
-                           message: "Text riders read should use upper and lower case letters.")
+                    Notice(
+                        .mixedCaseRecommendedField, file: table.schema.fileName,
+                        line: Int(table.lines[row]), field: field, value: value,
+                        message: "Text riders read should use upper and lower case letters.")
                 }
             }
         }

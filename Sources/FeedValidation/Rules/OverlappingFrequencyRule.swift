@@ -23,10 +23,11 @@ struct OverlappingFrequencyRule: ValidationRule {
                 let trip = groups.keys[g]
                 let line = Int(frequencies.lines[earlier])
                 sink.add(.overlappingFrequency) {
-                    Notice(.overlappingFrequency, file: "frequencies.txt", line: Int(frequencies.lines[later]),
-                           field: "start_time", value: TimeText.format(starts[later]),
-                           message: "Trip \(trip): this window starts before the window of line \(line) ends (\(TimeText.format(ends[earlier]))).",
-                           repair: "the window of line \(line) ends at \(TimeText.format(starts[later]))")
+                    Notice(
+                        .overlappingFrequency, file: "frequencies.txt", line: Int(frequencies.lines[later]),
+                        field: "start_time", value: TimeText.format(starts[later]),
+                        message: "Trip \(trip): this window starts before the window of line \(line) ends (\(TimeText.format(ends[earlier]))).",
+                        repair: "the window of line \(line) ends at \(TimeText.format(starts[later]))")
                 }
                 ends[earlier] = starts[later]
                 changed = true

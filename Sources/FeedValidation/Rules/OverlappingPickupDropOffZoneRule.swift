@@ -37,7 +37,8 @@ struct OverlappingPickupDropOffZoneRule: ValidationRule {
         guard let locations = feed.tables[GTFSSchema.locations.name], locations.isPresent else { return }
         let stopTimes = feed.stopTimes
         guard stopTimes.isPresent, stopTimes.has(.locationId), stopTimes.has(.startPickupDropOffWindow),
-              stopTimes.has(.endPickupDropOffWindow) else { return }
+            stopTimes.has(.endPickupDropOffWindow)
+        else { return }
         var geometries: [String: String] = [:]
         for (id, geometry) in zip(locations.texts(.id), locations.texts(.geometry)) {
             if let id, let geometry, geometries[id] == nil { geometries[id] = geometry }
@@ -62,17 +63,19 @@ struct OverlappingPickupDropOffZoneRule: ValidationRule {
                         return notCompared(sink)
                     }
                     guard type(pickups, first) == type(pickups, second) || type(dropOffs, first) == type(dropOffs, second),
-                          let zone1 = zones[first], let zone2 = zones[second], zone1 != zone2,
-                          starts[first] < ends[second], ends[first] > starts[second],
-                          overlap.overlaps(zone1, zone2) else { continue }
+                        let zone1 = zones[first], let zone2 = zones[second], zone1 != zone2,
+                        starts[first] < ends[second], ends[first] > starts[second],
+                        overlap.overlaps(zone1, zone2)
+                    else { continue }
                     let trip = groups.keys[g]
                     func window(_ row: Int) -> String { "\(TimeText.format(starts[row]))–\(TimeText.format(ends[row]))" }
                     sink.add(.overlappingZoneAndPickupDropOffWindow) {
-                        Notice(.overlappingZoneAndPickupDropOffWindow, file: "stop_times.txt", line: Int(stopTimes.lines[first]),
-                               field: "location_id", value: zone1,
-                               message: "Trip \(trip): stop_sequence \(sequences[first]) (zone \(zone1), \(window(first))) and "
-                                   + "stop_sequence \(sequences[second]) (zone \(zone2), \(window(second))) have overlapping "
-                                   + "zones and pickup/drop-off windows.")
+                        Notice(
+                            .overlappingZoneAndPickupDropOffWindow, file: "stop_times.txt", line: Int(stopTimes.lines[first]),
+                            field: "location_id", value: zone1,
+                            message: "Trip \(trip): stop_sequence \(sequences[first]) (zone \(zone1), \(window(first))) and "
+                                + "stop_sequence \(sequences[second]) (zone \(zone2), \(window(second))) have overlapping "
+                                + "zones and pickup/drop-off windows.")
                     }
                 }
             }
@@ -82,9 +85,11 @@ struct OverlappingPickupDropOffZoneRule: ValidationRule {
 
     /// feedc's own (info): the rule stopped at its bound of work; pairs after it were not compared.
     private func notCompared(_ sink: NoticeSink) {
-        sink.add(Notice(.geometryNotFullyChecked, file: "stop_times.txt", field: "location_id",
-                        message: "Zones and pickup/drop-off windows were not compared past the bound of work of this check "
-                            + "(too many zone stop times in a trip, or zones too many or too large)."))
+        sink.add(
+            Notice(
+                .geometryNotFullyChecked, file: "stop_times.txt", field: "location_id",
+                message: "Zones and pickup/drop-off windows were not compared past the bound of work of this check "
+                    + "(too many zone stop times in a trip, or zones too many or too large)."))
     }
 }
 

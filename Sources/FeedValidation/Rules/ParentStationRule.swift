@@ -29,9 +29,10 @@ struct ParentStationRule: ValidationRule {
             guard let kind else { continue }
             cleared.append(row)
             sink.add(kind) {
-                Notice(kind, file: "stops.txt", line: Int(stops.lines[row]), field: "parent_station",
-                       value: parent, message: "The stop (location_type \(type)) cannot have a parent of location_type \(parentType).",
-                       repair: "value cleared")
+                Notice(
+                    kind, file: "stops.txt", line: Int(stops.lines[row]), field: "parent_station",
+                    value: parent, message: "The stop (location_type \(type)) cannot have a parent of location_type \(parentType).",
+                    repair: "value cleared")
             }
         }
         stops.clear(.parentStation, rows: cleared)

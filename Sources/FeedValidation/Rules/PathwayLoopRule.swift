@@ -15,8 +15,9 @@ struct PathwayLoopRule: ValidationRule {
         let ids = pathways.texts(.pathwayId), from = pathways.texts(.fromStopId), to = pathways.texts(.toStopId)
         for row in 0..<pathways.count where from[row] != nil && from[row] == to[row] {
             sink.add(.pathwayLoop) {
-                Notice(.pathwayLoop, file: "pathways.txt", line: Int(pathways.lines[row]),
-                       field: "to_stop_id", value: ids[row], message: "The pathway starts and ends at the same location (\(from[row]!)).")
+                Notice(
+                    .pathwayLoop, file: "pathways.txt", line: Int(pathways.lines[row]),
+                    field: "to_stop_id", value: ids[row], message: "The pathway starts and ends at the same location (\(from[row]!)).")
             }
         }
     }

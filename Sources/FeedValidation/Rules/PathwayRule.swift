@@ -16,8 +16,9 @@ struct PathwayRule: ValidationRule {
         let ids = pathways.texts(.pathwayId)
         for row in 0..<pathways.count where modes[row] == 7 && both[row] == 1 {
             sink.add(.bidirectionalExitGate) {
-                Notice(.bidirectionalExitGate, file: "pathways.txt", line: Int(pathways.lines[row]),
-                       field: "is_bidirectional", value: ids[row], message: "An exit gate (pathway_mode 7) cannot be bidirectional.")
+                Notice(
+                    .bidirectionalExitGate, file: "pathways.txt", line: Int(pathways.lines[row]),
+                    field: "is_bidirectional", value: ids[row], message: "An exit gate (pathway_mode 7) cannot be bidirectional.")
             }
         }
     }

@@ -19,17 +19,22 @@ struct RequiredFilesRule: ValidationRule {
             let table = feed[schema.name]
             switch schema.requirement {
             case .required where !table.isPresent && !feed.dumpFiles.contains(schema.fileName):
-                sink.add(Notice(.missingRequiredFile, file: schema.fileName,
-                                message: "A required file is missing or unusable.", blocksPublication: true))
+                sink.add(
+                    Notice(
+                        .missingRequiredFile, file: schema.fileName,
+                        message: "A required file is missing or unusable.", blocksPublication: true))
             case .required where feed.subfolder != nil:
                 sink.add(Self.notAtTopLevel(.missingRequiredFile, schema.fileName, in: feed))
             case .requiredUnless(let other) where !table.isPresent && !feed[other].isPresent && schema.name < other:
                 let inDump = feed.dumpFiles.contains(schema.fileName) || feed.dumpFiles.contains(feed[other].schema.fileName)
-                sink.add(Notice(inDump ? .noUsableRows : .missingCalendarAndCalendarDateFiles,
-                                file: schema.fileName,
-                                message: inDump ? "Neither calendar.txt nor calendar_dates.txt is usable: no trip has service."
-                                    : "Neither calendar.txt nor calendar_dates.txt is in the dump: no trip has service.",
-                                blocksPublication: true))
+                sink.add(
+                    Notice(
+                        inDump ? .noUsableRows : .missingCalendarAndCalendarDateFiles,
+                        file: schema.fileName,
+                        message: inDump
+                            ? "Neither calendar.txt nor calendar_dates.txt is usable: no trip has service."
+                            : "Neither calendar.txt nor calendar_dates.txt is in the dump: no trip has service.",
+                        blocksPublication: true))
                 if inDump && feed.subfolder != nil {
                     sink.add(Self.notAtTopLevel(.missingCalendarAndCalendarDateFiles, schema.fileName, in: feed))
                 }
@@ -47,8 +52,9 @@ struct RequiredFilesRule: ValidationRule {
     /// A file the dump holds in its subfolder, reported missing from the top level (not blocking).
     static func notAtTopLevel(_ kind: NoticeKind, _ file: String, in feed: Feed) -> Notice {
         let folder = feed.subfolder ?? ""
-        return Notice(kind, file: file,
-                      message: "The file is not at the top level of the dump, where GTFS requires it: it sits in \(folder)/.",
-                      repair: "read from \(folder)/\(file)")
+        return Notice(
+            kind, file: file,
+            message: "The file is not at the top level of the dump, where GTFS requires it: it sits in \(folder)/.",
+            repair: "read from \(folder)/\(file)")
     }
 }

@@ -17,11 +17,13 @@ struct RouteColorContrastRule: ValidationRule {
         let colors = routes.texts(.routeColor), texts = routes.texts(.routeTextColor), ids = routes.texts(.routeId)
         for row in 0..<routes.count {
             guard let color = colors[row], let text = texts[row], let a = Self.luma(color), let b = Self.luma(text),
-                  abs(a - b) < Self.minimumLumaDifference else { continue }
+                abs(a - b) < Self.minimumLumaDifference
+            else { continue }
             sink.add(.routeColorContrast) {
-                Notice(.routeColorContrast, file: "routes.txt", line: Int(routes.lines[row]),
-                       field: "route_text_color", value: text,
-                       message: "Route \(ids[row] ?? ""): the text colour \(text) hardly stands out from the route colour \(color).")
+                Notice(
+                    .routeColorContrast, file: "routes.txt", line: Int(routes.lines[row]),
+                    field: "route_text_color", value: text,
+                    message: "Route \(ids[row] ?? ""): the text colour \(text) hardly stands out from the route colour \(color).")
             }
         }
     }

@@ -16,9 +16,10 @@ struct RouteNameRule: ValidationRule {
         let ids = routes.texts(.routeId)
         for row in 0..<routes.count where shortNames[row] == nil && longNames[row] == nil {
             sink.add(.routeBothShortAndLongNameMissing) {
-                Notice(.routeBothShortAndLongNameMissing, file: "routes.txt",
-                       line: Int(routes.lines[row]), field: "route_id", value: ids[row],
-                       message: "The route has neither a short nor a long name.")
+                Notice(
+                    .routeBothShortAndLongNameMissing, file: "routes.txt",
+                    line: Int(routes.lines[row]), field: "route_id", value: ids[row],
+                    message: "The route has neither a short nor a long name.")
             }
         }
     }

@@ -21,8 +21,9 @@ struct RouteTextRule: ValidationRule {
         let descriptions = routes.texts(.routeDesc), ids = routes.texts(.routeId)
         func report(_ kind: NoticeKind, _ row: Int, _ field: String, _ value: String, _ message: String) {
             sink.add(kind) {
-                Notice(kind, file: "routes.txt", line: Int(routes.lines[row]), field: field,
-                       value: value, message: "Route \(ids[row] ?? ""): \(message)")
+                Notice(
+                    kind, file: "routes.txt", line: Int(routes.lines[row]), field: field,
+                    value: value, message: "Route \(ids[row] ?? ""): \(message)")
             }
         }
         for row in 0..<routes.count {

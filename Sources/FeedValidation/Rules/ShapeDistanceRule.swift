@@ -53,9 +53,10 @@ struct ShapeDistanceRule: ValidationRule {
                 let error = kind.severity == .error
                 if error { broken = true }
                 sink.add(kind) {
-                    Notice(kind, file: "shapes.txt", line: Int(shapes.lines[row]),
-                           field: "shape_dist_traveled", value: String(d), message: "Shape \(groups.keys[g]): \(message)",
-                           repair: error ? "the shape's distances cleared" : nil)
+                    Notice(
+                        kind, file: "shapes.txt", line: Int(shapes.lines[row]),
+                        field: "shape_dist_traveled", value: String(d), message: "Shape \(groups.keys[g]): \(message)",
+                        repair: error ? "the shape's distances cleared" : nil)
                 }
             }
             if broken { cleared.append(contentsOf: rows) }

@@ -55,8 +55,9 @@ struct ShapeToStopMatchingRule: ValidationRule {
         for (g, shapeId) in shapeGroups.keys.enumerated() {
             guard let tripRows = tripsOfShape[shapeId] else { continue }
             let points = shapeGroups.rows[g]
-            let line = ShapeLine(latitudes: points.map { lats[$0] }, longitudes: points.map { lons[$0] },
-                                 distances: points.map { shapeDistances[$0] })
+            let line = ShapeLine(
+                latitudes: points.map { lats[$0] }, longitudes: points.map { lons[$0] },
+                distances: points.map { shapeDistances[$0] })
             var matcher = StopToShapeMatcher(shape: line)
             var seen: Set<Pattern> = []
             var reported: Set<String> = []
@@ -65,7 +66,8 @@ struct ShapeToStopMatchingRule: ValidationRule {
                 let rows = groups.rows[group]
                 let distances = rows.map { stopDistances[$0].isNaN ? 0 : stopDistances[$0] }
                 guard seen.insert(Pattern(stops: rows.map { places.key(stopOfRow[$0]) }, distances: distances.map(\.bitPattern))).inserted,
-                      let route = tripRoutes[tripRow], let routeType = routeTypes[route] else { continue }
+                    let route = tripRoutes[tripRow], let routeType = routeTypes[route]
+                else { continue }
                 // The stop times with a place; the trip's first and last stop times of a rail trip
                 // are large stations, as MobilityData's StopPoints (whether or not they have a place).
                 var matched: [Int] = [], points: [StopToShapeMatcher.Stop] = []

@@ -15,8 +15,9 @@ struct StopDescriptionRule: ValidationRule {
         for row in 0..<stops.count {
             guard let name = names[row], let description = descriptions[row], name.lowercased() == description.lowercased() else { continue }
             sink.add(.sameNameAndDescriptionForStop) {
-                Notice(.sameNameAndDescriptionForStop, file: "stops.txt", line: Int(stops.lines[row]),
-                       field: "stop_desc", value: description, message: "The description repeats the stop's name.")
+                Notice(
+                    .sameNameAndDescriptionForStop, file: "stops.txt", line: Int(stops.lines[row]),
+                    field: "stop_desc", value: description, message: "The description repeats the stop's name.")
             }
         }
     }

@@ -22,22 +22,25 @@ struct StopLocationRule: ValidationRule {
             if lats[row].isNaN || lons[row].isNaN {
                 keep[row] = false
                 sink.add(.stopWithoutLocation) {
-                    Notice(.stopWithoutLocation, file: "stops.txt", line: Int(stops.lines[row]),
-                           field: lats[row].isNaN ? "stop_lat" : "stop_lon", value: ids[row],
-                           message: "A stop, station or entrance has no position.", repair: "row dropped")
+                    Notice(
+                        .stopWithoutLocation, file: "stops.txt", line: Int(stops.lines[row]),
+                        field: lats[row].isNaN ? "stop_lat" : "stop_lon", value: ids[row],
+                        message: "A stop, station or entrance has no position.", repair: "row dropped")
                 }
             }
             if keep[row], names[row] == nil {
                 sink.add(.missingStopName) {
-                    Notice(.missingStopName, file: "stops.txt", line: Int(stops.lines[row]),
-                           field: "stop_name", value: ids[row], message: "A stop, station or entrance has no name.", repair: "left empty")
+                    Notice(
+                        .missingStopName, file: "stops.txt", line: Int(stops.lines[row]),
+                        field: "stop_name", value: ids[row], message: "A stop, station or entrance has no name.", repair: "left empty")
                 }
             }
             if keep[row], abs(lats[row]) < 1, abs(lons[row]) < 1 {
                 sink.add(.pointNearOrigin) {
-                    Notice(.pointNearOrigin, file: "stops.txt", line: Int(stops.lines[row]),
-                           field: "stop_lat", value: "\(lats[row]),\(lons[row])",
-                           message: "The stop lies near (0, 0), almost surely a placeholder position.")
+                    Notice(
+                        .pointNearOrigin, file: "stops.txt", line: Int(stops.lines[row]),
+                        field: "stop_lat", value: "\(lats[row]),\(lons[row])",
+                        message: "The stop lies near (0, 0), almost surely a placeholder position.")
                 }
             }
         }

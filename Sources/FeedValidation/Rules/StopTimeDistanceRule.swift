@@ -23,10 +23,11 @@ struct StopTimeDistanceRule: ValidationRule {
                 guard !d.isNaN, !p.isNaN, d <= p else { continue }
                 broken = true
                 sink.add(.decreasingOrEqualStopTimeDistance) {
-                    Notice(.decreasingOrEqualStopTimeDistance, file: "stop_times.txt",
-                           line: Int(stopTimes.lines[row]), field: "shape_dist_traveled", value: String(d),
-                           message: "Trip \(groups.keys[g]): the distance is \(d < p ? "smaller than" : "equal to") the previous stop's (\(p)).",
-                           repair: "the trip's distances cleared")
+                    Notice(
+                        .decreasingOrEqualStopTimeDistance, file: "stop_times.txt",
+                        line: Int(stopTimes.lines[row]), field: "shape_dist_traveled", value: String(d),
+                        message: "Trip \(groups.keys[g]): the distance is \(d < p ? "smaller than" : "equal to") the previous stop's (\(p)).",
+                        repair: "the trip's distances cleared")
                 }
             }
             if broken { cleared.append(contentsOf: rows) }

@@ -34,14 +34,16 @@ struct StopUsageRule: ValidationRule {
             if type == 0 {
                 guard served[id] == nil, !inServedGroup.contains(id) else { continue }
                 sink.add(.stopWithoutStopTime) {
-                    Notice(.stopWithoutStopTime, file: "stops.txt", line: Int(stops.lines[row]),
-                           field: "stop_id", value: id, message: "No stop time serves this stop.")
+                    Notice(
+                        .stopWithoutStopTime, file: "stops.txt", line: Int(stops.lines[row]),
+                        field: "stop_id", value: id, message: "No stop time serves this stop.")
                 }
             } else if let line = served[id] {
                 sink.add(.locationWithUnexpectedStopTime) {
-                    Notice(.locationWithUnexpectedStopTime, file: "stop_times.txt", line: line,
-                           field: "stop_id", value: id,
-                           message: "Stop times may only name stops (location_type 0); this one is of location_type \(type).")
+                    Notice(
+                        .locationWithUnexpectedStopTime, file: "stop_times.txt", line: line,
+                        field: "stop_id", value: id,
+                        message: "Stop times may only name stops (location_type 0); this one is of location_type \(type).")
                 }
             }
         }

@@ -27,27 +27,31 @@ struct TimeframeRule: ValidationRule {
         let groups = frames.texts(.timeframeGroupId), services = frames.texts(.serviceId)
         func report(_ row: Int, _ kind: NoticeKind, _ field: String, _ seconds: Int?, _ message: String) {
             sink.add(kind) {
-                Notice(kind, file: "timeframes.txt", line: Int(frames.lines[row]), field: field,
-                       value: seconds.map(TimeText.format), message: message)
+                Notice(
+                    kind, file: "timeframes.txt", line: Int(frames.lines[row]), field: field,
+                    value: seconds.map(TimeText.format), message: message)
             }
         }
         for row in 0..<frames.count {
             let start = starts[row] == Column.nullInteger ? nil : starts[row]
             let end = ends[row] == Column.nullInteger ? nil : ends[row]
             if (start == nil) != (end == nil) {
-                report(row, .timeframeOnlyStartOrEndTimeSpecified, start == nil ? "start_time" : "end_time", nil,
-                       "start_time and end_time are both given or both left out.")
+                report(
+                    row, .timeframeOnlyStartOrEndTimeSpecified, start == nil ? "start_time" : "end_time", nil,
+                    "start_time and end_time are both given or both left out.")
             }
             for (field, time) in [("start_time", start), ("end_time", end)] {
                 if let time, time > Self.day {
-                    report(row, .timeframeStartOrEndTimeGreaterThanTwentyFourHours, field, time,
-                           "A timeframe's times are at most 24:00:00.")
+                    report(
+                        row, .timeframeStartOrEndTimeGreaterThanTwentyFourHours, field, time,
+                        "A timeframe's times are at most 24:00:00.")
                 }
             }
             if let start, let end {
                 if start > end {
-                    report(row, .startAndEndRangeOutOfOrder, "end_time", end,
-                           "The timeframe ends (\(TimeText.format(end))) before it starts (\(TimeText.format(start))).")
+                    report(
+                        row, .startAndEndRangeOutOfOrder, "end_time", end,
+                        "The timeframe ends (\(TimeText.format(end))) before it starts (\(TimeText.format(start))).")
                 } else if start == end {
                     report(row, .startAndEndRangeEqual, "end_time", end, "The timeframe ends when it starts.")
                 }
@@ -67,9 +71,12 @@ struct TimeframeRule: ValidationRule {
             let rows = byKey[key]!.sorted { (time(starts, $0), time(ends, $0)) < (time(starts, $1), time(ends, $1)) }
             for (previous, current) in zip(rows, rows.dropFirst()) where time(starts, current) < time(ends, previous) {
                 sink.add(.timeframeOverlap) {
-                    Notice(.timeframeOverlap, file: "timeframes.txt", line: Int(frames.lines[current]),
-                           field: "start_time", value: groups[current],
-                           message: "The timeframe starts (\(TimeText.format(time(starts, current)))) before the one on line \(frames.lines[previous]) of the same group and service ends (\(TimeText.format(time(ends, previous)))).")
+                    Notice(
+                        .timeframeOverlap, file: "timeframes.txt", line: Int(frames.lines[current]),
+                        field: "start_time", value: groups[current],
+                        message:
+                            "The timeframe starts (\(TimeText.format(time(starts, current)))) before the one on line \(frames.lines[previous]) of the same group and service ends (\(TimeText.format(time(ends, previous))))."
+                    )
                 }
             }
         }

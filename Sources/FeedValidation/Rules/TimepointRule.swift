@@ -21,15 +21,17 @@ struct TimepointRule: ValidationRule {
             let hasArrival = arrivals[row] != null, hasDeparture = departures[row] != null
             if (hasArrival || hasDeparture) && timepoints[row] == null {
                 sink.add(.missingTimepointValue) {
-                    Notice(.missingTimepointValue, file: "stop_times.txt", line: Int(stopTimes.lines[row]),
-                           field: "timepoint", message: "The stop time has a time but no timepoint value.")
+                    Notice(
+                        .missingTimepointValue, file: "stop_times.txt", line: Int(stopTimes.lines[row]),
+                        field: "timepoint", message: "The stop time has a time but no timepoint value.")
                 }
             }
             guard timepoints[row] == 1 else { continue }
             for (field, present) in [("arrival_time", hasArrival), ("departure_time", hasDeparture)] where !present {
                 sink.add(.stopTimeTimepointWithoutTimes) {
-                    Notice(.stopTimeTimepointWithoutTimes, file: "stop_times.txt",
-                           line: Int(stopTimes.lines[row]), field: field, message: "A timepoint needs its \(field).")
+                    Notice(
+                        .stopTimeTimepointWithoutTimes, file: "stop_times.txt",
+                        line: Int(stopTimes.lines[row]), field: field, message: "A timepoint needs its \(field).")
                 }
             }
         }

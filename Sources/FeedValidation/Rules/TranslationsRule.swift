@@ -25,8 +25,10 @@ struct TranslationsRule: ValidationRule {
     init() {}
 
     /// Tables translations.txt may name (GTFS reference).
-    static let translatableTables: Set<String> = ["agency", "stops", "routes", "trips", "stop_times", "pathways", "levels",
-                                                  "feed_info", "attributions"]
+    static let translatableTables: Set<String> = [
+        "agency", "stops", "routes", "trips", "stop_times", "pathways", "levels",
+        "feed_info", "attributions",
+    ]
 
     /// The `table.field` pairs bundles hold translations of.
     static let compiledFields: Set<String> = [
@@ -49,8 +51,9 @@ struct TranslationsRule: ValidationRule {
             let line = Int(table.lines[row])
             func report(_ kind: NoticeKind, _ field: String, _ value: String?, _ message: String, _ repair: String) {
                 sink.add(kind) {
-                    Notice(kind, file: "translations.txt", line: line, field: field, value: value,
-                           message: message, repair: repair)
+                    Notice(
+                        kind, file: "translations.txt", line: line, field: field, value: value,
+                        message: message, repair: repair)
                 }
             }
             func drop(_ kind: NoticeKind, _ field: String, _ value: String?, _ message: String) {
@@ -76,20 +79,27 @@ struct TranslationsRule: ValidationRule {
                 for (f, v) in [("record_id", recordId), ("record_sub_id", subId), ("field_value", value)] {
                     if let v { ignore(f, v, "for feed_info, which has one record") }
                 }
-                recordId = nil; subId = nil; value = nil
+                recordId = nil
+                subId = nil
+                value = nil
             } else if let id = recordId {
-                if let v = value { ignore("field_value", v, "when record_id names the record"); value = nil }
+                if let v = value {
+                    ignore("field_value", v, "when record_id names the record")
+                    value = nil
+                }
                 if name == "stop_times" {
                     guard subId != nil else {
                         drop(.missingRequiredField, "record_sub_id", nil, "A stop_times record needs its stop_sequence in record_sub_id.")
                         continue
                     }
                 } else if let s = subId {
-                    ignore("record_sub_id", s, "outside stop_times"); subId = nil
+                    ignore("record_sub_id", s, "outside stop_times")
+                    subId = nil
                 }
                 if !records.exists(name, id, subId) {
-                    drop(.translationForeignKeyViolation, "record_id", subId.map { "\(id), \($0)" } ?? id,
-                         "No \(name) record has this id (it may have been dropped by a repair).")
+                    drop(
+                        .translationForeignKeyViolation, "record_id", subId.map { "\(id), \($0)" } ?? id,
+                        "No \(name) record has this id (it may have been dropped by a repair).")
                     continue
                 }
             } else {
@@ -97,7 +107,10 @@ struct TranslationsRule: ValidationRule {
                     drop(.missingRequiredField, "record_id", nil, "Neither record_id nor field_value says what is translated.")
                     continue
                 }
-                if let s = subId { ignore("record_sub_id", s, "without record_id"); subId = nil }
+                if let s = subId {
+                    ignore("record_sub_id", s, "without record_id")
+                    subId = nil
+                }
             }
             let key = [name, field, LanguageTag.folded(language), recordId ?? "", subId ?? "", value ?? ""].joined(separator: "\u{1F}")
             if let first = seen[key] {

@@ -85,9 +85,12 @@ struct TravelSpeedRule: ValidationRule {
             }
             func report(_ kind: NoticeKind, _ start: Int, _ end: Int, _ speed: Double, _ km: Double) {
                 sink.add(kind) {
-                    Notice(kind, file: "stop_times.txt", line: Int(stopTimes.lines[end]), field: "arrival_time",
-                           value: TimeText.format(arrivals[end]),
-                           message: "Trip \(trip): \(Int(speed.rounded())) km/h over \((km * 10).rounded() / 10) km from \(stopOfRow[start] ?? "") to \(stopOfRow[end] ?? ""), above \(Int(limit)) km/h.")
+                    Notice(
+                        kind, file: "stop_times.txt", line: Int(stopTimes.lines[end]), field: "arrival_time",
+                        value: TimeText.format(arrivals[end]),
+                        message:
+                            "Trip \(trip): \(Int(speed.rounded())) km/h over \((km * 10).rounded() / 10) km from \(stopOfRow[start] ?? "") to \(stopOfRow[end] ?? ""), above \(Int(limit)) km/h."
+                    )
                 }
             }
             // Straight-line legs between consecutive stops with a position.

@@ -39,17 +39,20 @@ enum TripShapeDistanceCheck {
         for (g, rows) in groups.rows.enumerated() {
             let trip = groups.keys[g]
             guard let last = rows.last, let shape = shapeOfTrip[trip], let end = ends[shape], end.distance != 0,
-                  let stop = stopOfRow[last], let position = positions[stop] else { continue }
+                let stop = stopOfRow[last], let position = positions[stop]
+            else { continue }
             let distance = distances[last]
             guard !distance.isNaN, distance > end.distance else { continue }
             let apart = GreatCircle.metres(end.lat, end.lon, position.lat, position.lon)
             let error = apart > threshold
             let kind: NoticeKind = error ? .tripDistanceExceedsShapeDistance : .tripDistanceExceedsShapeDistanceBelowThreshold
             sink.add(kind) {
-                Notice(kind, file: "stop_times.txt", line: Int(stopTimes.lines[last]),
-                       field: "shape_dist_traveled", value: String(distance),
-                       message: "Trip \(trip) ends at distance \(distance), beyond its shape \(shape) (\(end.distance)), \(Int(apart.rounded())) m from the shape's end.",
-                       repair: error ? "the trip's distances cleared" : nil)
+                Notice(
+                    kind, file: "stop_times.txt", line: Int(stopTimes.lines[last]),
+                    field: "shape_dist_traveled", value: String(distance),
+                    message:
+                        "Trip \(trip) ends at distance \(distance), beyond its shape \(shape) (\(end.distance)), \(Int(apart.rounded())) m from the shape's end.",
+                    repair: error ? "the trip's distances cleared" : nil)
             }
             if error { cleared.append(contentsOf: rows) }
         }

@@ -25,9 +25,10 @@ struct TripStopTimesRule: ValidationRule {
         var filled = false
         func report(_ kind: NoticeKind, _ row: Int, _ field: String, _ message: String, _ repair: String) {
             sink.add(kind) {
-                Notice(kind, file: "stop_times.txt",
-                       line: Int(stopTimes.lines[row]), field: field, value: stopTimes.texts(.tripId)[row],
-                       message: message, repair: repair)
+                Notice(
+                    kind, file: "stop_times.txt",
+                    line: Int(stopTimes.lines[row]), field: field, value: stopTimes.texts(.tripId)[row],
+                    message: message, repair: repair)
             }
         }
         for (g, rows) in groups.rows.enumerated() {
@@ -38,9 +39,10 @@ struct TripStopTimesRule: ValidationRule {
                 continue
             }
             for row in rows where (arrivals[row] == null) != (departures[row] == null) {
-                report(.stopTimeWithOnlyArrivalOrDepartureTime, row,
-                       arrivals[row] == null ? "arrival_time" : "departure_time",
-                       "The stop time has only one of arrival and departure time.", "missing time copied from the other")
+                report(
+                    .stopTimeWithOnlyArrivalOrDepartureTime, row,
+                    arrivals[row] == null ? "arrival_time" : "departure_time",
+                    "The stop time has only one of arrival and departure time.", "missing time copied from the other")
                 if arrivals[row] == null { arrivals[row] = departures[row] } else { departures[row] = arrivals[row] }
                 filled = true
             }
@@ -53,14 +55,16 @@ struct TripStopTimesRule: ValidationRule {
             var previous = null
             for row in rows where arrivals[row] != null {
                 if previous != null && arrivals[row] < previous {
-                    report(.stopTimeWithArrivalBeforePreviousDepartureTime, row, "arrival_time",
-                           "The arrival is earlier than the previous stop's departure.", "trip dropped")
+                    report(
+                        .stopTimeWithArrivalBeforePreviousDepartureTime, row, "arrival_time",
+                        "The arrival is earlier than the previous stop's departure.", "trip dropped")
                     dropped.insert(trip)
                     break
                 }
                 if departures[row] < arrivals[row] {
-                    report(.stopTimeWithDepartureBeforeArrivalTime, row, "departure_time",
-                           "The departure is earlier than the arrival.", "trip dropped")
+                    report(
+                        .stopTimeWithDepartureBeforeArrivalTime, row, "departure_time",
+                        "The departure is earlier than the arrival.", "trip dropped")
                     dropped.insert(trip)
                     break
                 }
@@ -75,8 +79,9 @@ struct TripStopTimesRule: ValidationRule {
             dropped.insert(id)
             for kind in [NoticeKind.unusableTrip, .unusedTrip] {
                 sink.add(kind) {
-                    Notice(kind, file: "trips.txt", line: Int(trips.lines[row]),
-                           field: "trip_id", value: id, message: "The trip has no stop times.", repair: "trip dropped")
+                    Notice(
+                        kind, file: "trips.txt", line: Int(trips.lines[row]),
+                        field: "trip_id", value: id, message: "The trip has no stop times.", repair: "trip dropped")
                 }
             }
         }

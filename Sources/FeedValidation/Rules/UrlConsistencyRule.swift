@@ -20,8 +20,9 @@ struct UrlConsistencyRule: ValidationRule {
         func report(_ kind: NoticeKind, _ table: Table, _ row: Int, _ field: String, _ url: String, _ times: Int, _ other: String) {
             for _ in 0..<times {
                 sink.add(kind) {
-                    Notice(kind, file: table.schema.fileName, line: Int(table.lines[row]), field: field,
-                           value: url, message: "The URL is the \(other)'s; it should lead to a page of its own.")
+                    Notice(
+                        kind, file: table.schema.fileName, line: Int(table.lines[row]), field: field,
+                        value: url, message: "The URL is the \(other)'s; it should lead to a page of its own.")
                 }
             }
         }

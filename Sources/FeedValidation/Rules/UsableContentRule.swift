@@ -21,18 +21,24 @@ struct UsableContentRule: ValidationRule {
             let table = feed[name]
             guard table.isPresent, table.isEmpty else { continue }
             if flexOnly && (name == "trips" || name == "stop_times") {
-                sink.add(Notice(.noFixedRouteService, file: table.schema.fileName,
-                                message: "Every trip is GTFS-Flex: the bundle has stops and lines but no timetable."))
+                sink.add(
+                    Notice(
+                        .noFixedRouteService, file: table.schema.fileName,
+                        message: "Every trip is GTFS-Flex: the bundle has stops and lines but no timetable."))
                 continue
             }
-            sink.add(Notice(.noUsableRows, file: table.schema.fileName,
-                            message: "The file has no usable rows: the bundle would have no \(name.replacingUnderscores).",
-                            blocksPublication: true))
+            sink.add(
+                Notice(
+                    .noUsableRows, file: table.schema.fileName,
+                    message: "The file has no usable rows: the bundle would have no \(name.replacingUnderscores).",
+                    blocksPublication: true))
         }
         if (feed.calendar.isPresent || feed.calendarDates.isPresent) && feed.calendar.isEmpty && feed.calendarDates.isEmpty {
-            sink.add(Notice(.noUsableRows, file: "calendar.txt",
-                            message: "Neither calendar.txt nor calendar_dates.txt has usable rows: no trip has service.",
-                            blocksPublication: true))
+            sink.add(
+                Notice(
+                    .noUsableRows, file: "calendar.txt",
+                    message: "Neither calendar.txt nor calendar_dates.txt has usable rows: no trip has service.",
+                    blocksPublication: true))
         }
     }
 }

@@ -7,9 +7,9 @@ struct Apply: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Apply a delta file to a local bundle database, as the client does, and time it.",
         discussion: """
-        One transaction: the delta's SQL, the derived indexes rebuilt, the content digest checked \
-        against --digest (the target version's, from the manifest); rolled back on any mismatch.
-        """)
+            One transaction: the delta's SQL, the derived indexes rebuilt, the content digest checked \
+            against --digest (the target version's, from the manifest); rolled back on any mismatch.
+            """)
 
     @Argument(help: "The local bundle database (.sqlite), changed in place.")
     var database: String

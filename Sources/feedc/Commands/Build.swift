@@ -7,24 +7,24 @@ struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build and publish every bundle of a pipeline.",
         discussion: """
-        Reads pipeline.yaml, fetches each source, validates and repairs it, writes the bundle and \
-        publishes it into <output>/<bundle>/ (bundle, report, then manifest.json) when its content \
-        changed. A feed that cannot give a correct bundle is refused and the published version stays.
+            Reads pipeline.yaml, fetches each source, validates and repairs it, writes the bundle and \
+            publishes it into <output>/<bundle>/ (bundle, report, then manifest.json) when its content \
+            changed. A feed that cannot give a correct bundle is refused and the published version stays.
 
-        With a `publish:` target, the build first continues from the live manifest there (a \
-        runner without out/ does not restart at version 1), then uploads the folder \
-        (`feedc help publish`).
+            With a `publish:` target, the build first continues from the live manifest there (a \
+            runner without out/ does not restart at version 1), then uploads the folder \
+            (`feedc help publish`).
 
-        Each bundle's last date with service (the published version's, or the one in place) is \
-        measured against today, in UTC, or FEEDC_TODAY=YYYY-MM-DD when set: the report says \
-        `service ends …, in N days`, with a warning within `service_end: warn_days` (default \
-        30 and 7), and `service_end` in --json and the version's report file.
+            Each bundle's last date with service (the published version's, or the one in place) is \
+            measured against today, in UTC, or FEEDC_TODAY=YYYY-MM-DD when set: the report says \
+            `service ends …, in N days`, with a warning within `service_end: warn_days` (default \
+            30 and 7), and `service_end` in --json and the version's report file.
 
-        Exit status: 0 every bundle published or unchanged; 1 a bundle was refused; 2 a \
-        configuration or tool error, or a failed upload (a bundle that failed does not stop the \
-        others); 3 a bundle's service ends within its `service_end: fail_within_days` (the \
-        bundle is still published: riders keep the last service).
-        """)
+            Exit status: 0 every bundle published or unchanged; 1 a bundle was refused; 2 a \
+            configuration or tool error, or a failed upload (a bundle that failed does not stop the \
+            others); 3 a bundle's service ends within its `service_end: fail_within_days` (the \
+            bundle is still published: riders keep the last service).
+            """)
 
     @Option(name: .shortAndLong, help: "The pipeline file; paths inside it are relative to it.")
     var config = "pipeline.yaml"
@@ -35,9 +35,11 @@ struct Build: ParsableCommand {
     @Flag(help: "Rebuild even when the inputs are unchanged since the latest version.")
     var force = false
 
-    @Option(name: .shortAndLong, help: ArgumentHelp(
-        "How many pieces of work run at once: sources read, validated, enhanced and compiled, tables sorted, deltas computed (default: FEEDC_WORKERS, else one per active processor). The output is the same whatever the number.",
-        valueName: "n"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "How many pieces of work run at once: sources read, validated, enhanced and compiled, tables sorted, deltas computed (default: FEEDC_WORKERS, else one per active processor). The output is the same whatever the number.",
+            valueName: "n"))
     var jobs: Int?
 
     func validate() throws {

@@ -7,16 +7,16 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show what changed between two versions of a bundle: lines, stops, service, calendar.",
         discussion: """
-        Each side is a published version (out/<bundle>@<version>, out/<bundle>@latest, or the \
-        folder out/<bundle> for its latest version), a bundle file (.sqlite or .sqlite.gz), or a \
-        raw GTFS dump (zip or folder), compiled on the fly and not published.
+            Each side is a published version (out/<bundle>@<version>, out/<bundle>@latest, or the \
+            folder out/<bundle> for its latest version), a bundle file (.sqlite or .sqlite.gz), or a \
+            raw GTFS dump (zip or folder), compiled on the fly and not published.
 
-        Trips per day are counted on each side's representative date of each day type: the busiest \
-        weekday, Saturday and Sunday within its first 28 days of full service (from the first date \
-        with at least half the trips of the busiest date).
+            Trips per day are counted on each side's representative date of each day type: the busiest \
+            weekday, Saturday and Sunday within its first 28 days of full service (from the first date \
+            with at least half the trips of the busiest date).
 
-        Exit status: 0 both sides hold the same content; 1 they differ; 2 an error.
-        """)
+            Exit status: 0 both sides hold the same content; 1 they differ; 2 an error.
+            """)
 
     @Argument(help: "The old side.")
     var old: String

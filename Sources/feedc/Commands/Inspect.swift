@@ -42,7 +42,8 @@ struct Inspect: ParsableCommand {
             Terminal.printJSON(inspection)
             return
         }
-        print("bundle   \(inspection.bundle ?? "?") version \(inspection.version.map(String.init) ?? "?") (format \(inspection.format.map(String.init) ?? "?"))")
+        print(
+            "bundle   \(inspection.bundle ?? "?") version \(inspection.version.map(String.init) ?? "?") (format \(inspection.format.map(String.init) ?? "?"))")
         print("digest   \(inspection.digest)")
         if let start = inspection.serviceStart, let end = inspection.serviceEnd { print("service  \(start) … \(end)") }
         print("rows")
@@ -84,7 +85,9 @@ struct Inspect: ParsableCommand {
             return
         }
         for link in inspection.links {
-            print("\(link.stopId) ↔ \(link.oppositeStopId)  \(Int(link.distanceM.rounded())) m  confidence \(link.confidence)\(link.mutual ? "" : " (not mutual)")  lines \(link.routeIds.joined(separator: ","))")
+            print(
+                "\(link.stopId) ↔ \(link.oppositeStopId)  \(Int(link.distanceM.rounded())) m  confidence \(link.confidence)\(link.mutual ? "" : " (not mutual)")  lines \(link.routeIds.joined(separator: ","))"
+            )
         }
     }
 }

@@ -6,10 +6,10 @@ struct Keygen: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Make an Ed25519 key pair for signing manifests.",
         discussion: """
-        Writes the private key (base64) to --out, readable by its owner only; name that file as \
-        `signing_key:` of a bundle in pipeline.yaml. Prints the public key, which apps and \
-        `feedc pull --public-key` use to refuse unsigned or wrongly signed manifests.
-        """)
+            Writes the private key (base64) to --out, readable by its owner only; name that file as \
+            `signing_key:` of a bundle in pipeline.yaml. Prints the public key, which apps and \
+            `feedc pull --public-key` use to refuse unsigned or wrongly signed manifests.
+            """)
 
     @Option(help: "File to write the private key to (refused if it exists).")
     var out: String

@@ -8,20 +8,20 @@ struct Plan: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Plan journeys on a bundle, offline, as an app's planner does.",
         discussion: """
-        Round-based routing (RAPTOR) on the bundle's timetable and walks (docs/client.md, \
-        "Plan a journey"): for the departure asked, the journeys that arrive earliest with each \
-        number of transfers, earliest arrival first. FROM and TO are a stop id (a station: its \
-        stops) or LAT,LON (stops within 800 m, walked at 1.2 m/s). The time is local to the \
-        agency of the origin; both service days around midnight are searched.
+            Round-based routing (RAPTOR) on the bundle's timetable and walks (docs/client.md, \
+            "Plan a journey"): for the departure asked, the journeys that arrive earliest with each \
+            number of transfers, earliest arrival first. FROM and TO are a stop id (a station: its \
+            stops) or LAT,LON (stops within 800 m, walked at 1.2 m/s). The time is local to the \
+            agency of the origin; both service days around midnight are searched.
 
-        With --batch, queries are read from standard input, one JSON object per line \
-        ({"from": …, "to": …, "depart": …, "delays": {…}}), and answered one JSON line each. \
-        Delays (--delays, or "delays" in a batch line) re-plan on live times: a trip late from \
-        a stop on, or cancelled.
+            With --batch, queries are read from standard input, one JSON object per line \
+            ({"from": …, "to": …, "depart": …, "delays": {…}}), and answered one JSON line each. \
+            Delays (--delays, or "delays" in a batch line) re-plan on live times: a trip late from \
+            a stop on, or cancelled.
 
-        Exit status: 0 answered (also with no journey: "journeys": [] and a reason); 2 a bad \
-        bundle, place or time.
-        """)
+            Exit status: 0 answered (also with no journey: "journeys": [] and a reason); 2 a bad \
+            bundle, place or time.
+            """)
 
     @Argument(help: "A bundle file (.sqlite.gz or .sqlite).")
     var bundle: String
@@ -71,7 +71,8 @@ struct Plan: ParsableCommand {
             var live: [String: JourneyPlanning.Delay]?
             if let delays {
                 guard let data = FileManager.default.contents(atPath: delays),
-                      let parsed = try? JSONDecoder().decode([String: JourneyPlanning.Delay].self, from: data) else {
+                    let parsed = try? JSONDecoder().decode([String: JourneyPlanning.Delay].self, from: data)
+                else {
                     Terminal.fail("\(delays): not a JSON object of delays by trip id", code: .usageError, file: delays)
                 }
                 live = parsed

@@ -9,16 +9,16 @@ struct Publish: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Upload the output folder to each bundle's `publish:` target (object storage, S3 API).",
         discussion: """
-        The upload step of `feedc build` alone: to retry a failed upload, or to fill a new bucket \
-        from out/. Files the manifest lists go first (immutable Cache-Control), each checked; \
-        then manifest.json, only if the live one is still the one read; then files no manifest \
-        lists any more are pruned after the grace period. Credentials, region and endpoint come \
-        from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION and \
-        AWS_ENDPOINT_URL; docs/operations.md has the details.
+            The upload step of `feedc build` alone: to retry a failed upload, or to fill a new bucket \
+            from out/. Files the manifest lists go first (immutable Cache-Control), each checked; \
+            then manifest.json, only if the live one is still the one read; then files no manifest \
+            lists any more are pruned after the grace period. Credentials, region and endpoint come \
+            from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION and \
+            AWS_ENDPOINT_URL; docs/operations.md has the details.
 
-        Exit status: 0 every bundle uploaded or up to date; 2 an upload failed (a lost race with \
-        another publisher, a store error, out/ behind the live manifest) or a configuration error.
-        """)
+            Exit status: 0 every bundle uploaded or up to date; 2 an upload failed (a lost race with \
+            another publisher, a store error, out/ behind the live manifest) or a configuration error.
+            """)
 
     @Option(name: .shortAndLong, help: "The pipeline file; paths inside it are relative to it.")
     var config = "pipeline.yaml"
@@ -40,8 +40,9 @@ struct Publish: ParsableCommand {
         }
         var reports: [UploadReport] = []
         for bundle in bundles {
-            let remote = RemotePublisher(target: bundle.publish!, bundle: bundle.name,
-                                         folder: parsed.output.appendingPathComponent(bundle.name), settings: settings)
+            let remote = RemotePublisher(
+                target: bundle.publish!, bundle: bundle.name,
+                folder: parsed.output.appendingPathComponent(bundle.name), settings: settings)
             if Terminal.isInteractive { remote.progress = { Terminal.status($0) } }
             let publicKey = bundle.signingKey.flatMap { try? String(contentsOf: $0, encoding: .utf8) }.flatMap { try? ManifestSignature.publicKey(of: $0) }
             reports.append(remote.publish(signingPublicKey: publicKey))

@@ -7,14 +7,14 @@ struct Pull: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Bring a local bundle database to the latest published version, as an app would.",
         discussion: """
-        Fetches the manifest (with the last ETag), then the delta from the local version when one \
-        is listed, else the full bundle; verifies SHA-256 and the content digest; never leaves a \
-        half-written database. Prints what it did. Follows docs/update-protocol.md, as \
-        clients/python/feedc_client.py does, and takes the same lock (<db>.lock).
+            Fetches the manifest (with the last ETag), then the delta from the local version when one \
+            is listed, else the full bundle; verifies SHA-256 and the content digest; never leaves a \
+            half-written database. Prints what it did. Follows docs/update-protocol.md, as \
+            clients/python/feedc_client.py does, and takes the same lock (<db>.lock).
 
-        Exit status: 0 updated or up to date; 2 the update failed (the database is as it was), \
-        with one line on standard error.
-        """)
+            Exit status: 0 updated or up to date; 2 the update failed (the database is as it was), \
+            with one line on standard error.
+            """)
 
     @Argument(help: "URL of the bundle's manifest.json (http or https).")
     var manifest: String
@@ -56,8 +56,9 @@ struct Pull: ParsableCommand {
 
     /// `text` with control characters escaped: the error is one line, whatever a server sent.
     static func oneLine(_ text: String) -> String {
-        String(text.unicodeScalars.flatMap { scalar in
-            scalar.properties.generalCategory == .control ? Array(scalar.escaped(asASCII: true).unicodeScalars) : [scalar]
-        }.map(Character.init))
+        String(
+            text.unicodeScalars.flatMap { scalar in
+                scalar.properties.generalCategory == .control ? Array(scalar.escaped(asASCII: true).unicodeScalars) : [scalar]
+            }.map(Character.init))
     }
 }

@@ -8,7 +8,8 @@ struct Schema: ParsableCommand {
     @Flag(help: "Print the Markdown table reference instead of SQL.")
     var markdown = false
 
-    @Option(name: .customLong("sqlite-module"), help: "Include an optional virtual table, as `sqlite_modules:` in pipeline.yaml does: rtree or fts5 (repeatable).")
+    @Option(
+        name: .customLong("sqlite-module"), help: "Include an optional virtual table, as `sqlite_modules:` in pipeline.yaml does: rtree or fts5 (repeatable).")
     var modules: [String] = []
 
     func validate() throws {

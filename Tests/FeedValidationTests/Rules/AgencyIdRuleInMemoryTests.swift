@@ -1,23 +1,29 @@
 import FeedModel
-@testable import FeedValidation
 import Testing
+
+@testable import FeedValidation
 
 /// AgencyIdRule alone on in-memory agencies, routes and fares.
 @Suite struct AgencyIdRuleInMemoryTests {
     @Test func severalAgenciesNeedIdsAndOneTimeZone() throws {
-        let run = RuleRun(AgencyIdRule(), on: InMemoryFeed.feed([
-            "agency": [
-                [.agencyId: "A1", .agencyName: "One", .agencyTimezone: "Europe/Warsaw"],
-                [.agencyName: "Two", .agencyTimezone: "Europe/Warsaw"],
-                [.agencyName: "Three", .agencyTimezone: "Europe/Berlin"],
-            ],
-            "routes": [[.routeId: "R1", .agencyId: "A1"], [.routeId: "R2"]],
-            "fare_attributes": [[.fareId: "F1", .agencyId: "A1"], [.fareId: "F2"]],
-        ]))
+        let run = RuleRun(
+            AgencyIdRule(),
+            on: InMemoryFeed.feed([
+                "agency": [
+                    [.agencyId: "A1", .agencyName: "One", .agencyTimezone: "Europe/Warsaw"],
+                    [.agencyName: "Two", .agencyTimezone: "Europe/Warsaw"],
+                    [.agencyName: "Three", .agencyTimezone: "Europe/Berlin"],
+                ],
+                "routes": [[.routeId: "R1", .agencyId: "A1"], [.routeId: "R2"]],
+                "fare_attributes": [[.fareId: "F1", .agencyId: "A1"], [.fareId: "F2"]],
+            ]))
         #expect(run.counts == ["missing_required_agency_id": 4, "inconsistent_agency_timezone": 1])
         let missing = run.notices(.missingRequiredAgencyId)
-        #expect(missing.map(\.location) == ["agency.txt:3 agency_id", "agency.txt:4 agency_id", "fare_attributes.txt:3 agency_id",
-                                            "routes.txt:3 agency_id"])
+        #expect(
+            missing.map(\.location) == [
+                "agency.txt:3 agency_id", "agency.txt:4 agency_id", "fare_attributes.txt:3 agency_id",
+                "routes.txt:3 agency_id",
+            ])
         #expect(missing.allSatisfy { $0.severity == .error })
         #expect(missing.map(\.repair) == ["kept as the agency with an empty id", "row dropped", nil, "the route is given the first agency"])
         try run.expectFirst(.inconsistentAgencyTimezone, .error, at: "agency.txt:4 agency_timezone=\"Europe/Berlin\"")
@@ -29,10 +35,12 @@ import Testing
     }
 
     @Test func oneAgencyIsRecommendedIds() throws {
-        let run = RuleRun(AgencyIdRule(), on: InMemoryFeed.feed([
-            "agency": [[.agencyName: "One", .agencyTimezone: "Europe/Warsaw"]],
-            "routes": [[.routeId: "R1"], [.routeId: "R2"]],
-        ]))
+        let run = RuleRun(
+            AgencyIdRule(),
+            on: InMemoryFeed.feed([
+                "agency": [[.agencyName: "One", .agencyTimezone: "Europe/Warsaw"]],
+                "routes": [[.routeId: "R1"], [.routeId: "R2"]],
+            ]))
         #expect(run.counts == ["missing_recommended_field": 3])
         let notices = run.notices(.missingRecommendedField)
         #expect(notices.map(\.location) == ["agency.txt:2 agency_id", "routes.txt:2 agency_id", "routes.txt:3 agency_id"])
@@ -41,10 +49,12 @@ import Testing
     }
 
     @Test func identifiedAgenciesInOneTimeZoneRaiseNothing() {
-        let run = RuleRun(AgencyIdRule(), on: InMemoryFeed.feed([
-            "agency": [[.agencyId: "A1", .agencyTimezone: "Europe/Warsaw"], [.agencyId: "A2", .agencyTimezone: "Europe/Warsaw"]],
-            "routes": [[.routeId: "R1", .agencyId: "A2"]],
-        ]))
+        let run = RuleRun(
+            AgencyIdRule(),
+            on: InMemoryFeed.feed([
+                "agency": [[.agencyId: "A1", .agencyTimezone: "Europe/Warsaw"], [.agencyId: "A2", .agencyTimezone: "Europe/Warsaw"]],
+                "routes": [[.routeId: "R1", .agencyId: "A2"]],
+            ]))
         #expect(run.counts.isEmpty)
         #expect(run.feed.agency.count == 2)
     }

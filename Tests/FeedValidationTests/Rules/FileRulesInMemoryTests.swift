@@ -1,6 +1,7 @@
 import FeedModel
-@testable import FeedValidation
 import Testing
+
+@testable import FeedValidation
 
 /// RequiredFilesRule, FeedFilesRule, UsableContentRule and FeedInfoRule, each alone on in-memory
 /// feeds whose files are there, missing, empty or read from a subfolder.
@@ -22,9 +23,11 @@ import Testing
     }
 
     @Test func filesInTheDumpButUnusableAreNotMissing() throws {
-        let run = RuleRun(RequiredFilesRule(), on: InMemoryFeed.feed(
-            required.filter { $0.key != "calendar" && $0.key != "stops" },
-            dumpFiles: ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt", "calendar_dates.txt"]))
+        let run = RuleRun(
+            RequiredFilesRule(),
+            on: InMemoryFeed.feed(
+                required.filter { $0.key != "calendar" && $0.key != "stops" },
+                dumpFiles: ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt", "calendar_dates.txt"]))
         #expect(run.counts == ["no_usable_rows": 1])
         let calendars = try run.first(.noUsableRows)
         #expect(calendars.severity == .error && calendars.blocksPublication && calendars.file == "calendar.txt")
@@ -97,9 +100,13 @@ import Testing
     }
 
     @Test func feedInfoWithoutContactOrDatesIsReported() throws {
-        let run = RuleRun(FeedInfoRule(), on: InMemoryFeed.feed(["feed_info": [
-            [.feedPublisherName: "P", .feedStartDate: .date(20260101), .feedContactUrl: .empty],
-        ]]))
+        let run = RuleRun(
+            FeedInfoRule(),
+            on: InMemoryFeed.feed([
+                "feed_info": [
+                    [.feedPublisherName: "P", .feedStartDate: .date(20260101), .feedContactUrl: .empty]
+                ]
+            ]))
         #expect(run.counts == ["missing_feed_contact_email_and_url": 1, "missing_recommended_field": 2, "missing_feed_info_date": 1])
         try run.expectFirst(.missingFeedContactEmailAndUrl, .warning, at: "feed_info.txt:2 feed_contact_email")
         #expect(run.notices(.missingRecommendedField).map(\.location) == ["feed_info.txt:2 feed_end_date", "feed_info.txt:2 feed_version"])
@@ -107,9 +114,13 @@ import Testing
     }
 
     @Test func emptyValuesInColumnsThereAreNotMissingColumns() {
-        let run = RuleRun(FeedInfoRule(), on: InMemoryFeed.feed(["feed_info": [
-            [.feedPublisherName: "P", .feedStartDate: .empty, .feedEndDate: .empty, .feedVersion: .empty, .feedContactEmail: "a@p.example"],
-        ]]))
+        let run = RuleRun(
+            FeedInfoRule(),
+            on: InMemoryFeed.feed([
+                "feed_info": [
+                    [.feedPublisherName: "P", .feedStartDate: .empty, .feedEndDate: .empty, .feedVersion: .empty, .feedContactEmail: "a@p.example"]
+                ]
+            ]))
         #expect(run.counts.isEmpty)
     }
 }

@@ -1,6 +1,7 @@
 import FeedModel
-@testable import FeedValidation
 import Testing
+
+@testable import FeedValidation
 
 /// FlexStopTimesRule, BookingRuleIdRule, LocationIdRule and OverlappingPickupDropOffZoneRule,
 /// each alone on in-memory GTFS-Flex stop times and zones.
@@ -14,12 +15,16 @@ import Testing
     }
 
     @Test func flexStopTimesAreLeftOutAndThoseOfNoKindDropped() throws {
-        let run = RuleRun(FlexStopTimesRule(), on: InMemoryFeed.feed([
-            "trips": [[.tripId: "T1"], [.tripId: "T2"], [.tripId: "T3"]],
-            "stop_times": [stopTime("T1", 1, stop: "S1"), stopTime("T1", 2, zone: "Z1"),
-                           stopTime("T2", 1, group: "LG"), stopTime("T2", 2, zone: "Z1"),
-                           stopTime("T3", 1), stopTime("T3", 2, stop: "S1")],
-        ]))
+        let run = RuleRun(
+            FlexStopTimesRule(),
+            on: InMemoryFeed.feed([
+                "trips": [[.tripId: "T1"], [.tripId: "T2"], [.tripId: "T3"]],
+                "stop_times": [
+                    stopTime("T1", 1, stop: "S1"), stopTime("T1", 2, zone: "Z1"),
+                    stopTime("T2", 1, group: "LG"), stopTime("T2", 2, zone: "Z1"),
+                    stopTime("T3", 1), stopTime("T3", 2, stop: "S1"),
+                ],
+            ]))
         #expect(run.counts == ["missing_required_field": 1, "flex_stop_time_not_compiled": 1, "flex_trip_not_compiled": 1])
         let missing = try run.first(.missingRequiredField)
         #expect(missing.severity == .error && missing.repair == "row dropped")
@@ -35,10 +40,12 @@ import Testing
     }
 
     @Test func feedOfFlexStopTimesOnlyIsSaidSo() throws {
-        let run = RuleRun(FlexStopTimesRule(), on: InMemoryFeed.feed([
-            "trips": [[.tripId: "T1"]],
-            "stop_times": [stopTime("T1", 1, zone: "Z1"), stopTime("T1", 2, group: "LG")],
-        ]))
+        let run = RuleRun(
+            FlexStopTimesRule(),
+            on: InMemoryFeed.feed([
+                "trips": [[.tripId: "T1"]],
+                "stop_times": [stopTime("T1", 1, zone: "Z1"), stopTime("T1", 2, group: "LG")],
+            ]))
         #expect(run.counts == ["flex_stop_time_not_compiled": 1, "flex_only_feed": 1, "flex_trip_not_compiled": 1])
         #expect(try run.first(.flexOnlyFeed).severity == .info)
         #expect(run.feed.stopTimes.isEmpty && run.feed.trips.isEmpty)
@@ -73,54 +80,70 @@ import Testing
     ]
 
     @Test func unknownZonesAndSharedGeographyIdsAreReported() throws {
-        let run = RuleRun(LocationIdRule(), on: InMemoryFeed.feed([
-            "locations": zones + [[.id: "S1", .geometryType: "Point", .featureIndex: 3]],
-            "stops": [[.stopId: "S1"], [.stopId: "LG1"]],
-            "location_groups": [[.locationGroupId: "LG1"]],
-            "stop_times": [stopTime("T1", 1, zone: "Z1"), stopTime("T1", 2, zone: "Z9")],
-        ]))
+        let run = RuleRun(
+            LocationIdRule(),
+            on: InMemoryFeed.feed([
+                "locations": zones + [[.id: "S1", .geometryType: "Point", .featureIndex: 3]],
+                "stops": [[.stopId: "S1"], [.stopId: "LG1"]],
+                "location_groups": [[.locationGroupId: "LG1"]],
+                "stop_times": [stopTime("T1", 1, zone: "Z1"), stopTime("T1", 2, zone: "Z9")],
+            ]))
         #expect(run.counts == ["foreign_key_violation": 1, "duplicate_geography_id": 2])
         try run.expectFirst(.foreignKeyViolation, .error, at: "stop_times.txt:3 location_id=\"Z9\"")
         let shared = run.notices(.duplicateGeographyId)
         #expect(shared.map(\.location) == ["stops.txt:3 id=\"LG1\"", "stops.txt:2 id=\"S1\""])
         #expect(shared.allSatisfy { $0.severity == .error })
         // Stops and location groups are compared even without locations.geojson.
-        let withoutZones = RuleRun(LocationIdRule(), on: InMemoryFeed.feed([
-            "stops": [[.stopId: "LG1"]], "location_groups": [[.locationGroupId: "LG1"]],
-        ]))
+        let withoutZones = RuleRun(
+            LocationIdRule(),
+            on: InMemoryFeed.feed([
+                "stops": [[.stopId: "LG1"]], "location_groups": [[.locationGroupId: "LG1"]],
+            ]))
         #expect(withoutZones.counts == ["duplicate_geography_id": 1])
     }
 
     @Test func knownZonesAndDistinctIdsRaiseNothing() {
-        let run = RuleRun(LocationIdRule(), on: InMemoryFeed.feed([
-            "locations": zones, "stops": [[.stopId: "S1"]], "location_groups": [[.locationGroupId: "LG1"]],
-            "stop_times": [stopTime("T1", 1, zone: "Z1"), stopTime("T1", 2, zone: "Z2")],
-        ]))
+        let run = RuleRun(
+            LocationIdRule(),
+            on: InMemoryFeed.feed([
+                "locations": zones, "stops": [[.stopId: "S1"]], "location_groups": [[.locationGroupId: "LG1"]],
+                "stop_times": [stopTime("T1", 1, zone: "Z1"), stopTime("T1", 2, zone: "Z2")],
+            ]))
         #expect(run.counts.isEmpty)
     }
 
     private func zoneTime(_ trip: String, _ sequence: Int, _ zone: String, _ start: String, _ end: String) -> InMemoryRow {
-        [.tripId: .text(trip), .stopSequence: .integer(sequence), .locationId: .text(zone),
-         .startPickupDropOffWindow: .time(start), .endPickupDropOffWindow: .time(end)]
+        [
+            .tripId: .text(trip), .stopSequence: .integer(sequence), .locationId: .text(zone),
+            .startPickupDropOffWindow: .time(start), .endPickupDropOffWindow: .time(end),
+        ]
     }
 
     @Test func overlappingZonesAtOverlappingTimesAreReported() throws {
-        let run = RuleRun(OverlappingPickupDropOffZoneRule(), on: InMemoryFeed.feed([
-            "locations": zones,
-            "stop_times": [zoneTime("T1", 1, "Z1", "08:00:00", "10:00:00"), zoneTime("T1", 2, "Z2", "09:00:00", "11:00:00"),
-                           zoneTime("T1", 3, "Z3", "08:00:00", "12:00:00")],
-        ]))
+        let run = RuleRun(
+            OverlappingPickupDropOffZoneRule(),
+            on: InMemoryFeed.feed([
+                "locations": zones,
+                "stop_times": [
+                    zoneTime("T1", 1, "Z1", "08:00:00", "10:00:00"), zoneTime("T1", 2, "Z2", "09:00:00", "11:00:00"),
+                    zoneTime("T1", 3, "Z3", "08:00:00", "12:00:00"),
+                ],
+            ]))
         #expect(run.counts == ["overlapping_zone_and_pickup_drop_off_window": 1])
         let notice = try run.expectFirst(.overlappingZoneAndPickupDropOffWindow, .error, at: "stop_times.txt:2 location_id=\"Z1\"")
         #expect(notice.message.contains("stop_sequence 2 (zone Z2"))
     }
 
     @Test func zonesWhoseWindowsOnlyMeetRaiseNothing() {
-        let run = RuleRun(OverlappingPickupDropOffZoneRule(), on: InMemoryFeed.feed([
-            "locations": zones,
-            "stop_times": [zoneTime("T1", 1, "Z1", "08:00:00", "09:00:00"), zoneTime("T1", 2, "Z2", "09:00:00", "10:00:00"),
-                           zoneTime("T2", 1, "Z1", "08:00:00", "10:00:00")],
-        ]))
+        let run = RuleRun(
+            OverlappingPickupDropOffZoneRule(),
+            on: InMemoryFeed.feed([
+                "locations": zones,
+                "stop_times": [
+                    zoneTime("T1", 1, "Z1", "08:00:00", "09:00:00"), zoneTime("T1", 2, "Z2", "09:00:00", "10:00:00"),
+                    zoneTime("T2", 1, "Z1", "08:00:00", "10:00:00"),
+                ],
+            ]))
         #expect(run.counts.isEmpty)
     }
 }

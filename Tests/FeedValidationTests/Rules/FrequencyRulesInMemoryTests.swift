@@ -1,6 +1,7 @@
 import FeedModel
-@testable import FeedValidation
 import Testing
+
+@testable import FeedValidation
 
 /// FrequencyWindowRule and OverlappingFrequencyRule, each alone on in-memory frequencies.
 @Suite struct FrequencyRulesInMemoryTests {
@@ -9,16 +10,20 @@ import Testing
     }
 
     @Test func emptyWindowsAreDroppedWithTripsLeftWithoutOne() throws {
-        let run = RuleRun(FrequencyWindowRule(), on: InMemoryFeed.feed([
-            "trips": [[.tripId: "T1"], [.tripId: "T2"], [.tripId: "T3"]],
-            "stop_times": [[.tripId: "T1", .stopSequence: 1], [.tripId: "T2", .stopSequence: 1], [.tripId: "T2", .stopSequence: 2],
-                           [.tripId: "T3", .stopSequence: 1]],
-            "frequencies": [
-                window("T1", "06:00:00", "08:00:00", 0), window("T1", "08:00:00", "10:00:00", 600),
-                window("T2", "10:00:00", "09:00:00", 600),
-                window("T3", "10:00:00", "10:00:00", 600), window("T3", "11:00:00", "12:00:00", 600),
-            ],
-        ]))
+        let run = RuleRun(
+            FrequencyWindowRule(),
+            on: InMemoryFeed.feed([
+                "trips": [[.tripId: "T1"], [.tripId: "T2"], [.tripId: "T3"]],
+                "stop_times": [
+                    [.tripId: "T1", .stopSequence: 1], [.tripId: "T2", .stopSequence: 1], [.tripId: "T2", .stopSequence: 2],
+                    [.tripId: "T3", .stopSequence: 1],
+                ],
+                "frequencies": [
+                    window("T1", "06:00:00", "08:00:00", 0), window("T1", "08:00:00", "10:00:00", 600),
+                    window("T2", "10:00:00", "09:00:00", 600),
+                    window("T3", "10:00:00", "10:00:00", 600), window("T3", "11:00:00", "12:00:00", 600),
+                ],
+            ]))
         #expect(run.counts == ["number_out_of_range": 1, "start_and_end_range_out_of_order": 1, "start_and_end_range_equal": 1])
         let headway = try run.expectFirst(.numberOutOfRange, .error, at: "frequencies.txt:2 headway_secs=\"0\"")
         #expect(headway.repair == "window dropped")
@@ -32,20 +37,24 @@ import Testing
     }
 
     @Test func windowsHoldingRunsRaiseNothing() {
-        let run = RuleRun(FrequencyWindowRule(), on: InMemoryFeed.feed([
-            "frequencies": [window("T1", "06:00:00", "06:00:01", 1), window("T1", "23:00:00", "25:30:00", 900)],
-        ]))
+        let run = RuleRun(
+            FrequencyWindowRule(),
+            on: InMemoryFeed.feed([
+                "frequencies": [window("T1", "06:00:00", "06:00:01", 1), window("T1", "23:00:00", "25:30:00", 900)]
+            ]))
         #expect(run.counts.isEmpty)
         #expect(run.feed.frequencies.count == 2)
     }
 
     @Test func overlappingWindowIsReportedAndTheEarlierOneEndedAtItsStart() throws {
-        let run = RuleRun(OverlappingFrequencyRule(), on: InMemoryFeed.feed([
-            "frequencies": [
-                window("T1", "07:30:00", "09:00:00", 600), window("T1", "06:00:00", "08:00:00", 300),
-                window("T1", "09:00:00", "10:00:00", 600), window("T2", "06:00:00", "07:00:00", 600),
-            ],
-        ]))
+        let run = RuleRun(
+            OverlappingFrequencyRule(),
+            on: InMemoryFeed.feed([
+                "frequencies": [
+                    window("T1", "07:30:00", "09:00:00", 600), window("T1", "06:00:00", "08:00:00", 300),
+                    window("T1", "09:00:00", "10:00:00", 600), window("T2", "06:00:00", "07:00:00", 600),
+                ]
+            ]))
         #expect(run.counts == ["overlapping_frequency": 1])
         let notice = try run.expectFirst(.overlappingFrequency, .error, at: "frequencies.txt:2 start_time=\"07:30:00\"")
         #expect(notice.repair == "the window of line 3 ends at 07:30:00")
@@ -54,10 +63,14 @@ import Testing
     }
 
     @Test func windowsMeetingEndToStartRaiseNothing() {
-        let run = RuleRun(OverlappingFrequencyRule(), on: InMemoryFeed.feed([
-            "frequencies": [window("T1", "06:00:00", "08:00:00", 300), window("T1", "08:00:00", "10:00:00", 600),
-                            window("T2", "07:00:00", "09:00:00", 600)],
-        ]))
+        let run = RuleRun(
+            OverlappingFrequencyRule(),
+            on: InMemoryFeed.feed([
+                "frequencies": [
+                    window("T1", "06:00:00", "08:00:00", 300), window("T1", "08:00:00", "10:00:00", 600),
+                    window("T2", "07:00:00", "09:00:00", 600),
+                ]
+            ]))
         #expect(run.counts.isEmpty)
         #expect(run.feed.frequencies.integers(.endTime) == [8 * 3600, 10 * 3600, 9 * 3600])
     }

@@ -1,6 +1,7 @@
 import FeedModel
-@testable import FeedValidation
 import Testing
+
+@testable import FeedValidation
 
 /// PathwayRule and PathwayLoopRule, each alone on in-memory pathways.
 @Suite struct PathwayRulesInMemoryTests {

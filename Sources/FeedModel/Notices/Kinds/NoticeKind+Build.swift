@@ -17,7 +17,8 @@ extension NoticeKind {
 
     public static let noUsableRows = NoticeKind(
         "no_usable_rows", .error, .feedc,
-        "A required file (agency, stops, routes, trips, stop_times, or both calendars) has no usable row after repairs: the bundle would have no timetable, so it blocks publication.")
+        "A required file (agency, stops, routes, trips, stop_times, or both calendars) has no usable row after repairs: the bundle would have no timetable, so it blocks publication."
+    )
 
     public static let noFixedRouteService = NoticeKind(
         "no_fixed_route_service", .warning, .feedc,
@@ -37,7 +38,8 @@ extension NoticeKind {
 
     public static let placeOverrideUnknownStop = NoticeKind(
         "place_override_unknown_stop", .warning, .feedc,
-        "A line of the network overrides file names a stop that is not a station or an ungrouped served stop of the bundle (ids include the source's prefix). The line is ignored.")
+        "A line of the network overrides file names a stop that is not a station or an ungrouped served stop of the bundle (ids include the source's prefix). The line is ignored."
+    )
 
     public static let realtimeTripIdsUnavailable = NoticeKind(
         "realtime_trip_ids_unavailable", .warning, files: ["trips.txt"], .feedc,

@@ -18,7 +18,8 @@ extension NoticeKind {
 
     public static let invalidCharacter = NoticeKind(
         "invalid_character", .error, .mobilityData,
-        "This field contains invalid characters, such as the replacement character (\"\\uFFFD\"). Check that text was properly encoded in UTF-8 as required by GTFS.")
+        "This field contains invalid characters, such as the replacement character (\"\\uFFFD\"). Check that text was properly encoded in UTF-8 as required by GTFS."
+    )
 
     public static let invalidUrl = NoticeKind(
         "invalid_url", .error, .mobilityData,
@@ -26,11 +27,13 @@ extension NoticeKind {
 
     public static let invalidEmail = NoticeKind(
         "invalid_email", .error, .mobilityData,
-        "A field contains a malformed email address. Definitions for valid emails are quite vague. We perform strict validation using the Apache Commons EmailValidator.")
+        "A field contains a malformed email address. Definitions for valid emails are quite vague. We perform strict validation using the Apache Commons EmailValidator."
+    )
 
     public static let invalidPhoneNumber = NoticeKind(
         "invalid_phone_number", .error, .mobilityData,
-        "A field contains a malformed phone number. This rule uses the PhoneNumberUtil class to validate a phone number based on a country code. If no country code is provided in the parameters used to run the validator, this notice won't be emitted.")
+        "A field contains a malformed phone number. This rule uses the PhoneNumberUtil class to validate a phone number based on a country code. If no country code is provided in the parameters used to run the validator, this notice won't be emitted."
+    )
 
     public static let invalidTimezone = NoticeKind(
         "invalid_timezone", .error, .mobilityData,
@@ -74,11 +77,13 @@ extension NoticeKind {
 
     public static let startAndEndRangeEqual = NoticeKind(
         "start_and_end_range_equal", .error, .mobilityData,
-        "Two date or time fields are equal. The fields `frequencies.start_date` and `frequencies.end_date` have been found equal in `frequencies.txt`. The GTFS spec is currently unclear how this case should be handled (e.g., is it a trip that circulates once?). It is recommended to use a trip not defined via frequencies.txt for this case.")
+        "Two date or time fields are equal. The fields `frequencies.start_date` and `frequencies.end_date` have been found equal in `frequencies.txt`. The GTFS spec is currently unclear how this case should be handled (e.g., is it a trip that circulates once?). It is recommended to use a trip not defined via frequencies.txt for this case."
+    )
 
     public static let leadingOrTrailingWhitespaces = NoticeKind(
         "leading_or_trailing_whitespaces", .warning, .mobilityData,
-        "The value in CSV file has leading or trailing whitespaces. This notice is emitted for values protected with double quotes since whitespaces for non-protected values are trimmed automatically by CSV parser.")
+        "The value in CSV file has leading or trailing whitespaces. This notice is emitted for values protected with double quotes since whitespaces for non-protected values are trimmed automatically by CSV parser."
+    )
 
     public static let nulCharacterInField = NoticeKind(
         "nul_character_in_field", .warning, .feedc,
@@ -94,5 +99,6 @@ extension NoticeKind {
 
     public static let mixedCaseRecommendedField = NoticeKind(
         "mixed_case_recommended_field", .warning, .mobilityData,
-        "This field has customer-facing text and should use Mixed Case (should contain upper and lower case letters). This field contains customer-facing text and should use Mixed Case (upper and lower case letters) to ensure good readability when displayed to riders. Avoid the use of abbreviations throughout the feed (e.g. St. for Street) unless a location is called by its abbreviated name (e.g. “JFK Airport”). Abbreviations may be problematic for accessibility by screen reader software and voice user interfaces.")
+        "This field has customer-facing text and should use Mixed Case (should contain upper and lower case letters). This field contains customer-facing text and should use Mixed Case (upper and lower case letters) to ensure good readability when displayed to riders. Avoid the use of abbreviations throughout the feed (e.g. St. for Street) unless a location is called by its abbreviated name (e.g. “JFK Airport”). Abbreviations may be problematic for accessibility by screen reader software and voice user interfaces."
+    )
 }

@@ -10,11 +10,13 @@ extension NoticeKind {
 
     public static let ioError = NoticeKind(
         "i_o_error", .error, .feedc,
-        "Error in IO operation: the dump (a GTFS archive or folder, a Kalkati or NextBus document) or one of its files could not be read. Nothing can be compiled from it, so it blocks publication.")
+        "Error in IO operation: the dump (a GTFS archive or folder, a Kalkati or NextBus document) or one of its files could not be read. Nothing can be compiled from it, so it blocks publication."
+    )
 
     public static let duplicateZipMember = NoticeKind(
         "duplicate_zip_member", .error, .feedc,
-        "The archive holds two or more entries of one name; tools disagree on which is the file. The last entry is read (as unzip and Python's zipfile do) and the others are ignored; the value is the number of entries.")
+        "The archive holds two or more entries of one name; tools disagree on which is the file. The last entry is read (as unzip and Python's zipfile do) and the others are ignored; the value is the number of entries."
+    )
 
     public static let unsafePath = NoticeKind(
         "unsafe_path", .error, .feedc,
@@ -26,7 +28,8 @@ extension NoticeKind {
 
     public static let missingRequiredFile = NoticeKind(
         "missing_required_file", .error, .mobilityData,
-        "A required file is missing. If this notice is triggered for every core file, it might be a problem with the input. To create a zip file from the GTFS `.txt` files: select all the `.txt` files, right-click, and compress. Do not compress the folder containing the files.")
+        "A required file is missing. If this notice is triggered for every core file, it might be a problem with the input. To create a zip file from the GTFS `.txt` files: select all the `.txt` files, right-click, and compress. Do not compress the folder containing the files."
+    )
 
     public static let missingRecommendedFile = NoticeKind(
         "missing_recommended_file", .warning, files: ["feed_info.txt"], .mobilityData,
@@ -42,7 +45,8 @@ extension NoticeKind {
 
     public static let emptyFile = NoticeKind(
         "empty_file", .error, .mobilityData,
-        "A CSV file is empty. Empty csv file found in the archive: file does not have any headers, or is a required file and does not have any data. The GTFS specification requires the first line of each file to contain field names and required files must have data.")
+        "A CSV file is empty. Empty csv file found in the archive: file does not have any headers, or is a required file and does not have any data. The GTFS specification requires the first line of each file to contain field names and required files must have data."
+    )
 
     public static let invalidUtf8 = NoticeKind(
         "invalid_utf8", .error, .feedc,

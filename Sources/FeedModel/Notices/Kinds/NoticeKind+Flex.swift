@@ -38,7 +38,8 @@ extension NoticeKind {
 
     public static let unsupportedGeometryType = NoticeKind(
         "unsupported_geometry_type", .error, files: ["locations.geojson"], .mobilityData,
-        "A GeoJSON feature has an unsupported geometry type in `locations.geojson`. Each feature must have a geometry type that is supported by the GTFS spec. The supported geometry types `Polygon` and `MultiPolygon`.")
+        "A GeoJSON feature has an unsupported geometry type in `locations.geojson`. Each feature must have a geometry type that is supported by the GTFS spec. The supported geometry types `Polygon` and `MultiPolygon`."
+    )
 
     public static let duplicateGeoJsonKey = NoticeKind(
         "duplicate_geo_json_key", .error, files: ["locations.geojson"], .mobilityData,
@@ -46,19 +47,23 @@ extension NoticeKind {
 
     public static let invalidGeometry = NoticeKind(
         "invalid_geometry", .error, files: ["locations.geojson"], .mobilityData,
-        "A polygon in `locations.geojson` is unparsable or invalid. Each polygon must be valid by the definition of the OpenGIS Simple Features Specification, section 6.1.11.")
+        "A polygon in `locations.geojson` is unparsable or invalid. Each polygon must be valid by the definition of the OpenGIS Simple Features Specification, section 6.1.11."
+    )
 
     public static let geometryNotFullyChecked = NoticeKind(
         "geometry_not_fully_checked", .info, files: ["locations.geojson", "stop_times.txt"], .feedc,
-        "locations.geojson: the checks of polygon topology (crossing rings, holes, nesting) or of overlapping zones stopped at their bound of work, so a file of very many or very large features is not fully checked. Nothing is repaired; the features are kept.")
+        "locations.geojson: the checks of polygon topology (crossing rings, holes, nesting) or of overlapping zones stopped at their bound of work, so a file of very many or very large features is not fully checked. Nothing is repaired; the features are kept."
+    )
 
     public static let overlappingZoneAndPickupDropOffWindow = NoticeKind(
         "overlapping_zone_and_pickup_drop_off_window", .error, files: ["stop_times.txt"], .mobilityData,
-        "Two entities have overlapping pickup/drop-off windows and zones. Two entities in `stop_times.txt` with the same `trip_id` have the same `pickup_type` or `drop_off_type`, overlapping pickup/drop-off windows and overlapping zones in `locations.geojson`.")
+        "Two entities have overlapping pickup/drop-off windows and zones. Two entities in `stop_times.txt` with the same `trip_id` have the same `pickup_type` or `drop_off_type`, overlapping pickup/drop-off windows and overlapping zones in `locations.geojson`."
+    )
 
     public static let missingPickupDropOffBookingRuleId = NoticeKind(
         "missing_pickup_drop_off_booking_rule_id", .warning, files: ["stop_times.txt"], .mobilityData,
-        "pickup_booking_rule_id is recommended when pickup_type=2 and drop_off_booking_rule_id is recommended when drop_off_type=2. Currently, this notice is only triggered on feeds when either start_pickup_drop_off_window or end_pickup_drop_off_window is defined, since this recommendation was added to the specification for feeds with GTFS-Flex.")
+        "pickup_booking_rule_id is recommended when pickup_type=2 and drop_off_booking_rule_id is recommended when drop_off_type=2. Currently, this notice is only triggered on feeds when either start_pickup_drop_off_window or end_pickup_drop_off_window is defined, since this recommendation was added to the specification for feeds with GTFS-Flex."
+    )
 
     public static let forbiddenRealTimeBookingFieldValue = NoticeKind(
         "forbidden_real_time_booking_field_value", .error, files: ["booking_rules.txt"], .mobilityData,
@@ -78,7 +83,8 @@ extension NoticeKind {
 
     public static let invalidPriorNoticeDurationMin = NoticeKind(
         "invalid_prior_notice_duration_min", .error, files: ["booking_rules.txt"], .mobilityData,
-        "An invalid `prior_notice_duration_min` value is present in a booking rule. The `prior_notice_duration_max` field value needs to be greater or equal to the `prior_notice_duration_min` field value.")
+        "An invalid `prior_notice_duration_min` value is present in a booking rule. The `prior_notice_duration_max` field value needs to be greater or equal to the `prior_notice_duration_min` field value."
+    )
 
     public static let forbiddenPriorNoticeStartDay = NoticeKind(
         "forbidden_prior_notice_start_day", .error, files: ["booking_rules.txt"], .mobilityData,

@@ -12,15 +12,18 @@ extension NoticeKind {
 
     public static let foreignKeyViolation = NoticeKind(
         "foreign_key_violation", .error, .mobilityData,
-        "Wrong foreign key. A foreign key references the primary key of another file. A foreign key violation means that the foreign key referenced from a given row (the child file) cannot be found in the corresponding file (the parent file). The Foreign keys are defined in the specification under \"Type\" for each file.")
+        "Wrong foreign key. A foreign key references the primary key of another file. A foreign key violation means that the foreign key referenced from a given row (the child file) cannot be found in the corresponding file (the parent file). The Foreign keys are defined in the specification under \"Type\" for each file."
+    )
 
     public static let duplicateGeographyId = NoticeKind(
         "duplicate_geography_id", .error, files: ["stops.txt", "locations.geojson", "location_groups.txt"], .mobilityData,
-        "Geography id is duplicated across multiple files. ID must be unique across all `stops.stop_id`, `locations.geojson` `id`, and `location_groups.location_group_id` values.")
+        "Geography id is duplicated across multiple files. ID must be unique across all `stops.stop_id`, `locations.geojson` `id`, and `location_groups.location_group_id` values."
+    )
 
     public static let missingRequiredAgencyId = NoticeKind(
         "missing_required_agency_id", .error, files: ["agency.txt", "routes.txt", "fare_attributes.txt"], .mobilityData,
-        "Agency id is required when there are multiple agencies. `agency.agency_id`, `routes.agency_id` or `fare_attributes.agency_id` is required when there are multiple agencies.")
+        "Agency id is required when there are multiple agencies. `agency.agency_id`, `routes.agency_id` or `fare_attributes.agency_id` is required when there are multiple agencies."
+    )
 
     public static let inconsistentAgencyTimezone = NoticeKind(
         "inconsistent_agency_timezone", .error, files: ["agency.txt"], .mobilityData,

@@ -15,7 +15,8 @@ extension NoticeKind {
 
     public static let routeLongNameContainsShortName = NoticeKind(
         "route_long_name_contains_short_name", .warning, files: ["routes.txt"], .mobilityData,
-        "Long name should not contain short name for a single route. In routes.txt, `route_long_name` should not contain the value for `route_short_name`, because when both are provided, they are often combined by transit applications. Note that only one of the two fields is required. If there is no short name used for a route, use `route_long_name` only.")
+        "Long name should not contain short name for a single route. In routes.txt, `route_long_name` should not contain the value for `route_short_name`, because when both are provided, they are often combined by transit applications. Note that only one of the two fields is required. If there is no short name used for a route, use `route_long_name` only."
+    )
 
     public static let sameNameAndDescriptionForRoute = NoticeKind(
         "same_name_and_description_for_route", .warning, files: ["routes.txt"], .mobilityData,
@@ -23,7 +24,8 @@ extension NoticeKind {
 
     public static let duplicateRouteName = NoticeKind(
         "duplicate_route_name", .warning, files: ["routes.txt"], .mobilityData,
-        "Two distinct routes have either the same `route_short_name`, the same `route_long_name`, or the same combination of `route_short_name` and `route_long_name`. All routes of the same `route_type` with the same `agency_id` should have unique combinations of `route_short_name` and `route_long_name`.")
+        "Two distinct routes have either the same `route_short_name`, the same `route_long_name`, or the same combination of `route_short_name` and `route_long_name`. All routes of the same `route_type` with the same `agency_id` should have unique combinations of `route_short_name` and `route_long_name`."
+    )
 
     public static let routeColorContrast = NoticeKind(
         "route_color_contrast", .warning, files: ["routes.txt"], .mobilityData,

@@ -9,11 +9,13 @@ extension NoticeKind {
 
     public static let stopWithoutLocation = NoticeKind(
         "stop_without_location", .error, files: ["stops.txt"], .mobilityData,
-        "`stop_lat` and/or `stop_lon` is missing for stop with `location_type` equal to`0`, `1`, or `2`. `stop_lat` and/or `stop_lon` are required for locations that are stops (`location_type=0`), stations (`location_type=1`) or entrances/exits (`location_type=2`).")
+        "`stop_lat` and/or `stop_lon` is missing for stop with `location_type` equal to`0`, `1`, or `2`. `stop_lat` and/or `stop_lon` are required for locations that are stops (`location_type=0`), stations (`location_type=1`) or entrances/exits (`location_type=2`)."
+    )
 
     public static let missingStopName = NoticeKind(
         "missing_stop_name", .error, files: ["stops.txt"], .mobilityData,
-        "`stops.stop_name` is required for `location_type` equal to `0`, `1`, or `2`. `stops.stop_name` is required for locations that are stops (`location_type=0`), stations (`location_type=1`) or entrances/exits (`location_type=2`).")
+        "`stops.stop_name` is required for `location_type` equal to `0`, `1`, or `2`. `stops.stop_name` is required for locations that are stops (`location_type=0`), stations (`location_type=1`) or entrances/exits (`location_type=2`)."
+    )
 
     public static let pointNearOrigin = NoticeKind(
         "point_near_origin", .error, files: ["stops.txt", "locations.geojson"], .mobilityData,
@@ -33,15 +35,18 @@ extension NoticeKind {
 
     public static let stopWithoutStopTime = NoticeKind(
         "stop_without_stop_time", .warning, files: ["stops.txt"], .mobilityData,
-        "A stop in `stops.txt` is not referenced by any `stop_times.stop_id`. Such stops are not used by any trip and normally do not provide user value. This notice may indicate a typo in `stop_times.txt`.")
+        "A stop in `stops.txt` is not referenced by any `stop_times.stop_id`. Such stops are not used by any trip and normally do not provide user value. This notice may indicate a typo in `stop_times.txt`."
+    )
 
     public static let locationWithUnexpectedStopTime = NoticeKind(
         "location_with_unexpected_stop_time", .error, files: ["stop_times.txt"], .mobilityData,
-        "A location in `stops.txt` that is not a stop is referenced by some `stop_times.stop_id`. Referenced locations (using `stop_times.stop_id`) must be stops/platforms, i.e. their `stops.location_type` value must be 0 or empty.")
+        "A location in `stops.txt` that is not a stop is referenced by some `stop_times.stop_id`. Referenced locations (using `stop_times.stop_id`) must be stops/platforms, i.e. their `stops.location_type` value must be 0 or empty."
+    )
 
     public static let sameNameAndDescriptionForStop = NoticeKind(
         "same_name_and_description_for_stop", .warning, files: ["stops.txt"], .mobilityData,
-        "Same name and description for stop. Description of the location that provides useful, quality information. Do not simply duplicate the name of the location.")
+        "Same name and description for stop. Description of the location that provides useful, quality information. Do not simply duplicate the name of the location."
+    )
 
     public static let sameStopAndAgencyUrl = NoticeKind(
         "same_stop_and_agency_url", .warning, files: ["stops.txt"], .mobilityData,
