@@ -2,17 +2,18 @@ import Foundation
 
 /// Tests/TestSupport/Fixtures/etag_server.py on 127.0.0.1: serves a folder with ETags and 304s,
 /// `/status/N` answers N, `/cut/…` cuts files off halfway. Requests are logged to `log`. Stopped
-/// when released (and by itself after 30 s).
+/// when released (and by itself after `lifetime` seconds, 30 unless a test needs longer: under
+/// a loaded test run a test may wait that long for a core between starting it and its requests).
 public final class EtagServer {
     public let port: Int
     public let log: URL
     private let process = Process()
 
-    public init(serving folder: URL, log: URL) throws {
+    public init(serving folder: URL, log: URL, lifetime: Int = 30) throws {
         self.log = log
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let script = SharedData.projectRoot.appendingPathComponent("Tests/TestSupport/Fixtures/etag_server.py")
-        process.arguments = ["python3", script.path, folder.path, "30", log.path]
+        process.arguments = ["python3", script.path, folder.path, String(lifetime), log.path]
         let output = Pipe()
         process.standardOutput = output
         // Not the tests' own stderr: `swift test` waits for every holder of it to close it.

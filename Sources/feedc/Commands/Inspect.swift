@@ -32,12 +32,7 @@ struct Inspect: ParsableCommand {
             try printRoutes()
             return
         }
-        let inspection: BundleInspection
-        do {
-            inspection = try BundleInspection(file: URL(fileURLWithPath: bundle))
-        } catch {
-            Terminal.fail(error, file: bundle)
-        }
+        let inspection = read(BundleInspection.init(file:))
         if json {
             Terminal.printJSON(inspection)
             return
@@ -52,13 +47,17 @@ struct Inspect: ParsableCommand {
         }
     }
 
-    private func printRoutes() throws {
-        let inspection: RouteInspection
+    /// The bundle read by `make`; a file it cannot read ends the command with its error.
+    private func read<T>(_ make: (URL) throws -> T) -> T {
         do {
-            inspection = try RouteInspection(file: URL(fileURLWithPath: bundle))
+            return try make(URL(fileURLWithPath: bundle))
         } catch {
             Terminal.fail(error, file: bundle)
         }
+    }
+
+    private func printRoutes() throws {
+        let inspection = read(RouteInspection.init(file:))
         if json {
             Terminal.printJSON(inspection.routes)
             return
@@ -74,12 +73,7 @@ struct Inspect: ParsableCommand {
     }
 
     private func printOpposites() throws {
-        let inspection: OppositeInspection
-        do {
-            inspection = try OppositeInspection(file: URL(fileURLWithPath: bundle))
-        } catch {
-            Terminal.fail(error, file: bundle)
-        }
+        let inspection = read(OppositeInspection.init(file:))
         if json {
             Terminal.printJSON(inspection.links)
             return

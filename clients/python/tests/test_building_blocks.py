@@ -99,7 +99,7 @@ class BuildingBlockTests(unittest.TestCase):
         if not os.path.exists(source):
             self.skipTest("no Swift sources")
         with open(source, encoding="utf-8") as f:
-            found = re.search(r'static let views: \[String\] = \[\n *"""\n(.*?)\n( *)""",', f.read(), re.DOTALL)
+            found = re.search(r'static let views: \[String\] = \[\n *"""\n(.*?)\n( *)"""', f.read(), re.DOTALL)
         indent = len(found.group(2))
         self.assertEqual("\n".join(line[indent:] for line in found.group(1).split("\n")), STOP_TIMES_VIEW)
         with open(os.path.join(os.path.dirname(source), "SQLiteModules.swift"), encoding="utf-8") as f:
