@@ -105,7 +105,7 @@ public final class Database {
         if let failure { throw failure }
     }
 
-    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+    package func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         try Statement(database: self, sql: sql)
     }
 
