@@ -165,6 +165,7 @@ package struct Publisher {
 
 /// An older version that got no delta to the new one: its clients take the full bundle.
 public struct DroppedDelta: Codable, Sendable, Equatable {
+    /// The older version's number.
     public var from: Int
     /// Why, in words ("84.1% of the bundle, over max_delta_share 0.8").
     public var reason: String

@@ -19,6 +19,7 @@ package struct LineDirection: Sendable, Codable, Equatable {
 
 /// What the stage decided for one route, for the build report and `feedc inspect --routes`.
 public struct RouteDirections: Sendable, Codable, Equatable {
+    /// Where a route's directions come from.
     public enum Source: String, Sendable, Codable {
         /// Every trip has a direction_id; the feed's grouping was kept.
         case feed
@@ -26,9 +27,12 @@ public struct RouteDirections: Sendable, Codable, Equatable {
         case inferred
     }
 
+    /// The route's `route_id`.
     public var route: String
+    /// Whether the feed's `direction_id` was kept or the directions were inferred.
     public var source: Source
     package var directions: [LineDirection]
+    /// Stop patterns merged into the route's directions.
     public var patternsMerged: Int
     /// Patterns whose direction could not be told from geometry (put with the main direction).
     public var ambiguousPatterns: Int
@@ -49,6 +53,7 @@ package struct StopDirection: Sendable, Equatable, Hashable {
 
 /// The result of the directions stage for a whole feed.
 public struct FeedDirections: Sendable {
+    /// Per route, by `route_id`.
     public var routes: [String: RouteDirections]
     /// The patterns of each route's directions, busiest first: route → direction index → patterns.
     package var patterns: [String: [Int: [RoutePattern]]]

@@ -10,6 +10,7 @@ public struct LegacyReadOptions: Sendable, Equatable {
     /// countries when not given.
     public var timezone: String?
 
+    /// Options; nil: no XSD validation, the time zone derived or required.
     public init(schema: URL? = nil, timezone: String? = nil) {
         self.schema = schema
         self.timezone = timezone

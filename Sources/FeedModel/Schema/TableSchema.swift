@@ -36,6 +36,7 @@ public struct TableSchema: Sendable, Equatable {
         self.isCompiled = isCompiled
     }
 
+    /// The position of `field` among ``fields``; nil when the table has no such field.
     public func index(of field: String) -> Int? {
         fields.firstIndex { $0.name == field }
     }
