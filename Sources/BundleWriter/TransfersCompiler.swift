@@ -13,7 +13,6 @@ struct TransfersCompiler {
         let table = source.feed["transfers"]
         var given: Set<StopPairKey> = []
         if table.isPresent {
-            let reader = Reader(table: table, source: source)
             let types = table.integers(.transferType), times = table.integers(.minTransferTime)
             let fields: [FieldKey] = [.fromStopId, .toStopId, .fromRouteId, .toRouteId, .fromTripId, .toTripId]
             let columns = fields.map { table.has($0) ? table.texts($0) : Array(repeating: nil, count: table.count) }
