@@ -4,8 +4,8 @@ import FeedSQLite
 import Foundation
 
 /// Compiles frozen feeds into the content of one bundle.
-package struct BundleCompiler: Sendable {
-    package init() {}
+public struct BundleCompiler: Sendable {
+    public init() {}
 
     /// The content of a bundle built from `sources`, with its meta rows. Each source is compiled
     /// on its own (up to `workers` at once) and their rows joined in the sources' order, so the
@@ -14,7 +14,7 @@ package struct BundleCompiler: Sendable {
     /// Each source is let go as soon as its rows are made: when the caller hands its only copy
     /// over (`consume`), a source's tables (stop_times above all) are freed while later sources
     /// compile, and never sit beside the whole bundle's rows.
-    package func compile(bundle name: String, version: Int, sources: consuming [SourceFeed], workers: Workers = Workers(1)) -> BundleContent {
+    public func compile(bundle name: String, version: Int, sources: consuming [SourceFeed], workers: Workers = Workers(1)) -> BundleContent {
         let range = ServiceRange(sources.map(\.feed))
         let slots = sources.map { Handover($0, cost: $0.feed.stopTimes.count) }
         _ = consume sources
@@ -61,7 +61,7 @@ package struct BundleCompiler: Sendable {
     }
 
     /// The bundle's content: the sources' rows in the sources' order, then the meta rows.
-    package func join(bundle name: String, version: Int, parts: consuming [BundleContent], range: ServiceRange?) -> BundleContent {
+    public func join(bundle name: String, version: Int, parts: consuming [BundleContent], range: ServiceRange?) -> BundleContent {
         var content = BundleContent()
         for part in parts { content.append(contentsOf: part) }
         var meta: [(String, String)] = [("bundle", name), ("format", String(BundleSchema.formatVersion)), ("version", String(version))]
@@ -77,11 +77,11 @@ package struct BundleCompiler: Sendable {
 }
 
 /// The first and last dates any trip runs, from calendar and calendar_dates, as `YYYY-MM-DD`.
-package struct ServiceRange: Sendable, Equatable {
-    package var start: String
-    package var end: String
+public struct ServiceRange: Sendable, Equatable {
+    public var start: String
+    public var end: String
 
-    package init?(_ feeds: [Feed]) {
+    public init?(_ feeds: [Feed]) {
         var first = Int.max
         var last = Int.min
         for feed in feeds {

@@ -9,10 +9,10 @@ import Foundation
 
 /// An exclusive, non-blocking lock on an output folder (`flock` on `<folder>/.lock`), so two
 /// builds never publish into one folder at once. Released when the value is released.
-package final class OutputLock {
+public final class OutputLock {
     private let descriptor: Int32
 
-    package init(folder: URL) throws(PublishError) {
+    public init(folder: URL) throws(PublishError) {
         let path = folder.appendingPathComponent(".lock").path
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -37,7 +37,7 @@ package final class OutputLock {
 /// Writes a file atomically (``AtomicFile/write(_:to:via:)``), the temporary file in `scratch`
 /// (`<output>/.tmp/`) when given, else beside the target. Readers see the old file or the new
 /// one, never a part.
-package func writeAtomically(_ data: Data, to url: URL, scratch: ScratchFolder? = nil) throws(PublishError) {
+public func writeAtomically(_ data: Data, to url: URL, scratch: ScratchFolder? = nil) throws(PublishError) {
     let temporary = try scratch?.file("-" + url.lastPathComponent)
     do {
         try AtomicFile.write(data, to: url, via: temporary)

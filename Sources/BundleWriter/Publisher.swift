@@ -5,23 +5,23 @@ import Foundation
 /// Publishes bundle versions into `<output>/<bundle>/`: the gzipped bundle, its validation
 /// report, then the manifest, last. Old versions beyond the retention are pruned after the
 /// manifest no longer lists them.
-package struct Publisher {
+public struct Publisher {
     /// `<output>/<bundle>`.
-    package let folder: URL
-    package let bundle: String
+    public let folder: URL
+    public let bundle: String
     /// `<output>/.tmp/`, where files are written before they are renamed into place.
-    package let scratch: ScratchFolder
+    public let scratch: ScratchFolder
 
-    package init(output: URL, bundle: String) {
+    public init(output: URL, bundle: String) {
         self.folder = output.appendingPathComponent(bundle)
         self.bundle = bundle
         self.scratch = ScratchFolder(output: output)
     }
 
-    package var manifestURL: URL { folder.appendingPathComponent("manifest.json") }
+    public var manifestURL: URL { folder.appendingPathComponent("manifest.json") }
 
     /// The published manifest, nil when nothing was published yet.
-    package func manifest() throws(PublishError) -> Manifest? {
+    public func manifest() throws(PublishError) -> Manifest? {
         guard let data = FileManager.default.contents(atPath: manifestURL.path) else { return nil }
         do {
             return try Manifest.decode(data)
@@ -34,7 +34,7 @@ package struct Publisher {
     /// manifest, writing it when it is missing or does not verify (a key added or changed while
     /// the content stays the same). Returns true when it wrote one.
     @discardableResult
-    package func ensureSignature(privateKey: String, publicKey: String) throws -> Bool {
+    public func ensureSignature(privateKey: String, publicKey: String) throws -> Bool {
         guard let manifest = FileManager.default.contents(atPath: manifestURL.path) else { return false }
         let signatureURL = folder.appendingPathComponent("manifest.json.sig")
         if let existing = FileManager.default.contents(atPath: signatureURL.path),
@@ -48,23 +48,23 @@ package struct Publisher {
     }
 
     /// What one publication needs.
-    package struct Candidate {
+    public struct Candidate {
         /// The written SQLite file: gzipped when published, and read for deltas.
-        package var sqlitePath: URL
+        public var sqlitePath: URL
         /// The file gzipped, when already made (``BundleFileWriter/writePacked(_:to:modules:workers:)``).
-        package var gzipped: [UInt8]?
-        package var digest: String
+        public var gzipped: [UInt8]?
+        public var digest: String
         /// The digest of each table (``ContentDigest/tableDigests(_:only:)``): deltas from older
         /// versions compare them with those kept in each older version's report.
-        package var tableDigests: [String: String]?
-        package var report: Data
-        package var inputs: String
-        package var serviceRange: ServiceRange?
-        package var rows: [String: Int]
+        public var tableDigests: [String: String]?
+        public var report: Data
+        public var inputs: String
+        public var serviceRange: ServiceRange?
+        public var rows: [String: Int]
         /// The diff against the previous version, as JSON; nil for a first version.
-        package var diff: Data?
+        public var diff: Data?
 
-        package init(
+        public init(
             sqlitePath: URL, digest: String, report: Data, inputs: String, serviceRange: ServiceRange?, rows: [String: Int],
             diff: Data? = nil, gzipped: [UInt8]? = nil, tableDigests: [String: String]? = nil
         ) {
@@ -81,18 +81,18 @@ package struct Publisher {
     }
 
     /// What a publication wrote.
-    package struct Published {
-        package var manifest: Manifest
+    public struct Published {
+        public var manifest: Manifest
         /// What changed since the previous version, when a delta was computed from it.
-        package var changes: DeltaStatistics?
+        public var changes: DeltaStatistics?
         /// Retained versions that got no delta (their clients download the full bundle), and why.
-        package var droppedDeltas: [DroppedDelta] = []
+        public var droppedDeltas: [DroppedDelta] = []
     }
 
     /// Publishes `candidate` as version `version`: bundle, report, deltas from the retained
     /// versions (each at most `maxDeltaShare` of the bundle's size, computed by up to `workers`
     /// at once), then the manifest.
-    package func publish(
+    public func publish(
         _ candidate: Candidate, version: Int, previous: Manifest?, keep: Int, maxDeltaShare: Double = 0.8,
         signingKey: String? = nil, workers: Workers = Workers(1)
     ) throws -> Published {
@@ -165,7 +165,6 @@ package struct Publisher {
 
 /// An older version that got no delta to the new one: its clients take the full bundle.
 public struct DroppedDelta: Codable, Sendable, Equatable {
-    /// The older version's number.
     public var from: Int
     /// Why, in words ("84.1% of the bundle, over max_delta_share 0.8").
     public var reason: String

@@ -6,15 +6,15 @@ import Foundation
 ///
 /// Used only while the output folder's lock (``OutputLock``) is held, so whatever is found in it
 /// when a run starts was left by an interrupted one and can go: ``clear()``.
-package struct ScratchFolder: Sendable {
-    package let url: URL
+public struct ScratchFolder: Sendable {
+    public let url: URL
 
-    package init(output: URL) {
+    public init(output: URL) {
         url = output.appendingPathComponent(".tmp")
     }
 
     /// A new path in the folder (created when missing), ending in `suffix`.
-    package func file(_ suffix: String) throws(PublishError) -> URL {
+    public func file(_ suffix: String) throws(PublishError) -> URL {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
@@ -24,7 +24,7 @@ package struct ScratchFolder: Sendable {
     }
 
     /// Removes the folder and everything in it.
-    package func clear() {
+    public func clear() {
         try? FileManager.default.removeItem(at: url)
     }
 }

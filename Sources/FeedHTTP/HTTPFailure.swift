@@ -2,7 +2,7 @@ import Foundation
 
 /// Why an ``HTTPTransfer`` ended without a whole response. Each caller words it for its users
 /// (the client as a `ClientError`, the build's fetch as a `FetchError`).
-package enum HTTPFailure: Error, Sendable, Equatable {
+public enum HTTPFailure: Error, Sendable, Equatable {
     /// The caller's task was cancelled.
     case cancelled
     /// The file the body goes to cannot be written (a full disk): `reason` in the system's words.
@@ -21,7 +21,7 @@ package enum HTTPFailure: Error, Sendable, Equatable {
     /// Whether the same request may succeed later: the network's trouble (a connection refused,
     /// cut or silent). Not a cancellation, a file that cannot be written, a limit or a refused
     /// redirect, which the same request meets again.
-    package var isTransient: Bool {
+    public var isTransient: Bool {
         switch self {
         case .network, .timedOut: true
         case .cancelled, .local, .overLimit, .refused: false
@@ -29,18 +29,18 @@ package enum HTTPFailure: Error, Sendable, Equatable {
     }
 
     /// The words of a timeout, as both clients write them.
-    package static func timeoutWords(seconds: TimeInterval, idle: Bool) -> String {
+    public static func timeoutWords(seconds: TimeInterval, idle: Bool) -> String {
         "timed out after \(String(format: "%.0f", seconds)) s" + (idle ? " without data" : "")
     }
 }
 
 /// A response's status and head fields (by lower-case name); the body is in memory only for a
 /// ``TransferSink`` without a file.
-package struct HTTPResponse: Sendable {
+public struct HTTPResponse: Sendable {
     /// The status code.
-    package var status: Int
+    public var status: Int
     /// Head fields by lower-case name.
-    package var headers: [String: String]
+    public var headers: [String: String]
     /// The body, when the sink kept it in memory (empty otherwise).
-    package var body: Data
+    public var body: Data
 }

@@ -18,9 +18,9 @@ import Foundation
 /// without bound (1 GB of a 3 GB body before a cancellation lands; 432 MB to 1.6 GB against the
 /// build's 64 MB cap). Elsewhere (`https`, Apple platforms) URLSession, with a watchdog that
 /// checks both limits 5 times a second and cancels the transfer.
-package struct HTTPTransfer: Sendable {
+public struct HTTPTransfer: Sendable {
     /// Which redirects are followed.
-    package enum Redirects: Sendable {
+    public enum Redirects: Sendable {
         /// Only to the request's own server (same scheme, host and port): a manifest's files.
         case sameServer
         /// To any http(s) URL: an agency's dump behind a CDN.
@@ -31,16 +31,16 @@ package struct HTTPTransfer: Sendable {
     }
 
     /// Seconds without a byte received or sent before the exchange is given up.
-    package var idle: TimeInterval
+    public var idle: TimeInterval
     /// Seconds the whole exchange may take, redirects included.
-    package var overall: TimeInterval
+    public var overall: TimeInterval
     /// Which redirects are followed.
-    package var redirects: Redirects
+    public var redirects: Redirects
     /// The `User-Agent` sent.
-    package var userAgent: String
+    public var userAgent: String
 
     /// A transfer with these bounds, redirect policy and `User-Agent`.
-    package init(idle: TimeInterval, overall: TimeInterval, redirects: Redirects, userAgent: String) {
+    public init(idle: TimeInterval, overall: TimeInterval, redirects: Redirects, userAgent: String) {
         self.idle = idle
         self.overall = overall
         self.redirects = redirects
@@ -49,14 +49,14 @@ package struct HTTPTransfer: Sendable {
 
     /// Whether `a` and `b` are on one server: the same scheme, host and port (the port written or
     /// the scheme's default), as docs/update-protocol.md ("Limits") defines it for redirects.
-    package static func sameServer(_ a: URL, _ b: URL) -> Bool {
+    public static func sameServer(_ a: URL, _ b: URL) -> Bool {
         func port(_ url: URL) -> Int? { url.port ?? ["http": 80, "https": 443][url.scheme?.lowercased() ?? ""] }
         return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
     }
 
     /// The exchange, awaited; cancelling the calling task ends it at once (`.cancelled`).
     /// `method` (GET unless said) is sent with `headers` and `body` (`Content-Length` from it).
-    package func run(
+    public func run(
         _ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
         into sink: TransferSink
     ) async throws(HTTPFailure) -> HTTPResponse {
@@ -91,7 +91,7 @@ package struct HTTPTransfer: Sendable {
     /// The exchange on the calling thread, for a batch job with nothing else to do meanwhile
     /// (the build's fetch, the publisher's requests). It needs no thread of Swift's cooperative
     /// pool.
-    package func runBlocking(
+    public func runBlocking(
         _ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
         into sink: TransferSink
     ) throws(HTTPFailure) -> HTTPResponse {

@@ -16,19 +16,19 @@ import Foundation
 /// the awaiting task reads the fields only after the transfer has resumed it. What a
 /// cancellation touches from another thread (`start`, `cancel`, the end of
 /// `didCompleteWithError`) is under `lock`.
-package final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let file: FileHandle?
     let progress: (@Sendable (Int) -> Void)?
     let observer: ((UnsafeRawBufferPointer) -> Void)?
     /// The most the body (or the file, counting what it held) may reach.
-    package let maxBytes: Int
+    public let maxBytes: Int
     /// Whether the body of a status other than 2xx is read too (into memory only: an S3 error's
     /// XML names its code); otherwise it never is.
-    package let keepsErrorBodies: Bool
+    public let keepsErrorBodies: Bool
     /// The bytes `file` held before (a Range request asks for the rest).
-    package var resumeFrom = 0
+    public var resumeFrom = 0
     /// The file written, for errors.
-    package var path: String?
+    public var path: String?
     /// Set by the transfer: which redirects URLSession may follow.
     var redirectPolicy = HTTPTransfer.Redirects.sameServer
     /// Set by the transfer: the response has no body whatever its head declares (a HEAD's).
@@ -79,7 +79,7 @@ package final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked S
 
     /// A sink writing into `file` (nil: the body kept in memory, as `HTTPResponse.body`);
     /// `keepsErrorBodies` (in memory only) reads the body of a status other than 2xx as well.
-    package init(
+    public init(
         file: FileHandle?, maxBytes: Int, keepsErrorBodies: Bool = false, progress: (@Sendable (Int) -> Void)? = nil,
         observer: ((UnsafeRawBufferPointer) -> Void)? = nil
     ) {
@@ -233,7 +233,7 @@ package final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked S
         }
     }
 
-    package func urlSession(
+    public func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
@@ -251,13 +251,13 @@ package final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked S
         completionHandler(.allow)
     }
 
-    package func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         if !accept(data) { dataTask.cancel() }
     }
 
     /// At most 5 redirects; with `.sameServer`, only on the request's server (the manifest's);
     /// with `.none`, none: the 3xx is the response.
-    package func urlSession(
+    public func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
@@ -277,7 +277,7 @@ package final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked S
     }
 
     /// A request body going out counts as activity for the idle timeout, as bytes coming in do.
-    package func urlSession(
+    public func urlSession(
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
         totalBytesSent: Int64, totalBytesExpectedToSend: Int64
     ) {
@@ -290,7 +290,7 @@ package final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked S
         lock.unlock()
     }
 
-    package func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+    public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         lock.lock()
         // Finished already: cancelled before it started, and the awaiting task may be reading.
         if finished {

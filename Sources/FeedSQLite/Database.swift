@@ -3,7 +3,6 @@ import CFeedSQLite
 /// One SQLite connection. The connection is the only owner of its `sqlite3` handle and closes it
 /// when released; no SQLite type appears outside this module.
 public final class Database {
-    /// How a connection opens its file.
     public enum Mode: Sendable {
         case readOnly
         case readWrite
@@ -12,10 +11,8 @@ public final class Database {
     }
 
     let handle: OpaquePointer
-    /// The database file's path.
     public let path: String
 
-    /// Opens the file at `path`; throws when SQLite cannot.
     public init(path: String, mode: Mode = .readOnly) throws(SQLiteError) {
         let flags: Int32 =
             switch mode {
@@ -108,7 +105,7 @@ public final class Database {
         if let failure { throw failure }
     }
 
-    package func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         try Statement(database: self, sql: sql)
     }
 

@@ -1,13 +1,13 @@
 import FeedModel
 
 /// Runs the rules over a feed, in order, and returns the repaired feed to be frozen.
-package struct Validator: Sendable {
-    package var rules: [any ValidationRule]
+public struct Validator: Sendable {
+    public var rules: [any ValidationRule]
 
     /// The rules every build runs, as of `today` (a day number, ``CivilDate``; the calendar
     /// warnings depend on it). Order matters: rows missing what makes them usable go first,
     /// then keys, then the checks that rely on clean keys, then warnings that repair nothing.
-    package static func standardRules(today: Int) -> [any ValidationRule] {
+    public static func standardRules(today: Int) -> [any ValidationRule] {
         [
             RequiredFilesRule(),
             IdCharactersRule(),
@@ -55,14 +55,14 @@ package struct Validator: Sendable {
     }
 
     /// The standard rules as of today (UTC).
-    package static var standardRules: [any ValidationRule] { standardRules(today: ServiceDates.today()) }
+    public static var standardRules: [any ValidationRule] { standardRules(today: ServiceDates.today()) }
 
-    package init(rules: [any ValidationRule] = Validator.standardRules) {
+    public init(rules: [any ValidationRule] = Validator.standardRules) {
         self.rules = rules
     }
 
     /// The standard rules as of `today`, a day number (``CivilDate``).
-    package init(today: Int) {
+    public init(today: Int) {
         self.rules = Self.standardRules(today: today)
     }
 
@@ -72,7 +72,7 @@ package struct Validator: Sendable {
     /// a later repair does not touch the copy it reads), into a sink of its own. The sinks are
     /// taken in the rules' order, so the notices, their samples and counts are the same whatever
     /// the number of workers.
-    package func validate(_ feed: Feed, sink: NoticeSink, workers: Workers = .fromEnvironment()) -> Feed {
+    public func validate(_ feed: Feed, sink: NoticeSink, workers: Workers = .fromEnvironment()) -> Feed {
         var feed = feed
         if workers.count == 1 {
             for rule in rules { rule.apply(to: &feed, sink: sink) }

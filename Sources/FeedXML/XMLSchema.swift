@@ -6,13 +6,13 @@ import Foundation
 /// `@unchecked Sendable`: a compiled schema is read-only; each ``XMLStreamReader`` validating
 /// against it has its own validation context, so one schema can serve several readers, also on
 /// several threads.
-package final class XMLSchema: @unchecked Sendable {
+public final class XMLSchema: @unchecked Sendable {
     let handle: xmlSchemaPtr
     /// The schema's file name, for messages.
-    package let name: String
+    public let name: String
 
     /// Compiles the XSD at `url`.
-    package convenience init(contentsOf url: URL) throws(XMLError) {
+    public convenience init(contentsOf url: URL) throws(XMLError) {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw XMLError(.invalidSchema, file: url.lastPathComponent, "cannot read the schema at \(url.path)")
         }
@@ -20,7 +20,7 @@ package final class XMLSchema: @unchecked Sendable {
     }
 
     /// Compiles an XSD held in memory (the NextBus schema is embedded in the program).
-    package init(bytes: [UInt8], name: String) throws(XMLError) {
+    public init(bytes: [UInt8], name: String) throws(XMLError) {
         XMLLibrary.initialize()
         let box = ErrorBox(limits: .standard)
         let compiled: xmlSchemaPtr? = bytes.withUnsafeBufferPointer { buffer in

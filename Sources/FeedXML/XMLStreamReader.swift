@@ -17,10 +17,10 @@ import Foundation
 ///
 /// With a schema, the document is validated while it streams; violations are collected as
 /// ``XMLIssue``s (see ``issues``) and reading goes on.
-package final class XMLStreamReader {
+public final class XMLStreamReader {
     /// The name used in errors (usually the file name).
-    package let file: String
-    package let limits: XMLLimits
+    public let file: String
+    public let limits: XMLLimits
     private let reader: xmlTextReaderPtr
     private let descriptor: Int32
     private let box: ErrorBox
@@ -36,7 +36,7 @@ package final class XMLStreamReader {
     private let path: String?
 
     /// Streams the file at `url`, validating against `schema` when given.
-    package init(url: URL, schema: XMLSchema? = nil, limits: XMLLimits = .standard) throws(XMLError) {
+    public init(url: URL, schema: XMLSchema? = nil, limits: XMLLimits = .standard) throws(XMLError) {
         XMLLibrary.initialize()
         let name = url.lastPathComponent
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
@@ -58,7 +58,7 @@ package final class XMLStreamReader {
     }
 
     /// Streams a document held in memory (tests, small responses).
-    package init(bytes: [UInt8], name: String, schema: XMLSchema? = nil, limits: XMLLimits = .standard) throws(XMLError) {
+    public init(bytes: [UInt8], name: String, schema: XMLSchema? = nil, limits: XMLLimits = .standard) throws(XMLError) {
         XMLLibrary.initialize()
         // The reader keeps pointing into the buffer, so it gets a copy it owns with the reader.
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
@@ -104,12 +104,12 @@ package final class XMLStreamReader {
     }
 
     /// Schema violations found so far (at most ``XMLLimits/storedIssues``).
-    package var issues: [XMLIssue] { box.issues }
+    public var issues: [XMLIssue] { box.issues }
     /// Every schema violation found so far, counted.
-    package var issueCount: Int { box.issueCount }
+    public var issueCount: Int { box.issueCount }
 
     /// The next start, end or text event; nil at the end of a well-formed document.
-    package func next() throws(XMLError) -> XMLNode? {
+    public func next() throws(XMLError) -> XMLNode? {
         if let end = pendingEnd {
             pendingEnd = nil
             if end.depth == 0 { rootClosed = true }
@@ -166,7 +166,7 @@ package final class XMLStreamReader {
 
     /// Skips the rest of the element whose start event was just returned (its end event is
     /// consumed too).
-    package func skipElement(_ start: XMLNode) throws(XMLError) {
+    public func skipElement(_ start: XMLNode) throws(XMLError) {
         guard start.kind == .start else { return }
         while let node = try next() {
             if node.kind == .end && node.depth == start.depth && node.name == start.name { return }

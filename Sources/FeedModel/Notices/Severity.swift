@@ -15,6 +15,5 @@ public enum Severity: String, Codable, Sendable, Comparable, CaseIterable {
         }
     }
 
-    /// info < warning < error.
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 }

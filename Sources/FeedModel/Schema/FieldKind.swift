@@ -1,5 +1,5 @@
 /// The type of a GTFS field, which decides how its text is parsed, checked and stored.
-package enum FieldKind: Sendable, Equatable {
+public enum FieldKind: Sendable, Equatable {
     /// An identifier (primary or foreign key), kept as text.
     case id
     /// Free text shown to riders.
@@ -25,7 +25,7 @@ package enum FieldKind: Sendable, Equatable {
     case date
 
     /// How values of this kind are stored in a ``Table``.
-    package var storage: StorageKind {
+    public var storage: StorageKind {
         switch self {
         case .id, .text, .url, .email, .phone, .timezone, .language, .color: .text
         case .integer, .enumeration, .time, .date: .integer
@@ -34,7 +34,7 @@ package enum FieldKind: Sendable, Equatable {
     }
 
     /// The SQLite column type a bundle uses for values of this kind.
-    package var sqlType: String {
+    public var sqlType: String {
         switch storage {
         case .text: "TEXT"
         case .integer: "INTEGER"
@@ -43,7 +43,7 @@ package enum FieldKind: Sendable, Equatable {
     }
 
     /// The notice MobilityData's validator raises for a malformed value of this kind.
-    package var invalidValueKind: NoticeKind {
+    public var invalidValueKind: NoticeKind {
         switch self {
         case .id, .text: .invalidCharacter
         case .url: .invalidUrl
@@ -61,6 +61,6 @@ package enum FieldKind: Sendable, Equatable {
 }
 
 /// How a column is held in memory.
-package enum StorageKind: Sendable {
+public enum StorageKind: Sendable {
     case text, integer, real
 }
