@@ -162,7 +162,7 @@ def deltas(feedc):
                 with gzip.open(os.path.join(out, version["file"]), "rb") as s, open(old, "wb") as t:
                     shutil.copyfileobj(s, t)
                 patch = os.path.join(folder, "p.zst")
-                subprocess.run([zstd, "-q", "-f", "-19", "--long=27", "--patch-from", old, latest, "-o", patch], check=True)
+                subprocess.run([zstd, "-q", "-f", "-19", "--long=27", "--patch-from", old, latest, "-o", patch], check=True, stderr=subprocess.DEVNULL)
                 patch_total += os.path.getsize(patch)
                 smaller += delta["bytes"] < os.path.getsize(patch)
         return {"deltas": len(manifest["deltas"]), "delta_bytes": total, "zstd_patch_bytes": patch_total if zstd else None,
