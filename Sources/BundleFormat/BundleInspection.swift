@@ -4,14 +4,21 @@ import Foundation
 /// What a bundle file holds: its meta, content digest and row counts. Reads `.sqlite` and
 /// `.sqlite.gz` files alike.
 public struct BundleInspection: Codable, Sendable {
+    /// The path inspected, as given.
     public var file: String
+    /// `meta.bundle`; nil when the file has none.
     public var bundle: String?
+    /// `meta.version`; nil when the file has none.
     public var version: Int?
+    /// `meta.format`, the bundle format version; nil when the file has none.
     public var format: Int?
+    /// The content digest recomputed from the rows, `sha256:…`.
     public var digest: String
-    /// Whether the digest recomputed from the rows matches the manifest's, when one was given.
+    /// `meta.service_start`, the first service date; nil when the file has none.
     public var serviceStart: String?
+    /// `meta.service_end`, the last service date; nil when the file has none.
     public var serviceEnd: String?
+    /// Row counts per content table.
     public var rows: [String: Int]
 
     enum CodingKeys: String, CodingKey {
@@ -20,6 +27,7 @@ public struct BundleInspection: Codable, Sendable {
         case serviceEnd = "service_end"
     }
 
+    /// Reads the bundle at `url`; throws ``BundleFileError`` when it is no SQLite file.
     public init(file url: URL) throws {
         let (database, cleanup) = try BundleFile.open(url)
         defer { cleanup() }
@@ -91,9 +99,11 @@ public enum BundleFile {
     }
 }
 
+/// Why a bundle file could not be opened.
 public enum BundleFileError: Error, Sendable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
 
+    /// The path and the reason, in one line.
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): "\(path): \(reason)"

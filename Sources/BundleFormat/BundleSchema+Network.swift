@@ -1,6 +1,7 @@
 /// The tables that make one network of a bundle's sources (issue 28): the feeds' transfers,
 /// places shared across sources, the transfers a rider makes on foot, and real-time trip ids.
 extension BundleSchema {
+    /// The `transfers` table: GTFS transfers.txt, every row and every `transfer_type`.
     public static let transfers = BundleTable(
         "transfers", primaryKey: ["from_stop_id", "to_stop_id", "from_route_id", "to_route_id", "from_trip_id", "to_trip_id"],
         doc:
@@ -16,6 +17,7 @@ extension BundleSchema {
             BundleColumn("min_transfer_time", "INTEGER", doc: "Seconds, where the feed gives it."),
         ])
 
+    /// The `same_places` table: stations and ungrouped stops that are one place for a rider.
     public static let samePlaces = BundleTable(
         "same_places", primaryKey: ["stop_id", "other_stop_id"],
         doc:
@@ -30,6 +32,7 @@ extension BundleSchema {
                 doc: "What the link rests on: `38 m, names share `millbrae`, both rail`; `104 m, one place with <stop>` (both linked to it); or `override`."),
         ])
 
+    /// The `stop_transfers` table: where a rider can go on foot from a stop, and how long it takes.
     public static let stopTransfers = BundleTable(
         "stop_transfers", primaryKey: ["from_stop_id", "to_stop_id"],
         doc:
@@ -50,6 +53,7 @@ extension BundleSchema {
             BundleColumn("distance_m", "REAL", doc: "Straight line between the two stops."),
         ])
 
+    /// The `realtime_trips` table: the GTFS-Realtime id of each trip whose id there is not its `trip_id`.
     public static let realtimeTrips = BundleTable(
         "realtime_trips", primaryKey: ["source_id", "realtime_trip_id", "trip_id"],
         doc:

@@ -18,6 +18,7 @@ public enum BundleSchema {
         return StableID.make(from: text)
     }()
 
+    /// The `meta` table: facts about the bundle.
     public static let meta = BundleTable(
         "meta", primaryKey: ["key"], doc: "Facts about the bundle: `bundle`, `format`, `version`, `service_start`, `service_end`.",
         [
@@ -25,6 +26,7 @@ public enum BundleSchema {
             BundleColumn("value", "TEXT", notNull: true),
         ])
 
+    /// The `feeds` table: one row per source of the bundle, from its feed_info.txt where it has one.
     public static let feeds = BundleTable(
         "feeds", primaryKey: ["source_id"], doc: "One row per source of the bundle, from its feed_info.txt where it has one.",
         [
@@ -44,6 +46,7 @@ public enum BundleSchema {
             return c
         })
 
+    /// The `agencies` table: transit agencies.
     public static let agencies = BundleTable(
         "agencies", primaryKey: ["agency_id"], doc: "Transit agencies.",
         [
@@ -57,6 +60,7 @@ public enum BundleSchema {
             .gtfs(GTFSSchema.agency, "agency_email", as: "email"),
         ])
 
+    /// The `routes` table: lines.
     public static let routes = BundleTable(
         "routes", primaryKey: ["route_id"], doc: "Lines.",
         [
@@ -72,6 +76,7 @@ public enum BundleSchema {
             .gtfs(GTFSSchema.routes, "route_sort_order", as: "sort_order"),
         ])
 
+    /// The `stops` table: stops, stations, entrances.
     public static let stops = BundleTable(
         "stops", primaryKey: ["stop_id"], doc: "Stops, stations, entrances. `rowid` links the optional `stop_rtree` and `stop_search`.",
         [
@@ -89,6 +94,7 @@ public enum BundleSchema {
             .gtfs(GTFSSchema.stops, "stop_timezone", as: "timezone"),
         ])
 
+    /// The `stop_routes` table: which lines serve each stop, with how many trips.
     public static let stopRoutes = BundleTable(
         "stop_routes", primaryKey: ["stop_id", "route_id"], doc: "Which lines serve each stop, with how many trips.",
         [
@@ -99,6 +105,7 @@ public enum BundleSchema {
                 doc: "Trips of the route that call at the stop, over all services; a frequency-based trip counts once per run."),
         ])
 
+    /// The `shapes` table: route shapes, one row per shape.
     public static let shapes = BundleTable(
         "shapes", primaryKey: ["shape_id"], doc: "Route shapes, one row per shape.",
         [
@@ -107,6 +114,7 @@ public enum BundleSchema {
             BundleColumn("point_count", "INTEGER", notNull: true),
         ])
 
+    /// The `patterns` table: stop patterns.
     public static let patterns = BundleTable(
         "patterns", primaryKey: ["pattern_id"], doc: "Stop patterns: the distinct ordered stop lists of a route's trips.",
         [
@@ -120,6 +128,7 @@ public enum BundleSchema {
             BundleColumn("trip_count", "INTEGER", notNull: true, doc: "Runs of its trips over all services (a frequency-based trip once per run)."),
         ])
 
+    /// The `pattern_stops` table: the stops of each pattern, in order.
     public static let patternStops = BundleTable(
         "pattern_stops", primaryKey: ["pattern_id", "stop_index"], doc: "The stops of each pattern, in order.",
         [
@@ -133,6 +142,7 @@ public enum BundleSchema {
             .gtfs(GTFSSchema.stopTimes, "timepoint"),
         ])
 
+    /// The `directions` table: user-facing directions.
     public static let directions = BundleTable(
         "directions", primaryKey: ["route_id", "direction_index"],
         doc: "User-facing directions: at most two per line (one for a loop), each merging all its branch patterns.",
@@ -149,6 +159,7 @@ public enum BundleSchema {
             BundleColumn("trip_count", "INTEGER", notNull: true, doc: "Runs of its trips over all services (a frequency-based trip once per run)."),
         ])
 
+    /// The `direction_stops` table: each direction's one ordered stop list, merged from its patterns.
     public static let directionStops = BundleTable(
         "direction_stops", primaryKey: ["route_id", "direction_index", "position"], doc: "Each direction's one ordered stop list, merged from its patterns.",
         [
@@ -158,6 +169,7 @@ public enum BundleSchema {
             BundleColumn("stop_id", "TEXT", notNull: true),
         ])
 
+    /// The `stop_directions` table: which lines, in which direction, with which headsigns, serve each stop.
     public static let stopDirections = BundleTable(
         "stop_directions", primaryKey: ["stop_id", "route_id", "direction_index"],
         doc: "Which lines, in which direction, with which headsigns, serve each stop.",
@@ -168,6 +180,7 @@ public enum BundleSchema {
             BundleColumn("headsigns", "TEXT", notNull: true, doc: "JSON array of the trip headsigns seen at the stop, most trips first."),
         ])
 
+    /// The `stop_opposites` table: the stop across the street.
     public static let stopOpposites = BundleTable(
         "stop_opposites", primaryKey: ["stop_id", "opposite_stop_id"],
         doc: "The stop across the street: served by the same lines in the other direction. Both ways: a link appears as (a, b) and (b, a).",
@@ -180,6 +193,7 @@ public enum BundleSchema {
             BundleColumn("mutual", "INTEGER", notNull: true, doc: "1 when each stop is the other's best match."),
         ])
 
+    /// The `stop_opposite_routes` table: the lines each opposite-stop link holds for, one row per line.
     public static let stopOppositeRoutes = BundleTable(
         "stop_opposite_routes", primaryKey: ["stop_id", "opposite_stop_id", "route_id"],
         doc: "The lines each opposite-stop link holds for, one row per line: `stop_opposites.route_ids` as rows, for SQL filters without JSON functions.",
@@ -189,6 +203,7 @@ public enum BundleSchema {
             BundleColumn("route_id", "TEXT", notNull: true),
         ])
 
+    /// The `stop_grid` table: the nearby-stops index on plain SQLite.
     public static let stopGrid = BundleTable(
         "stop_grid", primaryKey: ["strip", "lon", "stop_id"],
         doc:
@@ -199,6 +214,7 @@ public enum BundleSchema {
             BundleColumn("stop_id", "TEXT", notNull: true),
         ])
 
+    /// The `stop_tokens` table: the name-search index on plain SQLite.
     public static let stopTokens = BundleTable(
         "stop_tokens", primaryKey: ["token", "stop_id"],
         doc:
@@ -208,6 +224,7 @@ public enum BundleSchema {
             BundleColumn("stop_id", "TEXT", notNull: true),
         ])
 
+    /// The `timing_stops` table: time offsets shared by trips that run alike.
     public static let timingStops = BundleTable(
         "timing_stops", primaryKey: ["timing_id", "stop_index"], doc: "Time offsets shared by trips that run alike: seconds after the trip's start.",
         [
@@ -217,6 +234,7 @@ public enum BundleSchema {
             BundleColumn("departure_offset", "INTEGER"),
         ])
 
+    /// The `trips` table: one row per trip, naming its pattern and its timing.
     public static let trips = BundleTable(
         "trips", primaryKey: ["trip_id"], doc: "Trips: a pattern, a timing, a start time and a service.",
         [
@@ -237,6 +255,7 @@ public enum BundleSchema {
             .gtfs(GTFSSchema.trips, "bikes_allowed"),
         ])
 
+    /// The `frequencies` table: frequency-based trips (GTFS frequencies.txt).
     public static let frequencies = BundleTable(
         "frequencies", primaryKey: ["trip_id", "start_time"],
         doc:
@@ -251,14 +270,17 @@ public enum BundleSchema {
                 doc: "GTFS `frequencies.txt` `exact_times`: 1 exact times (show the time); 0 or NULL headway-based, times estimated (show \"every N min\")."),
         ])
 
+    /// The `calendar` table: weekly service patterns (GTFS calendar.txt).
     public static let calendar = BundleTable(
         "calendar", primaryKey: ["service_id"], doc: "Weekly service patterns (GTFS calendar.txt).",
         GTFSSchema.calendar.fields.map { .gtfs(GTFSSchema.calendar, $0.name) })
 
+    /// The `calendar_dates` table: service added (1) or removed (2) on a date.
     public static let calendarDates = BundleTable(
         "calendar_dates", primaryKey: ["service_id", "date"], doc: "Service added (1) or removed (2) on a date.",
         GTFSSchema.calendarDates.fields.map { .gtfs(GTFSSchema.calendarDates, $0.name) })
 
+    /// The `translations` table: names in other languages (GTFS translations.txt), by bundle table and column.
     public static let translations = BundleTable(
         "translations", primaryKey: ["table_name", "field_name", "record_id", "record_sub_id", "field_value", "language"],
         doc:
@@ -286,6 +308,7 @@ public enum BundleSchema {
         stopOppositeRoutes, stopGrid, stopTokens, translations, transfers, samePlaces, stopTransfers, realtimeTrips,
     ]
 
+    /// The content table called `name` (as in SQL); nil for none.
     public static func table(named name: String) -> BundleTable? { tables.first { $0.name == name } }
 
     /// Indexes and views derived from the content tables: plain SQL every SQLite has. Their

@@ -2,11 +2,16 @@ import FeedModel
 
 /// A column of a bundle table.
 public struct BundleColumn: Sendable {
+    /// The column's SQL name.
     public var name: String
+    /// `TEXT`, `INTEGER` or `REAL`.
     public var sqlType: String
+    /// True when the column is `NOT NULL`.
     public var notNull: Bool
+    /// What the column holds, for docs/bundle-format.md.
     public var doc: String
 
+    /// A column; `doc` empty for none.
     public init(_ name: String, _ sqlType: String, notNull: Bool = false, doc: String = "") {
         self.name = name
         self.sqlType = sqlType
@@ -25,12 +30,16 @@ public struct BundleColumn: Sendable {
 /// A table of the bundle, declared once: DDL, documentation, digest order and delta keys all
 /// come from this declaration.
 public struct BundleTable: Sendable {
+    /// The table's SQL name.
     public var name: String
+    /// The columns, in DDL order.
     public var columns: [BundleColumn]
     /// Stable feed ids, never row counters: deltas between versions match rows by this key.
     public var primaryKey: [String]
+    /// What the table holds, for docs/bundle-format.md.
     public var doc: String
 
+    /// A table declared by name, key, documentation and columns.
     public init(_ name: String, primaryKey: [String], doc: String, _ columns: [BundleColumn]) {
         self.name = name
         self.primaryKey = primaryKey
@@ -42,6 +51,7 @@ public struct BundleTable: Sendable {
     /// clustered on their key.
     public var keepsRowid: Bool { name == "stops" }
 
+    /// `CREATE TABLE`, clustered on the key unless the table keeps its rowid.
     public var ddl: String {
         var lines = columns.map { column in
             "  \(column.name) \(column.sqlType)\(column.notNull ? " NOT NULL" : "")"
@@ -50,6 +60,7 @@ public struct BundleTable: Sendable {
         return "CREATE TABLE \(name) (\n\(lines.joined(separator: ",\n"))\n)\(keepsRowid ? "" : " WITHOUT ROWID");"
     }
 
+    /// The column names, in DDL order.
     public var columnNames: [String] { columns.map(\.name) }
 
     /// `INSERT INTO name (a, b) VALUES (?, ?)`.
@@ -65,15 +76,20 @@ public struct BundleTable: Sendable {
 
 /// An index of a bundle table, declared with the tables (``BundleSchema/indexes``).
 public struct BundleIndex: Sendable {
+    /// The index's SQL name.
     public var name: String
+    /// The table it indexes.
     public var table: String
+    /// The indexed columns, in order.
     public var columns: [String]
 
+    /// An index `name` on `columns` of `table`.
     public init(_ name: String, on table: String, _ columns: [String]) {
         self.name = name
         self.table = table
         self.columns = columns
     }
 
+    /// `CREATE INDEX`.
     public var ddl: String { "CREATE INDEX \(name) ON \(table) (\(columns.joined(separator: ", ")))" }
 }

@@ -10,6 +10,7 @@ public enum GzipError: Error, Sendable, CustomStringConvertible {
     /// A file could not be read or written.
     case io(String)
 
+    /// The error in words, for logs and command output.
     public var description: String {
         switch self {
         case .notGzip: "not gzip data"

@@ -11,8 +11,11 @@ import FeedSQLite
 public enum InstalledBundleCheck {
     /// Why a bundle was refused.
     public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What was wrong, in one sentence.
         public var reason: String
+        /// The reason.
         public var description: String { reason }
+        /// A refusal for `reason`.
         public init(reason: String) { self.reason = reason }
     }
 

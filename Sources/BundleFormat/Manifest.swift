@@ -4,13 +4,18 @@ import Foundation
 /// `manifest.json`: what a bundle's output folder holds. Written last on every publication;
 /// clients read it first.
 public struct Manifest: Codable, Sendable, Equatable {
+    /// The bundle format version of the listed bundles (``BundleSchema/formatVersion``).
     public var format: Int
+    /// The bundle's name, as pipeline.yaml gives it.
     public var bundle: String
+    /// The newest version: what clients download.
     public var latest: BundleVersion
     /// Every retained version, newest first.
     public var versions: [BundleVersion]
+    /// Deltas from older versions to the latest; an older version may have none (dropped as too large).
     public var deltas: [DeltaFile]
 
+    /// A manifest in the current format.
     public init(bundle: String, latest: BundleVersion, versions: [BundleVersion], deltas: [DeltaFile] = []) {
         self.format = BundleSchema.formatVersion
         self.bundle = bundle
@@ -26,6 +31,7 @@ public struct Manifest: Codable, Sendable, Equatable {
         return data
     }
 
+    /// Reads a manifest the way the publisher wrote it, unchecked (clients use ``ManifestCheck``).
     public static func decode(_ data: Data) throws -> Manifest {
         try JSONDecoder().decode(Manifest.self, from: data)
     }
@@ -46,6 +52,7 @@ public struct Manifest: Codable, Sendable, Equatable {
 
 /// One published version of a bundle.
 public struct BundleVersion: Codable, Sendable, Equatable {
+    /// The version number, counting up from 1.
     public var version: Int
     /// The content digest, `sha256:…`.
     public var digest: String
@@ -57,6 +64,7 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     public var sha256: String
     /// First and last service dates (`YYYY-MM-DD`), from calendar and calendar_dates.
     public var serviceStart: String?
+    /// The last service date, `YYYY-MM-DD`.
     public var serviceEnd: String?
     /// Fingerprint of the inputs (dump bytes and bundle settings) this version was built from;
     /// a run with the same fingerprint stops before parsing.
@@ -72,6 +80,7 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     /// (docs/update-protocol.md, "Limits"). Absent in manifests written before 2026-11-27.
     public var unpackedBytes: Int?
 
+    /// A version entry; the optional facts nil when unknown.
     public init(
         version: Int, digest: String, file: String, bytes: Int, sha256: String,
         serviceStart: String? = nil, serviceEnd: String? = nil, inputs: String? = nil,
@@ -101,7 +110,9 @@ public struct BundleVersion: Codable, Sendable, Equatable {
 
 /// A delta from an older version to the latest: gzipped SQL (docs/bundle-format.md, "Deltas").
 public struct DeltaFile: Codable, Sendable, Equatable {
+    /// The version the delta applies to.
     public var from: Int
+    /// The version it brings the database to.
     public var to: Int
     /// Path relative to the manifest.
     public var file: String
@@ -112,6 +123,7 @@ public struct DeltaFile: Codable, Sendable, Equatable {
     /// Size of the SQL once gunzipped; absent in manifests written before 2026-11-27.
     public var unpackedBytes: Int?
 
+    /// A delta entry; `unpackedBytes` nil when unknown.
     public init(from: Int, to: Int, file: String, bytes: Int, sha256: String, unpackedBytes: Int? = nil) {
         self.from = from
         self.to = to

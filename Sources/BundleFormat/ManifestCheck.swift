@@ -6,8 +6,11 @@ import Foundation
 /// to inflate beyond ``UpdateLimits/ratio`` times its size, and every file on the manifest's own
 /// server.
 public enum ManifestCheck {
+    /// Why a manifest was refused; nothing it names has been fetched.
     public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What was wrong, in one sentence.
         public var reason: String
+        /// The reason.
         public var description: String { reason }
     }
 

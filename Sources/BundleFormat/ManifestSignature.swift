@@ -7,9 +7,11 @@ import Foundation
 /// new one's, so a publisher that dies between the two writes never leaves a live manifest
 /// without its signature. Keys are base64 text of their raw 32 bytes.
 public enum ManifestSignature {
+    /// Why a key could not be used.
     public enum KeyError: Error, Sendable, CustomStringConvertible {
         case unreadable(String)
 
+        /// The reason, in one line.
         public var description: String {
             switch self {
             case .unreadable(let reason): "not an Ed25519 key: \(reason)"

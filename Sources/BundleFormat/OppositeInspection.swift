@@ -3,12 +3,19 @@ import Foundation
 
 /// Every opposite-stop link of a bundle: what `feedc inspect --opposites` prints.
 public struct OppositeInspection: Codable, Sendable {
+    /// A stop and the stop across the street, as `stop_opposites` holds them.
     public struct Link: Codable, Sendable {
+        /// The stop's `stop_id`.
         public var stopId: String
+        /// The opposite stop's `stop_id`.
         public var oppositeStopId: String
+        /// The lines serving both in opposite directions.
         public var routeIds: [String]
+        /// Distance between the two stops, metres.
         public var distanceM: Double
+        /// 0–1.
         public var confidence: Double
+        /// True when each stop is the other's opposite.
         public var mutual: Bool
 
         enum CodingKeys: String, CodingKey {
@@ -20,8 +27,10 @@ public struct OppositeInspection: Codable, Sendable {
         }
     }
 
+    /// Every link, as the bundle holds them.
     public var links: [Link]
 
+    /// Reads the links of the bundle at `url` (`.sqlite` or `.sqlite.gz`).
     public init(file url: URL) throws {
         let (database, cleanup) = try BundleFile.open(url)
         defer { cleanup() }

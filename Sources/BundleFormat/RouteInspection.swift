@@ -4,14 +4,23 @@ import Foundation
 /// Per route, the user-facing directions a bundle holds, with their stops and trips: what
 /// `feedc inspect --routes` prints, so maintainers can check what the compiler decided.
 public struct RouteInspection: Codable, Sendable {
+    /// One user-facing direction of a route, as the bundle's `directions` and `direction_stops` hold it.
     public struct Direction: Codable, Sendable {
+        /// 0 or 1.
         public var index: Int
+        /// "to Marina", or the loop's name.
         public var name: String
+        /// Names the branch terminals: "to Marina / University Ave & 3rd St".
         public var headsign: String
+        /// The stops where the direction's branches end.
         public var terminalStopIds: [String]
+        /// True for a line that comes back to where it starts.
         public var isLoop: Bool
+        /// `feed` (the feed's `direction_id` kept) or `inferred` (from geometry).
         public var source: String
+        /// Every stop of every branch, in riding order.
         public var stopIds: [String]
+        /// The trips running in this direction.
         public var tripIds: [String]
 
         enum CodingKeys: String, CodingKey {
@@ -26,6 +35,7 @@ public struct RouteInspection: Codable, Sendable {
     /// Directions by route id.
     public var routes: [String: [Direction]]
 
+    /// Reads the directions of the bundle at `url` (`.sqlite` or `.sqlite.gz`).
     public init(file url: URL) throws {
         let (database, cleanup) = try BundleFile.open(url)
         defer { cleanup() }

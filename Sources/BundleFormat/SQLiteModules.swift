@@ -5,18 +5,22 @@ import FeedSQLite
 /// Android's built-in SQLite and default WebAssembly builds have neither, so a bundle has none by
 /// default, and every documented query has a portable form on plain tables.
 public struct SQLiteModules: OptionSet, Sendable, Hashable {
+    /// The modules as bits: 1 R-tree, 2 FTS5.
     public let rawValue: Int
+    /// The modules of bits `rawValue`.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// `stop_rtree`, an R-tree over the stops' positions.
     public static let rtree = SQLiteModules(rawValue: 1)
     /// `stop_search`, an FTS5 index of the stops' names and codes.
     public static let fts5 = SQLiteModules(rawValue: 2)
+    /// Both modules.
     public static let all: SQLiteModules = [.rtree, .fts5]
 
     /// The names used in pipeline.yaml, in a fixed order.
     public static let names: [(String, SQLiteModules)] = [("rtree", .rtree), ("fts5", .fts5)]
 
+    /// The pipeline.yaml names of the modules in this set, in the fixed order.
     public var names: [String] { Self.names.filter { contains($0.1) }.map(\.0) }
 
     /// The virtual tables' DDL.

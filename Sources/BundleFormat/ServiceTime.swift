@@ -18,6 +18,7 @@ public struct ServiceTime: Sendable, Equatable {
     /// Seconds from the start of the service day before `date` to the moment.
     public var previousAfter: Int
 
+    /// A moment given by its parts.
     public init(date: Int, after: Int, previousAfter: Int) {
         self.date = date
         self.after = after

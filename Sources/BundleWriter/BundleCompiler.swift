@@ -4,8 +4,8 @@ import FeedSQLite
 import Foundation
 
 /// Compiles frozen feeds into the content of one bundle.
-public struct BundleCompiler: Sendable {
-    public init() {}
+package struct BundleCompiler: Sendable {
+    package init() {}
 
     /// The content of a bundle built from `sources`, with its meta rows. Each source is compiled
     /// on its own (up to `workers` at once) and their rows joined in the sources' order, so the
@@ -14,7 +14,7 @@ public struct BundleCompiler: Sendable {
     /// Each source is let go as soon as its rows are made: when the caller hands its only copy
     /// over (`consume`), a source's tables (stop_times above all) are freed while later sources
     /// compile, and never sit beside the whole bundle's rows.
-    public func compile(bundle name: String, version: Int, sources: consuming [SourceFeed], workers: Workers = Workers(1)) -> BundleContent {
+    package func compile(bundle name: String, version: Int, sources: consuming [SourceFeed], workers: Workers = Workers(1)) -> BundleContent {
         let range = ServiceRange(sources.map(\.feed))
         let slots = sources.map { Handover($0, cost: $0.feed.stopTimes.count) }
         _ = consume sources
@@ -61,7 +61,7 @@ public struct BundleCompiler: Sendable {
     }
 
     /// The bundle's content: the sources' rows in the sources' order, then the meta rows.
-    public func join(bundle name: String, version: Int, parts: consuming [BundleContent], range: ServiceRange?) -> BundleContent {
+    package func join(bundle name: String, version: Int, parts: consuming [BundleContent], range: ServiceRange?) -> BundleContent {
         var content = BundleContent()
         for part in parts { content.append(contentsOf: part) }
         var meta: [(String, String)] = [("bundle", name), ("format", String(BundleSchema.formatVersion)), ("version", String(version))]
@@ -77,11 +77,11 @@ public struct BundleCompiler: Sendable {
 }
 
 /// The first and last dates any trip runs, from calendar and calendar_dates, as `YYYY-MM-DD`.
-public struct ServiceRange: Sendable, Equatable {
-    public var start: String
-    public var end: String
+package struct ServiceRange: Sendable, Equatable {
+    package var start: String
+    package var end: String
 
-    public init?(_ feeds: [Feed]) {
+    package init?(_ feeds: [Feed]) {
         var first = Int.max
         var last = Int.min
         for feed in feeds {

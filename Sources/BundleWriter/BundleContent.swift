@@ -4,10 +4,10 @@ import FeedModel
 import FeedSQLite
 
 /// The rows of every bundle table, before they are written.
-public struct BundleContent: Sendable {
-    public private(set) var rows: [String: [[SQLValue]]] = [:]
+package struct BundleContent: Sendable {
+    package private(set) var rows: [String: [[SQLValue]]] = [:]
 
-    public init() {}
+    package init() {}
 
     mutating func append(_ table: BundleTable, _ row: [SQLValue]) {
         precondition(row.count == table.columns.count, "\(table.name): \(row.count) values for \(table.columns.count) columns")
@@ -21,26 +21,26 @@ public struct BundleContent: Sendable {
         }
     }
 
-    public func count(_ table: BundleTable) -> Int { rows[table.name]?.count ?? 0 }
+    package func count(_ table: BundleTable) -> Int { rows[table.name]?.count ?? 0 }
 }
 
 /// One source of a bundle, validated and frozen, with the prefix that namespaces its ids.
-public struct SourceFeed: Sendable {
-    public var id: String
+package struct SourceFeed: Sendable {
+    package var id: String
     /// Put before every id of this source (`bart:`), so sources of one bundle never collide;
     /// empty for a single-source bundle.
-    public var prefix: String
-    public var feed: Feed
+    package var prefix: String
+    package var feed: Feed
     /// The directions stage's result for this feed.
-    public var directions: FeedDirections
+    package var directions: FeedDirections
     /// The opposite-stops stage's result for this feed.
-    public var opposites: FeedOpposites
+    package var opposites: FeedOpposites
     /// How walks are timed (the bundle's `network:` settings).
-    public var network: NetworkSettings
+    package var network: NetworkSettings
     /// Walks through the feed's pathways (feed ids), from the network stage.
-    public var pathwayWalks: [StopTransfer]
+    package var pathwayWalks: [StopTransfer]
 
-    public init(
+    package init(
         id: String, prefix: String, feed: Feed, directions: FeedDirections, opposites: FeedOpposites,
         network: NetworkSettings = NetworkSettings(), pathwayWalks: [StopTransfer] = []
     ) {

@@ -5,11 +5,11 @@ import Foundation
 
 /// Writes bundle content to a SQLite file, deterministically: the same content gives the same
 /// bytes (fixed page size, rows inserted in key order, no timestamps).
-public enum BundleFileWriter {
+package enum BundleFileWriter {
     /// Writes `content` to a new SQLite file at `path`, with the optional virtual tables of
     /// `modules`, and returns its content digest. The tables' rows are put in key order by up to
     /// `workers` at once (``KeyOrder``), then inserted by as many at once (``TableParts``).
-    public static func write(
+    package static func write(
         _ content: BundleContent, to path: String, modules: SQLiteModules = [],
         workers: Workers = Workers(1)
     ) throws(SQLiteError) -> String {
@@ -75,12 +75,12 @@ public enum BundleFileWriter {
 
     /// A written bundle as a build publishes it: its content digest and, when made beside the
     /// digest, the file gzipped (``BundleGzip``).
-    public struct Packed {
-        public var digest: String
+    package struct Packed {
+        package var digest: String
         /// The digest of each table (``ContentDigest/tableDigests(_:only:)``), kept in the version's
         /// report for later deltas.
-        public var tableDigests: [String: String]
-        public var gzipped: [UInt8]?
+        package var tableDigests: [String: String]
+        package var gzipped: [UInt8]?
     }
 
     /// Writes `content` as ``write(_:to:modules:workers:)`` does. With more than one worker, the
@@ -96,7 +96,7 @@ public enum BundleFileWriter {
     /// 1.66–1.69 s instead of 2.0–2.2 s (single runs, 2026-11-25, same bytes).
     ///
     /// `content` is consumed: its rows are freed once written.
-    public static func writePacked(
+    package static func writePacked(
         _ content: consuming BundleContent, to path: String, modules: SQLiteModules = [],
         workers: Workers = Workers(1)
     ) throws -> Packed {

@@ -5,13 +5,13 @@ import Foundation
 /// bundles, deltas and reports the manifest does not list (written before a manifest that never
 /// came, or pruned from it without being deleted), and files written aside for a rename that
 /// never happened. A file the manifest lists is never removed.
-public enum LeftoverSweep {
+package enum LeftoverSweep {
     /// The folders whose files are published only through the manifest.
     static let listedFolders = ["bundles", "deltas", "reports"]
 
     /// Paths, relative to the bundle folder `folder`, of the files an interrupted build left.
     /// With no manifest (nothing published yet), every file of the listed folders is one.
-    public static func leftovers(in folder: URL, manifest: Manifest?) -> [String] {
+    package static func leftovers(in folder: URL, manifest: Manifest?) -> [String] {
         let listed = manifest?.listedFiles ?? []
         var found: [String] = []
         for name in contents(of: folder) where isAsideFile(name) {
@@ -28,7 +28,7 @@ public enum LeftoverSweep {
     /// Removes ``leftovers(in:manifest:)`` and returns what was removed. Call it only while
     /// holding the output folder's lock.
     @discardableResult
-    public static func sweep(_ folder: URL, manifest: Manifest?) -> [String] {
+    package static func sweep(_ folder: URL, manifest: Manifest?) -> [String] {
         leftovers(in: folder, manifest: manifest).filter { path in
             (try? FileManager.default.removeItem(at: folder.appendingPathComponent(path))) != nil
         }

@@ -8,20 +8,20 @@ import FeedSQLite
 /// place and between nearby served stops (`stop_transfers`, ``TransferWalks``, after each
 /// source's own transfers and pathways), and the real-time trip ids of sources with a
 /// convention (`realtime_trips`).
-public struct NetworkCompiler: Sendable {
-    public var settings: NetworkSettings
+package struct NetworkCompiler: Sendable {
+    package var settings: NetworkSettings
     /// Each source's id and prefix, in the bundle's order.
-    public var sources: [(id: String, prefix: String)]
+    package var sources: [(id: String, prefix: String)]
     /// For sources whose real-time trip ids follow New York's convention (`realtime_trip_ids:
     /// nyct`): each feed `trip_id`'s `mta_trip_id`.
-    public var nyctTripIds: [String: [String: String]]
+    package var nyctTripIds: [String: [String: String]]
     /// Names the overrides file in notices.
-    public var overridesFile: String
+    package var overridesFile: String
     /// Whose pool finds the walks beside the places (a build's); with one worker, one after the
     /// other.
-    public var workers = Workers(1)
+    package var workers = Workers(1)
 
-    public init(
+    package init(
         settings: NetworkSettings, sources: [(id: String, prefix: String)], nyctTripIds: [String: [String: String]] = [:],
         overridesFile: String = "overrides"
     ) {
@@ -32,15 +32,15 @@ public struct NetworkCompiler: Sendable {
     }
 
     /// What the stage did, for the build report.
-    public struct Summary: Sendable, Equatable, Codable {
-        public var samePlaceLinks = 0
+    package struct Summary: Sendable, Equatable, Codable {
+        package var samePlaceLinks = 0
         /// Of which between two sources.
-        public var crossSourceLinks = 0
-        public var transfersByKind: [String: Int] = [:]
-        public var realtimeTrips = 0
+        package var crossSourceLinks = 0
+        package var transfersByKind: [String: Int] = [:]
+        package var realtimeTrips = 0
     }
 
-    public func compile(into content: inout BundleContent, sink: NoticeSink) -> Summary {
+    package func compile(into content: inout BundleContent, sink: NoticeSink) -> Summary {
         var summary = Summary()
         let stops = StopRows(content)
         if settings.enabled {

@@ -9,10 +9,10 @@ import Foundation
 
 /// An exclusive, non-blocking lock on an output folder (`flock` on `<folder>/.lock`), so two
 /// builds never publish into one folder at once. Released when the value is released.
-public final class OutputLock {
+package final class OutputLock {
     private let descriptor: Int32
 
-    public init(folder: URL) throws(PublishError) {
+    package init(folder: URL) throws(PublishError) {
         let path = folder.appendingPathComponent(".lock").path
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -37,7 +37,7 @@ public final class OutputLock {
 /// Writes a file atomically (``AtomicFile/write(_:to:via:)``), the temporary file in `scratch`
 /// (`<output>/.tmp/`) when given, else beside the target. Readers see the old file or the new
 /// one, never a part.
-public func writeAtomically(_ data: Data, to url: URL, scratch: ScratchFolder? = nil) throws(PublishError) {
+package func writeAtomically(_ data: Data, to url: URL, scratch: ScratchFolder? = nil) throws(PublishError) {
     let temporary = try scratch?.file("-" + url.lastPathComponent)
     do {
         try AtomicFile.write(data, to: url, via: temporary)

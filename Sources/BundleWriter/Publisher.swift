@@ -5,23 +5,23 @@ import Foundation
 /// Publishes bundle versions into `<output>/<bundle>/`: the gzipped bundle, its validation
 /// report, then the manifest, last. Old versions beyond the retention are pruned after the
 /// manifest no longer lists them.
-public struct Publisher {
+package struct Publisher {
     /// `<output>/<bundle>`.
-    public let folder: URL
-    public let bundle: String
+    package let folder: URL
+    package let bundle: String
     /// `<output>/.tmp/`, where files are written before they are renamed into place.
-    public let scratch: ScratchFolder
+    package let scratch: ScratchFolder
 
-    public init(output: URL, bundle: String) {
+    package init(output: URL, bundle: String) {
         self.folder = output.appendingPathComponent(bundle)
         self.bundle = bundle
         self.scratch = ScratchFolder(output: output)
     }
 
-    public var manifestURL: URL { folder.appendingPathComponent("manifest.json") }
+    package var manifestURL: URL { folder.appendingPathComponent("manifest.json") }
 
     /// The published manifest, nil when nothing was published yet.
-    public func manifest() throws(PublishError) -> Manifest? {
+    package func manifest() throws(PublishError) -> Manifest? {
         guard let data = FileManager.default.contents(atPath: manifestURL.path) else { return nil }
         do {
             return try Manifest.decode(data)
@@ -34,7 +34,7 @@ public struct Publisher {
     /// manifest, writing it when it is missing or does not verify (a key added or changed while
     /// the content stays the same). Returns true when it wrote one.
     @discardableResult
-    public func ensureSignature(privateKey: String, publicKey: String) throws -> Bool {
+    package func ensureSignature(privateKey: String, publicKey: String) throws -> Bool {
         guard let manifest = FileManager.default.contents(atPath: manifestURL.path) else { return false }
         let signatureURL = folder.appendingPathComponent("manifest.json.sig")
         if let existing = FileManager.default.contents(atPath: signatureURL.path),
@@ -48,23 +48,23 @@ public struct Publisher {
     }
 
     /// What one publication needs.
-    public struct Candidate {
+    package struct Candidate {
         /// The written SQLite file: gzipped when published, and read for deltas.
-        public var sqlitePath: URL
+        package var sqlitePath: URL
         /// The file gzipped, when already made (``BundleFileWriter/writePacked(_:to:modules:workers:)``).
-        public var gzipped: [UInt8]?
-        public var digest: String
+        package var gzipped: [UInt8]?
+        package var digest: String
         /// The digest of each table (``ContentDigest/tableDigests(_:only:)``): deltas from older
         /// versions compare them with those kept in each older version's report.
-        public var tableDigests: [String: String]?
-        public var report: Data
-        public var inputs: String
-        public var serviceRange: ServiceRange?
-        public var rows: [String: Int]
+        package var tableDigests: [String: String]?
+        package var report: Data
+        package var inputs: String
+        package var serviceRange: ServiceRange?
+        package var rows: [String: Int]
         /// The diff against the previous version, as JSON; nil for a first version.
-        public var diff: Data?
+        package var diff: Data?
 
-        public init(
+        package init(
             sqlitePath: URL, digest: String, report: Data, inputs: String, serviceRange: ServiceRange?, rows: [String: Int],
             diff: Data? = nil, gzipped: [UInt8]? = nil, tableDigests: [String: String]? = nil
         ) {
@@ -81,18 +81,18 @@ public struct Publisher {
     }
 
     /// What a publication wrote.
-    public struct Published {
-        public var manifest: Manifest
+    package struct Published {
+        package var manifest: Manifest
         /// What changed since the previous version, when a delta was computed from it.
-        public var changes: DeltaStatistics?
+        package var changes: DeltaStatistics?
         /// Retained versions that got no delta (their clients download the full bundle), and why.
-        public var droppedDeltas: [DroppedDelta] = []
+        package var droppedDeltas: [DroppedDelta] = []
     }
 
     /// Publishes `candidate` as version `version`: bundle, report, deltas from the retained
     /// versions (each at most `maxDeltaShare` of the bundle's size, computed by up to `workers`
     /// at once), then the manifest.
-    public func publish(
+    package func publish(
         _ candidate: Candidate, version: Int, previous: Manifest?, keep: Int, maxDeltaShare: Double = 0.8,
         signingKey: String? = nil, workers: Workers = Workers(1)
     ) throws -> Published {
@@ -165,6 +165,7 @@ public struct Publisher {
 
 /// An older version that got no delta to the new one: its clients take the full bundle.
 public struct DroppedDelta: Codable, Sendable, Equatable {
+    /// The older version's number.
     public var from: Int
     /// Why, in words ("84.1% of the bundle, over max_delta_share 0.8").
     public var reason: String

@@ -6,15 +6,15 @@ import Foundation
 ///
 /// Used only while the output folder's lock (``OutputLock``) is held, so whatever is found in it
 /// when a run starts was left by an interrupted one and can go: ``clear()``.
-public struct ScratchFolder: Sendable {
-    public let url: URL
+package struct ScratchFolder: Sendable {
+    package let url: URL
 
-    public init(output: URL) {
+    package init(output: URL) {
         url = output.appendingPathComponent(".tmp")
     }
 
     /// A new path in the folder (created when missing), ending in `suffix`.
-    public func file(_ suffix: String) throws(PublishError) -> URL {
+    package func file(_ suffix: String) throws(PublishError) -> URL {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
@@ -24,7 +24,7 @@ public struct ScratchFolder: Sendable {
     }
 
     /// Removes the folder and everything in it.
-    public func clear() {
+    package func clear() {
         try? FileManager.default.removeItem(at: url)
     }
 }

@@ -46,6 +46,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         }
     }
 
+    /// The error in one sentence, for a log or an alert.
     public var description: String {
         switch self {
         case .offline(let url, let reason): "\(url): no connection (\(reason))"
@@ -79,6 +80,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         }
     }
 
+    /// The same sentence as `description`, for `LocalizedError`.
     public var failureReason: String? { description }
 }
 
@@ -97,6 +99,7 @@ public enum UpdateResult: Sendable, Equatable, CustomStringConvertible {
         if case .upToDate = self { false } else { true }
     }
 
+    /// The result in words: "applied delta 4→5, 1234 bytes".
     public var description: String {
         switch self {
         case .upToDate(let version): "up to date (version \(version))"
@@ -117,6 +120,7 @@ public enum FullDownloadReason: Sendable, Equatable, CustomStringConvertible {
     /// database was left as it was, then replaced.
     case deltaFailed(from: Int, reason: String)
 
+    /// The reason in words, as the update's description ends.
     public var description: String {
         switch self {
         case .firstDownload: "first download"
@@ -129,6 +133,7 @@ public enum FullDownloadReason: Sendable, Equatable, CustomStringConvertible {
 /// Where an update is, for a progress bar: the phase, and bytes received of expected while a
 /// file downloads. Events of one update come in order; `received` never goes down within a phase.
 public struct UpdateProgress: Sendable, Equatable, CustomStringConvertible {
+    /// The steps of an update, in the order they run.
     public enum Phase: String, Sendable {
         /// Fetching manifest.json (and its signature).
         case manifest
@@ -140,6 +145,7 @@ public struct UpdateProgress: Sendable, Equatable, CustomStringConvertible {
         case apply
     }
 
+    /// The step the update is in.
     public var phase: Phase
     /// Downloading: bytes of the current file received so far, counting bytes kept from an
     /// earlier attempt. Applying a delta: its statements run so far.
@@ -148,6 +154,7 @@ public struct UpdateProgress: Sendable, Equatable, CustomStringConvertible {
     /// statements in all (nil while a full bundle is put in place).
     public var expected: Int?
 
+    /// A progress event; `expected` nil where the size is not known.
     public init(phase: Phase, received: Int = 0, expected: Int? = nil) {
         self.phase = phase
         self.received = received
@@ -160,6 +167,7 @@ public struct UpdateProgress: Sendable, Equatable, CustomStringConvertible {
         return min(1, Double(received) / Double(expected))
     }
 
+    /// The phase and, when known, the count: "download 5120/20480 bytes".
     public var description: String {
         expected.map { "\(phase.rawValue) \(received)/\($0) \(phase == .apply ? "statements" : "bytes")" } ?? phase.rawValue
     }

@@ -18,7 +18,9 @@ import Foundation
 /// Calls for one database in one process never run side by side: a second call joins the one
 /// under way and gets its result.
 public struct FeedClient: Sendable {
+    /// Where the bundle's manifest.json is published (http, https or file).
     public let manifestURL: URL
+    /// The local SQLite file the updates keep current; created by the first update.
     public let database: URL
     /// Ed25519 public key (base64): when set, a manifest without a valid `manifest.json.sig` is refused.
     public let publicKey: String?

@@ -7,6 +7,7 @@ public enum DiffError: Error, Sendable, CustomStringConvertible {
     /// A file is missing, not a bundle, or not readable.
     case unreadable(path: String, reason: String)
 
+    /// The path and the reason, in one line.
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): "\(path): \(reason)"
@@ -17,8 +18,10 @@ public enum DiffError: Error, Sendable, CustomStringConvertible {
 /// Compares two bundle files (`.sqlite` or `.sqlite.gz`, any versions of one bundle) and says
 /// what changed. Only bundles: a raw dump is compiled first (`FeedPipeline.DiffInput`).
 public struct BundleDiffer: Sendable {
+    /// The thresholds the comparison uses.
     public var settings: DiffSettings
 
+    /// A differ with the given thresholds, the defaults unless told.
     public init(settings: DiffSettings = DiffSettings()) {
         self.settings = settings
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why an ``HTTPTransfer`` ended without a whole response. Each caller words it for its users
 /// (the client as a `ClientError`, the build's fetch as a `FetchError`).
-public enum HTTPFailure: Error, Sendable, Equatable {
+package enum HTTPFailure: Error, Sendable, Equatable {
     /// The caller's task was cancelled.
     case cancelled
     /// The file the body goes to cannot be written (a full disk): `reason` in the system's words.
@@ -21,7 +21,7 @@ public enum HTTPFailure: Error, Sendable, Equatable {
     /// Whether the same request may succeed later: the network's trouble (a connection refused,
     /// cut or silent). Not a cancellation, a file that cannot be written, a limit or a refused
     /// redirect, which the same request meets again.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         switch self {
         case .network, .timedOut: true
         case .cancelled, .local, .overLimit, .refused: false
@@ -29,18 +29,18 @@ public enum HTTPFailure: Error, Sendable, Equatable {
     }
 
     /// The words of a timeout, as both clients write them.
-    public static func timeoutWords(seconds: TimeInterval, idle: Bool) -> String {
+    package static func timeoutWords(seconds: TimeInterval, idle: Bool) -> String {
         "timed out after \(String(format: "%.0f", seconds)) s" + (idle ? " without data" : "")
     }
 }
 
 /// A response's status and head fields (by lower-case name); the body is in memory only for a
 /// ``TransferSink`` without a file.
-public struct HTTPResponse: Sendable {
+package struct HTTPResponse: Sendable {
     /// The status code.
-    public var status: Int
+    package var status: Int
     /// Head fields by lower-case name.
-    public var headers: [String: String]
+    package var headers: [String: String]
     /// The body, when the sink kept it in memory (empty otherwise).
-    public var body: Data
+    package var body: Data
 }

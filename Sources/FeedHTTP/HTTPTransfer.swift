@@ -18,9 +18,9 @@ import Foundation
 /// without bound (1 GB of a 3 GB body before a cancellation lands; 432 MB to 1.6 GB against the
 /// build's 64 MB cap). Elsewhere (`https`, Apple platforms) URLSession, with a watchdog that
 /// checks both limits 5 times a second and cancels the transfer.
-public struct HTTPTransfer: Sendable {
+package struct HTTPTransfer: Sendable {
     /// Which redirects are followed.
-    public enum Redirects: Sendable {
+    package enum Redirects: Sendable {
         /// Only to the request's own server (same scheme, host and port): a manifest's files.
         case sameServer
         /// To any http(s) URL: an agency's dump behind a CDN.
@@ -31,16 +31,16 @@ public struct HTTPTransfer: Sendable {
     }
 
     /// Seconds without a byte received or sent before the exchange is given up.
-    public var idle: TimeInterval
+    package var idle: TimeInterval
     /// Seconds the whole exchange may take, redirects included.
-    public var overall: TimeInterval
+    package var overall: TimeInterval
     /// Which redirects are followed.
-    public var redirects: Redirects
+    package var redirects: Redirects
     /// The `User-Agent` sent.
-    public var userAgent: String
+    package var userAgent: String
 
     /// A transfer with these bounds, redirect policy and `User-Agent`.
-    public init(idle: TimeInterval, overall: TimeInterval, redirects: Redirects, userAgent: String) {
+    package init(idle: TimeInterval, overall: TimeInterval, redirects: Redirects, userAgent: String) {
         self.idle = idle
         self.overall = overall
         self.redirects = redirects
@@ -49,14 +49,14 @@ public struct HTTPTransfer: Sendable {
 
     /// Whether `a` and `b` are on one server: the same scheme, host and port (the port written or
     /// the scheme's default), as docs/update-protocol.md ("Limits") defines it for redirects.
-    public static func sameServer(_ a: URL, _ b: URL) -> Bool {
+    package static func sameServer(_ a: URL, _ b: URL) -> Bool {
         func port(_ url: URL) -> Int? { url.port ?? ["http": 80, "https": 443][url.scheme?.lowercased() ?? ""] }
         return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
     }
 
     /// The exchange, awaited; cancelling the calling task ends it at once (`.cancelled`).
     /// `method` (GET unless said) is sent with `headers` and `body` (`Content-Length` from it).
-    public func run(
+    package func run(
         _ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
         into sink: TransferSink
     ) async throws(HTTPFailure) -> HTTPResponse {
@@ -91,7 +91,7 @@ public struct HTTPTransfer: Sendable {
     /// The exchange on the calling thread, for a batch job with nothing else to do meanwhile
     /// (the build's fetch, the publisher's requests). It needs no thread of Swift's cooperative
     /// pool.
-    public func runBlocking(
+    package func runBlocking(
         _ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
         into sink: TransferSink
     ) throws(HTTPFailure) -> HTTPResponse {

@@ -16,19 +16,19 @@ import Foundation
 /// the awaiting task reads the fields only after the transfer has resumed it. What a
 /// cancellation touches from another thread (`start`, `cancel`, the end of
 /// `didCompleteWithError`) is under `lock`.
-public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+package final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let file: FileHandle?
     let progress: (@Sendable (Int) -> Void)?
     let observer: ((UnsafeRawBufferPointer) -> Void)?
     /// The most the body (or the file, counting what it held) may reach.
-    public let maxBytes: Int
+    package let maxBytes: Int
     /// Whether the body of a status other than 2xx is read too (into memory only: an S3 error's
     /// XML names its code); otherwise it never is.
-    public let keepsErrorBodies: Bool
+    package let keepsErrorBodies: Bool
     /// The bytes `file` held before (a Range request asks for the rest).
-    public var resumeFrom = 0
+    package var resumeFrom = 0
     /// The file written, for errors.
-    public var path: String?
+    package var path: String?
     /// Set by the transfer: which redirects URLSession may follow.
     var redirectPolicy = HTTPTransfer.Redirects.sameServer
     /// Set by the transfer: the response has no body whatever its head declares (a HEAD's).
@@ -79,7 +79,7 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
 
     /// A sink writing into `file` (nil: the body kept in memory, as `HTTPResponse.body`);
     /// `keepsErrorBodies` (in memory only) reads the body of a status other than 2xx as well.
-    public init(
+    package init(
         file: FileHandle?, maxBytes: Int, keepsErrorBodies: Bool = false, progress: (@Sendable (Int) -> Void)? = nil,
         observer: ((UnsafeRawBufferPointer) -> Void)? = nil
     ) {
@@ -233,7 +233,7 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
         }
     }
 
-    public func urlSession(
+    package func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
@@ -251,13 +251,13 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
         completionHandler(.allow)
     }
 
-    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    package func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         if !accept(data) { dataTask.cancel() }
     }
 
     /// At most 5 redirects; with `.sameServer`, only on the request's server (the manifest's);
     /// with `.none`, none: the 3xx is the response.
-    public func urlSession(
+    package func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
@@ -277,7 +277,7 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
     }
 
     /// A request body going out counts as activity for the idle timeout, as bytes coming in do.
-    public func urlSession(
+    package func urlSession(
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
         totalBytesSent: Int64, totalBytesExpectedToSend: Int64
     ) {
@@ -290,7 +290,7 @@ public final class TransferSink: NSObject, URLSessionDataDelegate, @unchecked Se
         lock.unlock()
     }
 
-    public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+    package func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         lock.lock()
         // Finished already: cancelled before it started, and the awaiting task may be reading.
         if finished {

@@ -14,6 +14,7 @@ public struct Workers: Sendable, Equatable {
     /// The threads lent beside the caller's: `count - 1` at most.
     package let pool: WorkerPool
 
+    /// `count` pieces of work at once (at least 1), sharing a new pool.
     public init(_ count: Int) {
         self.count = max(1, count)
         pool = WorkerPool(helpers: self.count - 1)

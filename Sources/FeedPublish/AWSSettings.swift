@@ -2,19 +2,19 @@ import Foundation
 
 /// Access key, secret and optional session token. Never printed: `description` is redacted, and
 /// every error that leaves this module is scrubbed of these values (`Redactor`).
-public struct AWSCredentials: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
-    public let accessKeyID: String
+package struct AWSCredentials: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    package let accessKeyID: String
     let secretAccessKey: String
-    public let sessionToken: String?
+    package let sessionToken: String?
 
-    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
+    package init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken
     }
 
-    public var description: String { "AWS credentials (redacted)" }
-    public var debugDescription: String { description }
+    package var description: String { "AWS credentials (redacted)" }
+    package var debugDescription: String { description }
 
     /// Every value that must not appear in output.
     var secrets: [String] { [accessKeyID, secretAccessKey, sessionToken].compactMap { $0 }.filter { !$0.isEmpty } }
@@ -24,19 +24,19 @@ public struct AWSCredentials: Sendable, CustomStringConvertible, CustomDebugStri
 /// only: `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_REGION` (or
 /// `AWS_DEFAULT_REGION`; default us-east-1), `AWS_ENDPOINT_URL_S3` or `AWS_ENDPOINT_URL` (an
 /// S3-compatible store: MinIO, R2, rclone; path-style addressing). Never from pipeline.yaml.
-public struct AWSSettings: Sendable {
-    public var credentials: AWSCredentials
-    public var region: String
+package struct AWSSettings: Sendable {
+    package var credentials: AWSCredentials
+    package var region: String
     /// nil: AWS itself (`https://<bucket>.s3.<region>.amazonaws.com`).
-    public var endpoint: URL?
+    package var endpoint: URL?
 
-    public init(credentials: AWSCredentials, region: String = "us-east-1", endpoint: URL? = nil) {
+    package init(credentials: AWSCredentials, region: String = "us-east-1", endpoint: URL? = nil) {
         self.credentials = credentials
         self.region = region
         self.endpoint = endpoint
     }
 
-    public static func fromEnvironment(_ environment: [String: String]) throws(RemotePublishError) -> AWSSettings {
+    package static func fromEnvironment(_ environment: [String: String]) throws(RemotePublishError) -> AWSSettings {
         func value(_ name: String) -> String? {
             environment[name].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         }

@@ -3,6 +3,7 @@ import Foundation
 /// Where a bundle's output folder goes: `s3://bucket/prefix`, and how (`publish:` in
 /// pipeline.yaml). Holds no credentials: those come from the environment (`AWSSettings`).
 public struct PublishTarget: Sendable, Equatable {
+    /// The S3 bucket's name.
     public var bucket: String
     /// Key prefix without leading or trailing `/`; empty for the bucket's root.
     public var prefix: String
@@ -15,6 +16,7 @@ public struct PublishTarget: Sendable, Equatable {
     /// `Cache-Control` of bundles, deltas and reports: their names never change content.
     public static let immutableCacheControl = "public, max-age=31536000, immutable"
 
+    /// A target in `bucket` under `prefix`, with the default cache settings.
     public init(bucket: String, prefix: String) {
         self.bucket = bucket
         self.prefix = prefix
@@ -41,9 +43,11 @@ public struct PublishTarget: Sendable, Equatable {
         return .success(PublishTarget(bucket: bucket, prefix: prefix))
     }
 
+    /// Why a `publish:` URL was refused.
     public enum TargetError: Error, Sendable, Equatable, CustomStringConvertible {
         case notS3, credentialsInURL, badBucket(String), badPrefix
 
+        /// The reason, in one sentence.
         public var description: String {
             switch self {
             case .notS3: "the publish target must be an `s3://bucket/prefix` URL"

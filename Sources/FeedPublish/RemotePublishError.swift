@@ -1,6 +1,7 @@
 /// Why publishing to object storage failed. Messages never hold credentials: they are built
 /// from status codes, S3 error codes and messages, and keys, then scrubbed (`Redactor`).
 public struct RemotePublishError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, for the report's `error_kind`.
     public enum Kind: String, Sendable, Codable {
         /// Missing or malformed settings (environment, target).
         case configuration
@@ -18,14 +19,18 @@ public struct RemotePublishError: Error, Sendable, Equatable, CustomStringConver
         case local
     }
 
+    /// What went wrong.
     public var kind: Kind
+    /// The failure in words, scrubbed of credentials.
     public var message: String
 
+    /// An error of `kind`; `message` must already be scrubbed.
     public init(kind: Kind, message: String) {
         self.kind = kind
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 
     static func configuration(_ message: String) -> Self { Self(kind: .configuration, message: message) }

@@ -5,7 +5,7 @@ import Foundation
 /// Before a build: the local output folder brought up to the live manifest.
 extension RemotePublisher {
     /// What ``restore()`` found and did.
-    public enum RestoreOutcome: Sendable, Equatable {
+    package enum RestoreOutcome: Sendable, Equatable {
         /// No manifest is live yet.
         case nothingLive
         /// The local folder already holds the live manifest, or descends from it.
@@ -17,7 +17,7 @@ extension RemotePublisher {
     /// Brings the local folder to the live manifest unless it already holds it or a newer
     /// version descending from it. Listed files are downloaded and checked against the
     /// manifest's SHA-256, the manifest written last; local files it does not list are removed.
-    public func restore() throws(RemotePublishError) -> RestoreOutcome {
+    package func restore() throws(RemotePublishError) -> RestoreOutcome {
         let redactor = client.redactor
         do {
             let live = try fetchLive()

@@ -17,18 +17,18 @@ import Foundation
 ///
 /// Before a build, `restore()` brings the local folder up to the live manifest when that is newer,
 /// so a runner without `out/` continues the version numbers instead of starting at 1.
-public final class RemotePublisher {
-    public let target: PublishTarget
-    public let bundle: String
+package final class RemotePublisher {
+    package let target: PublishTarget
+    package let bundle: String
     /// The local `<output>/<bundle>` folder.
-    public let folder: URL
-    public let options: RemoteOptions
-    public var progress: (String) -> Void = { _ in }
+    package let folder: URL
+    package let options: RemoteOptions
+    package var progress: (String) -> Void = { _ in }
     let client: S3Client
     /// The live manifest as `restore()` found it: a different one at upload time is a lost race.
     var liveAtStart: LiveManifest??
 
-    public init(target: PublishTarget, bundle: String, folder: URL, settings: AWSSettings, options: RemoteOptions = RemoteOptions()) {
+    package init(target: PublishTarget, bundle: String, folder: URL, settings: AWSSettings, options: RemoteOptions = RemoteOptions()) {
         self.target = target
         self.bundle = bundle
         self.folder = folder
@@ -81,7 +81,7 @@ public final class RemotePublisher {
     // MARK: Publish
 
     /// Publishes the local folder; every failure is in the report (status `failed`).
-    public func publish(signingPublicKey: String? = nil) -> UploadReport {
+    package func publish(signingPublicKey: String? = nil) -> UploadReport {
         let start = Date()
         var report = UploadReport(target: target.url(bundle: bundle), status: .failed)
         do {

@@ -5,23 +5,23 @@ import FeedModel
 import Foundation
 
 /// What a HEAD (or listing) says of an object.
-public struct ObjectInfo: Sendable, Equatable {
-    public var key: String
-    public var size: Int
+package struct ObjectInfo: Sendable, Equatable {
+    package var key: String
+    package var size: Int
     /// Without quotes.
-    public var etag: String
-    public var lastModified: Date?
-    public var contentType: String?
-    public var cacheControl: String?
+    package var etag: String
+    package var lastModified: Date?
+    package var contentType: String?
+    package var cacheControl: String?
 }
 
 /// The few S3 calls publication needs, signed with SigV4, each retried with backoff. Path-style
 /// addressing on a custom endpoint, virtual-hosted on AWS. Requests go over FeedHTTP's
 /// ``HTTPTransfer``, one at a time and waited for (the publisher works through its files in
 /// order, and order is the point), each on a connection of its own, never redirected.
-public final class S3Client: Sendable {
+package final class S3Client: Sendable {
     /// The bucket every key is in.
-    public let bucket: String
+    package let bucket: String
     let settings: AWSSettings
     let retry: RetryPolicy
     let redactor: Redactor
@@ -37,7 +37,7 @@ public final class S3Client: Sendable {
 
     /// A client for `bucket`; `timeout`: seconds a request may go without a byte either way
     /// before it is given up (and tried again).
-    public init(settings: AWSSettings, bucket: String, retry: RetryPolicy = RetryPolicy(), timeout: TimeInterval = 120) {
+    package init(settings: AWSSettings, bucket: String, retry: RetryPolicy = RetryPolicy(), timeout: TimeInterval = 120) {
         self.settings = settings
         self.bucket = bucket
         self.retry = retry
@@ -47,20 +47,20 @@ public final class S3Client: Sendable {
     }
 
     /// Requests sent again after a failure, since the client was made.
-    public var retries: Int { counters.value.retried }
+    package var retries: Int { counters.value.retried }
     /// The store's clock (`Date` of the latest answer), for prune ages.
-    public var serverDate: Date? { counters.value.lastDate }
+    package var serverDate: Date? { counters.value.lastDate }
 
     // MARK: Objects
 
     /// nil when there is no such object.
-    public func head(_ key: String) throws(RemotePublishError) -> ObjectInfo? {
+    package func head(_ key: String) throws(RemotePublishError) -> ObjectInfo? {
         let response = try send("HEAD", key, accept: [200, 404])
         return response.status == 404 ? nil : Self.info(key, response.headers)
     }
 
     /// The object's bytes and what the store says of it; nil when there is none.
-    public func get(_ key: String) throws(RemotePublishError) -> (Data, ObjectInfo)? {
+    package func get(_ key: String) throws(RemotePublishError) -> (Data, ObjectInfo)? {
         let response = try send("GET", key, accept: [200, 404])
         guard response.status == 200 else { return nil }
         var info = Self.info(key, response.headers)
@@ -69,7 +69,7 @@ public final class S3Client: Sendable {
     }
 
     /// Outcome of a conditional write.
-    public enum WriteOutcome: Sendable, Equatable {
+    package enum WriteOutcome: Sendable, Equatable {
         case written(etag: String)
         /// 412: the object is not (or no longer) the one the condition named.
         case preconditionFailed
@@ -79,7 +79,7 @@ public final class S3Client: Sendable {
 
     /// PUT with `Content-MD5` (the store refuses a body that arrived damaged). `ifMatch` /
     /// `ifNoneMatch` make it conditional where the store honours them.
-    public func put(
+    package func put(
         _ key: String, _ body: Data, contentType: String, cacheControl: String,
         ifMatch: String? = nil, ifNoneMatch: String? = nil
     ) throws(RemotePublishError) -> WriteOutcome {
@@ -93,12 +93,12 @@ public final class S3Client: Sendable {
         return .written(etag: Self.unquote(response.headers["etag"] ?? ""))
     }
 
-    public func delete(_ key: String) throws(RemotePublishError) {
+    package func delete(_ key: String) throws(RemotePublishError) {
         _ = try send("DELETE", key, accept: [200, 204, 404])
     }
 
     /// Every object under `prefix` (ListObjectsV2, page by page).
-    public func list(prefix: String) throws(RemotePublishError) -> [ObjectInfo] {
+    package func list(prefix: String) throws(RemotePublishError) -> [ObjectInfo] {
         var objects: [ObjectInfo] = []
         var token: String?
         repeat {
@@ -121,7 +121,7 @@ public final class S3Client: Sendable {
 
     // MARK: Multipart
 
-    public func createMultipartUpload(_ key: String, contentType: String, cacheControl: String) throws(RemotePublishError) -> String {
+    package func createMultipartUpload(_ key: String, contentType: String, cacheControl: String) throws(RemotePublishError) -> String {
         let response = try send("POST", key, query: [("uploads", "")], headers: ["content-type": contentType, "cache-control": cacheControl], accept: [200])
         guard let id = XMLText.value("UploadId", in: String(decoding: response.body, as: UTF8.self)) else {
             throw .request("POST \(key)?uploads: no UploadId in the answer")
@@ -130,13 +130,13 @@ public final class S3Client: Sendable {
     }
 
     /// Returns the part's ETag (unquoted).
-    public func uploadPart(_ key: String, uploadID: String, number: Int, _ body: Data) throws(RemotePublishError) -> String {
+    package func uploadPart(_ key: String, uploadID: String, number: Int, _ body: Data) throws(RemotePublishError) -> String {
         let headers = ["content-md5": Data(Insecure.MD5.hash(data: body)).base64EncodedString()]
         let response = try send("PUT", key, query: [("partNumber", String(number)), ("uploadId", uploadID)], headers: headers, body: body, accept: [200])
         return Self.unquote(response.headers["etag"] ?? "")
     }
 
-    public func completeMultipartUpload(_ key: String, uploadID: String, parts: [String]) throws(RemotePublishError) {
+    package func completeMultipartUpload(_ key: String, uploadID: String, parts: [String]) throws(RemotePublishError) {
         var xml = "<CompleteMultipartUpload>"
         for (index, etag) in parts.enumerated() { xml += "<Part><PartNumber>\(index + 1)</PartNumber><ETag>\"\(etag)\"</ETag></Part>" }
         xml += "</CompleteMultipartUpload>"
@@ -148,7 +148,7 @@ public final class S3Client: Sendable {
         }
     }
 
-    public func abortMultipartUpload(_ key: String, uploadID: String) {
+    package func abortMultipartUpload(_ key: String, uploadID: String) {
         _ = try? send("DELETE", key, query: [("uploadId", uploadID)], accept: [200, 204, 404])
     }
 

@@ -5,12 +5,12 @@ import Foundation
 /// AWS Signature Version 4 (header form), as S3 wants it: the path is URI-encoded once and not
 /// normalised, the payload hash is signed, every header given is signed. Checked against AWS's
 /// published examples (`SigV4Tests`).
-public struct SigV4Signer: Sendable {
-    public let credentials: AWSCredentials
-    public let region: String
-    public let service: String
+package struct SigV4Signer: Sendable {
+    package let credentials: AWSCredentials
+    package let region: String
+    package let service: String
 
-    public init(credentials: AWSCredentials, region: String, service: String = "s3") {
+    package init(credentials: AWSCredentials, region: String, service: String = "s3") {
         self.credentials = credentials
         self.region = region
         self.service = service
@@ -18,15 +18,15 @@ public struct SigV4Signer: Sendable {
 
     /// One request to sign. `path` is the canonical URI, already encoded (`S3Path.encode`);
     /// `query` holds raw names and values; `headers` raw names and values, `host` among them.
-    public struct Request: Sendable {
-        public var method: String
-        public var path: String
-        public var query: [(String, String)]
-        public var headers: [(String, String)]
+    package struct Request: Sendable {
+        package var method: String
+        package var path: String
+        package var query: [(String, String)]
+        package var headers: [(String, String)]
         /// Hex SHA-256 of the body (`x-amz-content-sha256`).
-        public var payloadHash: String
+        package var payloadHash: String
 
-        public init(method: String, path: String, query: [(String, String)] = [], headers: [(String, String)], payloadHash: String) {
+        package init(method: String, path: String, query: [(String, String)] = [], headers: [(String, String)], payloadHash: String) {
             self.method = method
             self.path = path
             self.query = query
@@ -36,7 +36,7 @@ public struct SigV4Signer: Sendable {
     }
 
     /// `20150830T123600Z`.
-    public static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -44,7 +44,7 @@ public struct SigV4Signer: Sendable {
         return formatter.string(from: date)
     }
 
-    public static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    package static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
     /// Header names lowercased and sorted; values trimmed with inner runs of spaces collapsed;
     /// repeated names joined with commas.
@@ -57,7 +57,7 @@ public struct SigV4Signer: Sendable {
         return merged.keys.sorted().map { ($0, merged[$0]!.joined(separator: ",")) }
     }
 
-    public func canonicalRequest(_ request: Request) -> String {
+    package func canonicalRequest(_ request: Request) -> String {
         let encoded: [(name: String, value: String)] = request.query.map {
             (S3Path.encode($0.0, encodeSlash: true), S3Path.encode($0.1, encodeSlash: true))
         }
@@ -74,14 +74,14 @@ public struct SigV4Signer: Sendable {
         ].joined(separator: "\n")
     }
 
-    public func stringToSign(_ request: Request, timestamp: String) -> String {
+    package func stringToSign(_ request: Request, timestamp: String) -> String {
         let scope = "\(timestamp.prefix(8))/\(region)/\(service)/aws4_request"
         let hash = hexString(SHA256.hash(data: Data(canonicalRequest(request).utf8)))
         return "AWS4-HMAC-SHA256\n\(timestamp)\n\(scope)\n\(hash)"
     }
 
     /// The derived key: HMAC chain of date, region, service and `aws4_request`.
-    public func signingKey(date: String) -> SymmetricKey {
+    package func signingKey(date: String) -> SymmetricKey {
         var key = SymmetricKey(data: Data(("AWS4" + credentials.secretAccessKey).utf8))
         for part in [date, region, service, "aws4_request"] {
             key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
@@ -89,14 +89,14 @@ public struct SigV4Signer: Sendable {
         return key
     }
 
-    public func signature(_ request: Request, timestamp: String) -> String {
+    package func signature(_ request: Request, timestamp: String) -> String {
         let key = signingKey(date: String(timestamp.prefix(8)))
         return hexString(Data(HMAC<SHA256>.authenticationCode(for: Data(stringToSign(request, timestamp: timestamp).utf8), using: key)))
     }
 
     /// The `Authorization` header value. The request's headers must already hold `x-amz-date`
     /// (= `timestamp`) and, for S3, `x-amz-content-sha256`.
-    public func authorization(_ request: Request, timestamp: String) -> String {
+    package func authorization(_ request: Request, timestamp: String) -> String {
         let signed = Self.canonicalHeaders(request.headers).map(\.0).joined(separator: ";")
         let scope = "\(timestamp.prefix(8))/\(region)/\(service)/aws4_request"
         return "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope), SignedHeaders=\(signed), Signature=\(signature(request, timestamp: timestamp))"
@@ -105,8 +105,8 @@ public struct SigV4Signer: Sendable {
 
 /// S3's URI encoding: every byte but the unreserved characters `A-Z a-z 0-9 - . _ ~` as `%XX`
 /// (upper case); `/` kept in paths.
-public enum S3Path {
-    public static func encode(_ text: String, encodeSlash: Bool) -> String {
+package enum S3Path {
+    package static func encode(_ text: String, encodeSlash: Bool) -> String {
         var out = ""
         for byte in text.utf8 {
             switch byte {

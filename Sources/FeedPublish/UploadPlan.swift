@@ -5,11 +5,11 @@ import Foundation
 /// What goes public from a bundle's output folder: exactly the files its manifest lists
 /// (bundles, deltas, reports), then the manifest and its signature. Nothing is found by walking
 /// the folder, so `out/.cache/`, the lock and temporary files never leave the machine.
-public struct UploadPlan: Sendable, Equatable {
+package struct UploadPlan: Sendable, Equatable {
     /// Paths relative to the bundle folder, in upload order: bundles, then deltas, then reports.
-    public var immutable: [String]
+    package var immutable: [String]
 
-    public init(manifest: Manifest) throws(RemotePublishError) {
+    package init(manifest: Manifest) throws(RemotePublishError) {
         let listed = Self.listed(manifest)
         if let unsafe = listed.first(where: { !Self.isPublishable($0) }) {
             throw .local("the manifest lists `\(unsafe)`, which is not a file feedc publishes (bundles/, deltas/ or reports/ and a plain name)")
@@ -22,7 +22,7 @@ public struct UploadPlan: Sendable, Equatable {
     }
 
     /// Every file a manifest refers to.
-    public static func listed(_ manifest: Manifest) -> Set<String> {
+    package static func listed(_ manifest: Manifest) -> Set<String> {
         manifest.listedFiles
     }
 
@@ -32,7 +32,7 @@ public struct UploadPlan: Sendable, Equatable {
         path.range(of: "^(bundles|deltas|reports)/[A-Za-z0-9_-][A-Za-z0-9._-]*$", options: .regularExpression) != nil
     }
 
-    public static func contentType(_ path: String) -> String {
+    package static func contentType(_ path: String) -> String {
         if path.hasSuffix(".gz") { return "application/gzip" }
         if path.hasSuffix(".json") { return "application/json" }
         if path.hasSuffix(".sig") { return "text/plain; charset=utf-8" }

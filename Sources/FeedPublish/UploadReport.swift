@@ -18,6 +18,7 @@ public struct UploadReport: Codable, Sendable, Equatable {
         case errorKind = "error_kind"
     }
 
+    /// How the publication ended.
     public enum Status: String, Codable, Sendable {
         /// A new manifest went live.
         case uploaded
@@ -28,6 +29,7 @@ public struct UploadReport: Codable, Sendable, Equatable {
 
     /// `s3://bucket/prefix/bundle/` (no credentials, ever).
     public var target: String
+    /// Uploaded, up to date or failed.
     public var status: Status
     /// The latest version of the local manifest.
     public var version: Int?
@@ -41,15 +43,20 @@ public struct UploadReport: Codable, Sendable, Equatable {
     public var deleted: [String] = []
     /// Unlisted files kept until their grace period has passed.
     public var pruneDeferred = 0
+    /// Bytes uploaded.
     public var bytes = 0
     /// Requests sent again after a failure.
     public var retries = 0
+    /// Seconds the publication took.
     public var seconds: Double = 0
     /// A sentence for people, when there is more to say than the status.
     public var note: String?
+    /// Why it failed, in words (no credentials); nil unless `failed`.
     public var error: String?
+    /// What kind of failure; nil unless `failed`.
     public var errorKind: RemotePublishError.Kind?
 
+    /// A report for `target`, its counts at 0.
     public init(target: String, status: Status) {
         self.target = target
         self.status = status

@@ -3,6 +3,7 @@ import CFeedSQLite
 /// One SQLite connection. The connection is the only owner of its `sqlite3` handle and closes it
 /// when released; no SQLite type appears outside this module.
 public final class Database {
+    /// How a connection opens its file.
     public enum Mode: Sendable {
         case readOnly
         case readWrite
@@ -11,8 +12,10 @@ public final class Database {
     }
 
     let handle: OpaquePointer
+    /// The database file's path.
     public let path: String
 
+    /// Opens the file at `path`; throws when SQLite cannot.
     public init(path: String, mode: Mode = .readOnly) throws(SQLiteError) {
         let flags: Int32 =
             switch mode {
@@ -105,7 +108,7 @@ public final class Database {
         if let failure { throw failure }
     }
 
-    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+    package func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         try Statement(database: self, sql: sql)
     }
 

@@ -2,7 +2,7 @@ import CFeedSQLite
 
 /// Process-wide settings of the SQLite library, for a program that owns its process (the
 /// compiler), never for a library embedded in an app, whose host may use SQLite too.
-public enum SQLiteLibrary {
+package enum SQLiteLibrary {
     /// Turns off SQLite's memory statistics, which only `sqlite3_memory_used`,
     /// `sqlite3_memory_highwater`, `sqlite3_status` and the heap limits read (feedc reads none).
     /// With them on (the default), every allocation SQLite makes takes one global mutex, and
@@ -13,7 +13,7 @@ public enum SQLiteLibrary {
     /// Takes effect only before SQLite is first used; returns whether it did. When it does not
     /// (something used SQLite first), only speed is lost.
     @discardableResult
-    public static func turnOffMemoryStatistics() -> Bool {
+    package static func turnOffMemoryStatistics() -> Bool {
         feed_sqlite_config_memstatus(0) == SQLITE_OK
     }
 }

@@ -5,7 +5,7 @@ import FeedModel
 /// A rule reports each problem it finds to the sink, with MobilityData's code and severity, and
 /// repairs the feed in the way its notices state (rows dropped, values cleared). It marks a notice
 /// as blocking only when no repair can give a correct bundle.
-public protocol ValidationRule: Sendable {
+package protocol ValidationRule: Sendable {
     /// False for a rule that never changes the feed: the ``Validator`` may then run it beside the
     /// rules after it, on the feed as the rules before it left it. True (the default) keeps the
     /// rule in line.
@@ -17,8 +17,8 @@ public protocol ValidationRule: Sendable {
 }
 
 extension ValidationRule {
-    public var repairs: Bool { true }
-    public var readsEarlierNotices: Bool { false }
+    package var repairs: Bool { true }
+    package var readsEarlierNotices: Bool { false }
 }
 
 extension NoticeSink {

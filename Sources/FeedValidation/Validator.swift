@@ -1,13 +1,13 @@
 import FeedModel
 
 /// Runs the rules over a feed, in order, and returns the repaired feed to be frozen.
-public struct Validator: Sendable {
-    public var rules: [any ValidationRule]
+package struct Validator: Sendable {
+    package var rules: [any ValidationRule]
 
     /// The rules every build runs, as of `today` (a day number, ``CivilDate``; the calendar
     /// warnings depend on it). Order matters: rows missing what makes them usable go first,
     /// then keys, then the checks that rely on clean keys, then warnings that repair nothing.
-    public static func standardRules(today: Int) -> [any ValidationRule] {
+    package static func standardRules(today: Int) -> [any ValidationRule] {
         [
             RequiredFilesRule(),
             IdCharactersRule(),
@@ -55,14 +55,14 @@ public struct Validator: Sendable {
     }
 
     /// The standard rules as of today (UTC).
-    public static var standardRules: [any ValidationRule] { standardRules(today: ServiceDates.today()) }
+    package static var standardRules: [any ValidationRule] { standardRules(today: ServiceDates.today()) }
 
-    public init(rules: [any ValidationRule] = Validator.standardRules) {
+    package init(rules: [any ValidationRule] = Validator.standardRules) {
         self.rules = rules
     }
 
     /// The standard rules as of `today`, a day number (``CivilDate``).
-    public init(today: Int) {
+    package init(today: Int) {
         self.rules = Self.standardRules(today: today)
     }
 
@@ -72,7 +72,7 @@ public struct Validator: Sendable {
     /// a later repair does not touch the copy it reads), into a sink of its own. The sinks are
     /// taken in the rules' order, so the notices, their samples and counts are the same whatever
     /// the number of workers.
-    public func validate(_ feed: Feed, sink: NoticeSink, workers: Workers = .fromEnvironment()) -> Feed {
+    package func validate(_ feed: Feed, sink: NoticeSink, workers: Workers = .fromEnvironment()) -> Feed {
         var feed = feed
         if workers.count == 1 {
             for rule in rules { rule.apply(to: &feed, sink: sink) }

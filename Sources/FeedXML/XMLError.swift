@@ -5,8 +5,8 @@
 /// Errors end the reading of a document: a malformed, truncated, hostile or wrongly encoded
 /// file is never half-trusted. Schema violations are not errors (see ``XMLIssue``): they are
 /// reported and reading goes on.
-public struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Equatable {
+package struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: String, Sendable, Equatable {
         /// Not well-formed XML.
         case malformed
         /// The document ends before its root element is closed (a cut-off download).
@@ -26,15 +26,15 @@ public struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidSchema
     }
 
-    public var kind: Kind
-    public var file: String
+    package var kind: Kind
+    package var file: String
     /// 1-based; 0 when unknown.
-    public var line: Int
+    package var line: Int
     /// 1-based; 0 when unknown.
-    public var column: Int
-    public var message: String
+    package var column: Int
+    package var message: String
 
-    public init(_ kind: Kind, file: String, line: Int = 0, column: Int = 0, _ message: String) {
+    package init(_ kind: Kind, file: String, line: Int = 0, column: Int = 0, _ message: String) {
         self.kind = kind
         self.file = file
         self.line = line
@@ -43,7 +43,7 @@ public struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `file:line:column: message`.
-    public var description: String {
+    package var description: String {
         var out = file
         if line > 0 { out += ":\(line)" }
         if column > 0 { out += ":\(column)" }
@@ -52,12 +52,12 @@ public struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A schema violation: the document is well-formed but breaks its XSD. Reading goes on.
-public struct XMLIssue: Sendable, Equatable {
-    public var line: Int
-    public var column: Int
-    public var message: String
+package struct XMLIssue: Sendable, Equatable {
+    package var line: Int
+    package var column: Int
+    package var message: String
 
-    public init(line: Int, column: Int, message: String) {
+    package init(line: Int, column: Int, message: String) {
         self.line = line
         self.column = column
         self.message = message

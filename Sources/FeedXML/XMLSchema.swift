@@ -6,13 +6,13 @@ import Foundation
 /// `@unchecked Sendable`: a compiled schema is read-only; each ``XMLStreamReader`` validating
 /// against it has its own validation context, so one schema can serve several readers, also on
 /// several threads.
-public final class XMLSchema: @unchecked Sendable {
+package final class XMLSchema: @unchecked Sendable {
     let handle: xmlSchemaPtr
     /// The schema's file name, for messages.
-    public let name: String
+    package let name: String
 
     /// Compiles the XSD at `url`.
-    public convenience init(contentsOf url: URL) throws(XMLError) {
+    package convenience init(contentsOf url: URL) throws(XMLError) {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw XMLError(.invalidSchema, file: url.lastPathComponent, "cannot read the schema at \(url.path)")
         }
@@ -20,7 +20,7 @@ public final class XMLSchema: @unchecked Sendable {
     }
 
     /// Compiles an XSD held in memory (the NextBus schema is embedded in the program).
-    public init(bytes: [UInt8], name: String) throws(XMLError) {
+    package init(bytes: [UInt8], name: String) throws(XMLError) {
         XMLLibrary.initialize()
         let box = ErrorBox(limits: .standard)
         let compiled: xmlSchemaPtr? = bytes.withUnsafeBufferPointer { buffer in

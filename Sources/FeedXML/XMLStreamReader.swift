@@ -17,10 +17,10 @@ import Foundation
 ///
 /// With a schema, the document is validated while it streams; violations are collected as
 /// ``XMLIssue``s (see ``issues``) and reading goes on.
-public final class XMLStreamReader {
+package final class XMLStreamReader {
     /// The name used in errors (usually the file name).
-    public let file: String
-    public let limits: XMLLimits
+    package let file: String
+    package let limits: XMLLimits
     private let reader: xmlTextReaderPtr
     private let descriptor: Int32
     private let box: ErrorBox
@@ -36,7 +36,7 @@ public final class XMLStreamReader {
     private let path: String?
 
     /// Streams the file at `url`, validating against `schema` when given.
-    public init(url: URL, schema: XMLSchema? = nil, limits: XMLLimits = .standard) throws(XMLError) {
+    package init(url: URL, schema: XMLSchema? = nil, limits: XMLLimits = .standard) throws(XMLError) {
         XMLLibrary.initialize()
         let name = url.lastPathComponent
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
@@ -58,7 +58,7 @@ public final class XMLStreamReader {
     }
 
     /// Streams a document held in memory (tests, small responses).
-    public init(bytes: [UInt8], name: String, schema: XMLSchema? = nil, limits: XMLLimits = .standard) throws(XMLError) {
+    package init(bytes: [UInt8], name: String, schema: XMLSchema? = nil, limits: XMLLimits = .standard) throws(XMLError) {
         XMLLibrary.initialize()
         // The reader keeps pointing into the buffer, so it gets a copy it owns with the reader.
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
@@ -104,12 +104,12 @@ public final class XMLStreamReader {
     }
 
     /// Schema violations found so far (at most ``XMLLimits/storedIssues``).
-    public var issues: [XMLIssue] { box.issues }
+    package var issues: [XMLIssue] { box.issues }
     /// Every schema violation found so far, counted.
-    public var issueCount: Int { box.issueCount }
+    package var issueCount: Int { box.issueCount }
 
     /// The next start, end or text event; nil at the end of a well-formed document.
-    public func next() throws(XMLError) -> XMLNode? {
+    package func next() throws(XMLError) -> XMLNode? {
         if let end = pendingEnd {
             pendingEnd = nil
             if end.depth == 0 { rootClosed = true }
@@ -166,7 +166,7 @@ public final class XMLStreamReader {
 
     /// Skips the rest of the element whose start event was just returned (its end event is
     /// consumed too).
-    public func skipElement(_ start: XMLNode) throws(XMLError) {
+    package func skipElement(_ start: XMLNode) throws(XMLError) {
         guard start.kind == .start else { return }
         while let node = try next() {
             if node.kind == .end && node.depth == start.depth && node.name == start.name { return }

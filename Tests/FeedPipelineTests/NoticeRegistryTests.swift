@@ -42,7 +42,7 @@ struct NoticeRegistryTests {
     /// Each declaration of the registry: the static member's name and its code.
     static func declarations() throws -> [(name: String, code: String)] {
         try swiftFiles(under: registry).flatMap { file in
-            matches(#"public static let (\w+) = NoticeKind\(\s*"([^"]*)""#, in: file.text).map { ($0[0], $0[1]) }
+            matches(#"(?:public|package) static let (\w+) = NoticeKind\(\s*"([^"]*)""#, in: file.text).map { ($0[0], $0[1]) }
         }
     }
 

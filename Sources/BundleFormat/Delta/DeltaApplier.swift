@@ -17,6 +17,7 @@ public enum DeltaError: Error, Sendable, CustomStringConvertible {
     /// The statements took more than their budget of SQLite instructions; rolled back.
     case overBudget(instructions: Int)
 
+    /// The reason, in one line.
     public var description: String {
         switch self {
         case .notADelta: "not a feedc delta"

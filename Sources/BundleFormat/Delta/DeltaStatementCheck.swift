@@ -15,8 +15,11 @@ public enum DeltaStatementCheck {
 
     /// Why a delta's text was refused: the statement's number (from 1) and what was wrong.
     public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The statement's number, from 1.
         public var statement: Int
+        /// What was wrong with it.
         public var reason: String
+        /// "statement N of the delta: reason".
         public var description: String { "statement \(statement) of the delta: \(reason)" }
     }
 

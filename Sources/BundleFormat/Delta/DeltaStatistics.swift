@@ -1,13 +1,19 @@
 /// What a delta changes, per table.
 public struct DeltaStatistics: Codable, Sendable, Equatable {
+    /// The changes to one table.
     public struct Table: Codable, Sendable, Equatable {
+        /// Rows added.
         public var inserted = 0
+        /// Rows changed in place (same key).
         public var updated = 0
+        /// Rows removed.
         public var deleted = 0
         /// Rows in the older version and the newer one.
         public var before = 0
+        /// Rows in the newer version.
         public var after = 0
 
+        /// Counts for one table; zero where not given.
         public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0, before: Int = 0, after: Int = 0) {
             self.inserted = inserted
             self.updated = updated
@@ -17,8 +23,10 @@ public struct DeltaStatistics: Codable, Sendable, Equatable {
         }
     }
 
+    /// The changes by table name.
     public var tables: [String: Table] = [:]
 
+    /// No changes.
     public init() {}
 
     /// Tables whose ids were mostly replaced: most old rows deleted and most new rows inserted.

@@ -2,39 +2,54 @@
 /// seconds from the start of the service date asked for (the day before's late trips are
 /// negative; past midnight is over 86400).
 public struct Journey: Sendable, Equatable {
+    /// How a leg is made: on foot or on a trip.
     public enum Mode: String, Sendable {
         case walk
         case ride
     }
 
+    /// One walk or one ride of a journey.
     public struct Leg: Sendable, Equatable {
+        /// Walk or ride.
         public var mode: Mode
+        /// Where the leg starts (`stop_id`).
         public var fromStopId: String
+        /// Where the leg ends (`stop_id`).
         public var toStopId: String
+        /// Seconds from the start of the service date.
         public var departure: Int
+        /// Seconds from the start of the service date.
         public var arrival: Int
         /// The trip and its line (a ride only).
         public var tripId: String?
+        /// The line of the trip (a ride only).
         public var routeId: String?
     }
 
+    /// When the journey starts, seconds from the start of the service date.
     public var departure: Int
+    /// When the journey ends, seconds from the start of the service date.
     public var arrival: Int
     /// Rides less one (0 for a direct trip or a walk).
     public var transfers: Int
+    /// Walks and rides, in order.
     public var legs: [Leg]
     /// The walks from the rider's position to the first stop and from the last stop to the
     /// destination (0 from or to a stop).
     public var accessSeconds: Int
+    /// Seconds from the last stop to the destination (0 to a stop).
     public var egressSeconds: Int
 }
 
 /// A place to start or end a journey: a stop, and the walk between it and the rider (0 when the
 /// rider is at the stop).
 public struct StopAccess: Sendable, Equatable {
+    /// The stop's `stop_id`.
     public var stopId: String
+    /// Seconds on foot between the rider and the stop.
     public var walkSeconds: Int
 
+    /// A stop and the walk to it; 0 when the rider is at the stop.
     public init(stopId: String, walkSeconds: Int = 0) {
         self.stopId = stopId
         self.walkSeconds = walkSeconds
@@ -44,10 +59,14 @@ public struct StopAccess: Sendable, Equatable {
 /// A live change to one trip, as a GTFS-Realtime TripUpdate gives it: the trip runs `seconds`
 /// late from `fromStopId` on (from its first stop when nil), or is cancelled.
 public struct TripDelay: Sendable, Equatable {
+    /// How late the trip runs, in seconds.
     public var seconds: Int
+    /// The stop from which the delay applies; nil for the whole trip.
     public var fromStopId: String?
+    /// True when the trip does not run at all.
     public var cancelled: Bool
 
+    /// A delay from a stop on, or a cancellation; the default is on time.
     public init(seconds: Int = 0, fromStopId: String? = nil, cancelled: Bool = false) {
         self.seconds = seconds
         self.fromStopId = fromStopId

@@ -5,20 +5,27 @@ import Foundation
 /// ids or `LAT,LON`, the departure as local `YYYY-MM-DDTHH:MM`, times answered as ISO 8601 with
 /// the agency's UTC offset (docs/client.md, "Plan a journey").
 public struct JourneyPlanning: Sendable {
+    /// The planner the queries run on.
     public let planner: JourneyPlanner
 
+    /// Planning in words over a planner opened on a bundle.
     public init(planner: JourneyPlanner) {
         self.planner = planner
     }
 
+    /// A request as `feedc plan --json` reads it.
     public struct Query: Codable, Sendable {
+        /// The origin: a stop id or `LAT,LON`.
         public var from: String
+        /// The destination: a stop id or `LAT,LON`.
         public var to: String
+        /// The departure, local time `YYYY-MM-DDTHH:MM`.
         public var depart: String
         /// Live changes by trip id (a GTFS-Realtime TripUpdate's): `{"seconds": 600,
         /// "from_stop_id": "S2"}` late from a stop on, or `{"cancelled": true}`.
         public var delays: [String: Delay]?
 
+        /// A request; `delays` nil for the timetable as published.
         public init(from: String, to: String, depart: String, delays: [String: Delay]? = nil) {
             self.from = from
             self.to = to
@@ -27,9 +34,13 @@ public struct JourneyPlanning: Sendable {
         }
     }
 
+    /// A live change to one trip, in JSON: the fields of ``TripDelay``, each optional.
     public struct Delay: Codable, Sendable {
+        /// Seconds late; nil for 0.
         public var seconds: Int?
+        /// The stop from which the delay applies; nil for the whole trip.
         public var fromStopId: String?
+        /// True when the trip does not run; nil for false.
         public var cancelled: Bool?
 
         enum CodingKeys: String, CodingKey {
@@ -40,13 +51,21 @@ public struct JourneyPlanning: Sendable {
         var tripDelay: TripDelay { TripDelay(seconds: seconds ?? 0, fromStopId: fromStopId, cancelled: cancelled ?? false) }
     }
 
+    /// One walk or ride of an answered journey.
     public struct Leg: Codable, Sendable, Equatable {
+        /// `walk` or `ride`.
         public var mode: String
+        /// Where the leg starts (`stop_id`); nil for a walk from a position.
         public var fromStopId: String?
+        /// Where the leg ends (`stop_id`); nil for a walk to a position.
         public var toStopId: String?
+        /// ISO 8601 with the agency's UTC offset.
         public var departure: String
+        /// ISO 8601 with the agency's UTC offset.
         public var arrival: String
+        /// The trip ridden (a ride only).
         public var tripId: String?
+        /// The trip's line (a ride only).
         public var routeId: String?
 
         enum CodingKeys: String, CodingKey {
@@ -55,20 +74,28 @@ public struct JourneyPlanning: Sendable {
         }
     }
 
+    /// One answered journey.
     public struct Trip: Codable, Sendable, Equatable {
+        /// When the rider sets off, ISO 8601 with the agency's UTC offset.
         public var departure: String
+        /// When the rider arrives, ISO 8601 with the agency's UTC offset.
         public var arrival: String
+        /// Rides less one.
         public var transfers: Int
+        /// Walks and rides, in order.
         public var legs: [Leg]
     }
 
+    /// What `feedc plan --json` prints.
     public struct Answer: Codable, Sendable {
+        /// The journeys found (each with fewer transfers or an earlier arrival than the others), earliest arrival first; empty with a `reason` or `problem`.
         public var journeys: [Trip]
         /// Why there is no journey, in words (nil when there are journeys).
         public var reason: String?
         /// A query that cannot be answered (an unknown stop, a malformed time): exit status 2.
         public var problem: String?
 
+        /// An answer; `reason` and `problem` nil when there are journeys.
         public init(journeys: [Trip], reason: String? = nil, problem: String? = nil) {
             self.journeys = journeys
             self.reason = reason
@@ -76,6 +103,7 @@ public struct JourneyPlanning: Sendable {
         }
     }
 
+    /// Plans the query; a query that cannot be read is answered with a `problem`, not thrown.
     public func answer(_ query: Query) throws(ClientError) -> Answer {
         guard let (date, seconds) = Self.parse(query.depart) else {
             return Answer(journeys: [], problem: "`\(query.depart)` is not a local time YYYY-MM-DDTHH:MM")

@@ -10,6 +10,7 @@ import Foundation
 /// it, so an open `FeedDatabase` never shows a version older than the file's. No compiler
 /// module is involved: this is the app side.
 public actor FeedDatabase {
+    /// The bundle's SQLite file.
     public nonisolated let path: URL
     private var connection: Database
     private var identity: FileIdentity

@@ -12,6 +12,7 @@ public struct DiffSettings: Codable, Sendable, Equatable {
     /// (calendars running to 2099 would otherwise "gain" decades).
     public var calendarHorizonDays: Int = 1830
 
+    /// Thresholds, the defaults unless told.
     public init(
         samePlaceMetres: Double = 25, churnKeptShare: Double = 0.5, representativeWindowDays: Int = 28,
         calendarHorizonDays: Int = 1830

@@ -7,11 +7,14 @@ public struct FeedDiff: Codable, Sendable {
     /// The JSON schema's version: bumped only when a field changes meaning or goes away.
     public static let formatVersion = 1
 
+    /// The JSON schema version this diff was written in.
     public var format: Int = FeedDiff.formatVersion
     /// True when every content table holds the same rows on both sides (`meta` aside) and the
     /// content digests are equal (so two schemas never count as the same content).
     public var identical: Bool
+    /// The older bundle.
     public var old: DiffSide
+    /// The newer bundle.
     public var new: DiffSide
     /// Row counts per bundle table (by table name): added, removed and changed rows, matched by
     /// the table's key. For `routes` and `stops`, rows matched as renumbered are not counted as
@@ -19,11 +22,15 @@ public struct FeedDiff: Codable, Sendable {
     public var counts: [String: ChangeCounts]
     /// Kinds whose ids were mostly replaced; said once instead of listing every row.
     public var idChurn: [IdChurn]
+    /// Lines added, removed or changed.
     public var lines: LineChanges
+    /// Stops added, removed, renamed, moved or renumbered.
     public var stops: StopChanges
+    /// The service window and the dates that gained or lost service.
     public var calendar: CalendarChanges
     /// Names in other languages added, removed or changed.
     public var translations = TranslationChanges()
+    /// The thresholds the comparison used.
     public var settings: DiffSettings
     /// What the HTML map draws; not part of the JSON.
     public var geometry = DiffGeometry()
@@ -33,6 +40,7 @@ public struct FeedDiff: Codable, Sendable {
         case idChurn = "id_churn"
     }
 
+    /// A diff by its parts.
     public init(
         identical: Bool, old: DiffSide, new: DiffSide, counts: [String: ChangeCounts], idChurn: [IdChurn],
         lines: LineChanges, stops: StopChanges, calendar: CalendarChanges, settings: DiffSettings,
@@ -76,6 +84,7 @@ public struct FeedDiff: Codable, Sendable {
 public struct DiffSide: Codable, Sendable, Equatable {
     /// What the side was named on the command line (`out/wichita@12`, a file, a dump).
     public var label: String
+    /// `meta.bundle`; nil for a dump compiled on the fly.
     public var bundle: String?
     /// The bundle's version; nil for a dump compiled on the fly.
     public var version: Int?
@@ -83,12 +92,14 @@ public struct DiffSide: Codable, Sendable, Equatable {
     public var digest: String
     /// First and last service dates (`YYYY-MM-DD`), as the bundle's meta states them.
     public var serviceStart: String?
+    /// The last service date, `YYYY-MM-DD`; nil when the bundle has no service.
     public var serviceEnd: String?
     /// The representative date (`YYYY-MM-DD`) of each day type (`weekday`, `saturday`, `sunday`):
     /// the busiest date of that type within the first 28 days of full service (from the first
     /// date with at least half the trips of the busiest date).
     public var dayTypeDates: [String: String]
 
+    /// A side by its parts.
     public init(
         label: String, bundle: String?, version: Int?, digest: String, serviceStart: String?, serviceEnd: String?,
         dayTypeDates: [String: String]
@@ -112,15 +123,20 @@ public struct DiffSide: Codable, Sendable, Equatable {
 
 /// Rows of one table on each side, and how they differ.
 public struct ChangeCounts: Codable, Sendable, Equatable {
+    /// Rows on the old side.
     public var old: Int
+    /// Rows on the new side.
     public var new: Int
+    /// Keys on the new side only.
     public var added: Int
+    /// Keys on the old side only.
     public var removed: Int
     /// Same key, different values.
     public var changed: Int
     /// Rows whose id changed but which are the same thing (routes and stops only).
     public var renumbered: Int?
 
+    /// Counts by their parts; `renumbered` nil outside routes and stops.
     public init(old: Int, new: Int, added: Int, removed: Int, changed: Int, renumbered: Int? = nil) {
         self.old = old
         self.new = new
@@ -130,6 +146,7 @@ public struct ChangeCounts: Codable, Sendable, Equatable {
         self.renumbered = renumbered
     }
 
+    /// True when the table holds the same rows on both sides.
     public var isZero: Bool { added == 0 && removed == 0 && changed == 0 && (renumbered ?? 0) == 0 }
 }
 
@@ -137,11 +154,14 @@ public struct ChangeCounts: Codable, Sendable, Equatable {
 public struct IdChurn: Codable, Sendable, Equatable {
     /// The table: `routes`, `stops`, `trips`, `calendar` or `shapes`.
     public var kind: String
+    /// Ids of the kind on the old side.
     public var old: Int
+    /// Ids of the kind on the new side.
     public var new: Int
     /// Ids present on both sides.
     public var kept: Int
 
+    /// Churn by its parts.
     public init(kind: String, old: Int, new: Int, kept: Int) {
         self.kind = kind
         self.old = old
@@ -155,9 +175,12 @@ public struct IdChurn: Codable, Sendable, Equatable {
 
 /// A value before and after.
 public struct Change<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    /// The value on the old side.
     public var old: Value
+    /// The value on the new side.
     public var new: Value
 
+    /// A change from `old` to `new`.
     public init(old: Value, new: Value) {
         self.old = old
         self.new = new

@@ -6,10 +6,12 @@ public struct DiffHTML {
     /// Rows shown per table; the JSON holds them all.
     public var rowLimit: Int
 
+    /// `rowLimit` rows per table at most.
     public init(rowLimit: Int = 500) {
         self.rowLimit = rowLimit
     }
 
+    /// The whole page, ready to be written to a `.html` file.
     public func render(_ diff: FeedDiff) -> String {
         var body = "<h1>\(HTMLPage.escape(title(diff.old))) → \(HTMLPage.escape(title(diff.new)))</h1>\n"
         body += table(

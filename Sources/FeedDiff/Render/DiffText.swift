@@ -1,6 +1,7 @@
 /// The diff as readable text for a terminal: sides, summary, id churn, lines, stops, calendar;
 /// every list capped at `limit` items with "… and N more".
 public struct DiffText {
+    /// Items printed per list before "… and N more"; 0 prints every item.
     public var limit: Int
 
     /// `limit` 0 prints every item.
@@ -8,6 +9,7 @@ public struct DiffText {
         self.limit = limit
     }
 
+    /// The diff as text, sections in the order above.
     public func render(_ diff: FeedDiff) -> String {
         var out: [String] = []
         out.append("feedc diff: \(sideTitle(diff.old)) → \(sideTitle(diff.new))")

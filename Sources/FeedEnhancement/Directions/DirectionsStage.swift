@@ -3,15 +3,15 @@ import FeedModel
 /// The directions enhancement: for every route, one or two user-facing directions with names,
 /// terminals and one merged stop list; every trip mapped to one; and, for every stop, the
 /// (line, direction, headsigns) that serve it. Reads the frozen feed; returns new tables.
-public struct DirectionsStage: Sendable {
+package struct DirectionsStage: Sendable {
     /// False to ignore the feed's `direction_id` (to measure inference against it).
-    public var useDirectionId = true
+    package var useDirectionId = true
 
-    public init(useDirectionId: Bool = true) {
+    package init(useDirectionId: Bool = true) {
         self.useDirectionId = useDirectionId
     }
 
-    public func run(_ feed: Feed, sink: NoticeSink) -> FeedDirections {
+    package func run(_ feed: Feed, sink: NoticeSink) -> FeedDirections {
         let names = StopNames(feed)
         let patternsByRoute = RoutePatterns.extract(from: feed, useDirectionId: useDirectionId)
         var routes: [String: RouteDirections] = [:]
@@ -84,12 +84,12 @@ private struct StopDirectionKey: Hashable {
 }
 
 /// Stop names for people: a platform is named by its station.
-public struct StopNames: Sendable {
+package struct StopNames: Sendable {
     private var names: [String: String] = [:]
     /// The stop whose name each stop shows: its parent station when that has a name, else itself.
     private var places: [String: String] = [:]
 
-    public init(_ feed: Feed) {
+    package init(_ feed: Feed) {
         let stops = feed.stops
         let ids = stops.texts(.stopId), stopNames = stops.texts(.stopName), parents = stops.texts(.parentStation)
         var own: [String: String] = [:]
@@ -102,8 +102,8 @@ public struct StopNames: Sendable {
         }
     }
 
-    public subscript(_ stop: String) -> String { names[stop] ?? stop }
+    package subscript(_ stop: String) -> String { names[stop] ?? stop }
 
     /// The stop whose name `stop` shows (its station, or itself).
-    public func place(of stop: String) -> String { places[stop] ?? stop }
+    package func place(of stop: String) -> String { places[stop] ?? stop }
 }

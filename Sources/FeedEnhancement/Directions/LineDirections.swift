@@ -1,24 +1,25 @@
 /// A user-facing direction of a line: what a rider picks on the "choose direction" screen.
-public struct LineDirection: Sendable, Codable, Equatable {
+package struct LineDirection: Sendable, Codable, Equatable {
     /// 0 or 1: the feed's `direction_id` where the feed gives it, else inferred (0 = the
     /// direction heading further north, or the only one of a loop).
-    public var index: Int
+    package var index: Int
     /// "to Marina", or the loop's name.
-    public var name: String
+    package var name: String
     /// Names the branch terminals: "to Marina / University Ave & 3rd St".
-    public var headsign: String
+    package var headsign: String
     /// The end points a map-based direction picker shows.
-    public var terminals: [String]
+    package var terminals: [String]
     /// Every stop of every branch, in riding order; a stop appears once unless the line passes
     /// it twice.
-    public var stops: [String]
-    public var trips: [String]
-    public var patternCount: Int
-    public var isLoop: Bool
+    package var stops: [String]
+    package var trips: [String]
+    package var patternCount: Int
+    package var isLoop: Bool
 }
 
 /// What the stage decided for one route, for the build report and `feedc inspect --routes`.
 public struct RouteDirections: Sendable, Codable, Equatable {
+    /// Where a route's directions come from.
     public enum Source: String, Sendable, Codable {
         /// Every trip has a direction_id; the feed's grouping was kept.
         case feed
@@ -26,9 +27,12 @@ public struct RouteDirections: Sendable, Codable, Equatable {
         case inferred
     }
 
+    /// The route's `route_id`.
     public var route: String
+    /// Whether the feed's `direction_id` was kept or the directions were inferred.
     public var source: Source
-    public var directions: [LineDirection]
+    package var directions: [LineDirection]
+    /// Stop patterns merged into the route's directions.
     public var patternsMerged: Int
     /// Patterns whose direction could not be told from geometry (put with the main direction).
     public var ambiguousPatterns: Int
@@ -39,20 +43,21 @@ public struct RouteDirections: Sendable, Codable, Equatable {
 }
 
 /// One row of "which lines, in which direction, serve this stop".
-public struct StopDirection: Sendable, Equatable, Hashable {
-    public var stop: String
-    public var route: String
-    public var direction: Int
+package struct StopDirection: Sendable, Equatable, Hashable {
+    package var stop: String
+    package var route: String
+    package var direction: Int
     /// Distinct trip headsigns of the direction's trips at this stop, most trips first.
-    public var headsigns: [String]
+    package var headsigns: [String]
 }
 
 /// The result of the directions stage for a whole feed.
 public struct FeedDirections: Sendable {
+    /// Per route, by `route_id`.
     public var routes: [String: RouteDirections]
     /// The patterns of each route's directions, busiest first: route → direction index → patterns.
-    public var patterns: [String: [Int: [RoutePattern]]]
+    package var patterns: [String: [Int: [RoutePattern]]]
     /// Direction index of every trip.
     public var tripDirection: [String: Int]
-    public var stopDirections: [StopDirection]
+    package var stopDirections: [StopDirection]
 }

@@ -1,39 +1,39 @@
 import FeedModel
 
 /// A distinct ordered stop list of a route's trips, with the trips that run it.
-public struct RoutePattern: Sendable {
-    public var route: String
+package struct RoutePattern: Sendable {
+    package var route: String
     /// Stop ids in order.
-    public var stops: [String]
+    package var stops: [String]
     /// The place of each stop: its parent station when it has one, else the stop itself, so the
     /// opposite platforms of a station count as one place.
-    public var places: [String]
-    public var points: [Point]
+    package var places: [String]
+    package var points: [Point]
     /// GTFS `direction_id` of its trips when they all have the same one.
-    public var directionId: Int?
-    public var trips: [String]
+    package var directionId: Int?
+    package var trips: [String]
     /// The most common trip headsign.
-    public var headsigns: [String: Int]
+    package var headsigns: [String: Int]
 
-    public var weight: Int { trips.count }
-    public var first: Point { points.first ?? Point(lat: .nan, lon: .nan) }
-    public var last: Point { points.last ?? Point(lat: .nan, lon: .nan) }
+    package var weight: Int { trips.count }
+    package var first: Point { points.first ?? Point(lat: .nan, lon: .nan) }
+    package var last: Point { points.last ?? Point(lat: .nan, lon: .nan) }
 
     /// Starts and ends at (nearly) the same place: a loop, or an out-and-back lollipop.
-    public var isLoopLike: Bool {
+    package var isLoopLike: Bool {
         guard let a = places.first, let b = places.last, stops.count > 2 else { return false }
         return a == b || first.distance(to: last) < 300
     }
 
     /// A stable text identity for sorting and reports.
-    public var signature: String { stops.joined(separator: ">") }
+    package var signature: String { stops.joined(separator: ">") }
 }
 
 /// The patterns of every route of a feed, from its trips and stop_times.
-public enum RoutePatterns {
+package enum RoutePatterns {
     /// Patterns per route id, busiest first (ties broken by stop sequence, so the order is stable).
     /// With `useDirectionId` false, `direction_id` is ignored (for inference and its tests).
-    public static func extract(from feed: Feed, useDirectionId: Bool = true) -> [String: [RoutePattern]] {
+    package static func extract(from feed: Feed, useDirectionId: Bool = true) -> [String: [RoutePattern]] {
         let stops = feed.stops
         var point: [String: Point] = [:]
         var parent: [String: String] = [:]

@@ -21,6 +21,7 @@ public struct NetworkSettings: Sendable, Equatable, Codable {
     /// Pairs joined or split by hand, applied after the rules.
     public var overrides: [PlaceOverride] = []
 
+    /// The defaults above: joining on, 120 m and 250 m, walks within 250 m at 1.2 m/s.
     public init() {}
 
     /// Seconds to walk `metres` of straight line: the detour, the speed and the minimum.
@@ -32,12 +33,16 @@ public struct NetworkSettings: Sendable, Equatable, Codable {
 /// One line of the overrides file: two stops (bundle ids, prefix included) that are one place
 /// (`join`) or are not (`split`), whatever the rules say.
 public struct PlaceOverride: Sendable, Equatable, Codable {
+    /// One stop's bundle id.
     public var stop: String
+    /// The other stop's bundle id.
     public var other: String
+    /// True for `join` (one place), false for `split` (two).
     public var join: Bool
     /// The line of the overrides file, for notices.
     public var line: Int
 
+    /// An override read from `line` of the overrides file.
     public init(stop: String, other: String, join: Bool, line: Int) {
         self.stop = stop
         self.other = other

@@ -6,14 +6,14 @@ import FeedModel
 /// `traversal_time`; else its `length` at the walking speed; else 0.6 s per stair; else 30 s.
 /// One-way pathways (`is_bidirectional` 0) are followed one way only. Times below the minimum
 /// transfer time are raised to it. Ids are the feed's own.
-public struct PathwayWalks: Sendable {
-    public var settings: NetworkSettings
+package struct PathwayWalks: Sendable {
+    package var settings: NetworkSettings
 
-    public init(settings: NetworkSettings) {
+    package init(settings: NetworkSettings) {
         self.settings = settings
     }
 
-    public func transfers(_ feed: Feed) -> [StopTransfer] {
+    package func transfers(_ feed: Feed) -> [StopTransfer] {
         let pathways = feed["pathways"]
         guard pathways.isPresent, pathways.count > 0 else { return [] }
         let stops = feed.stops

@@ -7,8 +7,8 @@
 /// Two names share a *distinctive* word when they have a word in common that is neither a
 /// number, nor a street or direction word, nor shorter than three letters: "Coliseum", "Penn",
 /// "Millbrae". Numbers repeat along every avenue ("23 St"), so they never make a place alone.
-public struct PlaceNameKey: Sendable, Equatable {
-    public let words: Set<String>
+package struct PlaceNameKey: Sendable, Equatable {
+    package let words: Set<String>
 
     private static let folds: [String: String] = [
         "street": "st", "str": "st", "avenue": "ave", "av": "ave", "square": "sq", "road": "rd", "boulevard": "blvd",
@@ -26,7 +26,7 @@ public struct PlaceNameKey: Sendable, Equatable {
         "san", "santa", "los", "las", "del", "de", "la", "el", "port",
     ]
 
-    public init(_ name: String) {
+    package init(_ name: String) {
         var words: Set<String> = []
         var current = ""
         func flush() {
@@ -49,14 +49,14 @@ public struct PlaceNameKey: Sendable, Equatable {
     }
 
     /// The distinctive words both names hold, sorted.
-    public func sharedDistinctive(_ other: PlaceNameKey) -> [String] {
+    package func sharedDistinctive(_ other: PlaceNameKey) -> [String] {
         words.intersection(other.words).filter { word in
             word.count >= 3 && !word.allSatisfy(\.isNumber) && !Self.generic.contains(word)
         }.sorted()
     }
 
     /// Jaccard similarity of the words, 0–1; 0 when either is empty.
-    public func similarity(_ other: PlaceNameKey) -> Double {
+    package func similarity(_ other: PlaceNameKey) -> Double {
         guard !words.isEmpty, !other.words.isEmpty else { return 0 }
         return Double(words.intersection(other.words).count) / Double(words.union(other.words).count)
     }

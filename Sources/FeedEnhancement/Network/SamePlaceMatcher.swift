@@ -2,16 +2,16 @@ import FeedModel
 
 /// A stop or station a rider could take for a place of its own: a station, or a stop that no
 /// station groups. Platforms are represented by their station.
-public struct PlaceCandidate: Sendable {
-    public var id: String
+package struct PlaceCandidate: Sendable {
+    package var id: String
     /// The source it comes from (its pipeline id).
-    public var source: String
-    public var name: String
-    public var point: Point
+    package var source: String
+    package var name: String
+    package var point: Point
     /// Served by rail, subway, tram or another guided mode (its own lines or its platforms').
-    public var guided: Bool
+    package var guided: Bool
 
-    public init(id: String, source: String, name: String, point: Point, guided: Bool) {
+    package init(id: String, source: String, name: String, point: Point, guided: Bool) {
         self.id = id
         self.source = source
         self.name = name
@@ -21,17 +21,17 @@ public struct PlaceCandidate: Sendable {
 }
 
 /// Two places a rider sees as one: a station shared by agencies, or a stop at its door.
-public struct PlaceLink: Sendable, Equatable {
-    public var stop: String
-    public var other: String
+package struct PlaceLink: Sendable, Equatable {
+    package var stop: String
+    package var other: String
     /// Metres between the two.
-    public var distance: Double
+    package var distance: Double
     /// 0–1: nearer, alike names and both guided raise it; 1 for a link made by hand.
-    public var confidence: Double
+    package var confidence: Double
     /// What the link rests on, in words: "38 m", "38 m, names share `millbrae`", "override".
-    public var evidence: String
+    package var evidence: String
 
-    public init(stop: String, other: String, distance: Double, confidence: Double, evidence: String) {
+    package init(stop: String, other: String, distance: Double, confidence: Double, evidence: String) {
         self.stop = stop
         self.other = other
         self.distance = distance
@@ -53,14 +53,14 @@ public struct PlaceLink: Sendable, Equatable {
 /// train's World Trade Center 182 m); the closest different places with alike names are 276 m
 /// apart (Seventh Avenue's 23 St and PATH's 23rd Street), and with unlike names 239 m
 /// (Cortlandt St and PATH's World Trade Center).
-public struct SamePlaceMatcher: Sendable {
-    public var settings: NetworkSettings
+package struct SamePlaceMatcher: Sendable {
+    package var settings: NetworkSettings
 
-    public init(settings: NetworkSettings) {
+    package init(settings: NetworkSettings) {
         self.settings = settings
     }
 
-    public func links(_ candidates: [PlaceCandidate], sink: NoticeSink, overridesFile: String = "overrides") -> [PlaceLink] {
+    package func links(_ candidates: [PlaceCandidate], sink: NoticeSink, overridesFile: String = "overrides") -> [PlaceLink] {
         let reach = max(settings.samePlaceDistance, settings.sameNameDistance)
         // Names are read only for the pairs that get that far (most never do: one source's bus
         // stops): reading all 20,579 of the 21-feed region's took most of the matcher's time.

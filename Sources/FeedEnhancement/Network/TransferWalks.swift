@@ -2,14 +2,14 @@ import FeedModel
 
 /// A stop where trips call, for transfers: where it is and the place it belongs to (its
 /// station, or itself).
-public struct ServedStop: Sendable {
-    public var id: String
-    public var point: Point
-    public var place: String
+package struct ServedStop: Sendable {
+    package var id: String
+    package var point: Point
+    package var place: String
     /// The lines that call there.
-    public var routes: Set<String>
+    package var routes: Set<String>
 
-    public init(id: String, point: Point, place: String, routes: Set<String> = []) {
+    package init(id: String, point: Point, place: String, routes: Set<String> = []) {
         self.id = id
         self.point = point
         self.place = place
@@ -18,8 +18,8 @@ public struct ServedStop: Sendable {
 }
 
 /// One way from a stop to another on foot.
-public struct StopTransfer: Sendable, Equatable {
-    public enum Kind: String, Sendable {
+package struct StopTransfer: Sendable, Equatable {
+    package enum Kind: String, Sendable {
         /// The feed's transfers.txt.
         case feed
         /// Through the station's pathways.txt.
@@ -30,14 +30,14 @@ public struct StopTransfer: Sendable, Equatable {
         case walk
     }
 
-    public var from: String
-    public var to: String
-    public var kind: Kind
-    public var seconds: Int
+    package var from: String
+    package var to: String
+    package var kind: Kind
+    package var seconds: Int
     /// Metres of straight line between the two (nil when a stop has no position).
-    public var distance: Double?
+    package var distance: Double?
 
-    public init(from: String, to: String, kind: Kind, seconds: Int, distance: Double?) {
+    package init(from: String, to: String, kind: Kind, seconds: Int, distance: Double?) {
         self.from = from
         self.to = to
         self.kind = kind
@@ -53,16 +53,16 @@ public struct StopTransfer: Sendable, Equatable {
 /// line times the detour factor at the walking speed, and never less than the minimum transfer
 /// time. A pair the feeds already give (`taken`: transfers.txt, pathways) is left to them, and a
 /// pair a feed forbids (`forbidden`: transfer_type 3) is never made.
-public struct TransferWalks: Sendable {
-    public var settings: NetworkSettings
+package struct TransferWalks: Sendable {
+    package var settings: NetworkSettings
 
-    public init(settings: NetworkSettings) {
+    package init(settings: NetworkSettings) {
         self.settings = settings
     }
 
     /// The transfers, given the walks ``walkingPairs(_:)`` found among the same stops (they
     /// need no links, so the network stage finds them while it matches places).
-    public func transfers(
+    package func transfers(
         served given: [ServedStop], links: [PlaceLink], taken: Set<StopPairKey>,
         forbidden: Set<StopPairKey>, walking: [ServedPair]
     ) -> [StopTransfer] {
@@ -107,7 +107,7 @@ public struct TransferWalks: Sendable {
     /// that does not call where the walk starts (walking to the same lines' other stop is never a
     /// transfer: on the 21-feed region this keeps 36,731 of 69,891 walks), as positions in
     /// `served`. Neighbours are found through a grid of cells a radius wide.
-    public func walkingPairs(_ served: [ServedStop]) -> [ServedPair] {
+    package func walkingPairs(_ served: [ServedStop]) -> [ServedPair] {
         // Lines as small numbers: the subset test runs for every pair of neighbours.
         var numbers: [String: Int] = [:]
         let lines = served.map { stop in
@@ -131,22 +131,22 @@ public struct TransferWalks: Sendable {
 }
 
 /// A directed pair of stops by their positions.
-public struct ServedPair: Hashable, Sendable {
-    public var from: Int
-    public var to: Int
+package struct ServedPair: Hashable, Sendable {
+    package var from: Int
+    package var to: Int
 
-    public init(_ from: Int, _ to: Int) {
+    package init(_ from: Int, _ to: Int) {
         self.from = from
         self.to = to
     }
 }
 
 /// A directed pair of stop ids.
-public struct StopPairKey: Hashable, Sendable {
-    public var from: String
-    public var to: String
+package struct StopPairKey: Hashable, Sendable {
+    package var from: String
+    package var to: String
 
-    public init(from: String, to: String) {
+    package init(from: String, to: String) {
         self.from = from
         self.to = to
     }

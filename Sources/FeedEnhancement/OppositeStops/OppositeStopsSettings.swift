@@ -11,6 +11,7 @@ public struct OppositeStopsSettings: Sendable, Equatable, Codable {
     /// the matcher against the parent stations.
     public var useParentStation = true
 
+    /// Thresholds, the defaults unless told.
     public init(maxDistance: Double = 250, railMaxDistance: Double = 600, minConfidence: Double = 0.45, useParentStation: Bool = true) {
         self.maxDistance = maxDistance
         self.railMaxDistance = railMaxDistance

@@ -11,10 +11,10 @@ import FeedModel
 /// the minimum. A stop the line serves both ways is its own opposite and gets no link; a loop or
 /// one-way line gets none. Links are then merged over lines, and dropped where another line
 /// serves both stops in the same direction only.
-public struct OppositeStopsStage: Sendable {
-    public var settings: OppositeStopsSettings
+package struct OppositeStopsStage: Sendable {
+    package var settings: OppositeStopsSettings
 
-    public init(settings: OppositeStopsSettings = OppositeStopsSettings()) {
+    package init(settings: OppositeStopsSettings = OppositeStopsSettings()) {
         self.settings = settings
     }
 
@@ -25,7 +25,7 @@ public struct OppositeStopsStage: Sendable {
         var parent: String?
     }
 
-    public func run(_ feed: Feed, directions: FeedDirections, sink: NoticeSink) -> FeedOpposites {
+    package func run(_ feed: Feed, directions: FeedDirections, sink: NoticeSink) -> FeedOpposites {
         let stops = feed.stops
         var names: [String: StopNameKey] = [:]
         var parents: [String: String] = [:]

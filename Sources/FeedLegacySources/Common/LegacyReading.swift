@@ -10,6 +10,7 @@ public struct LegacyReadOptions: Sendable, Equatable {
     /// countries when not given.
     public var timezone: String?
 
+    /// Options; nil: no XSD validation, the time zone derived or required.
     public init(schema: URL? = nil, timezone: String? = nil) {
         self.schema = schema
         self.timezone = timezone
@@ -69,14 +70,14 @@ enum XMLNotices {
 }
 
 /// The formats feedc reads besides GTFS, recognised by content.
-public enum LegacyFormat: String, Sendable, CaseIterable {
+package enum LegacyFormat: String, Sendable, CaseIterable {
     case kalkati
     case nextbus
 
     /// The legacy format of a dump, or nil (then it is GTFS, or unreadable): a `.xml` file whose
     /// root is `jp_database` is Kalkati; a folder whose XML files have the root `body` (or one
     /// such file) is NextBus.
-    public static func detect(_ url: URL) -> LegacyFormat? {
+    package static func detect(_ url: URL) -> LegacyFormat? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return nil }
         if !isDirectory.boolValue {

@@ -12,10 +12,10 @@ import Foundation
 /// (position vector: −96.062, −82.428, −121.753 m; 4.801″, 0.345″, −1.376″; 1.496 ppm).
 /// Against PROJ it agrees to about 5 cm; against the official triangle-wise transformation
 /// (JHS 154), which models local KKJ distortions, it differs by up to 1–2 m across Finland.
-public enum KKJ {
+package enum KKJ {
     /// WGS84 latitude and longitude of a KKJ grid position, or nil when the numbers are not a
     /// KKJ position in or near Finland.
-    public static func wgs84(northing: Double, easting: Double) -> (latitude: Double, longitude: Double)? {
+    package static func wgs84(northing: Double, easting: Double) -> (latitude: Double, longitude: Double)? {
         guard northing.isFinite, easting.isFinite, (6_000_000...8_000_000).contains(northing) else { return nil }
         let zone = Int(easting / 1_000_000)
         guard (0...5).contains(zone), abs(easting - Double(zone) * 1_000_000 - 500_000) < 400_000 else { return nil }

@@ -13,17 +13,17 @@ import Foundation
 /// use one number), on the days of its first `ServiceValidity`, with `route_type` from its
 /// `Trnsmode/@ModeType`; `Stop` → stop_times (`Ix` → stop_sequence, `HHMM` times, a time
 /// earlier than the previous stop's read as past midnight).
-public struct KalkatiReader {
-    public let url: URL
-    public let options: LegacyReadOptions
+package struct KalkatiReader {
+    package let url: URL
+    package let options: LegacyReadOptions
 
-    public init(url: URL, options: LegacyReadOptions = LegacyReadOptions()) {
+    package init(url: URL, options: LegacyReadOptions = LegacyReadOptions()) {
         self.url = url
         self.options = options
     }
 
     /// The feed, or nil when the dump cannot be read (the sink says why, with a blocking notice).
-    public func read(into sink: NoticeSink) -> Feed? {
+    package func read(into sink: NoticeSink) -> Feed? {
         var schema: XMLSchema?
         if let schemaURL = options.schema {
             do throws(XMLError) {

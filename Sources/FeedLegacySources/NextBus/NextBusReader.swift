@@ -11,11 +11,11 @@ import Foundation
 /// (agencyList). Every response is validated against the project's NextBus XSD
 /// (``NextBusSchema``). Files that are not XML are ignored with a notice; a file that is
 /// malformed, hostile or not a NextBus response refuses the whole source.
-public struct NextBusReader {
-    public let url: URL
-    public let options: LegacyReadOptions
+package struct NextBusReader {
+    package let url: URL
+    package let options: LegacyReadOptions
 
-    public init(url: URL, options: LegacyReadOptions = LegacyReadOptions()) {
+    package init(url: URL, options: LegacyReadOptions = LegacyReadOptions()) {
         self.url = url
         self.options = options
     }
@@ -70,7 +70,7 @@ public struct NextBusReader {
     }
 
     /// The feed, or nil when the source cannot be read (the sink says why).
-    public func read(into sink: NoticeSink) -> Feed? {
+    package func read(into sink: NoticeSink) -> Feed? {
         guard let documents = documents(into: sink) else { return nil }
         var builder = NextBusFeedBuilder(sink: sink, timezone: options.timezone)
         for document in documents { builder.add(document) }

@@ -19,13 +19,17 @@ public struct Notice: Codable, Sendable, Equatable {
         case blocksPublication = "blocks_publication"
     }
 
+    /// The snake_case code of its ``NoticeKind`` (`duplicate_key`).
     public var code: String
+    /// Error, warning or info: the kind's, unless the place raising it said otherwise.
     public var severity: Severity
     /// The file inside the dump (`stops.txt`), or the dump itself for archive-level problems.
     public var file: String?
     /// 1-based line in `file` (the header is line 1).
     public var line: Int?
+    /// The column (`stop_id`), where the notice concerns one.
     public var field: String?
+    /// The value found in `field`, as read.
     public var value: String?
     /// A sentence for people: what is wrong.
     public var message: String

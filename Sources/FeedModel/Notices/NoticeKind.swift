@@ -26,6 +26,7 @@ public struct NoticeKind: Sendable, Hashable {
     public let severity: Severity
     /// The files it concerns, when they are known in advance (empty: any file, or none).
     public let files: [String]
+    /// Whose code it is: MobilityData's or feedc's own.
     public let origin: Origin
     /// What it means, in a sentence or a few, for the HTML report and the docs.
     public let description: String
@@ -44,6 +45,7 @@ public struct NoticeKind: Sendable, Hashable {
     /// Kinds are their codes: two declarations of one code are one kind.
     public static func == (lhs: NoticeKind, rhs: NoticeKind) -> Bool { lhs.code == rhs.code }
 
+    /// Hashes the code alone, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// Every registered kind, area by area in the order declared.

@@ -8,8 +8,11 @@
 /// record batch, each file read side by side has a sink of its own, handed on when that work has
 /// ended (``absorb(_:)``), never shared while it is written.
 public final class NoticeSink: @unchecked Sendable {
+    /// Examples kept per code; notices past it are counted only.
     public let samplesPerCode: Int
+    /// The examples kept, at most `samplesPerCode` per code, in the order raised.
     public private(set) var samples: [Notice] = []
+    /// Notices raised, by code.
     public private(set) var counts: [String: Int] = [:]
     private var severities: [String: Severity] = [:]
     private var blockingCodes: Set<String> = []
@@ -19,10 +22,12 @@ public final class NoticeSink: @unchecked Sendable {
     public private(set) var leftOutRows: [String: Int] = [:]
     private var severityCounts: [Severity: Int] = [:]
 
+    /// An empty sink keeping `samplesPerCode` examples per code.
     public init(samplesPerCode: Int = 50) {
         self.samplesPerCode = samplesPerCode
     }
 
+    /// Counts `notice`, and keeps it as an example while its code has room.
     public func add(_ notice: Notice) {
         let n = counts[notice.code, default: 0]
         counts[notice.code] = n + 1
@@ -50,6 +55,7 @@ public final class NoticeSink: @unchecked Sendable {
         droppedRows[file, default: 0] += count
     }
 
+    /// Notices raised with `code`; 0 for none.
     public func count(of code: String) -> Int { counts[code, default: 0] }
 
     /// How many notices of `kind` were raised.
@@ -66,6 +72,7 @@ public final class NoticeSink: @unchecked Sendable {
         leftOutRows[file, default: 0] += count
     }
 
+    /// True when a notice that blocks publication was raised.
     public var hasBlocking: Bool { !blockingCodes.isEmpty }
 
     /// Takes every notice and row count of `other` (kept with the same ``samplesPerCode``), as
@@ -102,8 +109,12 @@ public final class NoticeSink: @unchecked Sendable {
 
 /// How many notices of one code a build raised.
 public struct NoticeSummary: Codable, Sendable, Equatable {
+    /// The notice code (`duplicate_key`).
     public var code: String
+    /// The most severe level the code was raised at.
     public var severity: Severity
+    /// Notices of the code raised, examples or not.
     public var count: Int
+    /// True when the code blocks publication.
     public var blocking: Bool
 }

@@ -1,5 +1,5 @@
 /// The type of a GTFS field, which decides how its text is parsed, checked and stored.
-public enum FieldKind: Sendable, Equatable {
+package enum FieldKind: Sendable, Equatable {
     /// An identifier (primary or foreign key), kept as text.
     case id
     /// Free text shown to riders.
@@ -25,7 +25,7 @@ public enum FieldKind: Sendable, Equatable {
     case date
 
     /// How values of this kind are stored in a ``Table``.
-    public var storage: StorageKind {
+    package var storage: StorageKind {
         switch self {
         case .id, .text, .url, .email, .phone, .timezone, .language, .color: .text
         case .integer, .enumeration, .time, .date: .integer
@@ -34,7 +34,7 @@ public enum FieldKind: Sendable, Equatable {
     }
 
     /// The SQLite column type a bundle uses for values of this kind.
-    public var sqlType: String {
+    package var sqlType: String {
         switch storage {
         case .text: "TEXT"
         case .integer: "INTEGER"
@@ -43,7 +43,7 @@ public enum FieldKind: Sendable, Equatable {
     }
 
     /// The notice MobilityData's validator raises for a malformed value of this kind.
-    public var invalidValueKind: NoticeKind {
+    package var invalidValueKind: NoticeKind {
         switch self {
         case .id, .text: .invalidCharacter
         case .url: .invalidUrl
@@ -61,6 +61,6 @@ public enum FieldKind: Sendable, Equatable {
 }
 
 /// How a column is held in memory.
-public enum StorageKind: Sendable {
+package enum StorageKind: Sendable {
     case text, integer, real
 }

@@ -1,5 +1,5 @@
 /// Whether a field must have a value.
-public enum Presence: Sendable, Equatable {
+package enum Presence: Sendable, Equatable {
     /// Required: a row without a value is unusable.
     case required
     /// Optional.
@@ -13,41 +13,41 @@ public enum Presence: Sendable, Equatable {
     case requiredColumn
 
     /// Whether the header must have this column (`missing_required_column` otherwise).
-    public var needsColumn: Bool { self == .required || self == .requiredColumn }
+    package var needsColumn: Bool { self == .required || self == .requiredColumn }
 }
 
 /// A foreign key: the values of a field must exist among the values of a field of another table.
 ///
 /// `trips.service_id` refers to `calendar.service_id` *or* `calendar_dates.service_id`, so a
 /// reference names one or more targets; a value matching any of them is valid.
-public struct Reference: Sendable, Equatable {
-    public var targets: [(table: String, field: String)]
+package struct Reference: Sendable, Equatable {
+    package var targets: [(table: String, field: String)]
 
-    public init(_ targets: (table: String, field: String)...) {
+    package init(_ targets: (table: String, field: String)...) {
         self.targets = targets
     }
 
-    public static func == (lhs: Reference, rhs: Reference) -> Bool {
+    package static func == (lhs: Reference, rhs: Reference) -> Bool {
         lhs.targets.map { "\($0.table).\($0.field)" } == rhs.targets.map { "\($0.table).\($0.field)" }
     }
 }
 
 /// One field of a GTFS table, declared once: type, presence, range, foreign key.
-public struct FieldSchema: Sendable, Equatable {
-    public var name: String
-    public var kind: FieldKind
-    public var presence: Presence
+package struct FieldSchema: Sendable, Equatable {
+    package var name: String
+    package var kind: FieldKind
+    package var presence: Presence
     /// Inclusive bounds for numbers; a value outside raises `number_out_of_range`.
-    public var minimum: Double?
-    public var maximum: Double?
-    public var references: Reference?
+    package var minimum: Double?
+    package var maximum: Double?
+    package var references: Reference?
     /// One line for the generated documentation.
-    public var doc: String
+    package var doc: String
 
     /// The field's typed name, for reading its column (``Table/texts(_:)``).
-    public var key: FieldKey { FieldKey(name) }
+    package var key: FieldKey { FieldKey(name) }
 
-    public init(
+    package init(
         _ key: FieldKey, _ kind: FieldKind, _ presence: Presence = .optional,
         min minimum: Double? = nil, max maximum: Double? = nil,
         references: Reference? = nil, doc: String = ""

@@ -8,7 +8,7 @@
 ///
 /// Composite keys longer than two fields (transfers, fare_rules) are checked by their whole key.
 extension GTFSSchema {
-    public static let transfers = TableSchema(
+    package static let transfers = TableSchema(
         "transfers", .optional,
         primaryKey: [
             "from_stop_id", "to_stop_id", "from_trip_id", "to_trip_id", "from_route_id", "to_route_id",
@@ -24,7 +24,7 @@ extension GTFSSchema {
             FieldSchema(.minTransferTime, .integer, min: 0),
         ])
 
-    public static let levels = TableSchema(
+    package static let levels = TableSchema(
         "levels", .optional, primaryKey: ["level_id"],
         fields: [
             FieldSchema(.levelId, .id, .required),
@@ -32,7 +32,7 @@ extension GTFSSchema {
             FieldSchema(.levelName, .text),
         ], isCompiled: false)
 
-    public static let pathways = TableSchema(
+    package static let pathways = TableSchema(
         "pathways", .optional, primaryKey: ["pathway_id"],
         fields: [
             FieldSchema(.pathwayId, .id, .required),
@@ -49,7 +49,7 @@ extension GTFSSchema {
             FieldSchema(.reversedSignpostedAs, .text),
         ], isCompiled: false)
 
-    public static let fareAttributes = TableSchema(
+    package static let fareAttributes = TableSchema(
         "fare_attributes", .optional, primaryKey: ["fare_id"],
         fields: [
             FieldSchema(.fareId, .id, .required),
@@ -61,7 +61,7 @@ extension GTFSSchema {
             FieldSchema(.transferDuration, .integer, min: 0),
         ], isCompiled: false)
 
-    public static let fareRules = TableSchema(
+    package static let fareRules = TableSchema(
         "fare_rules", .optional,
         primaryKey: [
             "fare_id", "route_id", "origin_id", "destination_id", "contains_id",
@@ -74,7 +74,7 @@ extension GTFSSchema {
             FieldSchema(.containsId, .id, references: Reference(("stops", "zone_id"))),
         ], isCompiled: false)
 
-    public static let attributions = TableSchema(
+    package static let attributions = TableSchema(
         "attributions", .optional, primaryKey: ["attribution_id"],
         fields: [
             FieldSchema(.attributionId, .id),
@@ -90,7 +90,7 @@ extension GTFSSchema {
             FieldSchema(.attributionPhone, .phone),
         ], isCompiled: false)
 
-    public static let riderCategories = TableSchema(
+    package static let riderCategories = TableSchema(
         "rider_categories", .optional, primaryKey: ["rider_category_id"],
         fields: [
             FieldSchema(.riderCategoryId, .id, .required),
@@ -101,14 +101,14 @@ extension GTFSSchema {
 
     /// GTFS-Flex groups of stops, read so that a stop served only through its group counts as
     /// served.
-    public static let locationGroups = TableSchema(
+    package static let locationGroups = TableSchema(
         "location_groups", .optional, primaryKey: ["location_group_id"],
         fields: [
             FieldSchema(.locationGroupId, .id, .required),
             FieldSchema(.locationGroupName, .text),
         ], isCompiled: false)
 
-    public static let locationGroupStops = TableSchema(
+    package static let locationGroupStops = TableSchema(
         "location_group_stops", .optional, primaryKey: [],
         fields: [
             FieldSchema(.locationGroupId, .id, .required, references: Reference(("location_groups", "location_group_id"))),
@@ -117,7 +117,7 @@ extension GTFSSchema {
 
     /// GTFS-Flex booking rules: what riders must do to book a trip. The prior-notice fields
     /// depend on `booking_type` (`BookingRulesRule`).
-    public static let bookingRules = TableSchema(
+    package static let bookingRules = TableSchema(
         "booking_rules", .optional, primaryKey: ["booking_rule_id"],
         fields: [
             FieldSchema(.bookingRuleId, .id, .required),
@@ -139,7 +139,7 @@ extension GTFSSchema {
 
     /// Files read and checked beyond the timetable's, in dependency order (of which transfers.txt
     /// is compiled).
-    public static let checkedOnly: [TableSchema] = [
+    package static let checkedOnly: [TableSchema] = [
         levels, pathways, transfers, fareAttributes, fareRules, attributions, riderCategories, locationGroups, locationGroupStops,
         areas, stopAreas, networks, routeNetworks, timeframes, fareMedia, fareProducts, fareLegRules, fareLegJoinRules,
         fareTransferRules, bookingRules,

@@ -8,28 +8,28 @@
 /// `routes.network_id` or a `networks.network_id` (fare_leg_rules, fare_leg_join_rules), and a
 /// timeframe's service a `calendar.service_id` or a `calendar_dates.service_id`.
 extension GTFSSchema {
-    public static let areas = TableSchema(
+    package static let areas = TableSchema(
         "areas", .optional, primaryKey: ["area_id"],
         fields: [
             FieldSchema(.areaId, .id, .required),
             FieldSchema(.areaName, .text),
         ], isCompiled: false)
 
-    public static let stopAreas = TableSchema(
+    package static let stopAreas = TableSchema(
         "stop_areas", .optional, primaryKey: ["area_id", "stop_id"],
         fields: [
             FieldSchema(.areaId, .id, .required, references: Reference(("areas", "area_id"))),
             FieldSchema(.stopId, .id, .required, references: Reference(("stops", "stop_id"))),
         ], isCompiled: false)
 
-    public static let networks = TableSchema(
+    package static let networks = TableSchema(
         "networks", .optional, primaryKey: ["network_id"],
         fields: [
             FieldSchema(.networkId, .id, .required),
             FieldSchema(.networkName, .text),
         ], isCompiled: false)
 
-    public static let routeNetworks = TableSchema(
+    package static let routeNetworks = TableSchema(
         "route_networks", .optional, primaryKey: ["route_id"],
         fields: [
             FieldSchema(.routeId, .id, .required, references: Reference(("routes", "route_id"))),
@@ -38,7 +38,7 @@ extension GTFSSchema {
 
     /// `start_time` and `end_time` are both given or both left out, up to 24:00:00, start before
     /// end (`TimeframeRule`).
-    public static let timeframes = TableSchema(
+    package static let timeframes = TableSchema(
         "timeframes", .optional,
         primaryKey: [
             "timeframe_group_id", "start_time", "end_time", "service_id",
@@ -50,7 +50,7 @@ extension GTFSSchema {
             FieldSchema(.serviceId, .id, .required, references: Reference(("calendar", "service_id"), ("calendar_dates", "service_id"))),
         ], isCompiled: false)
 
-    public static let fareMedia = TableSchema(
+    package static let fareMedia = TableSchema(
         "fare_media", .optional, primaryKey: ["fare_media_id"],
         fields: [
             FieldSchema(.fareMediaId, .id, .required),
@@ -62,7 +62,7 @@ extension GTFSSchema {
     /// `CurrencyRule` checks it is a decimal number with as many decimals as `currency` has minor
     /// units, and that `currency` is an ISO 4217 code, as MobilityData's `BigDecimal` and
     /// `Currency` fields.
-    public static let fareProducts = TableSchema(
+    package static let fareProducts = TableSchema(
         "fare_products", .optional,
         primaryKey: [
             "fare_product_id", "fare_media_id", "rider_category_id",
@@ -76,7 +76,7 @@ extension GTFSSchema {
             FieldSchema(.riderCategoryId, .id, references: Reference(("rider_categories", "rider_category_id"))),
         ], isCompiled: false)
 
-    public static let fareLegRules = TableSchema(
+    package static let fareLegRules = TableSchema(
         "fare_leg_rules", .optional,
         primaryKey: [
             "network_id", "from_area_id", "to_area_id", "from_timeframe_group_id", "to_timeframe_group_id", "fare_product_id",
@@ -93,7 +93,7 @@ extension GTFSSchema {
         ], isCompiled: false)
 
     /// `from_stop_id` and `to_stop_id` are both given or both left out (`FareLegJoinRuleRule`).
-    public static let fareLegJoinRules = TableSchema(
+    package static let fareLegJoinRules = TableSchema(
         "fare_leg_join_rules", .optional, primaryKey: [],
         fields: [
             FieldSchema(.fromNetworkId, .id, .required, references: Reference(("routes", "network_id"), ("networks", "network_id"))),
@@ -104,7 +104,7 @@ extension GTFSSchema {
 
     /// `duration_limit` goes with `duration_limit_type`, and `transfer_count` with a transfer
     /// from a leg group to itself (`FareTransferRuleRule`).
-    public static let fareTransferRules = TableSchema(
+    package static let fareTransferRules = TableSchema(
         "fare_transfer_rules", .optional,
         primaryKey: [
             "from_leg_group_id", "to_leg_group_id", "fare_product_id", "transfer_count", "duration_limit",

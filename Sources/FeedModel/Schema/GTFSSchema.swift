@@ -4,8 +4,8 @@
 /// and the bundle columns copied from GTFS are all derived from these declarations; nothing else
 /// in the project repeats a field list. Tables are listed in dependency order: a table's foreign
 /// keys point only at tables listed before it.
-public enum GTFSSchema {
-    public static let agency = TableSchema(
+package enum GTFSSchema {
+    package static let agency = TableSchema(
         "agency", .required, primaryKey: ["agency_id"],
         fields: [
             FieldSchema(.agencyId, .id, doc: "Identifies the agency; required when the feed has several."),
@@ -19,7 +19,7 @@ public enum GTFSSchema {
             FieldSchema(.cemvSupport, .enumeration([0, 1, 2])),
         ])
 
-    public static let stops = TableSchema(
+    package static let stops = TableSchema(
         "stops", .required, primaryKey: ["stop_id"],
         fields: [
             FieldSchema(.stopId, .id, .required),
@@ -40,7 +40,7 @@ public enum GTFSSchema {
             FieldSchema(.stopAccess, .enumeration([0, 1])),
         ])
 
-    public static let routes = TableSchema(
+    package static let routes = TableSchema(
         "routes", .required, primaryKey: ["route_id"],
         fields: [
             FieldSchema(.routeId, .id, .required),
@@ -60,7 +60,7 @@ public enum GTFSSchema {
             FieldSchema(.cemvSupport, .enumeration([0, 1, 2])),
         ])
 
-    public static let calendar = TableSchema(
+    package static let calendar = TableSchema(
         "calendar", .requiredUnless("calendar_dates"), primaryKey: ["service_id"],
         fields: [
             FieldSchema(.serviceId, .id, .required),
@@ -75,7 +75,7 @@ public enum GTFSSchema {
             FieldSchema(.endDate, .date, .required),
         ])
 
-    public static let calendarDates = TableSchema(
+    package static let calendarDates = TableSchema(
         "calendar_dates", .requiredUnless("calendar"), primaryKey: ["service_id", "date"],
         fields: [
             FieldSchema(.serviceId, .id, .required),
@@ -83,7 +83,7 @@ public enum GTFSSchema {
             FieldSchema(.exceptionType, .enumeration([1, 2]), .required),
         ])
 
-    public static let shapes = TableSchema(
+    package static let shapes = TableSchema(
         "shapes", .optional, primaryKey: ["shape_id", "shape_pt_sequence"],
         fields: [
             FieldSchema(.shapeId, .id, .required),
@@ -93,7 +93,7 @@ public enum GTFSSchema {
             FieldSchema(.shapeDistTraveled, .float, min: 0),
         ])
 
-    public static let trips = TableSchema(
+    package static let trips = TableSchema(
         "trips", .required, primaryKey: ["trip_id"],
         fields: [
             FieldSchema(.routeId, .id, .required, references: Reference(("routes", "route_id"))),
@@ -111,7 +111,7 @@ public enum GTFSSchema {
             FieldSchema(.safeDurationOffset, .float, doc: "GTFS-Flex."),
         ])
 
-    public static let stopTimes = TableSchema(
+    package static let stopTimes = TableSchema(
         "stop_times", .required, primaryKey: ["trip_id", "stop_sequence"],
         fields: [
             FieldSchema(.tripId, .id, .required, references: Reference(("trips", "trip_id"))),
@@ -135,7 +135,7 @@ public enum GTFSSchema {
             FieldSchema(.dropOffBookingRuleId, .id, references: Reference(("booking_rules", "booking_rule_id"))),
         ])
 
-    public static let frequencies = TableSchema(
+    package static let frequencies = TableSchema(
         "frequencies", .optional, primaryKey: ["trip_id", "start_time"],
         fields: [
             FieldSchema(.tripId, .id, .required, references: Reference(("trips", "trip_id"))),
@@ -147,7 +147,7 @@ public enum GTFSSchema {
             FieldSchema(.exactTimes, .enumeration([0, 1])),
         ])
 
-    public static let feedInfo = TableSchema(
+    package static let feedInfo = TableSchema(
         "feed_info", .optional, primaryKey: [],
         fields: [
             FieldSchema(.feedPublisherName, .text, .required),
@@ -165,7 +165,7 @@ public enum GTFSSchema {
     /// `record_sub_id` for stop_times) names one record, or `field_value` every record whose field
     /// has that value. `TranslationsRule` checks the forms, references and language tags (a tag
     /// is text here so that a malformed one is dropped with its row rather than kept).
-    public static let translations = TableSchema(
+    package static let translations = TableSchema(
         "translations", .optional, primaryKey: [],
         fields: [
             FieldSchema(.tableName, .text, .required),
@@ -179,14 +179,14 @@ public enum GTFSSchema {
 
     /// Every table read: the compiled ones, then those only checked (``checkedOnly``), in
     /// dependency order.
-    public static let tables: [TableSchema] =
+    package static let tables: [TableSchema] =
         [
             agency, stops, routes, calendar, calendarDates, shapes, trips, stopTimes, frequencies, feedInfo, translations,
         ] + checkedOnly
 
     /// GTFS files that are valid but neither compiled nor checked; they raise no notice.
     /// (`locations.geojson` is checked, but not as a CSV table: see ``locations``.)
-    public static let recognisedButNotCompiled: Set<String> = [
+    package static let recognisedButNotCompiled: Set<String> = [
         "shapes_extended.txt", "locations.geojson",
     ]
 
@@ -196,7 +196,7 @@ public enum GTFSSchema {
     /// for a geometry type other than `Polygon` and `MultiPolygon`). Not in ``tables``: it is not a CSV file, rules that
     /// walk every table leave it alone, and it is present only when the dump holds the file.
     /// Checked only, never compiled.
-    public static let locations = TableSchema(
+    package static let locations = TableSchema(
         "locations", .optional, primaryKey: ["id"],
         fields: [
             FieldSchema(.id, .id, .required),
@@ -205,7 +205,7 @@ public enum GTFSSchema {
             FieldSchema(.geometry, .text),
         ], isCompiled: false, fileName: "locations.geojson")
 
-    public static func table(named name: String) -> TableSchema? {
+    package static func table(named name: String) -> TableSchema? {
         tables.first { $0.name == name } ?? (name == locations.name ? locations : nil)
     }
 }

@@ -6,9 +6,9 @@
 /// letters or digits separated by `-` (script `Hant`, region `BR` or `419`, variants,
 /// extensions, private use `x-…`). `en`, `pt-BR`, `zh-Hant-TW`, `sgn-BE-FR` are tags; `english`,
 /// `fr_CA`, `xx` and `e` are not.
-public enum LanguageTag {
+package enum LanguageTag {
     /// Whether `tag` is a well-formed tag with a known two-letter language, or a three-letter one.
-    public static func isValid(_ tag: String) -> Bool {
+    package static func isValid(_ tag: String) -> Bool {
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
         guard let first = parts.first, first.utf8.allSatisfy(isLetter) else { return false }
         switch first.count {
@@ -20,7 +20,7 @@ public enum LanguageTag {
     }
 
     /// The tag as bundles store it and apps pass it: lower case (`pt-br`).
-    public static func folded(_ tag: String) -> String { tag.lowercased() }
+    package static func folded(_ tag: String) -> String { tag.lowercased() }
 
     private static func isLetter(_ c: UInt8) -> Bool { (65...90).contains(c) || (97...122).contains(c) }
 

@@ -1,5 +1,5 @@
 /// Whether a dump must contain a file.
-public enum FileRequirement: Sendable, Equatable {
+package enum FileRequirement: Sendable, Equatable {
     /// A bundle cannot be built without it.
     case required
     /// Required unless another file stands in (calendar.txt / calendar_dates.txt).
@@ -12,8 +12,8 @@ public enum FileRequirement: Sendable, Equatable {
 public struct TableSchema: Sendable, Equatable {
     /// Table name, the file name without `.txt`.
     public var name: String
-    public var requirement: FileRequirement
-    public var fields: [FieldSchema]
+    package var requirement: FileRequirement
+    package var fields: [FieldSchema]
     /// Field names whose values together identify a row; empty for single-row files.
     public var primaryKey: [String]
     /// False for files that are read and checked but not compiled into bundles (transfers,
@@ -24,7 +24,7 @@ public struct TableSchema: Sendable, Equatable {
     /// (`locations.geojson`).
     public var fileName: String
 
-    public init(
+    package init(
         _ name: String, _ requirement: FileRequirement, primaryKey: [String], fields: [FieldSchema],
         isCompiled: Bool = true, fileName: String? = nil
     ) {
@@ -36,11 +36,12 @@ public struct TableSchema: Sendable, Equatable {
         self.isCompiled = isCompiled
     }
 
+    /// The position of `field` among ``fields``; nil when the table has no such field.
     public func index(of field: String) -> Int? {
         fields.firstIndex { $0.name == field }
     }
 
-    public func field(_ name: String) -> FieldSchema? {
+    package func field(_ name: String) -> FieldSchema? {
         fields.first { $0.name == name }
     }
 }

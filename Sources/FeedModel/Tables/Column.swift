@@ -2,22 +2,22 @@
 ///
 /// Integers use ``Column/nullInteger`` and reals use NaN for a missing value, so a column of a
 /// large file (583k stop_times) is one flat array, not an array of optionals.
-public enum Column: Sendable {
+package enum Column: Sendable {
     case text([String?])
     case integer([Int])
     case real([Double])
     /// The file has no such column: every value is missing.
     case absent
 
-    public static let nullInteger = Int.min
+    package static let nullInteger = Int.min
 
-    public var isAbsent: Bool {
+    package var isAbsent: Bool {
         if case .absent = self { return true }
         return false
     }
 
     /// Whether row `row` holds a value.
-    public func hasValue(_ row: Int) -> Bool {
+    package func hasValue(_ row: Int) -> Bool {
         switch self {
         case .text(let values): values[row] != nil
         case .integer(let values): values[row] != Column.nullInteger
@@ -27,7 +27,7 @@ public enum Column: Sendable {
     }
 
     /// The value as text, for notices and keys.
-    public func description(_ row: Int) -> String? {
+    package func description(_ row: Int) -> String? {
         switch self {
         case .text(let values): values[row]
         case .integer(let values): values[row] == Column.nullInteger ? nil : String(values[row])

@@ -3,7 +3,7 @@
 /// After validation the feed is frozen (a `let` value handed downstream); later stages read it
 /// and produce new tables of their own, never editing it.
 public struct Feed: Sendable {
-    public private(set) var tables: [String: Table]
+    package private(set) var tables: [String: Table]
     /// Names of the GTFS files the dump holds, usable or not (a file without header is here but
     /// its table is missing): MobilityData reports such a file as empty, not as missing.
     public let dumpFiles: Set<String>
@@ -11,13 +11,13 @@ public struct Feed: Sendable {
     /// MobilityData looks (nil otherwise): its validator reports every one of them as missing.
     public let subfolder: String?
 
-    public init(tables: [String: Table], dumpFiles: Set<String>? = nil, subfolder: String? = nil) {
+    package init(tables: [String: Table], dumpFiles: Set<String>? = nil, subfolder: String? = nil) {
         self.tables = tables
         self.subfolder = subfolder
         self.dumpFiles = dumpFiles ?? Set(tables.values.filter(\.isPresent).map(\.schema.fileName))
     }
 
-    public subscript(_ name: String) -> Table {
+    package subscript(_ name: String) -> Table {
         get {
             if let table = tables[name] { return table }
             guard let schema = GTFSSchema.table(named: name) else {
@@ -28,17 +28,17 @@ public struct Feed: Sendable {
         set { tables[name] = newValue }
     }
 
-    public var agency: Table { self["agency"] }
-    public var stops: Table { self["stops"] }
-    public var routes: Table { self["routes"] }
-    public var trips: Table { self["trips"] }
-    public var stopTimes: Table { self["stop_times"] }
-    public var calendar: Table { self["calendar"] }
-    public var calendarDates: Table { self["calendar_dates"] }
-    public var shapes: Table { self["shapes"] }
-    public var frequencies: Table { self["frequencies"] }
-    public var feedInfo: Table { self["feed_info"] }
-    public var translations: Table { self["translations"] }
+    package var agency: Table { self["agency"] }
+    package var stops: Table { self["stops"] }
+    package var routes: Table { self["routes"] }
+    package var trips: Table { self["trips"] }
+    package var stopTimes: Table { self["stop_times"] }
+    package var calendar: Table { self["calendar"] }
+    package var calendarDates: Table { self["calendar_dates"] }
+    package var shapes: Table { self["shapes"] }
+    package var frequencies: Table { self["frequencies"] }
+    package var feedInfo: Table { self["feed_info"] }
+    package var translations: Table { self["translations"] }
 
     /// The feed as later stages read it: every table without its line numbers
     /// (``Table/forgettingLines()``), which only validation needs.

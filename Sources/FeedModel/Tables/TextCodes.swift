@@ -5,17 +5,17 @@
 /// stop_times: foreign keys, stop usage, travel speeds, route patterns, the timetable) look up
 /// each distinct value once and then index arrays by number. A table computes a column's codes
 /// once, on first demand (``Table/codes(_:)``), and every copy of it shares them.
-public struct TextCodes: Sendable {
+package struct TextCodes: Sendable {
     /// The number of a missing value.
-    public static let missing: Int32 = -1
+    package static let missing: Int32 = -1
 
     /// Per row, the index of its value in ``values``, or ``missing``.
-    public let codes: [Int32]
+    package let codes: [Int32]
     /// The distinct values, in order of first appearance.
-    public let values: [String]
+    package let values: [String]
 
     /// Numbers `texts`. Each distinct text is hashed once per run of rows that repeat it.
-    public init(_ texts: [String?]) {
+    package init(_ texts: [String?]) {
         var numbers: [String: Int32] = [:]
         var values: [String] = []
         var codes = [Int32](repeating: Self.missing, count: texts.count)
@@ -40,7 +40,7 @@ public struct TextCodes: Sendable {
     }
 
     /// The first row holding each value, by number.
-    public func firstRows() -> [Int] {
+    package func firstRows() -> [Int] {
         var first = [Int](repeating: -1, count: values.count)
         var found = 0
         for (row, code) in codes.enumerated() where code != Self.missing && first[Int(code)] < 0 {

@@ -9,6 +9,7 @@ public struct TripRuns: Sendable {
     /// Runs of each frequency-based trip over all its windows.
     private let frequencyRuns: [String: Int]
 
+    /// The runs of every trip of `feed`, counted from its frequencies.txt.
     public init(_ feed: Feed) {
         let frequencies = feed.frequencies
         var runs: [String: Int] = [:]

@@ -12,6 +12,7 @@ import Foundation
 /// Runs the pipeline for every bundle of a config: fetch, read, validate, freeze, write, publish.
 /// Data flows one way; no stage calls back into an earlier one.
 public struct BuildRunner {
+    /// The parsed pipeline.yaml.
     public let config: PipelineConfig
     /// Receives one line per stage, for a terminal; called from the workers' threads too.
     public var progress: @Sendable (String) -> Void = { _ in }
@@ -27,6 +28,7 @@ public struct BuildRunner {
     /// Today as a day number (``CivilDate``), against which `service_end` is measured.
     public var today = ServiceEndCheck.today() ?? 0
 
+    /// A runner for every bundle of `config`, with the defaults above.
     public init(config: PipelineConfig) {
         self.config = config
     }

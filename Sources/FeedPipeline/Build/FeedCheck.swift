@@ -10,6 +10,7 @@ import Foundation
 public struct FeedCheck: Sendable {
     /// The repaired, frozen feed; nil when the dump could not be read at all.
     public let feed: Feed?
+    /// Counts, notices and samples of the read and validation.
     public let report: FeedCheckReport
 
     /// - Parameters:

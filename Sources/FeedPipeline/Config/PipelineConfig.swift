@@ -12,10 +12,12 @@ public struct PipelineConfig: Sendable, Equatable {
     public var output: URL
     /// Versions kept per bundle (`keep`, default 10).
     public var keep: Int
+    /// The bundles, in the file's order.
     public var bundles: [BundleConfig]
     /// The top-level `publish:` target, the default of every bundle.
     public var publish: PublishTarget?
 
+    /// A config with no `publish:` target.
     public init(file: URL, output: URL, keep: Int, bundles: [BundleConfig]) {
         self.file = file
         self.output = output
@@ -26,8 +28,11 @@ public struct PipelineConfig: Sendable, Equatable {
 
 /// One bundle: a name and the sources compiled into it.
 public struct BundleConfig: Sendable, Equatable {
+    /// The bundle's name: its output folder and the manifest's `bundle`.
     public var name: String
+    /// The sources compiled into the bundle, in the file's order.
     public var sources: [SourceConfig]
+    /// When the bundle refuses a feed (`strictness:`).
     public var strictness: Strictness
     /// Thresholds of the opposite-stops matcher (`opposites:`).
     public var opposites: OppositeStopsSettings
@@ -51,6 +56,7 @@ public struct BundleConfig: Sendable, Equatable {
     /// The overrides file of `network:`, for notices.
     public var networkOverridesFile: String?
 
+    /// A bundle with the defaults for everything not given.
     public init(
         name: String, sources: [SourceConfig], strictness: Strictness = Strictness(),
         opposites: OppositeStopsSettings = OppositeStopsSettings()
@@ -69,6 +75,7 @@ public struct Strictness: Sendable, Equatable, Codable {
     /// Refuse when repairs drop more than this share (0–1) of any file's rows (`max_dropped_share`).
     public var maxDroppedShare: Double?
 
+    /// Thresholds; the default refuses only on blocking problems.
     public init(failOnError: Bool = false, maxDroppedShare: Double? = nil) {
         self.failOnError = failOnError
         self.maxDroppedShare = maxDroppedShare
@@ -95,8 +102,11 @@ public enum SourceFormat: String, Sendable, Equatable, CaseIterable {
 
 /// One source of a bundle.
 public struct SourceConfig: Sendable, Equatable {
+    /// The source's id, unique within its bundle: its prefix and its name in reports.
     public var id: String
+    /// How the dump is read.
     public var format: SourceFormat
+    /// Where the dump comes from (`path:` or `url:`).
     public var location: SourceLocation
     /// Put before every id from this source; default `<id>:` in a bundle of several sources.
     public var prefix: String
@@ -113,6 +123,7 @@ public struct SourceConfig: Sendable, Equatable {
     /// (`realtime_trip_ids:`).
     public var realtimeTripIds: RealtimeTripIdConvention?
 
+    /// A source; limits and legacy settings default as in pipeline.yaml.
     public init(
         id: String, format: SourceFormat, location: SourceLocation, prefix: String,
         schema: URL? = nil, timezone: String? = nil, maxDownloadBytes: Int = 2048 << 20, downloadDeadline: TimeInterval = 900
@@ -144,6 +155,7 @@ public struct ServiceEndSettings: Sendable, Equatable {
     /// Days before the end at which the build fails (exit status 3); nil: never.
     public var failWithinDays: Int?
 
+    /// Thresholds; by default warn at 30 and 7 days, never fail.
     public init(warnDays: [Int] = [30, 7], failWithinDays: Int? = nil) {
         self.warnDays = warnDays
         self.failWithinDays = failWithinDays

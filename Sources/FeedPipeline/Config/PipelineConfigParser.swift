@@ -11,10 +11,12 @@ public struct PipelineConfigParser {
     /// read the sources (`feedc publish`) turn it off.
     public var checksSourceFiles: Bool
 
+    /// A parser; `checksSourceFiles` false for commands that never read the sources.
     public init(checksSourceFiles: Bool = true) {
         self.checksSourceFiles = checksSourceFiles
     }
 
+    /// Reads and parses the file at `file`.
     public func parse(contentsOf file: URL) throws(ConfigError) -> PipelineConfig {
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw ConfigError(file: file.path, "cannot read the file (does it exist?)")
@@ -25,6 +27,7 @@ public struct PipelineConfigParser {
         return try parse(text, file: file)
     }
 
+    /// Parses `text`; relative paths resolve against `file`'s folder.
     public func parse(_ text: String, file: URL) throws(ConfigError) -> PipelineConfig {
         let node: Node?
         do {

@@ -7,6 +7,7 @@ import Foundation
 /// (`out/<bundle>@<version>`, `@latest`, or the bundle's folder for its latest version), a bundle
 /// file (`.sqlite` or `.sqlite.gz`), or a raw dump (a GTFS zip or folder, compiled when needed).
 public struct DiffInput: Sendable, Equatable {
+    /// What an argument names.
     public enum Kind: Sendable, Equatable {
         /// A version listed in a bundle folder's manifest.json.
         case published(version: Int)
@@ -16,6 +17,7 @@ public struct DiffInput: Sendable, Equatable {
 
     /// The argument as given.
     public var argument: String
+    /// What the argument names: a published version, a bundle file or a dump.
     public var kind: Kind
     /// The bundle file, or the dump.
     public var url: URL
@@ -72,6 +74,7 @@ public struct DiffInput: Sendable, Equatable {
 public enum DiffInputError: Error, Sendable, CustomStringConvertible {
     case unknown(argument: String, reason: String)
 
+    /// The argument and the reason, in one line.
     public var description: String {
         switch self {
         case .unknown(let argument, let reason): "\(argument): \(reason)"

@@ -6,10 +6,12 @@ import Foundation
 /// `feedc diff`: resolves both sides, compiles a dump side into a temporary bundle (never
 /// published), and compares the two bundles.
 public struct DiffRunner {
+    /// The thresholds of the comparison.
     public var settings: DiffSettings
     /// Receives one line per step, for a terminal.
     public var progress: (String) -> Void = { _ in }
 
+    /// A runner with the given thresholds, the defaults unless told.
     public init(settings: DiffSettings = DiffSettings()) {
         self.settings = settings
     }

@@ -13,6 +13,7 @@ public enum DumpBundle {
         case refused(path: String, reason: String)
         case write(path: String, reason: String)
 
+        /// The path and the reason, in one line.
         public var description: String {
             switch self {
             case .refused(let path, let reason): "\(path): \(reason)"

@@ -5,6 +5,7 @@ public enum FetchError: Error, Sendable, CustomStringConvertible {
     case network(url: String, reason: String)
     case io(path: String, reason: String)
 
+    /// The location and the reason, in one line.
     public var description: String {
         switch self {
         case .http(let url, let status): "\(url): the server answered HTTP \(status)"

@@ -5,7 +5,9 @@ import Foundation
 
 /// A source's dump on local disk, with a fingerprint of its bytes.
 public struct FetchedSource: Sendable {
+    /// The source as configured.
     public var config: SourceConfig
+    /// The dump on disk: the configured path, or the cached download.
     public var local: URL
     /// SHA-256 of the dump (of each file, for a folder).
     public var fingerprint: String
@@ -33,13 +35,17 @@ public struct FetchedSource: Sendable {
 /// dumps are fetched with conditional GET into `<output>/.cache/<bundle>/`, remembering the ETag
 /// and Last-Modified, so an unchanged dump costs one 304 and is not parsed again.
 public struct SourceFetcher: Sendable {
+    /// The folder downloads are cached in, with their ETag and Last-Modified.
     public let cache: URL
+    /// Seconds a download may stay idle before it fails.
     public var timeout: TimeInterval = 120
 
+    /// A fetcher caching downloads in `cache`.
     public init(cache: URL) {
         self.cache = cache
     }
 
+    /// The source's dump on disk, downloaded first when it is remote and changed.
     public func fetch(_ source: SourceConfig) throws(FetchError) -> FetchedSource {
         switch source.location {
         case .path(let url):

@@ -7,6 +7,7 @@ import Foundation
 /// What a build did for one bundle, and why. Written beside each published version
 /// (`reports/<version>.json`) and printed by `feedc build --json`.
 public struct BuildReport: Codable, Sendable {
+    /// What became of the bundle.
     public enum Status: String, Codable, Sendable {
         /// A new version was published.
         case published
@@ -18,13 +19,17 @@ public struct BuildReport: Codable, Sendable {
         case failed
     }
 
+    /// The bundle's name.
     public var bundle: String
+    /// Published, unchanged, refused or failed.
     public var status: Status
     /// The version published, or the latest one still in place.
     public var version: Int?
+    /// The content digest of `version`, `sha256:…`.
     public var digest: String?
     /// A sentence for people: why it was unchanged or refused.
     public var reason: String?
+    /// The validation of each source, in the config's order.
     public var sources: [FeedCheckReport]
     /// What the enhancement stages decided, per source.
     public var enhancements: [EnhancementReport]
@@ -56,6 +61,7 @@ public struct BuildReport: Codable, Sendable {
         case droppedDeltas = "dropped_deltas"
     }
 
+    /// A report; the stages fill in the rest as they run.
     public init(
         bundle: String, status: Status, version: Int? = nil, digest: String? = nil, reason: String? = nil,
         sources: [FeedCheckReport] = [], enhancements: [EnhancementReport] = [], rows: [String: Int]? = nil,
@@ -72,6 +78,7 @@ public struct BuildReport: Codable, Sendable {
         self.seconds = seconds
     }
 
+    /// The report as stable JSON (sorted keys), as written to `reports/<version>.json`.
     public func json() -> Data {
         (try? StableJSON.encoder().encode(self)) ?? Data()
     }
@@ -96,8 +103,11 @@ public struct FeedCheckReport: Codable, Sendable {
         case seconds
     }
 
+    /// The source's id.
     public var source: String
+    /// The dump read: a path, or the cached download of a `url:`.
     public var path: String
+    /// SHA-256 of the dump; nil when it was not fetched.
     public var fingerprint: String?
     /// Data rows in each file of the dump, as read.
     public var rowsRead: [String: Int]
@@ -107,9 +117,13 @@ public struct FeedCheckReport: Codable, Sendable {
     public var rowsLeftOut: [String: Int]
     /// Rows each file kept.
     public var rowsKept: [String: Int]
+    /// Error-level notices.
     public var errors: Int
+    /// Warning-level notices.
     public var warnings: Int
+    /// True when a problem keeps the dump out of any bundle.
     public var blocking: Bool
+    /// Notices counted by code, with their severity and description.
     public var notices: [NoticeSummary]
     /// Examples of each code (50 unless `FeedCheck` is asked for more), with file, line, field and value.
     public var samples: [Notice]
@@ -120,6 +134,7 @@ public struct FeedCheckReport: Codable, Sendable {
 /// The last date with service of a bundle against today (`FEEDC_TODAY`, else the UTC date), and
 /// the level the bundle's `service_end:` thresholds give it.
 public struct ServiceEndCheck: Codable, Sendable, Equatable {
+    /// What the thresholds make of the date.
     public enum Level: String, Codable, Sendable {
         case ok, warn, fail
     }
@@ -136,8 +151,11 @@ public struct ServiceEndCheck: Codable, Sendable, Equatable {
     public var lastDate: String
     /// Days from today to that date: 0 on the last day, negative once service has ended.
     public var daysLeft: Int
+    /// `ok`, `warn` (within a `warn_days`) or `fail` (within `fail_within_days`).
     public var level: Level
+    /// The `warn_days` thresholds applied.
     public var warnDays: [Int]
+    /// The `fail_within_days` threshold applied; nil: never fail.
     public var failWithinDays: Int?
 
     /// nil when the date cannot be read.

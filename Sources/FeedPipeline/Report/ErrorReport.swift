@@ -15,6 +15,7 @@ public struct ErrorReport: Codable, Sendable, Equatable {
         public var file: String?
         /// 1-based line and column within `file`, when known.
         public var line: Int?
+        /// 1-based column within `file`, when known.
         public var column: Int?
 
         enum CodingKeys: String, CodingKey { case code, message, file, line, column }
@@ -30,6 +31,7 @@ public struct ErrorReport: Codable, Sendable, Equatable {
         }
     }
 
+    /// The failure: `{"error": …}` in the JSON.
     public var error: Detail
 
     /// A failure of `kind`, one of ``NoticeKind``'s failure codes (`.usageError`, …).

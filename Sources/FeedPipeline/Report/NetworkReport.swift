@@ -12,7 +12,9 @@ public struct NetworkReport: Codable, Sendable, Equatable {
     public var crossSourceLinks: Int
     /// `stop_transfers` rows by kind (`feed`, `pathway`, `station`, `walk`).
     public var transfers: [String: Int]
+    /// Trips whose GTFS-Realtime id differs from their `trip_id` (`realtime_trips` rows).
     public var realtimeTrips: Int
+    /// The stage's notices, counted by code.
     public var notices: [NoticeSummary]
 
     init(_ summary: NetworkCompiler.Summary, sink: NoticeSink) {

@@ -12,12 +12,16 @@ import Foundation
 public enum ReportFile {
     /// Why the file could not be written, in the system's words.
     public struct WriteError: Error, CustomStringConvertible, Equatable {
+        /// The file that could not be written.
         public var path: String
+        /// The system's reason.
         public var reason: String
 
+        /// "cannot write path: reason".
         public var description: String { "cannot write \(path): \(reason)" }
     }
 
+    /// Writes `text` (UTF-8) to `path`, replacing the file whole or not at all.
     public static func write(_ text: String, to path: String) throws(WriteError) {
         let url = URL(fileURLWithPath: path)
         let temp = url.deletingLastPathComponent()

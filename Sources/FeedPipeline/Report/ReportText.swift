@@ -33,6 +33,7 @@ public enum ReportText {
         return out
     }
 
+    /// The build report as text, for a terminal.
     public static func render(_ report: BuildReport) -> String {
         var out: String
         switch report.status {

@@ -11,11 +11,13 @@ public struct ValidationHTML {
     /// feedc's version, shown in the summary and the footer when known.
     public var version: String?
 
+    /// A renderer; `version` nil leaves it out.
     public init(examplesPerCode: Int = 50, version: String? = nil) {
         self.examplesPerCode = examplesPerCode
         self.version = version
     }
 
+    /// The whole page for one dump's validation, ready to be written to a `.html` file.
     public func render(_ report: FeedCheckReport) -> String {
         var body = "<h1>Validation report: \(HTMLPage.escape(report.source))</h1>\n"
         body += summary(report)

@@ -13,12 +13,14 @@ public struct ArchiveLimits: Sendable, Equatable {
     /// pack far better than real tables). Default 64 MiB.
     public var ratioFloorBytes: UInt64
 
+    /// Limits, the defaults unless told.
     public init(maxEntryBytes: UInt64 = 16 << 30, maxRatio: Double = 200, ratioFloorBytes: UInt64 = 64 << 20) {
         self.maxEntryBytes = maxEntryBytes
         self.maxRatio = maxRatio
         self.ratioFloorBytes = ratioFloorBytes
     }
 
+    /// The defaults: 16 GiB, ratio 200 past 64 MiB.
     public static let standard = ArchiveLimits()
 
     /// Why `unpacked` bytes of a member packed in `packed` bytes are too many, or nil.

@@ -9,20 +9,20 @@ import ZIPFoundation
 /// paths (`../x`, `/etc/x`) are reported and never read, a name stored twice is read from its
 /// last entry (reported as `duplicate_zip_member`), and a dump whose files all sit in one
 /// subfolder is read from that subfolder (reported as `invalid_input_files_in_subfolder`).
-public final class DumpArchive {
-    public let path: String
+package final class DumpArchive {
+    package let path: String
     /// File names as GTFS sees them (`stops.txt`), mapped to their member path.
-    public private(set) var files: [String: String] = [:]
+    package private(set) var files: [String: String] = [:]
     /// The folder the files were read from when they all sit in one subfolder rather than at the
     /// top level (nil otherwise).
-    public private(set) var subfolder: String?
+    package private(set) var subfolder: String?
     private let archive: Archive?
     private let folder: URL?
     private var entries: [String: Entry] = [:]
     /// What a member may unpack to, against zip bombs.
-    public let limits: ArchiveLimits
+    package let limits: ArchiveLimits
 
-    public init(url given: URL, sink: NoticeSink, limits: ArchiveLimits = .standard) throws(DumpError) {
+    package init(url given: URL, sink: NoticeSink, limits: ArchiveLimits = .standard) throws(DumpError) {
         // A symbolic link to the dump (a folder linked into place) is read where it points: the
         // folder enumerator does not go through a link.
         let url = given.resolvingSymlinksInPath()
@@ -81,7 +81,7 @@ public final class DumpArchive {
     /// What opening this dump again takes, without resolving its layout again: a value other
     /// threads can be given, each opening its own ``DumpArchive`` from it
     /// (``init(reopening:)``; one `Archive` is not safe to share).
-    public struct Layout: Sendable {
+    package struct Layout: Sendable {
         let path: String
         let limits: ArchiveLimits
         let files: [String: String]
@@ -91,14 +91,14 @@ public final class DumpArchive {
     }
 
     /// This dump's layout, for opening it again elsewhere.
-    public var layout: Layout {
+    package var layout: Layout {
         Layout(path: path, limits: limits, files: files, subfolder: subfolder, folder: folder)
     }
 
     /// The dump of `layout` opened again, for reading members on another thread at the same time:
     /// the layout is taken as it is, not resolved again (nothing is reported); a zip's directory
     /// is read again, its last entry of each name kept, as when it was first opened.
-    public init(reopening layout: Layout) throws(DumpError) {
+    package init(reopening layout: Layout) throws(DumpError) {
         path = layout.path
         limits = layout.limits
         files = layout.files
@@ -123,7 +123,7 @@ public final class DumpArchive {
 
     /// The unpacked size of a file as the dump declares it (0 when unknown): to start the
     /// largest files first.
-    public func declaredSize(_ name: String) -> UInt64 {
+    package func declaredSize(_ name: String) -> UInt64 {
         guard let member = files[name] else { return 0 }
         if let folder {
             let size = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(member).path)[.size] as? UInt64
@@ -201,7 +201,7 @@ public final class DumpArchive {
     }
 
     /// The bytes of one file, or nil when the dump has no such file.
-    public func read(_ name: String) throws(DumpError) -> [UInt8]? {
+    package func read(_ name: String) throws(DumpError) -> [UInt8]? {
         var bytes: [UInt8] = []
         guard try stream(name, into: { bytes.append(contentsOf: $0) }) else { return nil }
         return bytes
@@ -210,7 +210,7 @@ public final class DumpArchive {
     /// Hands the bytes of one file to `consume` in chunks, as they are read or inflated; never
     /// the whole file at once. Returns false when the dump has no such file. A member that passes
     /// the limits, or fails its CRC-32, throws: what `consume` took of it must then be discarded.
-    public func stream(
+    package func stream(
         _ name: String, chunkBytes: Int = 1 << 16,
         into consume: (UnsafeBufferPointer<UInt8>) -> Void
     ) throws(DumpError) -> Bool {

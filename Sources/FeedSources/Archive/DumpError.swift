@@ -1,5 +1,5 @@
 /// Why a dump could not be opened or read at all.
-public enum DumpError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum DumpError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No file or folder at the path.
     case notFound(path: String)
     /// The archive is not a readable zip (truncated, corrupt, not a zip).
@@ -7,7 +7,7 @@ public enum DumpError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One member of the archive could not be extracted.
     case unreadableEntry(path: String, entry: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let path): "\(path): no such file or folder"
         case .unreadableArchive(let path, let reason): "\(path): not a readable zip archive (\(reason))"

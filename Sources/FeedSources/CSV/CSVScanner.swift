@@ -1,11 +1,11 @@
 /// One field of a CSV record: a byte range of the scanned buffer.
-public struct CSVField: Sendable {
-    public var start: Int
-    public var end: Int
+package struct CSVField: Sendable {
+    package var start: Int
+    package var end: Int
     /// The field was enclosed in double quotes.
-    public var quoted: Bool
+    package var quoted: Bool
     /// The field holds `""` escapes that must be collapsed when it is decoded.
-    public var escaped: Bool
+    package var escaped: Bool
 }
 
 /// Splits RFC 4180 CSV text into records, byte by byte, without copying.
@@ -14,19 +14,19 @@ public struct CSVField: Sendable {
 /// ends. Hand-written because the libraries are the bottleneck: on Bydgoszcz's stop_times.txt
 /// (30 MB, 583k rows, release build, medians of 3) yaslab/CSV.swift 2.5.2 took 1.71 s, SwiftCSV
 /// 0.10.0 took 2.67 s and 305 MB, and a byte-level scan like this one 0.08 s.
-public struct CSVScanner {
+package struct CSVScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position: Int
     /// The 1-based line on which the next record starts.
-    public private(set) var line = 1
+    package private(set) var line = 1
     /// Set when a quoted field was still open at the end of the input.
-    public private(set) var sawUnterminatedQuote = false
+    package private(set) var sawUnterminatedQuote = false
     /// Set when text followed a closing quote before the next delimiter (`"a"b,`).
-    public private(set) var sawStrayQuoteText = false
+    package private(set) var sawStrayQuoteText = false
     /// Whether the last record read ended at a line break known to be whole: false when it ran to
     /// the end of the input, or ended at a CR that is the last byte (an LF may follow in the next
     /// chunk). A reader fed in chunks reads such a record again once more bytes have come.
-    public private(set) var recordIsComplete = false
+    package private(set) var recordIsComplete = false
 
     private static let comma = UInt8(ascii: ",")
     private static let quote = UInt8(ascii: "\"")
@@ -35,18 +35,18 @@ public struct CSVScanner {
 
     /// Scans `bytes`, starting at `offset` (past a byte-order mark, say), whose first record
     /// starts on line `line`.
-    public init(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int = 0, line: Int = 1) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int = 0, line: Int = 1) {
         self.bytes = bytes
         self.position = offset
         self.line = line
     }
 
-    public var isAtEnd: Bool { position >= bytes.count }
+    package var isAtEnd: Bool { position >= bytes.count }
     /// The offset of the next record.
-    public var offset: Int { position }
+    package var offset: Int { position }
 
     /// Reads the next record into `fields` and returns its first line, or nil at the end.
-    public mutating func next(into fields: inout [CSVField]) -> Int? {
+    package mutating func next(into fields: inout [CSVField]) -> Int? {
         fields.removeAll(keepingCapacity: true)
         recordIsComplete = false
         let n = bytes.count

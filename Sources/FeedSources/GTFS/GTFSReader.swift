@@ -7,12 +7,12 @@ import Foundation
 /// opened at all yields no feed (`i_o_error`, MobilityData's code for an archive it cannot read).
 /// Missing required files are reported as blocking; deciding what else blocks publication is the
 /// validator's job.
-public struct GTFSReader: Sendable {
-    public let url: URL
+package struct GTFSReader: Sendable {
+    package let url: URL
     /// What a zip member may unpack to.
-    public let limits: ArchiveLimits
+    package let limits: ArchiveLimits
 
-    public init(url: URL, limits: ArchiveLimits = .standard) {
+    package init(url: URL, limits: ArchiveLimits = .standard) {
         self.url = url
         self.limits = limits
     }
@@ -22,7 +22,7 @@ public struct GTFSReader: Sendable {
     /// With more than one worker, the files are read side by side, the largest first, each from
     /// its own opening of the dump; their tables and notices are then taken in the schema's order,
     /// as one worker would give them.
-    public func read(into sink: NoticeSink, workers: Workers = .fromEnvironment()) -> Feed? {
+    package func read(into sink: NoticeSink, workers: Workers = .fromEnvironment()) -> Feed? {
         let archive: DumpArchive
         do {
             archive = try DumpArchive(url: url, sink: sink, limits: limits)

@@ -11,8 +11,8 @@ import Foundation
 ///
 /// Feed it with ``consume(_:)`` (any chunk sizes; records may straddle chunks) and end with
 /// ``finish()``; or give ``load(_:)`` the whole file.
-public struct TableLoader {
-    public let schema: TableSchema
+package struct TableLoader {
+    package let schema: TableSchema
     private let notices: TableNotices
     /// Bytes received but not yet scanned, starting at a record's first byte.
     private var pending: [UInt8] = []
@@ -65,7 +65,7 @@ public struct TableLoader {
     /// second on one of their threads: the same table and notices, sooner when a second core is
     /// free.
     /// `expectedBytes` is the file's size, when known, to size its columns once.
-    public init(schema: TableSchema, sink: NoticeSink, sideBySide: Workers? = nil, expectedBytes: Int? = nil) {
+    package init(schema: TableSchema, sink: NoticeSink, sideBySide: Workers? = nil, expectedBytes: Int? = nil) {
         self.init(schema: schema, sink: sink, batchBytes: 4 << 20, sideBySide: sideBySide, expectedBytes: expectedBytes)
     }
 
@@ -84,21 +84,21 @@ public struct TableLoader {
 
     /// Parses `data`, the whole file. Returns nil when the file is unusable (no header, a
     /// required column missing); the notices say why.
-    public func load(_ data: [UInt8]) -> Table? {
+    package func load(_ data: [UInt8]) -> Table? {
         var loader = self
         data.withUnsafeBufferPointer { loader.consume($0) }
         return loader.finish()
     }
 
     /// Takes the next bytes of the file.
-    public mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>) {
+    package mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>) {
         if case .unusable = stage { return }
         pending.append(contentsOf: chunk)
         if pending.count >= scanAt { scan(final: false) }
     }
 
     /// Reads what is left and returns the table, or nil when the file is unusable.
-    public mutating func finish() -> Table? {
+    package mutating func finish() -> Table? {
         scan(final: true)
         switch stage {
         case .unusable:

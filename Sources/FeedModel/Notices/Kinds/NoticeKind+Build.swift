@@ -7,41 +7,41 @@ extension NoticeKind {
         .realtimeTripIdsUnavailable,
     ]
 
-    public static let rowsDropped = NoticeKind(
+    package static let rowsDropped = NoticeKind(
         "rows_dropped", .info, .feedc,
         "Repairs dropped rows of this file; the other notices say why. The value is the number of rows.")
 
-    public static let rowsRemovedWithParent = NoticeKind(
+    package static let rowsRemovedWithParent = NoticeKind(
         "rows_removed_with_parent", .info, .feedc,
         "Rows that referred to rows dropped by earlier repairs were dropped with them (a trip's stop times, a route's trips).")
 
-    public static let noUsableRows = NoticeKind(
+    package static let noUsableRows = NoticeKind(
         "no_usable_rows", .error, .feedc,
         "A required file (agency, stops, routes, trips, stop_times, or both calendars) has no usable row after repairs: the bundle would have no timetable, so it blocks publication."
     )
 
-    public static let noFixedRouteService = NoticeKind(
+    package static let noFixedRouteService = NoticeKind(
         "no_fixed_route_service", .warning, .feedc,
         "Every trip is GTFS-Flex: the bundle has stops and lines but no timetable. Bundles do not hold GTFS-Flex service.")
 
-    public static let ambiguousDirection = NoticeKind(
+    package static let ambiguousDirection = NoticeKind(
         "ambiguous_direction", .info, files: ["trips.txt"], .feedc,
         "Some stop patterns of a route share no stops with the rest, so their direction cannot be inferred; they are put with the route's main direction.")
 
-    public static let directionIdContradictsGeometry = NoticeKind(
+    package static let directionIdContradictsGeometry = NoticeKind(
         "direction_id_contradicts_geometry", .warning, files: ["trips.txt"], .feedc,
         "Stop patterns of a route run against the other trips of their `direction_id`. The feed's `direction_id` is kept.")
 
-    public static let oppositeLinkContradicted = NoticeKind(
+    package static let oppositeLinkContradicted = NoticeKind(
         "opposite_link_contradicted", .info, .feedc,
         "Candidate opposite-stop links were not made: another line serves both stops in the same direction.")
 
-    public static let placeOverrideUnknownStop = NoticeKind(
+    package static let placeOverrideUnknownStop = NoticeKind(
         "place_override_unknown_stop", .warning, .feedc,
         "A line of the network overrides file names a stop that is not a station or an ungrouped served stop of the bundle (ids include the source's prefix). The line is ignored."
     )
 
-    public static let realtimeTripIdsUnavailable = NoticeKind(
+    package static let realtimeTripIdsUnavailable = NoticeKind(
         "realtime_trip_ids_unavailable", .warning, files: ["trips.txt"], .feedc,
         "`realtime_trip_ids: nyct` needs the `mta_trip_id` column of trips.txt, which the dump does not have. Its real-time trips are looked up by `trip_id`.")
 }

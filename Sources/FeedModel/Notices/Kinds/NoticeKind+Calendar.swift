@@ -5,39 +5,39 @@ extension NoticeKind {
         .serviceHasNoActiveDayOfTheWeek, .serviceNeverActive, .missingFeedContactEmailAndUrl, .missingFeedInfoDate,
     ]
 
-    public static let expiredCalendar = NoticeKind(
+    package static let expiredCalendar = NoticeKind(
         "expired_calendar", .warning, files: ["calendar.txt", "calendar_dates.txt"], .mobilityData,
         "Dataset should not contain date ranges for services that have already expired. This warning takes into account the `calendar_dates.txt` file as well as the `calendar.txt` file."
     )
 
-    public static let feedExpirationDate7Days = NoticeKind(
+    package static let feedExpirationDate7Days = NoticeKind(
         "feed_expiration_date7_days", .warning, files: ["feed_info.txt"], .mobilityData,
         "Dataset should be valid for at least the next 7 days. The dataset expiration date defined in `feed_info.txt` is in seven days or less. At any time, the published GTFS dataset should be valid for at least the next 7 days."
     )
 
-    public static let feedExpirationDate30Days = NoticeKind(
+    package static let feedExpirationDate30Days = NoticeKind(
         "feed_expiration_date30_days", .warning, files: ["feed_info.txt"], .mobilityData,
         "Dataset should cover at least the next 30 days of service. At any time, the GTFS dataset should cover at least the next 30 days of service, and ideally for as long as the operator is confident that the schedule will continue to be operated."
     )
 
-    public static let tripCoverageNotActiveForNext7Days = NoticeKind(
+    package static let tripCoverageNotActiveForNext7Days = NoticeKind(
         "trip_coverage_not_active_for_next7_days", .warning, files: ["trips.txt"], .mobilityData,
         "Trips data should be valid for at least the next seven days. This notice is triggered if the date range where a significant number of trips are running ends in less than 7 days."
     )
 
-    public static let serviceHasNoActiveDayOfTheWeek = NoticeKind(
+    package static let serviceHasNoActiveDayOfTheWeek = NoticeKind(
         "service_has_no_active_day_of_the_week", .warning, files: ["calendar.txt"], .mobilityData,
         "A service is not valid for any day of the week.")
 
-    public static let serviceNeverActive = NoticeKind(
+    package static let serviceNeverActive = NoticeKind(
         "service_never_active", .warning, files: ["calendar.txt"], .feedc,
         "A service runs on no day of the week and `calendar_dates.txt` adds no date for it: its trips never run.")
 
-    public static let missingFeedContactEmailAndUrl = NoticeKind(
+    package static let missingFeedContactEmailAndUrl = NoticeKind(
         "missing_feed_contact_email_and_url", .warning, files: ["feed_info.txt"], .mobilityData,
         "Best Practices for `feed_info.txt` suggest providing at least one of `feed_contact_email` and `feed_contact_url`.")
 
-    public static let missingFeedInfoDate = NoticeKind(
+    package static let missingFeedInfoDate = NoticeKind(
         "missing_feed_info_date", .warning, files: ["feed_info.txt"], .mobilityData,
         "One of `feed_start_date` or `feed_end_date` is specified, but not both. Even though `feed_info.start_date` and `feed_info.end_date` are optional, if one field is provided the second one should also be provided."
     )

@@ -6,19 +6,19 @@ extension NoticeKind {
         .fileNotFound, .configError, .usageError, .toolError,
     ]
 
-    public static let fileNotFound = NoticeKind(
+    package static let fileNotFound = NoticeKind(
         "file_not_found", .error, .feedc,
         "The dump or file named on the command line does not exist.")
 
-    public static let configError = NoticeKind(
+    package static let configError = NoticeKind(
         "config_error", .error, .feedc,
         "pipeline.yaml is not valid; the report says where.")
 
-    public static let usageError = NoticeKind(
+    package static let usageError = NoticeKind(
         "usage_error", .error, .feedc,
         "The command line is not valid.")
 
-    public static let toolError = NoticeKind(
+    package static let toolError = NoticeKind(
         "tool_error", .error, .feedc,
         "feedc could not do its work (a download, the disk, a manifest); nothing was published.")
 }

@@ -7,60 +7,60 @@ extension NoticeKind {
         .bidirectionalExitGate,
     ]
 
-    public static let stopWithoutLocation = NoticeKind(
+    package static let stopWithoutLocation = NoticeKind(
         "stop_without_location", .error, files: ["stops.txt"], .mobilityData,
         "`stop_lat` and/or `stop_lon` is missing for stop with `location_type` equal to`0`, `1`, or `2`. `stop_lat` and/or `stop_lon` are required for locations that are stops (`location_type=0`), stations (`location_type=1`) or entrances/exits (`location_type=2`)."
     )
 
-    public static let missingStopName = NoticeKind(
+    package static let missingStopName = NoticeKind(
         "missing_stop_name", .error, files: ["stops.txt"], .mobilityData,
         "`stops.stop_name` is required for `location_type` equal to `0`, `1`, or `2`. `stops.stop_name` is required for locations that are stops (`location_type=0`), stations (`location_type=1`) or entrances/exits (`location_type=2`)."
     )
 
-    public static let pointNearOrigin = NoticeKind(
+    package static let pointNearOrigin = NoticeKind(
         "point_near_origin", .error, files: ["stops.txt", "locations.geojson"], .mobilityData,
         "A point is too close to origin `(0, 0)`.")
 
-    public static let pointNearPole = NoticeKind(
+    package static let pointNearPole = NoticeKind(
         "point_near_pole", .error, files: ["locations.geojson"], .mobilityData,
         "A point is too close to the North or South Pole.")
 
-    public static let stationWithParentStation = NoticeKind(
+    package static let stationWithParentStation = NoticeKind(
         "station_with_parent_station", .error, files: ["stops.txt"], .mobilityData,
         "A station has `parent_station` field set. Field `parent_station` must be empty when `location_type` is 1.")
 
-    public static let wrongParentLocationType = NoticeKind(
+    package static let wrongParentLocationType = NoticeKind(
         "wrong_parent_location_type", .error, files: ["stops.txt"], .mobilityData,
         "Incorrect type of the parent location. Value of field `location_type` of parent found in field `parent_station` is invalid.")
 
-    public static let stopWithoutStopTime = NoticeKind(
+    package static let stopWithoutStopTime = NoticeKind(
         "stop_without_stop_time", .warning, files: ["stops.txt"], .mobilityData,
         "A stop in `stops.txt` is not referenced by any `stop_times.stop_id`. Such stops are not used by any trip and normally do not provide user value. This notice may indicate a typo in `stop_times.txt`."
     )
 
-    public static let locationWithUnexpectedStopTime = NoticeKind(
+    package static let locationWithUnexpectedStopTime = NoticeKind(
         "location_with_unexpected_stop_time", .error, files: ["stop_times.txt"], .mobilityData,
         "A location in `stops.txt` that is not a stop is referenced by some `stop_times.stop_id`. Referenced locations (using `stop_times.stop_id`) must be stops/platforms, i.e. their `stops.location_type` value must be 0 or empty."
     )
 
-    public static let sameNameAndDescriptionForStop = NoticeKind(
+    package static let sameNameAndDescriptionForStop = NoticeKind(
         "same_name_and_description_for_stop", .warning, files: ["stops.txt"], .mobilityData,
         "Same name and description for stop. Description of the location that provides useful, quality information. Do not simply duplicate the name of the location."
     )
 
-    public static let sameStopAndAgencyUrl = NoticeKind(
+    package static let sameStopAndAgencyUrl = NoticeKind(
         "same_stop_and_agency_url", .warning, files: ["stops.txt"], .mobilityData,
         "Same `stops.stop_url` and `agency.agency_url`. A stop should not have the same `stops.stop_url` as a record from `agency.txt`.")
 
-    public static let sameStopAndRouteUrl = NoticeKind(
+    package static let sameStopAndRouteUrl = NoticeKind(
         "same_stop_and_route_url", .warning, files: ["stops.txt"], .mobilityData,
         "Same `stops.stop_url` and `routes.route_url`. A stop should not have the same `stop.stop_url` as a record from `routes.txt`.")
 
-    public static let pathwayLoop = NoticeKind(
+    package static let pathwayLoop = NoticeKind(
         "pathway_loop", .warning, files: ["pathways.txt"], .mobilityData,
         "A pathway starts and ends at the same location.")
 
-    public static let bidirectionalExitGate = NoticeKind(
+    package static let bidirectionalExitGate = NoticeKind(
         "bidirectional_exit_gate", .error, files: ["pathways.txt"], .mobilityData,
         "Pathway is bidirectional and has mode 7 (exit gate). Exit gates (pathway_mode=7) must not be bidirectional.")
 }
