@@ -4,7 +4,7 @@ import CFeedSQLite
 /// blobs point into SQLite's own buffer, valid only until the statement steps, resets or is
 /// released. For passes over whole tables (merging two bundles, hashing one) that would otherwise
 /// make an `SQLValue`, and a `String`, of every value only to compare or hash its bytes.
-package enum RawValue {
+public enum RawValue {
     case null
     case integer(Int64)
     case real(Double)
@@ -14,7 +14,7 @@ package enum RawValue {
 
     /// Compares as `SQLValue.sqliteOrder` does (SQLite's `ORDER BY`, BINARY collation): NULL
     /// first, then numbers by value, then text by bytes, then blobs by bytes. Returns -1, 0 or 1.
-    package func sqliteOrder(_ other: RawValue) -> Int {
+    public func sqliteOrder(_ other: RawValue) -> Int {
         if rank != other.rank { return rank < other.rank ? -1 : 1 }
         switch (self, other) {
         case (.null, .null): return 0
@@ -28,7 +28,7 @@ package enum RawValue {
 
     /// Equal as stored: same type, text and blobs byte for byte, reals bit for bit (a REAL 1.0
     /// is unlike an INTEGER 1).
-    package func isSame(as other: RawValue) -> Bool {
+    public func isSame(as other: RawValue) -> Bool {
         switch (self, other) {
         case (.null, .null): return true
         case (.integer(let p), .integer(let q)): return p == q
@@ -71,7 +71,7 @@ package enum RawValue {
 
 extension Statement {
     /// Column `index` of the current row, uncopied (see `RawValue` for how long it stays valid).
-    package func rawValue(at index: Int) -> RawValue {
+    public func rawValue(at index: Int) -> RawValue {
         let i = Int32(index)
         switch sqlite3_column_type(handle, i) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, i))
@@ -89,7 +89,7 @@ extension Statement {
 
     /// Compares the current rows of two statements by the columns at `columns` (a primary key),
     /// as `SQLValue.sqliteOrder(_:_:at:)` does on the rows they would make. Returns -1, 0 or 1.
-    package func sqliteOrder(_ other: Statement, at columns: [Int]) -> Int {
+    public func sqliteOrder(_ other: Statement, at columns: [Int]) -> Int {
         for k in columns {
             let c = rawValue(at: k).sqliteOrder(other.rawValue(at: k))
             if c != 0 { return c }
@@ -99,7 +99,7 @@ extension Statement {
 
     /// The columns (of the first `count`) whose values differ, as stored, between the current
     /// rows of two statements.
-    package func differingColumns(from other: Statement, count: Int) -> [Int] {
+    public func differingColumns(from other: Statement, count: Int) -> [Int] {
         var out: [Int] = []
         for i in 0..<count where !rawValue(at: i).isSame(as: other.rawValue(at: i)) { out.append(i) }
         return out

@@ -2,22 +2,24 @@
 ///
 /// Integers use ``Column/nullInteger`` and reals use NaN for a missing value, so a column of a
 /// large file (583k stop_times) is one flat array, not an array of optionals.
-package enum Column: Sendable {
+public enum Column: Sendable {
     case text([String?])
     case integer([Int])
     case real([Double])
     /// The file has no such column: every value is missing.
     case absent
 
-    package static let nullInteger = Int.min
+    /// The integer that stands for a missing value.
+    public static let nullInteger = Int.min
 
-    package var isAbsent: Bool {
+    /// Whether the file has no such column.
+    public var isAbsent: Bool {
         if case .absent = self { return true }
         return false
     }
 
     /// Whether row `row` holds a value.
-    package func hasValue(_ row: Int) -> Bool {
+    public func hasValue(_ row: Int) -> Bool {
         switch self {
         case .text(let values): values[row] != nil
         case .integer(let values): values[row] != Column.nullInteger
@@ -27,7 +29,7 @@ package enum Column: Sendable {
     }
 
     /// The value as text, for notices and keys.
-    package func description(_ row: Int) -> String? {
+    public func description(_ row: Int) -> String? {
         switch self {
         case .text(let values): values[row]
         case .integer(let values): values[row] == Column.nullInteger ? nil : String(values[row])

@@ -7,7 +7,7 @@
 /// unspecialised generic, each read asked the runtime for type metadata, and the timetable
 /// compile took longer than with the arrays.
 @frozen
-package struct ColumnValues<Value: Sendable>: Sendable {
+public struct ColumnValues<Value: Sendable>: Sendable {
     @usableFromInline let values: [Value]?
     @usableFromInline let missing: Value
 
@@ -18,25 +18,25 @@ package struct ColumnValues<Value: Sendable>: Sendable {
 
     /// The value of row `row`, or the missing value when the column is absent.
     @inlinable
-    package subscript(row: Int) -> Value { values?[row] ?? missing }
+    public subscript(row: Int) -> Value { values?[row] ?? missing }
 }
 
 extension Table {
     /// A text field's values (`nil` where missing), without an array for an absent column.
-    package func textValues(_ field: FieldKey) -> ColumnValues<String?> {
+    public func textValues(_ field: FieldKey) -> ColumnValues<String?> {
         if case .text(let values) = column(field) { return ColumnValues(values, missing: nil) }
         return ColumnValues(nil, missing: nil)
     }
 
     /// An integer field's values (``Column/nullInteger`` where missing), without an array for an
     /// absent column.
-    package func integerValues(_ field: FieldKey) -> ColumnValues<Int> {
+    public func integerValues(_ field: FieldKey) -> ColumnValues<Int> {
         if case .integer(let values) = column(field) { return ColumnValues(values, missing: Column.nullInteger) }
         return ColumnValues(nil, missing: Column.nullInteger)
     }
 
     /// A real field's values (NaN where missing), without an array for an absent column.
-    package func realValues(_ field: FieldKey) -> ColumnValues<Double> {
+    public func realValues(_ field: FieldKey) -> ColumnValues<Double> {
         if case .real(let values) = column(field) { return ColumnValues(values, missing: .nan) }
         return ColumnValues(nil, missing: .nan)
     }

@@ -1,13 +1,14 @@
 /// Numbers for texts, in order of first appearance: 0 for the first text seen, 1 for the next
 /// new one, and so on. Compilers key their dictionaries by these numbers instead of hashing the
 /// same id texts again and again.
-package struct Interner {
+public struct Interner {
     private var numbers: [String: Int] = [:]
 
-    package init() {}
+    /// An empty interner.
+    public init() {}
 
     /// The number of `text`, given it now if it has none yet.
-    package subscript(_ text: String) -> Int {
+    public subscript(_ text: String) -> Int {
         mutating get {
             if let known = numbers[text] { return known }
             let number = numbers.count
@@ -17,5 +18,5 @@ package struct Interner {
     }
 
     /// How many distinct texts have numbers.
-    package var count: Int { numbers.count }
+    public var count: Int { numbers.count }
 }

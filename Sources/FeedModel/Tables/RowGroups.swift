@@ -1,10 +1,10 @@
 /// Rows of a table grouped by one text field and ordered within each group by an integer
 /// field: the stop_times of each trip in stop_sequence order, the points of each shape.
-package struct RowGroups: Sendable {
+public struct RowGroups: Sendable {
     /// Group keys in order of first appearance in the table.
-    package let keys: [String]
+    public let keys: [String]
     /// Row indices of each group, ordered by the order field.
-    package let rows: [[Int]]
+    public let rows: [[Int]]
 
     /// In two passes: each row's group first (a text compared with the previous row's, hashed
     /// only where it changes, as stop_times run trip by trip), then each group's rows into an
@@ -12,7 +12,7 @@ package struct RowGroups: Sendable {
     /// Bydgoszcz's stop_times (583k rows, 25k trips) by trip up to nine times; with one worker,
     /// validate 0.230/0.243 -> 0.228/0.227 s and compile 0.186/0.187 -> 0.178/0.174 s (two runs
     /// each, 2026-11-26).
-    package init(_ table: Table, by keyField: FieldKey, orderedBy orderField: FieldKey) {
+    public init(_ table: Table, by keyField: FieldKey, orderedBy orderField: FieldKey) {
         let keyValues = table.texts(keyField)
         let order = table.integers(orderField)
         var index: [String: Int] = [:]

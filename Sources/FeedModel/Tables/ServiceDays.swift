@@ -1,11 +1,12 @@
 /// The dates each service runs, from calendar.txt and calendar_dates.txt by the GTFS rules (the
 /// weekdays of `start_date`…`end_date`, plus added dates, minus removed ones), as day numbers
 /// (``CivilDate``). Shared by validation's calendar rules and the bundle's `service_end`.
-package struct ServiceDays: Sendable {
+public struct ServiceDays: Sendable {
     /// Sorted day numbers of each service id.
-    package let dates: [String: [Int]]
+    public let dates: [String: [Int]]
 
-    package init(_ feed: Feed) {
+    /// The dates of every service of `feed`.
+    public init(_ feed: Feed) {
         var days: [String: Set<Int>] = [:]
         let calendar = feed.calendar
         let ids = calendar.texts(.serviceId)
@@ -34,7 +35,7 @@ package struct ServiceDays: Sendable {
 
     /// The last date on which some trip runs (a frequency-based trip is a trip like any other),
     /// over several feeds; nil when no trip ever runs.
-    package static func lastTripDay(_ feeds: [Feed]) -> Int? {
+    public static func lastTripDay(_ feeds: [Feed]) -> Int? {
         var last: Int?
         for feed in feeds {
             let days = ServiceDays(feed)

@@ -1,16 +1,18 @@
 /// The rows of one GTFS file, held column by column in the order of its ``TableSchema``.
 ///
 /// Tables are values: a repair returns a new table, and a frozen ``Feed`` can be shared freely.
-package struct Table: Sendable {
-    package let schema: TableSchema
+public struct Table: Sendable {
+    /// The GTFS file's schema: its name and fields.
+    public let schema: TableSchema
     /// One column per schema field, in schema order.
-    package private(set) var columns: [Column]
+    public private(set) var columns: [Column]
     /// The 1-based line each row came from, for notices raised after loading; empty once the
     /// feed is frozen (``forgettingLines()``).
-    package private(set) var lines: [Int32]
-    package let count: Int
+    public private(set) var lines: [Int32]
+    /// The number of rows.
+    public let count: Int
     /// False when the dump has no such file.
-    package let isPresent: Bool
+    public let isPresent: Bool
     /// The text columns' codes computed so far (``codes(_:)``): shared by copies of this table,
     /// the frozen one too, and replaced by an empty memo when a text column's values change.
     private var coded = TableMemo<TextCodes>()
@@ -20,7 +22,8 @@ package struct Table: Sendable {
     /// bytes per stop_time to the build's peak, when all the frozen feeds wait to be compiled.
     private var grouped = TableMemo<RowGroups>()
 
-    package init(schema: TableSchema, columns: [Column], lines: [Int32], isPresent: Bool = true) {
+    /// A table of `columns` (one per schema field) and the line each row came from.
+    public init(schema: TableSchema, columns: [Column], lines: [Int32], isPresent: Bool = true) {
         self.init(schema: schema, columns: columns, lines: lines, count: lines.count, isPresent: isPresent)
     }
 
@@ -37,20 +40,22 @@ package struct Table: Sendable {
     /// The same rows without their line numbers, which only validation reads: a frozen feed's
     /// tables hold 4 bytes less per row while the later stages run (on Bydgoszcz x16, 37 MB of
     /// stop_times lines the build's peak held).
-    package func forgettingLines() -> Table {
+    public func forgettingLines() -> Table {
         var table = Table(schema: schema, columns: columns, lines: [], count: count, isPresent: isPresent)
         table.coded = coded  // the same values: codes computed during validation serve later stages
         return table
     }
 
     /// A table for a file the dump does not have.
-    package static func missing(_ schema: TableSchema) -> Table {
+    public static func missing(_ schema: TableSchema) -> Table {
         Table(schema: schema, columns: schema.fields.map { _ in .absent }, lines: [], isPresent: false)
     }
 
-    package var isEmpty: Bool { count == 0 }
+    /// Whether the table has no rows.
+    public var isEmpty: Bool { count == 0 }
 
-    package func column(_ field: FieldKey) -> Column {
+    /// The values of `field`.
+    public func column(_ field: FieldKey) -> Column {
         column(named: field.name)
     }
 
@@ -63,29 +68,29 @@ package struct Table: Sendable {
     }
 
     /// Whether the file has this column at all.
-    package func has(_ field: FieldKey) -> Bool { !column(field).isAbsent }
+    public func has(_ field: FieldKey) -> Bool { !column(field).isAbsent }
 
     /// Text values of a field (`nil` entries where missing; all `nil` when the column is absent).
-    package func texts(_ field: FieldKey) -> [String?] {
+    public func texts(_ field: FieldKey) -> [String?] {
         if case .text(let values) = column(field) { return values }
         return Array(repeating: nil, count: count)
     }
 
     /// Integer values of a field, ``Column/nullInteger`` where missing.
-    package func integers(_ field: FieldKey) -> [Int] {
+    public func integers(_ field: FieldKey) -> [Int] {
         if case .integer(let values) = column(field) { return values }
         return Array(repeating: Column.nullInteger, count: count)
     }
 
     /// Real values of a field, NaN where missing.
-    package func reals(_ field: FieldKey) -> [Double] {
+    public func reals(_ field: FieldKey) -> [Double] {
         if case .real(let values) = column(field) { return values }
         return Array(repeating: .nan, count: count)
     }
 
     /// The values of text field `field` as numbers (``TextCodes``), computed on the first call
     /// and shared by every copy of this table; all ``TextCodes/missing`` when the column is absent.
-    package func codes(_ field: FieldKey) -> TextCodes {
+    public func codes(_ field: FieldKey) -> TextCodes {
         guard let index = schema.index(of: field.name) else {
             preconditionFailure("\(schema.name) has no field \(field)")
         }
@@ -96,17 +101,17 @@ package struct Table: Sendable {
     /// `orderField` (``RowGroups``): computed on the first call and shared by every copy of this
     /// table until its values change. The stop_times of each trip, in stop_sequence order, are
     /// wanted by half a dozen rules and by the enhancement and the timetable.
-    package func groups(by keyField: FieldKey, orderedBy orderField: FieldKey) -> RowGroups {
+    public func groups(by keyField: FieldKey, orderedBy orderField: FieldKey) -> RowGroups {
         grouped.value(keyField.name + "\u{1F}" + orderField.name) { RowGroups(self, by: keyField, orderedBy: orderField) }
     }
 
     /// The key of row `row`: its primary-key values joined by a unit separator.
-    package func key(_ row: Int) -> String {
+    public func key(_ row: Int) -> String {
         schema.primaryKey.map { column(named: $0).description(row) ?? "" }.joined(separator: "\u{1F}")
     }
 
     /// Keeps only the rows whose flag is set.
-    package func keeping(_ keep: [Bool]) -> Table {
+    public func keeping(_ keep: [Bool]) -> Table {
         precondition(keep.count == count)
         if !keep.contains(false) { return self }
         return Table(
@@ -118,7 +123,7 @@ package struct Table: Sendable {
     }
 
     /// Sets the value of `field` to missing in `rows`.
-    package mutating func clear(_ field: FieldKey, rows: [Int]) {
+    public mutating func clear(_ field: FieldKey, rows: [Int]) {
         guard !rows.isEmpty, let index = schema.index(of: field.name) else { return }
         // Codes are of text columns only: clearing another keeps them (a repair clearing
         // shape_dist_traveled keeps the stop numbers for the later stages).
@@ -128,7 +133,7 @@ package struct Table: Sendable {
     }
 
     /// Replaces the integer values of a field (used by repairs that fill a value in).
-    package mutating func setIntegers(_ field: FieldKey, _ values: [Int]) {
+    public mutating func setIntegers(_ field: FieldKey, _ values: [Int]) {
         guard let index = schema.index(of: field.name) else { return }
         precondition(values.count == count)
         if case .text = columns[index] { preconditionFailure("\(schema.name).\(field) is a text field") }

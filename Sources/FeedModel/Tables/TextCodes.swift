@@ -5,17 +5,17 @@
 /// stop_times: foreign keys, stop usage, travel speeds, route patterns, the timetable) look up
 /// each distinct value once and then index arrays by number. A table computes a column's codes
 /// once, on first demand (``Table/codes(_:)``), and every copy of it shares them.
-package struct TextCodes: Sendable {
+public struct TextCodes: Sendable {
     /// The number of a missing value.
-    package static let missing: Int32 = -1
+    public static let missing: Int32 = -1
 
     /// Per row, the index of its value in ``values``, or ``missing``.
-    package let codes: [Int32]
+    public let codes: [Int32]
     /// The distinct values, in order of first appearance.
-    package let values: [String]
+    public let values: [String]
 
     /// Numbers `texts`. Each distinct text is hashed once per run of rows that repeat it.
-    package init(_ texts: [String?]) {
+    public init(_ texts: [String?]) {
         var numbers: [String: Int32] = [:]
         var values: [String] = []
         var codes = [Int32](repeating: Self.missing, count: texts.count)
@@ -40,7 +40,7 @@ package struct TextCodes: Sendable {
     }
 
     /// The first row holding each value, by number.
-    package func firstRows() -> [Int] {
+    public func firstRows() -> [Int] {
         var first = [Int](repeating: -1, count: values.count)
         var found = 0
         for (row, code) in codes.enumerated() where code != Self.missing && first[Int(code)] < 0 {
