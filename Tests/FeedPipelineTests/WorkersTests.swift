@@ -128,6 +128,26 @@ import Testing
         #expect(workers.pool.threadsStarted == 1)
     }
 
+    /// The producer thread is one, beside the pool's: a second producer finds it busy and is
+    /// told so; with one worker there is none.
+    @Test func oneProducerAtATime() {
+        #expect(!Workers(1).startProducer {})
+        let workers = Workers(2)
+        let release = Locked(false)
+        let ended = Locked(false)
+        #expect(
+            workers.startProducer {
+                release.wait(until: { $0 }) { _ in }
+                ended.value = true
+            })
+        while workers.producers.mostRunning < 1 { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(!workers.startProducer {}, "the producer thread is busy")
+        #expect(workers.startIfFree {}, "the pool's thread is not")
+        release.value = true
+        ended.wait(until: { $0 }) { _ in }
+        #expect(workers.producers.threadsStarted == 1)
+    }
+
     /// A name for the running thread, to tell threads apart in a `Sendable` value.
     enum ThreadName {
         static var current: String { "\(pthread_self())" }

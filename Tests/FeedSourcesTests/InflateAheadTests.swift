@@ -6,7 +6,7 @@ import ZIPFoundation
 
 @testable import FeedSources
 
-/// A member inflated ahead on a free pool thread, from the dump opened again by its layout, or
+/// A member inflated ahead on the workers' producer thread, from the dump opened again by its layout, or
 /// (no thread free) inflated by the reader itself: the same bytes in the same order either way,
 /// for a member in a subfolder whose name is stored twice (the layout's last entry is read on
 /// the other thread too), and the same answer for a missing member.
@@ -41,24 +41,24 @@ import ZIPFoundation
         let inLine = try streamed(url, workers: Workers(1))
         let pool = Workers(2)
         let ahead = try streamed(url, workers: pool)
-        #expect(pool.pool.threadsStarted == 1, "inflated on the pool's thread")
+        #expect(pool.producers.threadsStarted == 1, "inflated on the producer thread")
+        #expect(pool.pool.threadsStarted == 0, "not on the pool's")
         #expect(inLine.bytes == Array(text.utf8))
         #expect(ahead.bytes == inLine.bytes)
         #expect(inLine.found && ahead.found && inLine.missing && ahead.missing)
     }
 
-    /// The pool's one thread busy: the reader inflates the member itself.
+    /// The producer thread busy: the reader inflates the member itself.
     @Test func withNoThreadFreeTheReaderInflates() throws {
         let folder = TemporaryFolder()
         let (url, text) = try dump(folder)
         let workers = Workers(2)
         let release = Locked(false)
-        let holding = workers.beside { release.wait(until: { $0 }) { _ in } }
-        while workers.pool.mostRunning < 1 { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(workers.startProducer { release.wait(until: { $0 }) { _ in } })
+        while workers.producers.mostRunning < 1 { Thread.sleep(forTimeInterval: 0.001) }
         let streamed = try streamed(url, workers: workers)
         release.value = true
-        holding.wait()
         #expect(streamed.bytes == Array(text.utf8))
-        #expect(workers.pool.threadsStarted == 1)
+        #expect(workers.producers.threadsStarted == 1)
     }
 }

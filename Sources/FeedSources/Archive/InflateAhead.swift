@@ -1,9 +1,10 @@
 import FeedModel
 
-/// One member of a dump inflated on a pool thread while the caller parses what is already out,
+/// One member of a dump inflated on the workers' producer thread while the caller parses what is already out,
 /// a few blocks ahead: the caller receives the same bytes in the same order as from
-/// ``DumpArchive/stream(_:chunkBytes:into:)``, so what it builds is the same. With no pool
-/// thread free, the caller inflates the member itself, as it parses.
+/// ``DumpArchive/stream(_:chunkBytes:into:)``, so what it builds is the same. With the producer
+/// thread busy (another member inflating ahead) or one worker, the caller inflates the member
+/// itself, as it parses.
 ///
 /// Memory stays bounded: the inflating thread waits once ``capacity`` blocks are queued.
 final class InflateAhead: Sendable {
@@ -21,7 +22,7 @@ final class InflateAhead: Sendable {
 
     private let pipe = Locked(Pipe())
 
-    /// Streams `name` of `archive` through `consume`: inflated ahead on a thread of `workers`,
+    /// Streams `name` of `archive` through `consume`: inflated ahead on `workers`' producer thread,
     /// from its own opening of the dump, when one is free; else here, from `archive`. Returns
     /// false when the dump has no such file; throws what the archive throws, once `consume` has
     /// had every byte inflated before the failure.
@@ -31,7 +32,7 @@ final class InflateAhead: Sendable {
     ) throws(DumpError) -> Bool {
         let ahead = InflateAhead()
         let layout = archive.layout
-        guard workers.startIfFree({ ahead.produce(name, from: layout) }) else {
+        guard workers.startProducer({ ahead.produce(name, from: layout) }) else {
             return try archive.stream(name, into: consume)
         }
         while let block = ahead.take() {
