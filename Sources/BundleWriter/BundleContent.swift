@@ -14,6 +14,16 @@ package struct BundleContent: Sendable {
         rows[table.name, default: []].append(row)
     }
 
+    /// Appends `row` to its table, as its values in the table's column order.
+    mutating func append<Row: BundleRow>(_ row: Row) {
+        append(Row.table, row.values)
+    }
+
+    /// The rows of `Row`'s table so far, in the order they were appended, read through its fields.
+    func rows<Row: BundleRow>(_: Row.Type) -> LazyMapSequence<[[SQLValue]], Row> {
+        (rows[Row.table.name] ?? []).lazy.map(Row.init(values:))
+    }
+
     /// Appends every row of `other`, after the rows already here.
     mutating func append(contentsOf other: BundleContent) {
         for (table, rows) in other.rows {
