@@ -70,7 +70,7 @@ package struct BundleCompiler: Sendable {
             meta.append(("service_end", range.end))
         }
         for (key, value) in meta {
-            content.append(BundleSchema.meta, [.text(key), .text(value)])
+            content.append(MetaRow(key: key, value: value))
         }
         return content
     }

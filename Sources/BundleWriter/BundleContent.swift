@@ -63,18 +63,9 @@ package struct SourceFeed: Sendable {
         self.pathwayWalks = pathwayWalks
     }
 
-    func ns(_ id: String?) -> SQLValue {
-        guard let id else { return .null }
-        return .text(prefix + id)
-    }
-}
+    /// `id` as a bundle id: with the source's prefix.
+    func ns(_ id: String) -> String { prefix + id }
 
-extension SQLValue {
-    init(integer value: Int) {
-        self = value == Column.nullInteger ? .null : .integer(Int64(value))
-    }
-
-    init(real value: Double) {
-        self = value.isNaN ? .null : .real(value)
-    }
+    /// `id` as a bundle id, or nil.
+    func ns(_ id: String?) -> String? { id.map { prefix + $0 } }
 }

@@ -1,7 +1,6 @@
 import BundleFormat
 import FeedEnhancement
 import FeedModel
-import FeedSQLite
 import Foundation
 
 /// Writes the enhancement stages' results: `directions`, `direction_stops`, `stop_directions`
@@ -15,39 +14,29 @@ struct DirectionsCompiler {
         for route in source.directions.routes.values {
             for direction in route.directions {
                 content.append(
-                    BundleSchema.directions,
-                    [
-                        source.ns(route.route), .integer(Int64(direction.index)), .text(direction.name), .text(direction.headsign),
-                        .text(json(direction.terminals.map { source.prefix + $0 })), .integer(direction.isLoop ? 1 : 0),
-                        .text(route.source.rawValue), .integer(Int64(direction.patternCount)),
-                        .integer(Int64(direction.trips.reduce(0) { $0 + runs.count($1) })),
-                    ])
+                    DirectionRow(
+                        routeId: source.ns(route.route), directionIndex: direction.index, name: direction.name, headsign: direction.headsign,
+                        terminalStopIds: json(direction.terminals.map { source.prefix + $0 }), isLoop: direction.isLoop,
+                        source: route.source.rawValue, patternCount: direction.patternCount,
+                        tripCount: direction.trips.reduce(0) { $0 + runs.count($1) }))
                 for (position, stop) in direction.stops.enumerated() {
                     content.append(
-                        BundleSchema.directionStops,
-                        [
-                            source.ns(route.route), .integer(Int64(direction.index)), .integer(Int64(position)), source.ns(stop),
-                        ])
+                        DirectionStopRow(routeId: source.ns(route.route), directionIndex: direction.index, position: position, stopId: source.ns(stop)))
                 }
             }
         }
         for link in source.opposites.links {
             content.append(
-                BundleSchema.stopOpposites,
-                [
-                    source.ns(link.stop), source.ns(link.opposite), .text(json(link.routes.map { source.prefix + $0 })),
-                    .real(link.distance), .real(link.confidence), .integer(link.mutual ? 1 : 0),
-                ])
+                StopOppositeRow(
+                    stopId: source.ns(link.stop), oppositeStopId: source.ns(link.opposite), routeIds: json(link.routes.map { source.prefix + $0 }),
+                    distanceM: link.distance, confidence: link.confidence, mutual: link.mutual))
             for route in Set(link.routes) {
-                content.append(BundleSchema.stopOppositeRoutes, [source.ns(link.stop), source.ns(link.opposite), source.ns(route)])
+                content.append(StopOppositeRouteRow(stopId: source.ns(link.stop), oppositeStopId: source.ns(link.opposite), routeId: source.ns(route)))
             }
         }
         for row in source.directions.stopDirections {
             content.append(
-                BundleSchema.stopDirections,
-                [
-                    source.ns(row.stop), source.ns(row.route), .integer(Int64(row.direction)), .text(json(row.headsigns)),
-                ])
+                StopDirectionRow(stopId: source.ns(row.stop), routeId: source.ns(row.route), directionIndex: row.direction, headsigns: json(row.headsigns)))
         }
     }
 

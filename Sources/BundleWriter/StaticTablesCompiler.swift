@@ -1,6 +1,5 @@
 import BundleFormat
 import FeedModel
-import FeedSQLite
 
 /// Copies the tables that map one to one from GTFS into the bundle: feeds, agencies, routes,
 /// stops, shapes, frequencies, calendar and calendar_dates, with ids namespaced.
@@ -15,31 +14,28 @@ struct StaticTablesCompiler {
         let agencyIds = agency.texts(.agencyId)
         // A route without agency_id belongs to the only agency (or, reported, to the first).
         let firstAgency = agency.count > 0 ? agencyIds[0] : nil
-        copy(agency, to: BundleSchema.agencies, into: &content) { row, t in
-            [source.ns(agencyIds[row] ?? "")]
-                + [
-                    FieldKey.agencyName, .agencyUrl, .agencyTimezone, .agencyLang, .agencyPhone,
-                    .agencyFareUrl, .agencyEmail,
-                ].map { t.text($0, row) }
+        copy(agency, into: &content) { row, t in
+            AgencyRow(
+                agencyId: source.ns(agencyIds[row] ?? ""), name: t.text(.agencyName, row), url: t.text(.agencyUrl, row),
+                timezone: t.text(.agencyTimezone, row), lang: t.text(.agencyLang, row), phone: t.text(.agencyPhone, row),
+                fareUrl: t.text(.agencyFareUrl, row), email: t.text(.agencyEmail, row))
         }
 
         let routeAgencies = feed.routes.texts(.agencyId)
-        copy(feed.routes, to: BundleSchema.routes, into: &content) { row, t in
-            [
-                t.id(.routeId, row), source.ns(routeAgencies[row] ?? firstAgency ?? ""),
-                t.text(.routeShortName, row), t.text(.routeLongName, row), t.text(.routeDesc, row),
-                t.int(.routeType, row), t.text(.routeUrl, row), t.text(.routeColor, row),
-                t.text(.routeTextColor, row), t.int(.routeSortOrder, row),
-            ]
+        copy(feed.routes, into: &content) { row, t in
+            RouteRow(
+                routeId: t.id(.routeId, row), agencyId: source.ns(routeAgencies[row] ?? firstAgency ?? ""),
+                shortName: t.text(.routeShortName, row), longName: t.text(.routeLongName, row), description: t.text(.routeDesc, row),
+                type: t.int(.routeType, row), url: t.text(.routeUrl, row), color: t.text(.routeColor, row),
+                textColor: t.text(.routeTextColor, row), sortOrder: t.int(.routeSortOrder, row))
         }
 
-        copy(feed.stops, to: BundleSchema.stops, into: &content) { row, t in
-            [
-                t.id(.stopId, row), t.text(.stopCode, row), t.text(.stopName, row), t.text(.stopDesc, row),
-                t.real(.stopLat, row), t.real(.stopLon, row), t.int(.locationType, row),
-                t.id(.parentStation, row), t.text(.platformCode, row), t.int(.wheelchairBoarding, row),
-                t.id(.zoneId, row), t.text(.stopTimezone, row),
-            ]
+        copy(feed.stops, into: &content) { row, t in
+            StopRow(
+                stopId: t.id(.stopId, row), code: t.text(.stopCode, row), name: t.text(.stopName, row), description: t.text(.stopDesc, row),
+                lat: t.real(.stopLat, row), lon: t.real(.stopLon, row), locationType: t.int(.locationType, row),
+                parentStation: t.id(.parentStation, row), platformCode: t.text(.platformCode, row),
+                wheelchairBoarding: t.int(.wheelchairBoarding, row), zoneId: t.id(.zoneId, row), timezone: t.text(.stopTimezone, row))
         }
 
         let shapes = feed.shapes
@@ -49,41 +45,42 @@ struct StaticTablesCompiler {
             let lons = shapes.reals(.shapePtLon)
             for (g, rows) in groups.rows.enumerated() {
                 let polyline = Polyline.encode(rows.map { (lats[$0], lons[$0]) })
-                content.append(BundleSchema.shapes, [source.ns(groups.keys[g]), .text(polyline), .integer(Int64(rows.count))])
+                content.append(ShapeRow(shapeId: source.ns(groups.keys[g]), polyline: polyline, pointCount: rows.count))
             }
         }
 
-        copy(feed.frequencies, to: BundleSchema.frequencies, into: &content) { row, t in
-            [
-                t.id(.tripId, row), t.int(.startTime, row), t.int(.endTime, row), t.int(.headwaySecs, row),
-                t.int(.exactTimes, row),
-            ]
+        copy(feed.frequencies, into: &content) { row, t in
+            FrequencyRow(
+                tripId: t.id(.tripId, row), startTime: t.int(.startTime, row), endTime: t.int(.endTime, row),
+                headwaySecs: t.int(.headwaySecs, row), exactTimes: t.int(.exactTimes, row))
         }
-        copy(feed.calendar, to: BundleSchema.calendar, into: &content) { row, t in
-            [t.id(.serviceId, row)] + GTFSSchema.calendar.fields.dropFirst().map { t.int($0.key, row) }
+        copy(feed.calendar, into: &content) { row, t in
+            CalendarRow(
+                serviceId: t.id(.serviceId, row), monday: t.int(.monday, row), tuesday: t.int(.tuesday, row),
+                wednesday: t.int(.wednesday, row), thursday: t.int(.thursday, row), friday: t.int(.friday, row),
+                saturday: t.int(.saturday, row), sunday: t.int(.sunday, row), startDate: t.int(.startDate, row), endDate: t.int(.endDate, row))
         }
-        copy(feed.calendarDates, to: BundleSchema.calendarDates, into: &content) { row, t in
-            [t.id(.serviceId, row), t.int(.date, row), t.int(.exceptionType, row)]
+        copy(feed.calendarDates, into: &content) { row, t in
+            CalendarDateRow(serviceId: t.id(.serviceId, row), date: t.int(.date, row), exceptionType: t.int(.exceptionType, row))
         }
     }
 
     private func compileFeedInfo(_ info: Table, into content: inout BundleContent) {
-        let fields: [FieldKey] = [.feedPublisherName, .feedPublisherUrl, .feedLang, .feedStartDate, .feedEndDate, .feedVersion]
-        let reader = Reader(table: info, source: source)
-        let values: [SQLValue] =
-            info.count > 0
-            ? fields.map { info.schema.field($0.name)!.kind.storage == .integer ? reader.int($0, 0) : reader.text($0, 0) }
-            : fields.map { _ in .null }
-        content.append(BundleSchema.feeds, [.text(source.id), .text(source.prefix)] + values)
+        let t = Reader(table: info, source: source)
+        let given = info.count > 0
+        content.append(
+            FeedRow(
+                sourceId: source.id, idPrefix: source.prefix, publisherName: given ? t.text(.feedPublisherName, 0) : nil,
+                publisherUrl: given ? t.text(.feedPublisherUrl, 0) : nil, lang: given ? t.text(.feedLang, 0) : nil,
+                startDate: given ? t.int(.feedStartDate, 0) : nil, endDate: given ? t.int(.feedEndDate, 0) : nil,
+                version: given ? t.text(.feedVersion, 0) : nil))
     }
 
-    private func copy(
-        _ table: Table, to bundleTable: BundleTable, into content: inout BundleContent,
-        _ row: (Int, Reader) -> [SQLValue]
-    ) {
+    /// Appends a row made by `row` for each row of `table`.
+    private func copy<Row: BundleRow>(_ table: Table, into content: inout BundleContent, _ row: (Int, Reader) -> Row) {
         let reader = Reader(table: table, source: source)
         for index in 0..<table.count {
-            content.append(bundleTable, row(index, reader))
+            content.append(row(index, reader))
         }
     }
 }
@@ -103,28 +100,28 @@ struct Reader {
         self.init(table: table, prefix: source.prefix)
     }
 
-    func text(_ field: FieldKey, _ row: Int) -> SQLValue { self.field(field).text(row) }
-    func id(_ field: FieldKey, _ row: Int) -> SQLValue { self.field(field).id(row) }
-    func int(_ field: FieldKey, _ row: Int) -> SQLValue { self.field(field).int(row) }
-    func real(_ field: FieldKey, _ row: Int) -> SQLValue { self.field(field).real(row) }
+    func text(_ field: FieldKey, _ row: Int) -> String? { self.field(field).text(row) }
+    func id(_ field: FieldKey, _ row: Int) -> String? { self.field(field).id(row) }
+    func int(_ field: FieldKey, _ row: Int) -> Int? { self.field(field).int(row) }
+    func real(_ field: FieldKey, _ row: Int) -> Double? { self.field(field).real(row) }
 
     /// One field, looked up once for many rows (a compiler's loop over 25k trips, say).
     func field(_ name: FieldKey) -> Field { Field(column: table.column(name), prefix: prefix) }
 
-    /// One field's values as bundle values.
+    /// One field's values as bundle values: nil where missing.
     struct Field {
         let column: Column
         let prefix: String
 
-        func text(_ row: Int) -> SQLValue { SQLValue(column.description(row)) }
-        func id(_ row: Int) -> SQLValue { column.description(row).map { .text(prefix + $0) } ?? .null }
-        func int(_ row: Int) -> SQLValue {
-            if case .integer(let values) = column { return SQLValue(integer: values[row]) }
-            return .null
+        func text(_ row: Int) -> String? { column.description(row) }
+        func id(_ row: Int) -> String? { column.description(row).map { prefix + $0 } }
+        func int(_ row: Int) -> Int? {
+            if case .integer(let values) = column { return values[row].nilIfMissing }
+            return nil
         }
-        func real(_ row: Int) -> SQLValue {
-            if case .real(let values) = column { return SQLValue(real: values[row]) }
-            return .null
+        func real(_ row: Int) -> Double? {
+            if case .real(let values) = column { return values[row].nilIfMissing }
+            return nil
         }
     }
 }

@@ -1,7 +1,6 @@
 import BundleFormat
 import FeedEnhancement
 import FeedModel
-import FeedSQLite
 
 /// Turns stop_times into patterns and timings: a trip becomes one row naming its stop pattern
 /// (the ordered stops with their pickup and drop-off rules) and its timing (offsets from its
@@ -40,7 +39,7 @@ struct TimetableCompiler {
         var headsigns: [String: Int] = [:]
     }
 
-    private func ns(_ id: String?) -> SQLValue { id.map { .text(prefix + $0) } ?? .null }
+    private func ns(_ id: String?) -> String? { id.map { prefix + $0 } }
 
     /// Writes the timetable's rows but `patterns`' (written by the returned value's
     /// ``CompiledTimetable/writePatterns(directions:into:)``); returns each trip's pattern and each
@@ -161,38 +160,33 @@ struct TimetableCompiler {
                 timingRows.append((timingId, timing))
             }
             content.append(
-                BundleSchema.trips,
-                [
-                    tripIdField.id(row), routeIdField.id(row), serviceIdField.id(row),
-                    .text(patternId), .text(timingId), .integer(Int64(start)),
-                    headsignField.text(row), shortNameField.text(row), directionField.int(row),
-                    blockField.id(row), wheelchairField.int(row), bikesField.int(row),
-                ])
+                TripRow(
+                    tripId: tripIdField.id(row), routeId: routeIdField.id(row), serviceId: serviceIdField.id(row),
+                    patternId: patternId, timingId: timingId, startTime: start,
+                    headsign: headsignField.text(row), shortName: shortNameField.text(row), directionId: directionField.int(row),
+                    blockId: blockField.id(row), wheelchairAccessible: wheelchairField.int(row), bikesAllowed: bikesField.int(row)))
         }
 
         var stopRoutes: [String: Int] = [:]
         for pattern in patterns {
             let headsign = pattern.headsigns.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
             compiled.patternHeadsigns[pattern.id] = headsign
-            // The direction index (the fourth value) is the first trip's, once it is known.
+            // The direction index is the first trip's, once it is known.
             compiled.patterns.append(
                 (
                     firstTrip: pattern.firstTrip,
-                    row: [
-                        .text(pattern.id), ns(pattern.route), SQLValue(integer: pattern.direction),
-                        .integer(0), ns(pattern.shape),
-                        SQLValue(headsign), .integer(Int64(pattern.firstTripRows.count)), .integer(Int64(pattern.tripCount)),
-                    ]
+                    row: PatternRow(
+                        patternId: pattern.id, routeId: prefix + pattern.route, directionId: pattern.direction.nilIfMissing,
+                        directionIndex: 0, shapeId: ns(pattern.shape), headsign: headsign, stopCount: pattern.firstTripRows.count,
+                        tripCount: pattern.tripCount)
                 ))
             var seen: Set<String> = []
             for (index, r) in pattern.firstTripRows.enumerated() {
                 content.append(
-                    BundleSchema.patternStops,
-                    [
-                        .text(pattern.id), .integer(Int64(index)), ns(stopIds[r]), SQLValue(integer: pickups[r]),
-                        SQLValue(integer: dropOffs[r]), SQLValue(stopHeadsigns[r]), SQLValue(real: distances[r]),
-                        SQLValue(integer: timepoints[r]),
-                    ])
+                    PatternStopRow(
+                        patternId: pattern.id, stopIndex: index, stopId: ns(stopIds[r]), pickupType: pickups[r].nilIfMissing,
+                        dropOffType: dropOffs[r].nilIfMissing, headsign: stopHeadsigns[r], shapeDistTraveled: distances[r].nilIfMissing,
+                        timepoint: timepoints[r].nilIfMissing))
                 if let stop = stopIds[r], seen.insert(stop).inserted {
                     stopRoutes[stop + "\u{1F}" + pattern.route, default: 0] += pattern.tripCount
                 }
@@ -200,16 +194,14 @@ struct TimetableCompiler {
         }
         for (key, count) in stopRoutes {
             let parts = key.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            content.append(BundleSchema.stopRoutes, [ns(parts[0]), ns(parts[1]), .integer(Int64(count))])
+            content.append(StopRouteRow(stopId: prefix + parts[0], routeId: prefix + parts[1], tripCount: count))
         }
         for timing in timingRows {
             for index in 0..<timing.offsets.count / 2 {
                 content.append(
-                    BundleSchema.timingStops,
-                    [
-                        .text(timing.id), .integer(Int64(index)),
-                        SQLValue(integer: timing.offsets[2 * index]), SQLValue(integer: timing.offsets[2 * index + 1]),
-                    ])
+                    TimingStopRow(
+                        timingId: timing.id, stopIndex: index, arrivalOffset: timing.offsets[2 * index].nilIfMissing,
+                        departureOffset: timing.offsets[2 * index + 1].nilIfMissing))
             }
         }
         return compiled
@@ -236,13 +228,13 @@ struct CompiledTimetable: Sendable {
     var tripPatterns: [String: String] = [:]
     var patternHeadsigns: [String: String?] = [:]
     /// Each pattern's row with its direction index left 0, and its first trip's feed id.
-    var patterns: [(firstTrip: String, row: [SQLValue])] = []
+    var patterns: [(firstTrip: String, row: PatternRow)] = []
 
     /// Writes the `patterns` rows, each with the user-facing direction of its first trip.
     func writePatterns(directions: FeedDirections, into content: inout BundleContent) {
         for var pattern in patterns {
-            pattern.row[3] = .integer(Int64(directions.tripDirection[pattern.firstTrip] ?? 0))
-            content.append(BundleSchema.patterns, pattern.row)
+            pattern.row.directionIndex = directions.tripDirection[pattern.firstTrip] ?? 0
+            content.append(pattern.row)
         }
     }
 }

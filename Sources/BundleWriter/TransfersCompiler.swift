@@ -1,7 +1,6 @@
 import BundleFormat
 import FeedEnhancement
 import FeedModel
-import FeedSQLite
 
 /// One source's transfers: transfers.txt whole into `transfers`, its stop-to-stop rows of
 /// `transfer_type` 0–2 into `stop_transfers` (`feed`), then the walks through its pathways
@@ -21,7 +20,10 @@ struct TransfersCompiler {
                 let ids = columns.map { $0[row].map { source.prefix + $0 } ?? "" }
                 let type = types[row] == Column.nullInteger ? 0 : types[row]
                 let time = times[row] == Column.nullInteger ? nil : times[row]
-                content.append(BundleSchema.transfers, ids.map { SQLValue.text($0) } + [.integer(Int64(type)), time.map { .integer(Int64($0)) } ?? .null])
+                content.append(
+                    TransferRow(
+                        fromStopId: ids[0], toStopId: ids[1], fromRouteId: ids[2], toRouteId: ids[3], fromTripId: ids[4], toTripId: ids[5],
+                        transferType: type, minTransferTime: time))
                 // Stop to stop, for any route and trip, and possible: a walk a rider can plan.
                 guard !ids[0].isEmpty, !ids[1].isEmpty, ids[2...].allSatisfy(\.isEmpty), (0...2).contains(type) else { continue }
                 let key = StopPairKey(from: ids[0], to: ids[1])
@@ -29,23 +31,14 @@ struct TransfersCompiler {
                 let distance = points[ids[0]].flatMap { a in points[ids[1]].map { b in (a.distance(to: b) * 10).rounded() / 10 } }
                 let seconds = time ?? (type == 1 ? 0 : source.network.walkSeconds(distance ?? 0))
                 content.append(
-                    BundleSchema.stopTransfers,
-                    [
-                        .text(ids[0]), .text(ids[1]), .text(StopTransfer.Kind.feed.rawValue),
-                        .integer(Int64(seconds)), distance.map { .real($0) } ?? .null,
-                    ])
+                    StopTransferRow(fromStopId: ids[0], toStopId: ids[1], kind: StopTransfer.Kind.feed.rawValue, seconds: seconds, distanceM: distance))
             }
         }
         let forbidden = forbiddenPairs(table)
         for walk in source.pathwayWalks {
             let key = StopPairKey(from: source.prefix + walk.from, to: source.prefix + walk.to)
             guard !forbidden.contains(key), given.insert(key).inserted else { continue }
-            content.append(
-                BundleSchema.stopTransfers,
-                [
-                    .text(key.from), .text(key.to), .text(walk.kind.rawValue),
-                    .integer(Int64(walk.seconds)), walk.distance.map { .real($0) } ?? .null,
-                ])
+            content.append(StopTransferRow(fromStopId: key.from, toStopId: key.to, kind: walk.kind.rawValue, seconds: walk.seconds, distanceM: walk.distance))
         }
     }
 

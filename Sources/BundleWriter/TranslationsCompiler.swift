@@ -1,6 +1,5 @@
 import BundleFormat
 import FeedModel
-import FeedSQLite
 
 /// Compiles translations.txt (validated) into `translations` rows named by bundle table and
 /// column.
@@ -82,10 +81,9 @@ struct TranslationsCompiler {
         DirectionTranslations(source: source, timetable: timetable).derive(into: &rows)
         for (key, text) in rows.all {
             content.append(
-                BundleSchema.translations,
-                [
-                    .text(key.table), .text(key.column), .text(key.record), .text(key.sub), .text(key.value), .text(key.language), .text(text),
-                ])
+                TranslationRow(
+                    tableName: key.table, fieldName: key.column, recordId: key.record, recordSubId: key.sub, fieldValue: key.value,
+                    language: key.language, translation: text))
         }
     }
 }
