@@ -9,14 +9,11 @@ package struct BundleContent: Sendable {
 
     package init() {}
 
-    mutating func append(_ table: BundleTable, _ row: [SQLValue]) {
-        precondition(row.count == table.columns.count, "\(table.name): \(row.count) values for \(table.columns.count) columns")
-        rows[table.name, default: []].append(row)
-    }
-
     /// Appends `row` to its table, as its values in the table's column order.
     mutating func append<Row: BundleRow>(_ row: Row) {
-        append(Row.table, row.values)
+        let values = row.values
+        precondition(values.count == Row.table.columns.count, "\(Row.table.name): \(values.count) values for \(Row.table.columns.count) columns")
+        rows[Row.table.name, default: []].append(values)
     }
 
     /// The rows of `Row`'s table so far, in the order they were appended, read through its fields.

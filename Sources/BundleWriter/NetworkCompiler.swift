@@ -1,7 +1,6 @@
 import BundleFormat
 import FeedEnhancement
 import FeedModel
-import FeedSQLite
 
 /// The bundle's sources made one network, once their rows are joined (issue 28): places shared
 /// across sources (`same_places`, ``SamePlaceMatcher``), the walks between the platforms of one
@@ -51,11 +50,7 @@ package struct NetworkCompiler: Sendable {
             let links = SamePlaceMatcher(settings: settings).links(candidates(stops, content), sink: sink, overridesFile: overridesFile)
             for link in links {
                 content.append(
-                    BundleSchema.samePlaces,
-                    [
-                        .text(link.stop), .text(link.other), .real(link.distance),
-                        .real(link.confidence), .text(link.evidence),
-                    ])
+                    SamePlaceRow(stopId: link.stop, otherStopId: link.other, distanceM: link.distance, confidence: link.confidence, evidence: link.evidence))
             }
             summary.samePlaceLinks = links.count / 2
             summary.crossSourceLinks = links.filter { source(of: $0.stop) != source(of: $0.other) }.count / 2
@@ -64,16 +59,10 @@ package struct NetworkCompiler: Sendable {
                 forbidden: forbidden(stops, content), walking: walking.wait())
             for walk in walks {
                 content.append(
-                    BundleSchema.stopTransfers,
-                    [
-                        .text(walk.from), .text(walk.to), .text(walk.kind.rawValue),
-                        .integer(Int64(walk.seconds)), walk.distance.map { .real($0) } ?? .null,
-                    ])
+                    StopTransferRow(fromStopId: walk.from, toStopId: walk.to, kind: walk.kind.rawValue, seconds: walk.seconds, distanceM: walk.distance))
             }
         }
-        for row in content.rows[BundleSchema.stopTransfers.name] ?? [] {
-            summary.transfersByKind[row[2].string ?? "", default: 0] += 1
-        }
+        for row in content.rows(StopTransferRow.self) { summary.transfersByKind[row.kind, default: 0] += 1 }
         summary.realtimeTrips = compileRealtimeTrips(into: &content)
         return summary
     }
@@ -87,16 +76,15 @@ package struct NetworkCompiler: Sendable {
     /// Stations, and stops no station groups that some line serves.
     private func candidates(_ stops: StopRows, _ content: BundleContent) -> [PlaceCandidate] {
         let routeTypes = Dictionary(
-            uniqueKeysWithValues: (content.rows[BundleSchema.routes.name] ?? []).compactMap { row -> (String, Int)? in
-                guard let id = row[0].string else { return nil }
-                return (id, row[5].int ?? 3)
+            uniqueKeysWithValues: content.rows(RouteRow.self).compactMap { row -> (String, Int)? in
+                guard let id = row.routeId else { return nil }
+                return (id, row.type ?? 3)
             })
         var guided: Set<String> = [], servedPlaces: Set<String> = []
-        for row in content.rows[BundleSchema.stopRoutes.name] ?? [] {
-            guard let stop = row[0].string, let route = row[1].string else { continue }
-            let place = stops.place(of: stop)
+        for row in content.rows(StopRouteRow.self) {
+            let place = stops.place(of: row.stopId)
             servedPlaces.insert(place)
-            if OppositeStopsSettings.isRail(routeTypes[route] ?? 3) { guided.insert(place) }
+            if OppositeStopsSettings.isRail(routeTypes[row.routeId] ?? 3) { guided.insert(place) }
         }
         return stops.ids.indices.compactMap { row in
             let id = stops.ids[row]
@@ -108,11 +96,9 @@ package struct NetworkCompiler: Sendable {
     /// The stops trips call at, each with its place and its lines.
     private func served(_ stops: StopRows, _ content: BundleContent) -> [ServedStop] {
         var lines: [String: Set<String>] = [:]
-        for row in content.rows[BundleSchema.stopRoutes.name] ?? [] {
-            if let stop = row[0].string, let route = row[1].string { lines[stop, default: []].insert(route) }
-        }
+        for row in content.rows(StopRouteRow.self) { lines[row.stopId, default: []].insert(row.routeId) }
         var seen: Set<String> = []
-        for row in content.rows[BundleSchema.patternStops.name] ?? [] { if let id = row[2].string { seen.insert(id) } }
+        for row in content.rows(PatternStopRow.self) { if let id = row.stopId { seen.insert(id) } }
         return seen.sorted().compactMap { id in
             guard let row = stops.row[id] else { return nil }
             return ServedStop(id: id, point: stops.points[row], place: stops.place(of: id), routes: lines[id] ?? [])
@@ -124,8 +110,8 @@ package struct NetworkCompiler: Sendable {
     /// its platforms (`transfers_from` on a platform lists its station's rows).
     private func taken(_ stops: StopRows, _ content: BundleContent) -> Set<StopPairKey> {
         var pairs: Set<StopPairKey> = []
-        for row in content.rows[BundleSchema.stopTransfers.name] ?? [] {
-            guard let from = row[0].string, let to = row[1].string else { continue }
+        for row in content.rows(StopTransferRow.self) {
+            let (from, to) = (row.fromStopId, row.toStopId)
             for a in [from] + stops.children(of: from) { for b in [to] + stops.children(of: to) { pairs.insert(StopPairKey(from: a, to: b)) } }
         }
         return pairs
@@ -135,9 +121,10 @@ package struct NetworkCompiler: Sendable {
     /// and trip), a station standing for each of its stops.
     private func forbidden(_ stops: StopRows, _ content: BundleContent) -> Set<StopPairKey> {
         var pairs: Set<StopPairKey> = []
-        for row in content.rows[BundleSchema.transfers.name] ?? [] {
-            guard row[6].int == 3, let from = row[0].string, let to = row[1].string, !from.isEmpty, !to.isEmpty,
-                (2...5).allSatisfy({ row[$0].string?.isEmpty ?? true })
+        for row in content.rows(TransferRow.self) {
+            let (from, to) = (row.fromStopId, row.toStopId)
+            guard row.transferType == 3, !from.isEmpty, !to.isEmpty,
+                row.fromRouteId.isEmpty, row.toRouteId.isEmpty, row.fromTripId.isEmpty, row.toTripId.isEmpty
             else { continue }
             for a in [from] + stops.children(of: from) { for b in [to] + stops.children(of: to) { pairs.insert(StopPairKey(from: a, to: b)) } }
         }
@@ -150,19 +137,19 @@ package struct NetworkCompiler: Sendable {
     private func compileRealtimeTrips(into content: inout BundleContent) -> Int {
         guard !nyctTripIds.isEmpty else { return 0 }
         var count = 0
-        var rows: [[SQLValue]] = []
-        for row in content.rows[BundleSchema.trips.name] ?? [] {
-            guard let trip = row[0].string, let start = row[5].int else { continue }
+        var rows: [RealtimeTripRow] = []
+        for row in content.rows(TripRow.self) {
+            guard let trip = row.tripId else { continue }
             let source = source(of: trip)
             guard let ids = nyctTripIds[source], let prefix = sources.first(where: { $0.id == source })?.prefix,
                 let mta = ids[String(trip.dropFirst(prefix.count))]
             else { continue }
-            let origin = String(start * 100 / 60)
+            let origin = String(row.startTime * 100 / 60)
             let realtime = String(repeating: "0", count: max(0, 6 - origin.count)) + origin + "_" + mta
-            rows.append([.text(source), .text(realtime), .text(trip)])
+            rows.append(RealtimeTripRow(sourceId: source, realtimeTripId: realtime, tripId: trip))
             count += 1
         }
-        for row in rows { content.append(BundleSchema.realtimeTrips, row) }
+        for row in rows { content.append(row) }
         return count
     }
 }
@@ -178,18 +165,15 @@ struct StopRows {
     private var childrenOf: [String: [String]] = [:]
 
     init(_ content: BundleContent) {
-        let columns = BundleSchema.stops.columns.map(\.name)
-        func index(_ name: String) -> Int { columns.firstIndex(of: name)! }
-        let (id, name, lat, lon, type, parent) = (index("stop_id"), index("name"), index("lat"), index("lon"), index("location_type"), index("parent_station"))
-        for values in content.rows[BundleSchema.stops.name] ?? [] {
-            guard let stop = values[id].string else { continue }
+        for record in content.rows(StopRow.self) {
+            guard let stop = record.stopId else { continue }
             row[stop] = ids.count
             ids.append(stop)
-            names.append(values[name].string ?? "")
-            points.append(Point(lat: values[lat].double ?? .nan, lon: values[lon].double ?? .nan))
-            types.append(values[type].int ?? 0)
-            parents.append(values[parent].string)
-            if let up = values[parent].string { childrenOf[up, default: []].append(stop) }
+            names.append(record.name ?? "")
+            points.append(Point(lat: record.lat ?? .nan, lon: record.lon ?? .nan))
+            types.append(record.locationType ?? 0)
+            parents.append(record.parentStation)
+            if let up = record.parentStation { childrenOf[up, default: []].append(stop) }
         }
     }
 

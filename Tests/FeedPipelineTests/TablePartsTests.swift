@@ -70,32 +70,27 @@ import Testing
     private static func content(nullRouteAt broken: Int? = nil) -> BundleContent {
         var content = BundleContent()
         for i in (0..<30_000).map({ ($0 * 7_919) % 30_000 }) {
-            content.append(
-                BundleSchema.timingStops, [.text("timing \(i / 30)"), .integer(Int64(i % 30)), .integer(Int64(i * 60)), .integer(Int64(i * 60 + 30))])
+            content.append(TimingStopRow(timingId: "timing \(i / 30)", stopIndex: i % 30, arrivalOffset: i * 60, departureOffset: i * 60 + 30))
         }
         for i in (0..<3_000).reversed() {
-            let row: [SQLValue] = [
-                .text("trip \(i)"), i == broken ? .null : .text("route \(i % 7)"), .text("weekdays"), .text("pattern \(i % 50)"),
-                .text("timing \(i % 1_000)"), .integer(Int64(i * 60)), .text("Centrum"), .null, .integer(Int64(i % 2)), .null, .null, .null,
-            ]
-            content.append(BundleSchema.trips, row)
+            content.append(
+                TripRow(
+                    tripId: "trip \(i)", routeId: i == broken ? nil : "route \(i % 7)", serviceId: "weekdays", patternId: "pattern \(i % 50)",
+                    timingId: "timing \(i % 1_000)", startTime: i * 60, headsign: "Centrum", shortName: nil, directionId: i % 2, blockId: nil,
+                    wheelchairAccessible: nil, bikesAllowed: nil))
         }
         for i in (0..<2_000).reversed() {
-            var row = [SQLValue](repeating: .null, count: BundleSchema.stops.columns.count)
-            row[0] = .text("stop \(i)")
-            row[2] = .text("Stop \(i)")
-            row[4] = .real(53.1 + Double(i) / 10_000)
-            row[5] = .real(18.0 + Double(i) / 7_000)
-            row[7] = i % 10 == 0 ? .null : .text("stop \(i / 10 * 10)")
-            content.append(BundleSchema.stops, row)
+            content.append(
+                StopRow(
+                    stopId: "stop \(i)", code: nil, name: "Stop \(i)", description: nil, lat: 53.1 + Double(i) / 10_000,
+                    lon: 18.0 + Double(i) / 7_000, locationType: nil, parentStation: i % 10 == 0 ? nil : "stop \(i / 10 * 10)",
+                    platformCode: nil, wheelchairBoarding: nil, zoneId: nil, timezone: nil))
         }
         for i in (0..<5_000).map({ ($0 * 31) % 5_000 }) {
             content.append(
-                BundleSchema.patternStops,
-                [
-                    .text("pattern \(i / 100)"), .integer(Int64(i % 100)), .text("stop \(i % 2_000)"),
-                    .null, .null, .null, .null, .null,
-                ])
+                PatternStopRow(
+                    patternId: "pattern \(i / 100)", stopIndex: i % 100, stopId: "stop \(i % 2_000)", pickupType: nil, dropOffType: nil,
+                    headsign: nil, shapeDistTraveled: nil, timepoint: nil))
         }
         return content
     }
