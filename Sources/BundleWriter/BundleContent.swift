@@ -9,11 +9,19 @@ package struct BundleContent: Sendable {
 
     package init() {}
 
-    /// Appends `row` to its table, as its values in the table's column order.
-    mutating func append<Row: BundleRow>(_ row: Row) {
-        let values = row.values
-        precondition(values.count == Row.table.columns.count, "\(Row.table.name): \(values.count) values for \(Row.table.columns.count) columns")
-        rows[Row.table.name, default: []].append(values)
+    /// Appends `row` to its table, as its values in the table's column order. Inlined with the
+    /// row's ``BundleRow/values()``, so that its fields move into the values as the positional
+    /// arrays were built before (those of the timetable's pattern, timing and stop_routes rows
+    /// do; a trip's twelve are still copied): called, each text was retained and released once
+    /// more.
+    @inline(__always)
+    mutating func append<Row: BundleRow>(_ row: consuming Row) {
+        append(Row.table, row.values())
+    }
+
+    private mutating func append(_ table: BundleTable, _ row: [SQLValue]) {
+        precondition(row.count == table.columns.count, "\(table.name): \(row.count) values for \(table.columns.count) columns")
+        rows[table.name, default: []].append(row)
     }
 
     /// The rows of `Row`'s table so far, in the order they were appended, read through its fields.

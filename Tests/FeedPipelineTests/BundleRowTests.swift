@@ -6,7 +6,7 @@ import Testing
 
 /// The writer builds and reads every bundle table's rows through one struct a table
 /// (`BundleRow`, issue 31): its fields must be the columns of the table's `BundleSchema`
-/// declaration, in order, of the column's SQLite type, and its `values` and `read` must keep that
+/// declaration, in order, of the column's SQLite type, and its `values()` and `read` must keep that
 /// order, or the rows would silently land in the wrong columns.
 @Suite struct BundleRowTests {
     /// Every row type, one a bundle table.
@@ -44,7 +44,7 @@ import Testing
         }
         let row = rowType.type.init(values: sample)
         #expect(rowType.fields(of: row).map(\.value) == sample.map { $0 as SQLValue? }, "\(table.name): read into other fields")
-        #expect(row.values == sample, "\(table.name): values in another order")
+        #expect(row.values() == sample, "\(table.name): values in another order")
     }
 
     /// `tripCount` → `trip_count`.

@@ -6,12 +6,14 @@ import FeedSQLite
 /// (issue 31): one struct per table of ``BundleSchema``, its fields declared in the table's
 /// column order and named after its columns (`trip_count` is `tripCount`), so a swapped or
 /// misspelt column does not compile. `BundleRowTests` checks every table's fields against its
-/// declaration, and that ``values`` and ``read(_:)`` keep that order.
+/// declaration, and that ``values()`` and ``read(_:)`` keep that order.
 protocol BundleRow {
     /// The table the row belongs to.
     static var table: BundleTable { get }
-    /// The row's values, in the table's column order: what is bound to its `INSERT`.
-    var values: [SQLValue] { get }
+    /// The row's values, in the table's column order: what is bound to its `INSERT`. Consumed
+    /// and inlined (`@inline(__always)`) where a row is appended, so its texts move into the
+    /// values uncopied.
+    consuming func values() -> [SQLValue]
     /// The row whose values `cursor` holds, read field by field in declaration order (the order
     /// of the memberwise initialiser).
     static func read(_ cursor: inout RowCursor) -> Self

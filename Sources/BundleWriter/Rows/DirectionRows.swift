@@ -18,7 +18,7 @@ struct DirectionRow: BundleRow {
     let patternCount: Int
     let tripCount: Int
 
-    var values: [SQLValue] {
+    @inline(__always) consuming func values() -> [SQLValue] {
         [
             routeId.sqlValue, directionIndex.sqlValue, name.sqlValue, headsign.sqlValue, terminalStopIds.sqlValue,
             isLoop.sqlValue, source.sqlValue, patternCount.sqlValue, tripCount.sqlValue,
@@ -39,7 +39,7 @@ struct DirectionStopRow: BundleRow {
     let position: Int
     let stopId: String
 
-    var values: [SQLValue] { [routeId.sqlValue, directionIndex.sqlValue, position.sqlValue, stopId.sqlValue] }
+    @inline(__always) consuming func values() -> [SQLValue] { [routeId.sqlValue, directionIndex.sqlValue, position.sqlValue, stopId.sqlValue] }
     static func read(_ c: inout RowCursor) -> Self {
         Self(routeId: c.next(), directionIndex: c.next(), position: c.next(), stopId: c.next())
     }
@@ -54,7 +54,7 @@ struct StopDirectionRow: BundleRow {
     /// A JSON array of headsigns.
     let headsigns: String
 
-    var values: [SQLValue] { [stopId.sqlValue, routeId.sqlValue, directionIndex.sqlValue, headsigns.sqlValue] }
+    @inline(__always) consuming func values() -> [SQLValue] { [stopId.sqlValue, routeId.sqlValue, directionIndex.sqlValue, headsigns.sqlValue] }
     static func read(_ c: inout RowCursor) -> Self {
         Self(stopId: c.next(), routeId: c.next(), directionIndex: c.next(), headsigns: c.next())
     }
@@ -71,7 +71,7 @@ struct StopOppositeRow: BundleRow {
     let confidence: Double
     let mutual: Bool
 
-    var values: [SQLValue] {
+    @inline(__always) consuming func values() -> [SQLValue] {
         [stopId.sqlValue, oppositeStopId.sqlValue, routeIds.sqlValue, distanceM.sqlValue, confidence.sqlValue, mutual.sqlValue]
     }
     static func read(_ c: inout RowCursor) -> Self {
@@ -87,6 +87,6 @@ struct StopOppositeRouteRow: BundleRow {
     let oppositeStopId: String
     let routeId: String
 
-    var values: [SQLValue] { [stopId.sqlValue, oppositeStopId.sqlValue, routeId.sqlValue] }
+    @inline(__always) consuming func values() -> [SQLValue] { [stopId.sqlValue, oppositeStopId.sqlValue, routeId.sqlValue] }
     static func read(_ c: inout RowCursor) -> Self { Self(stopId: c.next(), oppositeStopId: c.next(), routeId: c.next()) }
 }

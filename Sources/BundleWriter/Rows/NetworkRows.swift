@@ -18,7 +18,7 @@ struct TransferRow: BundleRow {
     let transferType: Int
     let minTransferTime: Int?
 
-    var values: [SQLValue] {
+    @inline(__always) consuming func values() -> [SQLValue] {
         [
             fromStopId.sqlValue, toStopId.sqlValue, fromRouteId.sqlValue, toRouteId.sqlValue, fromTripId.sqlValue,
             toTripId.sqlValue, transferType.sqlValue, minTransferTime.sqlValue,
@@ -40,7 +40,9 @@ struct SamePlaceRow: BundleRow {
     let confidence: Double
     let evidence: String
 
-    var values: [SQLValue] { [stopId.sqlValue, otherStopId.sqlValue, distanceM.sqlValue, confidence.sqlValue, evidence.sqlValue] }
+    @inline(__always) consuming func values() -> [SQLValue] {
+        [stopId.sqlValue, otherStopId.sqlValue, distanceM.sqlValue, confidence.sqlValue, evidence.sqlValue]
+    }
     static func read(_ c: inout RowCursor) -> Self {
         Self(stopId: c.next(), otherStopId: c.next(), distanceM: c.next(), confidence: c.next(), evidence: c.next())
     }
@@ -56,7 +58,7 @@ struct StopTransferRow: BundleRow {
     let seconds: Int
     let distanceM: Double?
 
-    var values: [SQLValue] { [fromStopId.sqlValue, toStopId.sqlValue, kind.sqlValue, seconds.sqlValue, distanceM.sqlValue] }
+    @inline(__always) consuming func values() -> [SQLValue] { [fromStopId.sqlValue, toStopId.sqlValue, kind.sqlValue, seconds.sqlValue, distanceM.sqlValue] }
     static func read(_ c: inout RowCursor) -> Self {
         Self(fromStopId: c.next(), toStopId: c.next(), kind: c.next(), seconds: c.next(), distanceM: c.next())
     }
@@ -69,6 +71,6 @@ struct RealtimeTripRow: BundleRow {
     let realtimeTripId: String
     let tripId: String
 
-    var values: [SQLValue] { [sourceId.sqlValue, realtimeTripId.sqlValue, tripId.sqlValue] }
+    @inline(__always) consuming func values() -> [SQLValue] { [sourceId.sqlValue, realtimeTripId.sqlValue, tripId.sqlValue] }
     static func read(_ c: inout RowCursor) -> Self { Self(sourceId: c.next(), realtimeTripId: c.next(), tripId: c.next()) }
 }

@@ -11,7 +11,7 @@ struct StopGridRow: BundleRow {
     let lon: Double
     let stopId: String?
 
-    var values: [SQLValue] { [strip.sqlValue, lon.sqlValue, stopId.sqlValue] }
+    @inline(__always) consuming func values() -> [SQLValue] { [strip.sqlValue, lon.sqlValue, stopId.sqlValue] }
     static func read(_ c: inout RowCursor) -> Self { Self(strip: c.next(), lon: c.next(), stopId: c.next()) }
 }
 
@@ -21,7 +21,7 @@ struct StopTokenRow: BundleRow {
     let token: String
     let stopId: String?
 
-    var values: [SQLValue] { [token.sqlValue, stopId.sqlValue] }
+    @inline(__always) consuming func values() -> [SQLValue] { [token.sqlValue, stopId.sqlValue] }
     static func read(_ c: inout RowCursor) -> Self { Self(token: c.next(), stopId: c.next()) }
 }
 
@@ -37,7 +37,7 @@ struct TranslationRow: BundleRow {
     let language: String
     let translation: String
 
-    var values: [SQLValue] {
+    @inline(__always) consuming func values() -> [SQLValue] {
         [
             tableName.sqlValue, fieldName.sqlValue, recordId.sqlValue, recordSubId.sqlValue, fieldValue.sqlValue,
             language.sqlValue, translation.sqlValue,

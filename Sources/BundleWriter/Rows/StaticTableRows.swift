@@ -10,7 +10,7 @@ struct MetaRow: BundleRow {
     let key: String
     let value: String
 
-    var values: [SQLValue] { [key.sqlValue, value.sqlValue] }
+    @inline(__always) consuming func values() -> [SQLValue] { [key.sqlValue, value.sqlValue] }
     static func read(_ c: inout RowCursor) -> Self { Self(key: c.next(), value: c.next()) }
 }
 
@@ -26,7 +26,7 @@ struct FeedRow: BundleRow {
     let endDate: Int?
     let version: String?
 
-    var values: [SQLValue] {
+    @inline(__always) consuming func values() -> [SQLValue] {
         [
             sourceId.sqlValue, idPrefix.sqlValue, publisherName.sqlValue, publisherUrl.sqlValue, lang.sqlValue,
             startDate.sqlValue, endDate.sqlValue, version.sqlValue,
@@ -51,7 +51,7 @@ struct AgencyRow: BundleRow {
     let fareUrl: String?
     let email: String?
 
-    var values: [SQLValue] {
+    @inline(__always) consuming func values() -> [SQLValue] {
         [
             agencyId.sqlValue, name.sqlValue, url.sqlValue, timezone.sqlValue, lang.sqlValue, phone.sqlValue,
             fareUrl.sqlValue, email.sqlValue,
@@ -78,7 +78,7 @@ struct RouteRow: BundleRow {
     let textColor: String?
     let sortOrder: Int?
 
-    var values: [SQLValue] {
+    @inline(__always) consuming func values() -> [SQLValue] {
         [
             routeId.sqlValue, agencyId.sqlValue, shortName.sqlValue, longName.sqlValue, description.sqlValue,
             type.sqlValue, url.sqlValue, color.sqlValue, textColor.sqlValue, sortOrder.sqlValue,
@@ -107,7 +107,7 @@ struct StopRow: BundleRow {
     let zoneId: String?
     let timezone: String?
 
-    var values: [SQLValue] {
+    @inline(__always) consuming func values() -> [SQLValue] {
         [
             stopId.sqlValue, code.sqlValue, name.sqlValue, description.sqlValue, lat.sqlValue, lon.sqlValue,
             locationType.sqlValue, parentStation.sqlValue, platformCode.sqlValue, wheelchairBoarding.sqlValue,
@@ -129,7 +129,7 @@ struct ShapeRow: BundleRow {
     let polyline: String
     let pointCount: Int
 
-    var values: [SQLValue] { [shapeId.sqlValue, polyline.sqlValue, pointCount.sqlValue] }
+    @inline(__always) consuming func values() -> [SQLValue] { [shapeId.sqlValue, polyline.sqlValue, pointCount.sqlValue] }
     static func read(_ c: inout RowCursor) -> Self { Self(shapeId: c.next(), polyline: c.next(), pointCount: c.next()) }
 }
 
@@ -142,7 +142,9 @@ struct FrequencyRow: BundleRow {
     let headwaySecs: Int?
     let exactTimes: Int?
 
-    var values: [SQLValue] { [tripId.sqlValue, startTime.sqlValue, endTime.sqlValue, headwaySecs.sqlValue, exactTimes.sqlValue] }
+    @inline(__always) consuming func values() -> [SQLValue] {
+        [tripId.sqlValue, startTime.sqlValue, endTime.sqlValue, headwaySecs.sqlValue, exactTimes.sqlValue]
+    }
     static func read(_ c: inout RowCursor) -> Self {
         Self(tripId: c.next(), startTime: c.next(), endTime: c.next(), headwaySecs: c.next(), exactTimes: c.next())
     }
@@ -162,7 +164,7 @@ struct CalendarRow: BundleRow {
     let startDate: Int?
     let endDate: Int?
 
-    var values: [SQLValue] {
+    @inline(__always) consuming func values() -> [SQLValue] {
         [
             serviceId.sqlValue, monday.sqlValue, tuesday.sqlValue, wednesday.sqlValue, thursday.sqlValue, friday.sqlValue,
             saturday.sqlValue, sunday.sqlValue, startDate.sqlValue, endDate.sqlValue,
@@ -182,6 +184,6 @@ struct CalendarDateRow: BundleRow {
     let date: Int?
     let exceptionType: Int?
 
-    var values: [SQLValue] { [serviceId.sqlValue, date.sqlValue, exceptionType.sqlValue] }
+    @inline(__always) consuming func values() -> [SQLValue] { [serviceId.sqlValue, date.sqlValue, exceptionType.sqlValue] }
     static func read(_ c: inout RowCursor) -> Self { Self(serviceId: c.next(), date: c.next(), exceptionType: c.next()) }
 }

@@ -11,7 +11,7 @@ struct StopRouteRow: BundleRow {
     let routeId: String
     let tripCount: Int
 
-    var values: [SQLValue] { [stopId.sqlValue, routeId.sqlValue, tripCount.sqlValue] }
+    @inline(__always) consuming func values() -> [SQLValue] { [stopId.sqlValue, routeId.sqlValue, tripCount.sqlValue] }
     static func read(_ c: inout RowCursor) -> Self { Self(stopId: c.next(), routeId: c.next(), tripCount: c.next()) }
 }
 
@@ -29,7 +29,7 @@ struct PatternRow: BundleRow {
     let stopCount: Int
     let tripCount: Int
 
-    var values: [SQLValue] {
+    @inline(__always) consuming func values() -> [SQLValue] {
         [
             patternId.sqlValue, routeId.sqlValue, directionId.sqlValue, directionIndex.sqlValue, shapeId.sqlValue,
             headsign.sqlValue, stopCount.sqlValue, tripCount.sqlValue,
@@ -54,7 +54,7 @@ struct PatternStopRow: BundleRow {
     let shapeDistTraveled: Double?
     let timepoint: Int?
 
-    var values: [SQLValue] {
+    @inline(__always) consuming func values() -> [SQLValue] {
         [
             patternId.sqlValue, stopIndex.sqlValue, stopId.sqlValue, pickupType.sqlValue, dropOffType.sqlValue,
             headsign.sqlValue, shapeDistTraveled.sqlValue, timepoint.sqlValue,
@@ -75,7 +75,7 @@ struct TimingStopRow: BundleRow {
     let arrivalOffset: Int?
     let departureOffset: Int?
 
-    var values: [SQLValue] { [timingId.sqlValue, stopIndex.sqlValue, arrivalOffset.sqlValue, departureOffset.sqlValue] }
+    @inline(__always) consuming func values() -> [SQLValue] { [timingId.sqlValue, stopIndex.sqlValue, arrivalOffset.sqlValue, departureOffset.sqlValue] }
     static func read(_ c: inout RowCursor) -> Self {
         Self(timingId: c.next(), stopIndex: c.next(), arrivalOffset: c.next(), departureOffset: c.next())
     }
@@ -97,7 +97,7 @@ struct TripRow: BundleRow {
     let wheelchairAccessible: Int?
     let bikesAllowed: Int?
 
-    var values: [SQLValue] {
+    @inline(__always) consuming func values() -> [SQLValue] {
         [
             tripId.sqlValue, routeId.sqlValue, serviceId.sqlValue, patternId.sqlValue, timingId.sqlValue,
             startTime.sqlValue, headsign.sqlValue, shortName.sqlValue, directionId.sqlValue, blockId.sqlValue,
