@@ -1,4 +1,5 @@
 import FeedSQLite
+import Foundation
 
 /// Installs a packed bundle (docs/packed-bundle.md, "Installing"): from the packed file, a new
 /// database with the bundle's schema, rows and rowids, its indexes and view. Nothing in the
@@ -125,11 +126,19 @@ package enum PackedBundleInstaller {
         do {
             try body()
         } catch {
-            if error.code == 13, let maxBytes, let pages = try? target.scalar("PRAGMA page_count")?.int, pages >= maxBytes / 4096 - 1 {
+            // SQLITE_FULL rolls the transaction back, so the pages it had are not there to count:
+            // with room left on the disk, the cap is what was reached.
+            if error.code == 13, let maxBytes, freeSpace(beside: target.path) > Int64(maxBytes) {
                 throw .corrupt("the installed database would be larger than \(maxBytes) bytes")
             }
             if error.isStorageFailure { throw .local(path: target.path, reason: error.message) }
             throw .corrupt(error.message)
         }
+    }
+
+    private static func freeSpace(beside path: String) -> Int64 {
+        let folder = (path as NSString).deletingLastPathComponent
+        let attributes = try? FileManager.default.attributesOfFileSystem(forPath: folder.isEmpty ? "." : folder)
+        return (attributes?[.systemFreeSize] as? NSNumber)?.int64Value ?? 0
     }
 }
