@@ -73,7 +73,9 @@ struct PackedPullTests {
         let name = "bundles/damaged.packed.sqlite.gz"
         try Data(gzipped).write(to: f.bundleFolder.appendingPathComponent(name))
         try f.editManifest {
-            $0.latest.encodings = [EncodedBundle(encoding: "packed-gzip", file: name, bytes: gzipped.count, sha256: sha256Hex(gzipped), unpackedBytes: bytes.count)]
+            $0.latest.encodings = [
+                EncodedBundle(encoding: "packed-gzip", file: name, bytes: gzipped.count, sha256: sha256Hex(gzipped), unpackedBytes: bytes.count)
+            ]
             $0.deltas = []
         }
         let db = try f.clientAtVersion1()

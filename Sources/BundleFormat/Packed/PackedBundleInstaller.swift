@@ -46,7 +46,7 @@ package enum PackedBundleInstaller {
         } catch {
             throw .local(path: destination, reason: "\(error)")
         }
-        try run(schema.filter { $0[0].string == "table" }, on: target)
+        try run(schema.filter { $0[0].string == "table" }, on: target, capped: maxBytes)
         try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in try target.execute("BEGIN") }
         var needed = Set<ColumnKey>()
         for entry in entries { needed.formUnion(try entry.columns().compactMap(\.reference)) }
@@ -55,8 +55,8 @@ package enum PackedBundleInstaller {
             try PackedTableInstall(entry: entry, source: source, target: target, maxBytes: maxBytes).run(references: &references)
         }
         try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in try target.execute("COMMIT") }
-        try run(schema.filter { $0[0].string == "index" }, on: target)
-        try run(schema.filter { $0[0].string == "view" }, on: target)
+        try run(schema.filter { $0[0].string == "index" }, on: target, capped: maxBytes)
+        try run(schema.filter { $0[0].string == "view" }, on: target, capped: maxBytes)
     }
 
     /// One row of `packed_tables`, its blob left in the file.
@@ -108,14 +108,17 @@ package enum PackedBundleInstaller {
         }
     }
 
-    /// Runs each statement alone (a statement's text after its first `;` is never run).
-    private static func run(_ rows: [[SQLValue]], on target: Database) throws(PackedBundleError) {
+    /// Runs each statement alone (a statement's text after its first `;` is never run). A full
+    /// disk is the device's failure; any other the file's.
+    private static func run(_ rows: [[SQLValue]], on target: Database, capped maxBytes: Int?) throws(PackedBundleError) {
         for row in rows {
             do {
-                let statement = try target.prepare(row[2].string ?? "")
-                while try statement.step() {}
-            } catch {
-                throw .corrupt("packed_schema: `\(row[1].string ?? "")`: \(error)")
+                try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in
+                    let statement = try target.prepare(row[2].string ?? "")
+                    while try statement.step() {}
+                }
+            } catch .corrupt(let reason) {
+                throw .corrupt("packed_schema: `\(row[1].string ?? "")`: \(reason)")
             }
         }
     }
