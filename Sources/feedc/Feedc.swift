@@ -13,7 +13,9 @@ struct Feedc: ParsableCommand {
             differ (diff); 2 a usage, configuration or tool error.
             """,
         version: "0.1.0",
-        subcommands: [Build.self, Publish.self, Validate.self, Inspect.self, Diff.self, Pull.self, Apply.self, Plan.self, Keygen.self, Schema.self],
+        subcommands: [
+            Build.self, Publish.self, Validate.self, Inspect.self, Diff.self, Pull.self, Apply.self, Unpack.self, Plan.self, Keygen.self, Schema.self,
+        ],
         defaultSubcommand: Build.self)
 
     /// As ParsableCommand's, except that a usage error exits with 2, as the help says (the

@@ -29,10 +29,13 @@ struct CoreSQLiteQueryTests {
         }
     }
 
-    private func compare(_ bundle: URL, label: String, scratch: URL) throws {
+    /// Runs the documented queries on `answering` (the bundle itself, or the database installed
+    /// from its packed form) through the core SQLite and compares them with the system SQLite's
+    /// answers on `bundle`.
+    private func compare(_ bundle: URL, label: String, scratch: URL, answering: URL? = nil) throws {
         let database = try Database(path: bundle.path)
         let requests = try QueryRequests(database)
-        let reply = try CoreQueryRunner(bundle: bundle).run(requests.items.map(\.request), scratch: scratch)
+        let reply = try CoreQueryRunner(bundle: answering ?? bundle).run(requests.items.map(\.request), scratch: scratch)
         #expect(CoreSQLite.isCoreBuild(reply.compileOptions), "the runner did not use the core SQLite: \(reply.compileOptions)")
         // Every documented query runs (a bundle without trips has no departures and no directions).
         let hasTrips = try database.scalar("SELECT count(*) FROM trips")?.int ?? 0 > 0
@@ -80,6 +83,19 @@ struct CoreSQLiteQueryTests {
         try #require(built.report.status == .published, "\(dump.lastPathComponent): \(built.report.reason ?? "")")
         let scratch = TemporaryFolder()
         try compare(built.sqlite, label: dump.lastPathComponent, scratch: scratch.url)
+    }
+
+    /// The database a client installs from the packed bundle (docs/packed-bundle.md) answers
+    /// every documented query as the plain bundle does, on the core SQLite.
+    @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data"), arguments: RealFeedTests.feeds)
+    func aRealFeedInstalledFromItsPackedForm(_ dump: URL) throws {
+        let built = try BuiltFeeds.bundle(of: dump)
+        try #require(built.report.status == .published, "\(dump.lastPathComponent): \(built.report.reason ?? "")")
+        let scratch = TemporaryFolder()
+        let packed = scratch.url.appendingPathComponent("b.packed"), installed = scratch.url.appendingPathComponent("installed.sqlite")
+        try #require(try PackedBundleWriter.pack(bundleAt: built.sqlite.path, to: packed.path))
+        try PackedBundleInstaller.install(packedAt: packed.path, to: installed.path)
+        try compare(built.sqlite, label: "\(dump.lastPathComponent) installed from its packed form", scratch: scratch.url, answering: installed)
     }
 
     /// The same SQL on the optional virtual tables: the system SQLite runs it, the core one
