@@ -82,6 +82,11 @@ struct PackedBundleTests {
         ("INSERT INTO packed_schema VALUES (99, 'trigger', 't', 'CREATE TRIGGER t AFTER INSERT ON stops BEGIN DELETE FROM stops; END')", "trigger"),
         ("UPDATE packed_schema SET sql = 'CREATE VIRTUAL TABLE x USING fts5(a)' WHERE name = 'empty'", "CREATE TABLE"),
         ("UPDATE packed_schema SET sql = 'ATTACH ''/tmp/x'' AS x' WHERE type = 'index'", "CREATE INDEX"),
+        ("UPDATE packed_schema SET sql = sql || '; ATTACH ''/tmp/x'' AS x' WHERE name = 'empty'", "not exactly one statement"),
+        (
+            "UPDATE packed_schema SET sql = 'CREATE TABLE empty AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c' WHERE name = 'empty'",
+            "budget"
+        ),
         ("UPDATE packed_tables SET rows = rows + 1 WHERE name = 'kinds'", "kinds"),
         ("UPDATE packed_tables SET rows = 100000 WHERE name = 'gaps'", "100000 rows in"),
         ("UPDATE packed_tables SET data = substr(data, 1, length(data) - 2) WHERE name = 'stops'", "cut off"),

@@ -46,17 +46,28 @@ package enum PackedBundleInstaller {
         } catch {
             throw .local(path: destination, reason: "\(error)")
         }
-        try run(schema.filter { $0[0].string == "table" }, on: target, capped: maxBytes)
-        try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in try target.execute("BEGIN") }
-        var needed = Set<ColumnKey>()
-        for entry in entries { needed.formUnion(try entry.columns().compactMap(\.reference)) }
-        var references = ReferencedColumns(needed: needed)
-        for entry in entries {
-            try PackedTableInstall(entry: entry, source: source, target: target, maxBytes: maxBytes).run(references: &references)
+        // A bound on the work SQL from the file may cause (a `CREATE TABLE … AS SELECT` over a
+        // cross join, an expression index): far above what installing real rows takes.
+        let budget = max(10_000_000, 1000 * fileSize(packed))
+        do {
+            try target.limitingInstructions(to: budget) {
+                try run(schema.filter { $0[0].string == "table" }, on: target, capped: maxBytes)
+                try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in try target.execute("BEGIN") }
+                var needed = Set<ColumnKey>()
+                for entry in entries { needed.formUnion(try entry.columns().compactMap(\.reference)) }
+                var references = ReferencedColumns(needed: needed)
+                for entry in entries {
+                    try PackedTableInstall(entry: entry, source: source, target: target, maxBytes: maxBytes).run(references: &references)
+                }
+                try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in try target.execute("COMMIT") }
+                try run(schema.filter { $0[0].string == "index" }, on: target, capped: maxBytes)
+                try run(schema.filter { $0[0].string == "view" }, on: target, capped: maxBytes)
+            }
+        } catch let error as PackedBundleError {
+            throw error
+        } catch {
+            throw .corrupt("\(error)")
         }
-        try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in try target.execute("COMMIT") }
-        try run(schema.filter { $0[0].string == "index" }, on: target, capped: maxBytes)
-        try run(schema.filter { $0[0].string == "view" }, on: target, capped: maxBytes)
     }
 
     /// One row of `packed_tables`, its blob left in the file.
@@ -112,11 +123,15 @@ package enum PackedBundleInstaller {
     /// disk is the device's failure; any other the file's.
     private static func run(_ rows: [[SQLValue]], on target: Database, capped maxBytes: Int?) throws(PackedBundleError) {
         for row in rows {
-            do {
+            do throws(PackedBundleError) {
                 try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in
                     let statement = try target.prepare(row[2].string ?? "")
                     while try statement.step() {}
                 }
+                // Exactly the statement given, nothing after it, made what its row says.
+                let made = try? target.scalar(
+                    "SELECT count(*) FROM sqlite_master WHERE type = ? AND name = ? AND sql = ?", [row[0], row[1], row[2]])
+                guard made?.int == 1 else { throw .corrupt("not exactly one statement creating it") }
             } catch .corrupt(let reason) {
                 throw .corrupt("packed_schema: `\(row[1].string ?? "")`: \(reason)")
             }
@@ -135,8 +150,13 @@ package enum PackedBundleInstaller {
                 throw .corrupt("the installed database would be larger than \(maxBytes) bytes")
             }
             if error.isStorageFailure { throw .local(path: target.path, reason: error.message) }
+            if error.code == 9 { throw .corrupt("the install needs more SQLite instructions than its budget (1,000 a byte of the packed file)") }
             throw .corrupt(error.message)
         }
+    }
+
+    private static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 
     private static func freeSpace(beside path: String) -> Int64 {
