@@ -11,6 +11,10 @@ names). Prints medians in microseconds and the portable/optional ratio.
     python3 scripts/bench-queries.py            # uses .build/release/feedc (swift build -c release)
     python3 scripts/bench-queries.py --sizes    # bundle.gz per real feed: default, with modules,
                                                 # and FEEDC_BASE (an older feedc binary), if set
+    python3 scripts/bench-queries.py --packed   # every portable documented query on the plain
+                                                # bundle and on the database installed from its
+                                                # packed form (`feedc unpack`, issue 30): same
+                                                # rows, median latency of each, and the ratio
 """
 import glob, gzip, math, os, random, re, sqlite3, statistics, subprocess, sys, tempfile, time
 
@@ -40,7 +44,7 @@ def build(feedc, sources, extra=""):
     open(os.path.join(work, "pipeline.yaml"), "w").write(yaml)
     subprocess.run([feedc, "build", "--config", os.path.join(work, "pipeline.yaml")], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return glob.glob(os.path.join(work, "out", "b", "bundles", "*.sqlite.gz"))[0]
+    return [p for p in glob.glob(os.path.join(work, "out", "b", "bundles", "*.sqlite.gz")) if not p.endswith(".packed.sqlite.gz")][0]
 
 
 def timed(db, sql, params, runs=3):
@@ -83,6 +87,53 @@ def bench(name, bundle, q):
     os.remove(path)
 
 
+def packed_parameters(db, rng, count=60):
+    """Parameters for every portable query, around `count` served stops of the bundle."""
+    stops = db.execute("SELECT s.stop_id, coalesce(s.name, ''), s.lat, s.lon, sr.route_id FROM stops s "
+                       "JOIN stop_routes sr USING (stop_id) WHERE s.lat IS NOT NULL GROUP BY s.stop_id").fetchall()
+    feed = db.execute("SELECT source_id FROM feeds LIMIT 1").fetchone()
+    day = db.execute("SELECT min(start_date) FROM calendar").fetchone()[0] or db.execute("SELECT min(date) FROM calendar_dates").fetchone()[0]
+    trip = db.execute("SELECT trip_id FROM trips LIMIT 1").fetchone()
+    out = []
+    for stop_id, stop_name, lat, lon, route_id in rng.sample(stops, min(count, len(stops))):
+        scale = math.cos(math.radians(lat))
+        words = fold_query(stop_name).split()
+        out.append({
+            "stop_id": stop_id, "route_id": route_id, "direction_index": 0, "lat": lat, "lon": lon, "dlat": 0.005,
+            "dlon": min(180, 0.005 / max(scale, 1e-9)), "lon_scale": scale, "limit": 20, "query": words[0][:3] if words else "a",
+            "date": day, "after": 8 * 3600, "previous_after": 8 * 3600 + 86400, "lang": "en", "id": stop_id,
+            "source_id": feed[0] if feed else "", "trip_id": trip[0] if trip else "", "start_date": day})
+    return out
+
+
+def bench_packed(name, bundle, q):
+    """Each portable query on the plain bundle and on its packed form installed: rows and time."""
+    packed = glob.glob(os.path.join(os.path.dirname(bundle), "*.packed.sqlite.gz"))[0]
+    plain, installed = bundle[:-3] + ".plain", bundle[:-3] + ".installed"
+    with gzip.open(bundle) as src, open(plain, "wb") as dst:
+        dst.write(src.read())
+    subprocess.run([FEEDC, "unpack", packed, "-o", installed], check=True, capture_output=True)
+    a, b = sqlite3.connect(plain), sqlite3.connect(installed)
+    params = packed_parameters(a, random.Random(7))
+    ratios = []
+    for query in sorted(q):
+        if query.endswith(("_rtree", "_fts5")):
+            continue
+        ta, tb = [], []
+        for p in params:
+            t1, rows1 = timed(a, q[query], p)
+            t2, rows2 = timed(b, q[query], p)
+            assert rows1 == rows2, f"{name}: {query} answers differ with {p}"
+            ta.append(t1)
+            tb.append(t2)
+        m = statistics.median
+        ratios.append(m(tb) / m(ta))
+        print(f"{name}: {query:28} plain {m(ta):9.0f} µs, installed {m(tb):9.0f} µs ({m(tb) / m(ta):.2f}×)")
+    print(f"{name}: {len(ratios)} queries, installed/plain median {statistics.median(ratios):.2f}×, worst {max(ratios):.2f}×")
+    for path in (plain, installed):
+        os.remove(path)
+
+
 def sizes():
     feeds = sorted(glob.glob(os.path.join(DATA, "small", "*.zip")) + glob.glob(os.path.join(DATA, "medium", "*.zip")))
     base = os.environ.get("FEEDC_BASE")
@@ -102,6 +153,11 @@ def main():
     modules = "    sqlite_modules: [rtree, fts5]\n"
     region = [(re.sub(r"[^A-Za-z0-9_-]", "_", os.path.basename(f)[:-4]), f)
               for f in sorted(glob.glob(os.path.join(DATA, "small", "*.zip")) + glob.glob(os.path.join(DATA, "medium", "*.zip")))]
+    if "--packed" in sys.argv:
+        bench_packed("NYC subway 2023", build(FEEDC, [("feed", os.path.join(DATA, "medium", "nyct_subway_2023_oba.zip"))]), q)
+        bench_packed("Bydgoszcz 2020", build(FEEDC, [("feed", os.path.join(DATA, "medium", "bydgoszcz_2020_otp.zip"))]), q)
+        bench_packed("21-feed region", build(FEEDC, region), q)
+        return
     bench("NYC subway 2023", build(FEEDC, [("feed", os.path.join(DATA, "medium", "nyct_subway_2023_oba.zip"))], modules), q)
     bench("Bydgoszcz 2020", build(FEEDC, [("feed", os.path.join(DATA, "medium", "bydgoszcz_2020_otp.zip"))], modules), q)
     bench("21-feed region", build(FEEDC, region, modules), q)

@@ -4,12 +4,13 @@
 For every GTFS zip under ../shared/data/gtfs (small, medium, versions: the newest Wichita dump
 stands for its series) and the 21-feed region (small and medium as one bundle), it prints the
 agency zip, the feedc bundle (`.sqlite.gz`) built by FEEDC (default: this build's release
-binary) and, when FEEDC_BASE names another binary (a baseline build), that binary's bundle
-beside it; the gtfs-proto 0.1.0 pack (a packed, non-queryable format: a lower bound of what the
+binary) and its packed encoding (`.packed.sqlite.gz`, docs/packed-bundle.md), and, when
+FEEDC_BASE names another binary (a baseline build), that binary's bundle beside it; the gtfs-proto 0.1.0 pack (a packed, non-queryable format: a lower bound of what the
 data needs) where it packs; the largest tables by pages of the unpacked bundle (SQLite's
 `dbstat`, through Python's sqlite3 when it has the module); and, for the largest bundles, the
-device's cost of a full install: gunzip plus SHA-256 of the file (the client's check), median
-of three. With --deltas it also builds the 27 Wichita dumps in date order (keep 30,
+device's cost of a full install: gunzip plus SHA-256 of the plain file (the client's check),
+and the packed bundle's install by `feedc unpack` (gunzip, rows, indexes, content digest),
+medians of three. With --deltas it also builds the 27 Wichita dumps in date order (keep 30,
 max_delta_share 1.0) and prints the total delta bytes against the last version, beside
 `zstd --patch-from` of the same pairs when zstd is installed.
 
@@ -39,14 +40,15 @@ PROTO_VERSION = "0.1.0"
 
 
 def feeds():
-    """The zips measured: small and medium, and the newest of the Wichita series."""
+    """The zips measured: small and medium, and the newest of the Wichita and BART series."""
     out = []
     for group in ("small", "medium"):
         folder = os.path.join(DATA, group)
         out += [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".zip")]
-    series = os.path.join(DATA, "versions", "wichita")
-    if os.path.isdir(series):
-        out.append(os.path.join(series, sorted(os.listdir(series))[-1]))
+    for name in ("wichita", "bart"):  # the newest of each series the issue's table names
+        series = os.path.join(DATA, "versions", name)
+        if os.path.isdir(series):
+            out.append(os.path.join(series, sorted(n for n in os.listdir(series) if n.endswith(".zip"))[-1]))
     return out
 
 
@@ -68,6 +70,27 @@ def build(feedc, sources, folder, keep=None, bundle_extra=None):
         raise RuntimeError(f"feedc build failed for {sources[0]}: {done.stderr.strip()[-300:]}")
     manifest = json.load(open(os.path.join(folder, "out", "b", "manifest.json")))
     return os.path.join(folder, "out", "b", manifest["latest"]["file"])
+
+
+def packed_of(gz_path):
+    """The packed encoding published beside the bundle at `gz_path`, or None (an older feedc)."""
+    out = os.path.dirname(os.path.dirname(gz_path))
+    latest = json.load(open(os.path.join(out, "manifest.json")))["latest"]
+    packed = [e for e in latest.get("encodings", []) if e["encoding"] == "packed-gzip"]
+    return os.path.join(out, packed[0]["file"]) if packed else None
+
+
+def packed_install_seconds(feedc, packed, folder):
+    """The Swift client's install of a packed bundle without the download (`feedc unpack`:
+    gunzip, tables, rows, indexes, content digest): the process's wall time, median of three."""
+    times = []
+    for k in range(3):
+        target = os.path.join(folder, f"unpacked-{k}.sqlite")
+        start = time.perf_counter()
+        subprocess.run([feedc, "unpack", packed, "-o", target], check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+        os.remove(target)
+    return statistics.median(times)
 
 
 def gtfs_proto():
@@ -125,6 +148,9 @@ def measure(name, sources, feedc, base, proto, largest):
         row = {"feed": name, "zip": sum(os.path.getsize(s) for s in sources)}
         gz = build(feedc, sources, os.path.join(folder, "new"))
         row["bundle_gz"] = os.path.getsize(gz)
+        packed = packed_of(gz)
+        if packed:
+            row["packed_gz"] = os.path.getsize(packed)
         if base:
             row["base_gz"] = os.path.getsize(build(base, sources, os.path.join(folder, "base")))
         row["proto"] = proto_size(proto, sources[0], folder) if len(sources) == 1 else None
@@ -135,6 +161,8 @@ def measure(name, sources, feedc, base, proto, largest):
         row["largest"] = table_shares(unpacked)
         if largest:
             row["install_s"] = install_seconds(gz, folder)
+            if packed:
+                row["packed_install_s"] = packed_install_seconds(feedc, packed, folder)
         return row
 
 
@@ -192,14 +220,19 @@ def main():
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    print(f"{'feed':34} {'zip KB':>8} {'gz KB':>8} {'base KB':>8} {'proto KB':>9} {'gz/proto':>8} {'install s':>9}  largest pages")
+    print(f"{'feed':34} {'zip KB':>8} {'gz KB':>8} {'base KB':>8} {'packed KB':>9} {'packed/gz':>9} {'proto KB':>9} "
+          f"{'gz/proto':>8} {'pk/proto':>8} {'install s':>9} {'packed s':>8}  largest pages")
     for r in rows:
-        proto_kb = f"{r['proto'] / 1000:9.0f}" if r.get("proto") else f"{'-':>9}"
-        ratio = f"{r['bundle_gz'] / r['proto']:8.1f}" if r.get("proto") else f"{'-':>8}"
-        base_kb = f"{r['base_gz'] / 1000:8.0f}" if "base_gz" in r else f"{'-':>8}"
-        install = f"{r['install_s']:9.2f}" if "install_s" in r else f"{'-':>9}"
-        largest = ", ".join(f"{n} {s:.0%}" for n, s in r["largest"])
-        print(f"{r['feed'][:34]:34} {r['zip'] / 1000:8.0f} {r['bundle_gz'] / 1000:8.0f} {base_kb} {proto_kb} {ratio} {install}  {largest}")
+        def cell(value, width, form):
+            return f"{value:{width}{form}}" if value is not None else f"{'-':>{width}}"
+        proto = r.get("proto")
+        packed = r.get("packed_gz")
+        print(f"{r['feed'][:34]:34} {r['zip'] / 1000:8.0f} {r['bundle_gz'] / 1000:8.0f} "
+              f"{cell(r['base_gz'] / 1000 if 'base_gz' in r else None, 8, '.0f')} "
+              f"{cell(packed / 1000 if packed else None, 9, '.0f')} {cell(packed / r['bundle_gz'] if packed else None, 9, '.2f')} "
+              f"{cell(proto / 1000 if proto else None, 9, '.0f')} {cell(r['bundle_gz'] / proto if proto else None, 8, '.1f')} "
+              f"{cell(packed / proto if proto and packed else None, 8, '.2f')} {cell(r.get('install_s'), 9, '.2f')} "
+              f"{cell(r.get('packed_install_s'), 8, '.2f')}  " + ", ".join(f"{n} {s:.0%}" for n, s in r["largest"]))
     if args.deltas:
         w = result["wichita"]
         print(f"Wichita: {w['deltas']} deltas to the last version, {w['delta_bytes']} bytes; zstd --patch-from "

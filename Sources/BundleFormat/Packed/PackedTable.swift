@@ -1,0 +1,63 @@
+import FeedSQLite
+
+/// One table of a bundle, packed: each column's encoding and blob, and the text keys later
+/// tables may refer to.
+struct PackedTable {
+    struct Column {
+        var cid: Int
+        var encoding: PackedEncoding
+        var key: PackedKeyColumn?
+        var data: [UInt8]
+    }
+
+    private(set) var columns: [Column] = []
+    private(set) var rows = 0
+    /// The table's single-column text primary key, when it has one.
+    private(set) var keys: [PackedKeyColumn] = []
+
+    init(bundle: Database, name: String, keys earlier: [PackedKeyColumn]) throws {
+        let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let info = try bundle.rows("SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", [.text(name)])
+        let names = info.map { $0[0].string ?? "" }
+        let primaryKey = info.filter { ($0[1].int ?? 0) > 0 }.sorted { ($0[1].int ?? 0) < ($1[1].int ?? 0) }.map { $0[0].string ?? "" }
+        let hasRowid = (try? bundle.prepare("SELECT rowid FROM \(quoted) LIMIT 0")) != nil
+        let selected = (hasRowid ? ["rowid"] : []) + names.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let order = hasRowid ? "rowid" : primaryKey.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ", ")
+        let query = try bundle.prepare("SELECT \(selected.joined(separator: ", ")) FROM \(quoted) ORDER BY \(order)")
+        let firstCid = hasRowid ? -1 : 0
+        var encoders = selected.indices.map { i in
+            PackedColumnEncoder(name: i + firstCid < 0 ? "rowid" : names[i + firstCid], keys: i + firstCid < 0 ? [] : earlier)
+        }
+        while try query.step() {
+            rows += 1
+            for i in encoders.indices { encoders[i].survey(query.rawValue(at: i)) }
+        }
+        for i in encoders.indices { encoders[i].choose() }
+        var pending = Array(encoders.indices)
+        while !pending.isEmpty {
+            try query.bind([])
+            var refused = Set<Int>()
+            while try query.step() {
+                for i in pending where !refused.contains(i) && !encoders[i].append(query.rawValue(at: i)) { refused.insert(i) }
+            }
+            for i in refused { encoders[i].restartAsReals() }
+            pending = refused.sorted()
+        }
+        columns = encoders.enumerated().map { i, encoder in
+            Column(cid: i + firstCid, encoding: encoder.encoding, key: encoder.key, data: encoder.data())
+        }
+        if primaryKey.count == 1, let cid = names.firstIndex(of: primaryKey[0]) {
+            try query.bind([])
+            var positions: [[UInt8]: Int64] = [:]
+            var texts = true
+            while texts, try query.step() {
+                if case .text(let text) = query.rawValue(at: cid - firstCid) {
+                    positions[[UInt8](text)] = Int64(positions.count)
+                } else {
+                    texts = false
+                }
+            }
+            if texts && positions.count == rows { keys = [PackedKeyColumn(table: name, cid: cid, name: primaryKey[0], positions: positions)] }
+        }
+    }
+}
