@@ -223,8 +223,8 @@ class FeedClient:
                 reason = "no delta from version %d is published" % local
             else:
                 reason = "the delta from version %d was not used: %s" % (local, _one_line(self.delta_failure))
-            self._replace_with_full(latest, manifest["bundle"])
-            result = UpdateResult("full", latest["version"], size=latest["bytes"], reason=reason)
+            downloaded = self._replace_with_full(latest, manifest["bundle"])
+            result = UpdateResult("full", latest["version"], size=downloaded["bytes"], reason=reason)
         if "etag" in response_headers:
             try:
                 _write_atomically(self.etag_file, response_headers["etag"].encode("utf-8"))
@@ -266,7 +266,8 @@ class FeedClient:
             return False
 
     def _replace_with_full(self, latest, bundle):
-        replace_with_full(self.http, self.manifest_url, self.database, latest, bundle, self.progress)
+        """The manifest entry of the file downloaded (the plain bundle or a packed encoding)."""
+        return replace_with_full(self.http, self.manifest_url, self.database, latest, bundle, self.progress)
 
 
 def _one_line(text):
