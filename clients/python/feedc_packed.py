@@ -93,23 +93,24 @@ class _Column:
         return runs, pos
 
     def values(self):
-        """The column's values, row by row (None for NULL); raises PackedError at the first
-        problem, and after the last row when bytes or values are left over."""
-        present = self._decoded()
-        for k, run in enumerate(self.runs):
-            if k % 2:
-                yield from itertools.repeat(None, run)
-            else:
-                yield from itertools.islice(present, run)
+        """An iterator of the column's values, row by row (None for NULL); raises PackedError at
+        the first problem, and after the last row when bytes or values are left over. Built of
+        itertools' iterators, so that no Python code runs per value."""
+        present = itertools.chain.from_iterable(self._decoded())
+        rows = (itertools.repeat(None, run) if k % 2 else itertools.islice(present, run) for k, run in enumerate(self.runs))
+        return itertools.chain(itertools.chain.from_iterable(rows), self._end(present))
+
+    def _end(self, present):
         if next(present, _UNREAD) is not _UNREAD:
             raise self.error("more values than present rows")
+        yield from ()
 
     def _decoded(self):
-        """The present values, checked to be exactly `present` and to use every byte."""
+        """The present values in chunks, checked to be exactly `present` and to use every byte."""
         kind, count = self.encoding, 0
         if kind == "i":
             chunks = self._integers()
-        elif kind[0] == "r" and kind[1:] in "0123456789" and len(kind) == 2:
+        elif kind[0] == "r":  # r0 … r9
             chunks = self._reals(_SCALES[int(kind[1])])
         elif kind == "f":
             chunks = self._doubles()
@@ -121,7 +122,7 @@ class _Column:
             chunks = self._tagged()
         for chunk in chunks:
             count += len(chunk)
-            yield from chunk
+            yield chunk
         if count != self.present:
             raise self.error("%d values for %d present rows" % (count, self.present))
 
@@ -170,7 +171,11 @@ class _Column:
             raise self.error("a text without its closing 0x00 byte")
         while pos < end:
             stop = data.find(b"\x00", min(pos + CHUNK, end) - 1) + 1
-            yield [self._text(piece) for piece in data[pos:stop - 1].split(b"\x00")]
+            try:
+                texts = list(map(bytes.decode, data[pos:stop - 1].split(b"\x00")))  # UTF-8, strictly
+            except UnicodeDecodeError:
+                raise self.error("a text that is not UTF-8") from None
+            yield texts
             pos = stop
 
     def _text(self, raw):
