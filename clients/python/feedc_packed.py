@@ -62,8 +62,7 @@ class _Column:
 
     def __init__(self, install, name, rows, encoding, ref, data):
         self.install, self.name, self.rows, self.encoding, self.ref, self.data = install, name, rows, encoding, ref, data
-        self.runs, self.start = self._presence()
-        self.present = sum(self.runs[0::2])
+        self.present, self.start = self._presence()
 
     def error(self, message):
         return PackedError("column %s: %s" % (self.name, message))
@@ -83,21 +82,29 @@ class _Column:
                 return value, pos
 
     def _presence(self):
+        """(present rows, where the values start), the runs checked to add up to `rows`."""
+        total = present = 0
+        for k, run in enumerate(self._runs()):
+            total += run
+            present += 0 if k % 2 else run
+        if total != self.rows:
+            raise self.error("its presence runs add up to %d rows, not %d" % (total, self.rows))
+        return present, self._values_start
+
+    def _runs(self):
+        """The presence runs, read where they are (never kept: a run costs a byte, its value more)."""
         count, pos = self._varint(0)
-        runs = []
-        for _ in range(count):  # each run costs a byte: a huge count ends at the data's end
+        for _ in range(count):  # a huge count ends at the data's end
             run, pos = self._varint(pos)
-            runs.append(run)
-        if sum(runs) != self.rows:
-            raise self.error("its presence runs add up to %d rows, not %d" % (sum(runs), self.rows))
-        return runs, pos
+            yield run
+        self._values_start = pos
 
     def values(self):
         """An iterator of the column's values, row by row (None for NULL); raises PackedError at
         the first problem, and after the last row when bytes or values are left over. Built of
         itertools' iterators, so that no Python code runs per value."""
         present = itertools.chain.from_iterable(self._decoded())
-        rows = (itertools.repeat(None, run) if k % 2 else itertools.islice(present, run) for k, run in enumerate(self.runs))
+        rows = (itertools.repeat(None, run) if k % 2 else itertools.islice(present, run) for k, run in enumerate(self._runs()))
         return itertools.chain(itertools.chain.from_iterable(rows), self._end(present))
 
     def _end(self, present):

@@ -24,10 +24,10 @@ final class PackedColumn {
     private final String encoding;
     private final List<Object> referenced;   // `k`: the referenced column's values
     private final String referencedName;
-    private final long[] runs;               // present, NULL, present, … (unsigned)
     private final long present;
     private int pos;
-    private int run;                         // the run being read, and what is left of it
+    private int runPos;                      // the next presence run, read again row by row (never kept)
+    private long run = -1;                   // the run being read (present when even), what is left of it
     private long left;
     private long decoded;                    // values decoded so far
     private long previous;                   // `i`, `r`, `k`: the previous value
@@ -41,27 +41,18 @@ final class PackedColumn {
         this.referencedName = referencedName;
         this.referenced = referenced;
         long count = varint();
-        long[] found = new long[16];
-        int n = 0;
+        runPos = pos;
         BigInteger total = BigInteger.ZERO;
-        for (long k = 0; Long.compareUnsigned(k, count) < 0; k++) {  // each run costs a byte: a huge count ends at the data's end
+        long sum = 0;
+        for (long k = 0; Long.compareUnsigned(k, count) < 0; k++) {  // a huge count ends at the data's end
             long length = varint();
-            if (n == found.length) {
-                found = Arrays.copyOf(found, 2 * n);
-            }
-            found[n++] = length;
             total = total.add(new BigInteger(Long.toUnsignedString(length)));
+            sum += k % 2 == 0 ? length : 0;
         }
         if (!total.equals(BigInteger.valueOf(rows))) {
             throw error("its presence runs add up to " + total + " rows, not " + rows);
         }
-        runs = Arrays.copyOf(found, n);
-        long sum = 0;
-        for (int k = 0; k < n; k += 2) {
-            sum += runs[k];
-        }
-        present = sum;
-        left = n > 0 ? runs[0] : 0;
+        present = sum;  // at most `rows`, as every run
     }
 
     private PackedInstall.PackedException error(String message) {
@@ -70,9 +61,13 @@ final class PackedColumn {
 
     /// The next row's value (null for NULL).
     Object next() throws PackedInstall.PackedException {
-        while (left == 0) {
+        while (left == 0) {  // the runs add up to the rows: never past the last while rows remain
+            int at = pos;
+            pos = runPos;
+            left = varint();
+            runPos = pos;
+            pos = at;
             run++;
-            left = runs[run];  // the runs add up to the rows: never past the last while rows remain
         }
         left--;
         return run % 2 == 1 ? null : value();
