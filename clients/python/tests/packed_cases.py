@@ -74,6 +74,11 @@ def _spoil_values(table, cid, make):
     return spoil
 
 
+def _overwrite(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
 def presence_length(data):
     """The length of a column's presence part (R, then R varints)."""
     pos, values = 0, []
@@ -131,6 +136,8 @@ SPOILED = [
     ("an ATTACH after a table", lambda packed: pf.execute(packed, "UPDATE packed_schema SET sql = sql || '; ATTACH DATABASE ''x.db'' AS x' "
                                                           "WHERE name = 'empty'"),
      "packed_schema row 5: the table `empty` is not exactly one statement creating it"),
+    ("not a SQLite file", lambda packed: _overwrite(packed, b"not a database, but as long as a header " * 200),
+     "file is not a database"),
     ("packed format 2", lambda packed: pf.execute(packed, "UPDATE packed_meta SET value = '2' WHERE key = 'format'"),
      "packed_meta.format is '2', this client reads '1'"),
     ("a user_version that is no number", lambda packed: pf.execute(packed, "UPDATE packed_meta SET value = '2; VACUUM' WHERE key = 'user_version'"),
