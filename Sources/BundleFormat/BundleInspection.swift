@@ -59,8 +59,10 @@ public enum BundleFile {
     /// Opens a `.sqlite` or `.sqlite.gz` bundle read-only. A gzipped one is unpacked as a
     /// stream to a temporary file (at most 100 times its size and 4 GiB, as a client would),
     /// removed by the returned cleanup, or at once when the file turns out not to be a bundle.
-    /// A bundle whose schema holds a trigger, or a view or virtual table the format does not
-    /// define (which a count could run forever on), is refused as a client refuses it.
+    /// A packed bundle (docs/packed-bundle.md) is installed into a temporary file first, as a
+    /// client installs it. A bundle whose schema holds a trigger, or a view or virtual table the
+    /// format does not define (which a count could run forever on), is refused as a client
+    /// refuses it.
     public static func open(_ url: URL) throws -> (Database, () -> Void) {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw BundleFileError.unreadable(path: url.path, reason: "no such file")
@@ -68,20 +70,39 @@ public enum BundleFile {
         let head = (try? handle.read(upToCount: 2)) ?? Data()
         let size = (try? handle.seekToEnd()).map(Int.init) ?? 0
         try? handle.close()
-        guard head == Data([0x1F, 0x8B]) else { return (try checked(Database(path: url.path, mode: .readOnly), url), {}) }
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("feedc-\(UUID().uuidString).sqlite")
-        let cleanup = { try? FileManager.default.removeItem(at: temporary) }
+        var temporaries: [URL] = []
+        let cleanup = { for file in temporaries { try? FileManager.default.removeItem(at: file) } }
         do {
-            let limit = UpdateLimits.inflateLimit(bytes: size, unpacked: nil, ceiling: UpdateLimits.bundleBytes)
-            _ = try Gzip.decompress(file: url.path, to: temporary.path, limit: limit)
-            return (try checked(Database(path: temporary.path, mode: .readOnly), url), { cleanup() })
+            var path = url.path
+            if head == Data([0x1F, 0x8B]) {
+                temporaries.append(FileManager.default.temporaryDirectory.appendingPathComponent("feedc-\(UUID().uuidString).sqlite"))
+                let limit = UpdateLimits.inflateLimit(bytes: size, unpacked: nil, ceiling: UpdateLimits.bundleBytes)
+                _ = try Gzip.decompress(file: url.path, to: temporaries[0].path, limit: limit)
+                path = temporaries[0].path
+            }
+            if try isPacked(path) {
+                let installed = FileManager.default.temporaryDirectory.appendingPathComponent("feedc-\(UUID().uuidString).sqlite")
+                temporaries.append(installed)
+                try PackedBundleInstaller.install(packedAt: path, to: installed.path)
+                path = installed.path
+            }
+            return (try checked(Database(path: path, mode: .readOnly), url), { cleanup() })
         } catch let error as GzipError {
+            cleanup()
+            throw BundleFileError.unreadable(path: url.path, reason: error.description)
+        } catch let error as PackedBundleError {
             cleanup()
             throw BundleFileError.unreadable(path: url.path, reason: error.description)
         } catch {
             cleanup()
             throw error
         }
+    }
+
+    /// Whether the SQLite file at `path` is a packed bundle (it has `packed_meta`).
+    private static func isPacked(_ path: String) throws -> Bool {
+        guard let database = try? Database(path: path, mode: .readOnly) else { return false }
+        return (try? database.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'packed_meta'")?.int) == 1
     }
 
     private static func checked(_ database: Database, _ url: URL) throws -> Database {

@@ -42,6 +42,7 @@ public struct Manifest: Codable, Sendable, Equatable {
         var paths = Set<String>()
         for version in versions + [latest] {
             paths.insert(version.file)
+            for encoded in version.encodings ?? [] { paths.insert(encoded.file) }
             if let report = version.report { paths.insert(report) }
             if let diff = version.diff { paths.insert(diff) }
         }
@@ -79,13 +80,18 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     /// Size of the bundle once gunzipped (the `.sqlite` file): clients inflate no more than this
     /// (docs/update-protocol.md, "Limits"). Absent in manifests written before 2026-11-27.
     public var unpackedBytes: Int?
+    /// Other encodings of the same bundle, in the publisher's order of preference
+    /// (docs/packed-bundle.md): a client takes the first it knows, else ``file``.
+    public var encodings: [EncodedBundle]?
 
     /// A version entry; the optional facts nil when unknown.
     public init(
         version: Int, digest: String, file: String, bytes: Int, sha256: String,
         serviceStart: String? = nil, serviceEnd: String? = nil, inputs: String? = nil,
-        report: String? = nil, diff: String? = nil, rows: [String: Int]? = nil, unpackedBytes: Int? = nil
+        report: String? = nil, diff: String? = nil, rows: [String: Int]? = nil, unpackedBytes: Int? = nil,
+        encodings: [EncodedBundle]? = nil
     ) {
+        self.encodings = encodings
         self.version = version
         self.digest = digest
         self.file = file
@@ -101,9 +107,66 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, digest, file, bytes, sha256, inputs, report, diff, rows
+        case version, digest, file, bytes, sha256, inputs, report, diff, rows, encodings
         case serviceStart = "service_start"
         case serviceEnd = "service_end"
+        case unpackedBytes = "unpacked_bytes"
+    }
+
+    /// Decodes a version; an entry of `encodings` that does not decode is left out (a client
+    /// that cannot read it takes the plain bundle), where any other field that does not decode
+    /// refuses the manifest.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        digest = try container.decode(String.self, forKey: .digest)
+        file = try container.decode(String.self, forKey: .file)
+        bytes = try container.decode(Int.self, forKey: .bytes)
+        sha256 = try container.decode(String.self, forKey: .sha256)
+        serviceStart = try container.decodeIfPresent(String.self, forKey: .serviceStart)
+        serviceEnd = try container.decodeIfPresent(String.self, forKey: .serviceEnd)
+        inputs = try container.decodeIfPresent(String.self, forKey: .inputs)
+        report = try container.decodeIfPresent(String.self, forKey: .report)
+        diff = try container.decodeIfPresent(String.self, forKey: .diff)
+        rows = try container.decodeIfPresent([String: Int].self, forKey: .rows)
+        unpackedBytes = try container.decodeIfPresent(Int.self, forKey: .unpackedBytes)
+        encodings = (try? container.decodeIfPresent([Lenient].self, forKey: .encodings))?.compactMap(\.value)
+    }
+
+    /// An element that decodes to nil rather than failing the list.
+    private struct Lenient: Decodable {
+        var value: EncodedBundle?
+        init(from decoder: any Decoder) throws { value = try? EncodedBundle(from: decoder) }
+    }
+}
+
+/// Another encoding of a version's bundle (docs/packed-bundle.md, "In the manifest").
+public struct EncodedBundle: Codable, Sendable, Equatable {
+    /// ``packedGzip`` (`packed-gzip`), or a name a newer client knows.
+    public var encoding: String
+    /// Path relative to the manifest.
+    public var file: String
+    /// Size of the file.
+    public var bytes: Int
+    /// SHA-256 of the file, hex.
+    public var sha256: String
+    /// Size of the file once gunzipped.
+    public var unpackedBytes: Int
+
+    /// The packed bundle, gzipped.
+    public static let packedGzip = "packed-gzip"
+
+    /// An entry.
+    public init(encoding: String, file: String, bytes: Int, sha256: String, unpackedBytes: Int) {
+        self.encoding = encoding
+        self.file = file
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.unpackedBytes = unpackedBytes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case encoding, file, bytes, sha256
         case unpackedBytes = "unpacked_bytes"
     }
 }
@@ -136,5 +199,30 @@ public struct DeltaFile: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case from, to, file, bytes, sha256
         case unpackedBytes = "unpacked_bytes"
+    }
+}
+
+/// The file a client downloads to install a version whole: the first encoding it knows (the
+/// packed bundle, docs/packed-bundle.md), else the version's plain bundle.
+public struct FullDownload: Sendable, Equatable {
+    /// Path relative to the manifest.
+    public var file: String
+    /// Size of the file.
+    public var bytes: Int
+    /// SHA-256 of the file, hex.
+    public var sha256: String
+    /// Size once gunzipped, when the manifest says.
+    public var unpackedBytes: Int?
+    /// True for the packed bundle, which is installed once unpacked.
+    public var isPacked: Bool
+}
+
+extension BundleVersion {
+    /// What a client of this format downloads for a full install (docs/packed-bundle.md).
+    public var fullDownload: FullDownload {
+        if let packed = encodings?.first(where: { $0.encoding == EncodedBundle.packedGzip }) {
+            return FullDownload(file: packed.file, bytes: packed.bytes, sha256: packed.sha256, unpackedBytes: packed.unpackedBytes, isPacked: true)
+        }
+        return FullDownload(file: file, bytes: bytes, sha256: sha256, unpackedBytes: unpackedBytes, isPacked: false)
     }
 }

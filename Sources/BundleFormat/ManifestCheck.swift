@@ -52,7 +52,20 @@ public enum ManifestCheck {
         for version in versions where !(version.digest.hasPrefix("sha256:") && isLowerHex(String(version.digest.dropFirst(7)), count: 64)) {
             throw Refusal(reason: "version \(version.version): `digest` is not sha256: and 64 lowercase hex digits")
         }
-        return manifest
+        var checked = manifest
+        checked.latest.encodings = manifest.latest.encodings?.filter { usable($0, from: url) }
+        return checked
+    }
+
+    /// Whether a client may take `encoded`: its fields within the limits a version's are held
+    /// to, and its file on the manifest's server. One that is not is left out (the client takes
+    /// the plain bundle), not a reason to refuse the manifest.
+    static func usable(_ encoded: EncodedBundle, from url: URL) -> Bool {
+        let range = 0...UpdateLimits.largestInteger
+        return range.contains(encoded.bytes) && range.contains(encoded.unpackedBytes)
+            && encoded.unpackedBytes <= encoded.bytes.multipliedReportingOverflow(by: UpdateLimits.ratio).partialValue
+            && encoded.unpackedBytes <= UpdateLimits.bundleBytes && isLowerHex(encoded.sha256, count: 64)
+            && (try? resolve(encoded.file, against: url)) != nil
     }
 
     /// `file` resolved against the manifest's URL as a browser resolves a relative link; refused

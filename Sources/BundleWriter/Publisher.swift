@@ -109,11 +109,12 @@ package struct Publisher {
             diff = "reports/\(version)-\(sha256Hex(data).prefix(12)).diff.json"
             try writeAtomically(data, to: folder.appendingPathComponent(diff!), scratch: scratch)
         }
+        let packed = try writePackedEncoding(of: candidate.sqlitePath, as: "bundles/\(version)-\(digestHex.prefix(12)).packed.sqlite.gz")
         let entry = BundleVersion(
             version: version, digest: candidate.digest, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped),
             serviceStart: candidate.serviceRange?.start, serviceEnd: candidate.serviceRange?.end,
             inputs: candidate.inputs, report: report, diff: diff, rows: candidate.rows,
-            unpackedBytes: try unpackedSize(of: candidate.sqlitePath))
+            unpackedBytes: try unpackedSize(of: candidate.sqlitePath), encodings: packed.map { [$0] })
         let all = [entry] + (previous?.versions ?? [])
         let retained = Array(all.prefix(max(1, keep)))
         let pruned = all.dropFirst(retained.count)
@@ -142,7 +143,7 @@ package struct Publisher {
         }
         // After the manifest: files no version or delta it lists refers to any more.
         for old in pruned {
-            for path in [old.file, old.report, old.diff].compactMap({ $0 }) {
+            for path in [old.file, old.report, old.diff].compactMap({ $0 }) + (old.encodings ?? []).map(\.file) {
                 try? FileManager.default.removeItem(at: folder.appendingPathComponent(path))
             }
         }
@@ -152,6 +153,20 @@ package struct Publisher {
             try? FileManager.default.removeItem(at: deltaFolder.appendingPathComponent(name))
         }
         return Published(manifest: manifest, changes: changes, droppedDeltas: written.dropped)
+    }
+
+    /// Writes the bundle's packed form, gzipped, as `file` (docs/packed-bundle.md); nil for a
+    /// bundle it does not carry (one with `sqlite_modules`).
+    private func writePackedEncoding(of sqlite: URL, as file: String) throws -> EncodedBundle? {
+        let packed = try scratch.file(".packed")
+        defer { try? FileManager.default.removeItem(at: packed) }
+        try? FileManager.default.removeItem(at: packed)
+        guard try PackedBundleWriter.pack(bundleAt: sqlite.path, to: packed.path) else { return nil }
+        let gzipped = try BundleGzip.compress(fileAt: packed.path)
+        try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file), scratch: scratch)
+        return EncodedBundle(
+            encoding: EncodedBundle.packedGzip, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped),
+            unpackedBytes: try unpackedSize(of: packed))
     }
 
     /// The size of the written `.sqlite` file, declared in the manifest as `unpacked_bytes`.

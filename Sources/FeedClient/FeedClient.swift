@@ -166,8 +166,9 @@ public struct FeedClient: Sendable {
             reason = .noDeltaPublished(from: local)
         }
         if result == nil {
-            try await FullBundleInstall(client: self, bundle: manifest.bundle, latest: latest, progress: progress).run()
-            result = .downloadedFull(version: latest.version, bytes: latest.bytes, reason: reason)
+            let install = FullBundleInstall(client: self, bundle: manifest.bundle, latest: latest, progress: progress)
+            try await install.run()
+            result = .downloadedFull(version: latest.version, bytes: install.downloadedBytes, reason: reason)
         }
         if let etag = response.headers["etag"] { try? etag.write(to: etagFile, atomically: true, encoding: .utf8) }
         return result!

@@ -12,14 +12,31 @@ struct FullBundleInstall {
     let bundle: String
     let latest: BundleVersion
     let progress: @Sendable (UpdateProgress) -> Void
+    /// The file downloaded: the packed bundle when the manifest lists it, else the plain one.
+    private let download: FullDownload
+
+    init(client: FeedClient, bundle: String, latest: BundleVersion, progress: @escaping @Sendable (UpdateProgress) -> Void) {
+        self.client = client
+        self.bundle = bundle
+        self.latest = latest
+        self.progress = progress
+        self.download = latest.fullDownload
+    }
+
+    /// The size of the file downloaded (the packed or the plain bundle).
+    var downloadedBytes: Int { download.bytes }
 
     private var database: URL { client.database }
     private var folder: URL { database.deletingLastPathComponent() }
-    private var partial: URL { folder.appendingPathComponent(".\(database.lastPathComponent).download-\(latest.sha256.prefix(16))") }
+    private var partial: URL { folder.appendingPathComponent(".\(database.lastPathComponent).download-\(download.sha256.prefix(16))") }
 
     func run() async throws(ClientError) {
-        let unpacked = folder.appendingPathComponent(".\(database.lastPathComponent).new-\(ProcessInfo.processInfo.processIdentifier)")
-        defer { try? FileManager.default.removeItem(at: unpacked) }
+        let new = folder.appendingPathComponent(".\(database.lastPathComponent).new-\(ProcessInfo.processInfo.processIdentifier)")
+        let unpacked = download.isPacked ? new.appendingPathExtension("packed") : new
+        defer {
+            try? FileManager.default.removeItem(at: new)
+            try? FileManager.default.removeItem(at: unpacked)
+        }
         removeLeftovers()
         try await download()
         progress(UpdateProgress(phase: .verify))
@@ -29,15 +46,15 @@ struct FullBundleInstall {
         } catch {
             throw .local(path: partial.path, reason: "cannot read the download: \(error.localizedDescription)")
         }
-        guard found == latest.sha256 else {
+        guard found == download.sha256 else {
             try? FileManager.default.removeItem(at: partial)
-            throw .checksumMismatch(file: latest.file, expected: latest.sha256, found: found)
+            throw .checksumMismatch(file: download.file, expected: download.sha256, found: found)
         }
         // Inflated as a stream into the new file, no more than the manifest declares.
-        let limit = UpdateLimits.inflateLimit(bytes: latest.bytes, unpacked: latest.unpackedBytes, ceiling: UpdateLimits.bundleBytes)
+        let limit = UpdateLimits.inflateLimit(bytes: download.bytes, unpacked: download.unpackedBytes, ceiling: UpdateLimits.bundleBytes)
         do throws(GzipError) {
             let size = try Gzip.decompress(file: partial.path, to: unpacked.path, limit: limit)
-            if let declared = latest.unpackedBytes, declared != size {
+            if let declared = download.unpackedBytes, declared != size {
                 throw GzipError.corrupt("\(size) bytes unpacked, the manifest says \(declared)")
             }
         } catch .io(let reason) {
@@ -45,14 +62,15 @@ struct FullBundleInstall {
         } catch {
             // What was downloaded is wrong whatever happens next: it is not kept to be tried again.
             try? FileManager.default.removeItem(at: partial)
-            throw .corruptDownload(file: latest.file, reason: error.description)
+            throw .corruptDownload(file: download.file, reason: error.description)
         }
-        try check(unpacked)
+        if download.isPacked { try install(unpacked, into: new) }
+        try check(new)
         if Task.isCancelled { throw .cancelled }
         progress(UpdateProgress(phase: .apply))
         // A stale journal belongs to the database being replaced.
         for suffix in ["-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
-        guard rename(unpacked.path, database.path) == 0 else {
+        guard rename(new.path, database.path) == 0 else {
             throw .local(path: database.path, reason: String(cString: strerror(errno)))
         }
         let directory = open(folder.path, O_RDONLY | O_DIRECTORY)
@@ -77,16 +95,16 @@ struct FullBundleInstall {
         // A download kept from an earlier attempt may already be complete (the unpacking failed,
         // say for want of disk space): then there is nothing left to fetch.
         var kept = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0
-        if kept > latest.bytes {
+        if kept > download.bytes {
             try? FileManager.default.removeItem(at: partial)
             kept = 0
         }
-        progress(UpdateProgress(phase: .download, received: kept, expected: latest.bytes))
-        guard kept != latest.bytes else { return }
-        let expected = latest.bytes
+        progress(UpdateProgress(phase: .download, received: kept, expected: download.bytes))
+        guard kept != download.bytes else { return }
+        let expected = download.bytes
         let report = progress
         let onBytes: @Sendable (Int) -> Void = { report(UpdateProgress(phase: .download, received: $0, expected: expected)) }
-        let url = try client.url(latest.file)
+        let url = try client.url(download.file)
         var status = try await fetch(url, progress: onBytes)
         if status == 416 {
             // The server cannot serve the range asked for: start the download over.
@@ -95,7 +113,7 @@ struct FullBundleInstall {
         }
         guard status == 200 || status == 206 else {
             try? FileManager.default.removeItem(at: partial)
-            throw FeedClient.statusError(latest.file, status)
+            throw FeedClient.statusError(download.file, status)
         }
     }
 
@@ -103,10 +121,10 @@ struct FullBundleInstall {
     /// deleted (docs/update-protocol.md, step 6.2), a cut or a timeout keeps it to be resumed.
     private func fetch(_ url: URL, progress: @escaping @Sendable (Int) -> Void) async throws(ClientError) -> Int {
         do {
-            return try await client.transport.download(url, to: partial, maxBytes: latest.bytes, progress: progress)
+            return try await client.transport.download(url, to: partial, maxBytes: download.bytes, progress: progress)
         } catch .corruptDownload(_, let reason) {
             try? FileManager.default.removeItem(at: partial)
-            throw .corruptDownload(file: latest.file, reason: reason)
+            throw .corruptDownload(file: download.file, reason: reason)
         }
     }
 
@@ -119,7 +137,7 @@ struct FullBundleInstall {
             try InstalledBundleCheck.check(db, bundle: bundle, version: latest.version)
             let digest = try ContentDigest.compute(db)
             guard digest == latest.digest else {
-                throw ClientError.corruptDownload(file: latest.file, reason: "content digest \(digest), the manifest says \(latest.digest)")
+                throw ClientError.corruptDownload(file: download.file, reason: "content digest \(digest), the manifest says \(latest.digest)")
             }
             // WAL: apps keep reading while later deltas apply. The mode is kept in the file.
             try db.execute("PRAGMA journal_mode = WAL")
@@ -130,7 +148,24 @@ struct FullBundleInstall {
             throw error
         } catch {
             try? FileManager.default.removeItem(at: partial)
-            throw .corruptDownload(file: latest.file, reason: "\(error)")
+            throw .corruptDownload(file: download.file, reason: "\(error)")
         }
+    }
+
+    /// Installs the unpacked packed bundle into `new` (docs/packed-bundle.md, "Installing"),
+    /// no larger than twice the plain bundle (and a MiB). A file that does not install is deleted
+    /// with its download.
+    private func install(_ unpacked: URL, into new: URL) throws(ClientError) {
+        try? FileManager.default.removeItem(at: new)
+        do {
+            try PackedBundleInstaller.install(
+                packedAt: unpacked.path, to: new.path, maxBytes: latest.unpackedBytes.map { 2 * $0 + (1 << 20) })
+        } catch .local(let path, let reason) {
+            throw .local(path: path, reason: reason)
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw .corruptDownload(file: download.file, reason: error.description)
+        }
+        try? FileManager.default.removeItem(at: unpacked)
     }
 }

@@ -30,7 +30,10 @@ extension RemotePublisher {
             progress("\(bundle): the live manifest holds \(Self.describe(live.manifest.latest)); bringing the local folder to it")
             let plan = try UploadPlan(manifest: live.manifest)
             var checksums: [String: String] = [:]
-            for version in live.manifest.versions + [live.manifest.latest] { checksums[version.file] = version.sha256 }
+            for version in live.manifest.versions + [live.manifest.latest] {
+                checksums[version.file] = version.sha256
+                for encoded in version.encodings ?? [] { checksums[encoded.file] = encoded.sha256 }
+            }
             for delta in live.manifest.deltas { checksums[delta.file] = delta.sha256 }
             var downloaded = 0
             for path in plan.immutable {

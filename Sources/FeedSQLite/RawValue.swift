@@ -105,3 +105,44 @@ extension Statement {
         return out
     }
 }
+
+extension Statement {
+    /// Runs the statement to completion with `values` bound uncopied (`SQLITE_STATIC`): their
+    /// bytes must stay valid until this returns; every binding is cleared before it does. For
+    /// installing a packed bundle, whose texts are read in place from its column blobs.
+    package func runBinding(raw values: [RawValue]) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        var rc: Int32 = SQLITE_OK
+        for (offset, value) in values.enumerated() where rc == SQLITE_OK {
+            let index = Int32(offset + 1)
+            switch value {
+            case .null: rc = sqlite3_bind_null(handle, index)
+            case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
+            case .real(let v): rc = sqlite3_bind_double(handle, index, v)
+            case .text(let bytes):
+                rc = sqlite3_bind_text(handle, index, Self.pointer(bytes).assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+            case .blob(let bytes):
+                rc = sqlite3_bind_blob(handle, index, Self.pointer(bytes), Int32(bytes.count), nil)
+            }
+        }
+        if rc == SQLITE_OK {
+            rc = sqlite3_step(handle)
+            while rc == SQLITE_ROW { rc = sqlite3_step(handle) }
+        }
+        let message = rc == SQLITE_DONE ? "" : database.lastError
+        sqlite3_clear_bindings(handle)
+        sqlite3_reset(handle)
+        guard rc == SQLITE_DONE else { throw SQLiteError(code: rc, message: message, sql: sql) }
+    }
+
+    /// A pointer to `bytes`, never NULL (a NULL pointer binds NULL, not an empty text).
+    private static func pointer(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawPointer {
+        bytes.baseAddress ?? UnsafeRawPointer(emptyBytes)
+    }
+
+    nonisolated(unsafe) private static let emptyBytes: UnsafeMutableRawPointer = {
+        let byte = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+        byte.storeBytes(of: 0, as: UInt8.self)
+        return byte
+    }()
+}

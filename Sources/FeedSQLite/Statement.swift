@@ -4,7 +4,7 @@ import CFeedSQLite
 public final class Statement {
     let handle: OpaquePointer
     /// Keeps the connection alive while the statement exists.
-    private let database: Database
+    let database: Database
     /// The statement's SQL text.
     public let sql: String
 

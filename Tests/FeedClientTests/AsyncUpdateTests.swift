@@ -45,7 +45,7 @@ struct AsyncUpdateTests {
         let events = EventLog()
         let result = try await f.client(db, manifest: "slow/m/manifest.json").update { events.append($0) }
         let latest = try f.manifest.latest
-        #expect(result == .downloadedFull(version: latest.version, bytes: latest.bytes))
+        #expect(result == .downloadedFull(version: latest.version, bytes: latest.fullDownload.bytes))
         let all = events.all
         #expect(all.map(\.phase).first == .manifest)
         let phases = all.map(\.phase).reduce(into: [UpdateProgress.Phase]()) { if $0.last != $1 { $0.append($1) } }
@@ -53,8 +53,8 @@ struct AsyncUpdateTests {
         let bytes = all.filter { $0.phase == .download }.map(\.received)
         #expect(bytes == bytes.sorted(), "download progress went down: \(bytes)")
         #expect(bytes.count > 3, "a slow download reports as it goes: \(bytes)")
-        #expect(bytes.last == latest.bytes)
-        #expect(all.filter { $0.phase == .download }.allSatisfy { $0.expected == latest.bytes })
+        #expect(bytes.last == latest.fullDownload.bytes)
+        #expect(all.filter { $0.phase == .download }.allSatisfy { $0.expected == latest.fullDownload.bytes })
     }
 
     /// Cancelling at random moments never changes the database; a later update completes,
@@ -77,7 +77,8 @@ struct AsyncUpdateTests {
             task.cancel()
             switch await task.result {
             case .success(let result):
-                #expect(result == .downloadedFull(version: latest.version, bytes: latest.bytes, reason: .noDeltaPublished(from: 1)), "trial \(trial)")
+                #expect(
+                    result == .downloadedFull(version: latest.version, bytes: latest.fullDownload.bytes, reason: .noDeltaPublished(from: 1)), "trial \(trial)")
                 completed = true
             case .failure(let error):
                 #expect(error as? ClientError == .cancelled, "trial \(trial): \(error)")
@@ -85,7 +86,7 @@ struct AsyncUpdateTests {
             }
         }
         if !completed {
-            #expect(try await client.update() == .downloadedFull(version: latest.version, bytes: latest.bytes, reason: .noDeltaPublished(from: 1)))
+            #expect(try await client.update() == .downloadedFull(version: latest.version, bytes: latest.fullDownload.bytes, reason: .noDeltaPublished(from: 1)))
         }
         #expect(try digest(db) == latest.digest)
 
@@ -93,7 +94,7 @@ struct AsyncUpdateTests {
         // be cancelled before its first byte): cancel once the partial file holds bytes, then
         // the next update asks for the rest and nginx answers 206.
         let second = try f.clientAtVersion1("resume")
-        let partial = f.folder.url.appendingPathComponent(".resume.sqlite.download-\(latest.sha256.prefix(16))")
+        let partial = f.folder.url.appendingPathComponent(".resume.sqlite.download-\(latest.fullDownload.sha256.prefix(16))")
         let resumingClient = f.client(second, manifest: "slow/m/manifest.json")
         let task = Task { try await resumingClient.update() }
         let deadline = Date().addingTimeInterval(60)
@@ -112,7 +113,8 @@ struct AsyncUpdateTests {
         }
         func resumed() -> Int { f.nginx.requests.filter { $0.hasPrefix("GET /slow/m/bundles/") && $0.hasSuffix(" 206") }.count }
         let resumedBefore = resumed()
-        #expect(try await resumingClient.update() == .downloadedFull(version: latest.version, bytes: latest.bytes, reason: .noDeltaPublished(from: 1)))
+        #expect(
+            try await resumingClient.update() == .downloadedFull(version: latest.version, bytes: latest.fullDownload.bytes, reason: .noDeltaPublished(from: 1)))
         #expect(try digest(second) == latest.digest)
         // nginx writes its access log line as it finishes the request, which may come a moment
         // after the client has its last byte: wait for it rather than race it.
@@ -130,7 +132,7 @@ struct AsyncUpdateTests {
         async let second = client.update()
         let (a, b) = try await (first, second)
         let latest = try f.manifest.latest
-        #expect(a == b && a == .downloadedFull(version: latest.version, bytes: latest.bytes))
+        #expect(a == b && a == .downloadedFull(version: latest.version, bytes: latest.fullDownload.bytes))
         #expect(try digest(db) == latest.digest)
         #expect(f.nginx.requests.filter { $0.hasPrefix("GET /slow/m/bundles/") }.count == 1, "\(f.nginx.requests)")
     }
@@ -176,7 +178,8 @@ struct AsyncUpdateTests {
         let app = try FeedDatabase(path: db)
         #expect(try await app.version == 1)
         try f.editManifest { $0.deltas = [] }
-        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes, reason: .noDeltaPublished(from: 1)))
+        #expect(
+            try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.fullDownload.bytes, reason: .noDeltaPublished(from: 1)))
         #expect(try await app.version == 2)
     }
 

@@ -39,7 +39,7 @@ struct PullEndToEndTests {
                 #expect(from == version.version && to == manifest.latest.version)
                 deltasUsed += 1
             } else {
-                #expect(result == .downloadedFull(version: manifest.latest.version, bytes: manifest.latest.bytes))
+                #expect(result == .downloadedFull(version: manifest.latest.version, bytes: manifest.latest.fullDownload.bytes))
                 #expect(!manifest.deltas.contains { $0.from == version.version }, "a listed delta was not used")
             }
             #expect(try ContentDigest.compute(Database(path: db.path)) == manifest.latest.digest)
@@ -51,7 +51,7 @@ struct PullEndToEndTests {
         // one request answered 304.
         let fresh = folder.url.appendingPathComponent("fresh.sqlite")
         let client = FeedClient(manifest: manifestURL, database: fresh)
-        #expect(try await client.update() == .downloadedFull(version: manifest.latest.version, bytes: manifest.latest.bytes))
+        #expect(try await client.update() == .downloadedFull(version: manifest.latest.version, bytes: manifest.latest.fullDownload.bytes))
         #expect(try await client.update() == .upToDate(version: manifest.latest.version))
         let before = nginx.requests.count
         #expect(try await client.update() == .upToDate(version: manifest.latest.version))

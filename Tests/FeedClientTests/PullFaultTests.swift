@@ -64,7 +64,7 @@ struct PullFaultTests {
         try Data(bytes).write(to: path)
         let db = try f.clientAtVersion1()
         let result = try await f.client(db).update()
-        guard case .downloadedFull(2, try f.manifest.latest.bytes, .deltaFailed(from: 1, let why)) = result else {
+        guard case .downloadedFull(2, try f.manifest.latest.fullDownload.bytes, .deltaFailed(from: 1, let why)) = result else {
             Issue.record("expected the full bundle after a refused delta: \(result)")
             return
         }
@@ -77,6 +77,7 @@ struct PullFaultTests {
         let good = try f.manifest
         try f.editManifest {
             $0.latest.sha256 = String(repeating: "0", count: 64)
+            $0.latest.encodings = nil  // the plain bundle's path (PackedPullTests: the packed one's)
             $0.deltas = []
         }
         let db = try f.clientAtVersion1()
@@ -93,7 +94,7 @@ struct PullFaultTests {
     @Test func anOlderManifestNeverReplacesNewerContent() async throws {
         let f = try Fixture()
         let db = f.folder.url.appendingPathComponent("new.sqlite")
-        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.fullDownload.bytes))
         let current = try digest(db)
         // A stale copy of the manifest (a lagging CDN edge, or a replay) names version 1.
         try f.editManifest { m in
@@ -137,7 +138,9 @@ struct PullFaultTests {
         // A version the manifest has no delta from: the full bundle.
         let old = try f.clientAtVersion1("old")
         try Database(path: old.path, mode: .readWrite).execute("UPDATE meta SET value = '0' WHERE key = 'version'")
-        #expect(try await f.client(old).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes, reason: .noDeltaPublished(from: 0)))
+        #expect(
+            try await f.client(old).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.fullDownload.bytes, reason: .noDeltaPublished(from: 0))
+        )
     }
 
     @Test func bundleThatIsNotGzipIsRefused() async throws {
@@ -149,6 +152,7 @@ struct PullFaultTests {
             $0.latest.sha256 = sha256Hex(garbage)
             $0.latest.bytes = garbage.count
             $0.latest.unpackedBytes = nil
+            $0.latest.encodings = nil
             $0.deltas = []
         }
         let db = try f.clientAtVersion1()
@@ -176,7 +180,7 @@ struct PullFaultTests {
         await #expect(throws: ClientError.self) { try await cut.update() }
         #expect(!FileManager.default.fileExists(atPath: db.path), "no half-written database")
         // The next pull, from the real server, resumes the download where it stopped.
-        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes))
+        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.fullDownload.bytes))
         #expect(f.nginx.requests.contains { $0.hasPrefix("GET /m/bundles/") && $0.hasSuffix(" 206") })
         #expect(try digest(db) == f.manifest.latest.digest)
     }
@@ -245,7 +249,8 @@ struct PullFaultTests {
         #expect(try digest(cramped) == before)
         // More room: the next pull completes.
         try #require(Self.run("/bin/mount", ["-o", "remount,size=16m", disk.path]) == 0)
-        #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.bytes, reason: .noDeltaPublished(from: 1)))
+        #expect(
+            try await f.client(db).update() == .downloadedFull(version: 2, bytes: try f.manifest.latest.fullDownload.bytes, reason: .noDeltaPublished(from: 1)))
         #expect(try digest(db) == f.manifest.latest.digest)
     }
 }

@@ -30,7 +30,7 @@ struct SignedManifestTests {
         #expect(Self.isBadManifest(wrong), "a manifest signed by another key: \(wrong)")
         #expect(!FileManager.default.fileExists(atPath: refused.path))
 
-        let bytes = try Manifest.decode(manifestData).latest.bytes
+        let bytes = try Manifest.decode(manifestData).latest.fullDownload.bytes
         let good = folder.url.appendingPathComponent("good.sqlite")
         let accepted = try await FeedClient(manifest: url, database: good, publicKey: keys.publicKey).update()
         #expect(accepted == .downloadedFull(version: 1, bytes: bytes))

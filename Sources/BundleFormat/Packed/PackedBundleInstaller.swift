@@ -1,0 +1,147 @@
+import FeedSQLite
+import Foundation
+
+/// Installs a packed bundle (docs/packed-bundle.md, "Installing"): from the packed file, a new
+/// database with the bundle's schema, rows and rowids, its indexes and view. Nothing in the
+/// packed file runs but `CREATE TABLE`, `CREATE [UNIQUE] INDEX` and `CREATE VIEW` statements,
+/// and the caller then checks the result as a downloaded bundle (``InstalledBundleCheck``, the
+/// content digest).
+package enum PackedBundleInstaller {
+    /// Installs the packed file at `packed` into a new database at `destination` (a file that
+    /// must not exist yet), at most `maxBytes` large when given.
+    package static func install(packedAt packed: String, to destination: String, maxBytes: Int? = nil) throws(PackedBundleError) {
+        let source: Database
+        let schema: [[SQLValue]]
+        let entries: [TableEntry]
+        let userVersion: Int
+        do {
+            source = try Database(path: packed)
+            let meta = try source.rows("SELECT key, value FROM packed_meta")
+            let format = meta.first { $0[0].string == "format" }?[1].string
+            guard format == PackedBundleWriter.format else {
+                throw PackedBundleError.corrupt("packed format \(format ?? "missing"), this client reads \(PackedBundleWriter.format)")
+            }
+            guard let version = meta.first(where: { $0[0].string == "user_version" })?[1].string.flatMap({ Int32($0) }), version >= 0 else {
+                throw PackedBundleError.corrupt("packed_meta.user_version is missing or not an integer")
+            }
+            userVersion = Int(version)
+            schema = try source.rows("SELECT type, name, sql FROM packed_schema ORDER BY seq")
+            entries = try source.rows("SELECT rowid, name, rows, encodings, length(data) FROM packed_tables ORDER BY rowid").map(TableEntry.init)
+        } catch let error as PackedBundleError {
+            throw error
+        } catch {
+            throw .corrupt("\(error)")
+        }
+        for row in schema { try checkStatement(type: row[0].string, sql: row[2].string) }
+        let tables = schema.filter { $0[0].string == "table" }.map { $0[1].string ?? "" }
+        guard entries.map(\.name) == tables else {
+            throw .corrupt("packed_tables holds \(entries.map(\.name).joined(separator: ", ")); packed_schema creates \(tables.joined(separator: ", "))")
+        }
+
+        let target: Database
+        do {
+            target = try Database(path: destination, mode: .create)
+            try target.execute("PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA user_version = \(userVersion)")
+            if let maxBytes { try target.execute("PRAGMA max_page_count = \(max(1, maxBytes / 4096))") }
+        } catch {
+            throw .local(path: destination, reason: "\(error)")
+        }
+        try run(schema.filter { $0[0].string == "table" }, on: target, capped: maxBytes)
+        try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in try target.execute("BEGIN") }
+        var needed = Set<ColumnKey>()
+        for entry in entries { needed.formUnion(try entry.columns().compactMap(\.reference)) }
+        var references = ReferencedColumns(needed: needed)
+        for entry in entries {
+            try PackedTableInstall(entry: entry, source: source, target: target, maxBytes: maxBytes).run(references: &references)
+        }
+        try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in try target.execute("COMMIT") }
+        try run(schema.filter { $0[0].string == "index" }, on: target, capped: maxBytes)
+        try run(schema.filter { $0[0].string == "view" }, on: target, capped: maxBytes)
+    }
+
+    /// One row of `packed_tables`, its blob left in the file.
+    struct TableEntry {
+        var rowid: Int64
+        var name: String
+        var rows: Int
+        var encodings: String
+        var length: Int
+
+        init(_ row: [SQLValue]) {
+            rowid = Int64(row[0].int ?? 0)
+            name = row[1].string ?? ""
+            rows = row[2].int ?? -1
+            encodings = row[3].string ?? ""
+            length = row[4].int ?? 0
+        }
+
+        /// Each column's encoding and, for `k`, the column it refers to.
+        func columns() throws(PackedBundleError) -> [(encoding: PackedEncoding, reference: ColumnKey?)] {
+            try encodings.split(separator: " ", omittingEmptySubsequences: false).map { word throws(PackedBundleError) in
+                let parts = word.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0] == "k", let dot = parts[1].lastIndex(of: "."), let cid = Int(parts[1][parts[1].index(after: dot)...]) {
+                    return (.reference, ColumnKey(table: String(parts[1][..<dot]), cid: cid))
+                }
+                guard let encoding = PackedEncoding(name: String(word)), encoding != .reference else {
+                    throw .corrupt("table `\(name)`: unknown encoding `\(word.prefix(40))`")
+                }
+                return (encoding, nil)
+            }
+        }
+    }
+
+    /// A column of a table (cid −1: the rowid).
+    struct ColumnKey: Hashable {
+        var table: String
+        var cid: Int
+    }
+
+    private static let allowed = ["table": ["CREATE TABLE "], "index": ["CREATE INDEX ", "CREATE UNIQUE INDEX "], "view": ["CREATE VIEW "]]
+
+    /// Refuses anything but tables, indexes and views, whatever the row's type says.
+    private static func checkStatement(type: String?, sql: String?) throws(PackedBundleError) {
+        guard let type, let sql, let prefixes = allowed[type] else {
+            throw .corrupt("packed_schema holds a `\(type ?? "NULL")`: only tables, indexes and views are installed")
+        }
+        guard prefixes.contains(where: { sql.hasPrefix($0) }) else {
+            throw .corrupt("packed_schema: a \(type) whose SQL is not `\(prefixes[0])…`: \(sql.prefix(60))")
+        }
+    }
+
+    /// Runs each statement alone (a statement's text after its first `;` is never run). A full
+    /// disk is the device's failure; any other the file's.
+    private static func run(_ rows: [[SQLValue]], on target: Database, capped maxBytes: Int?) throws(PackedBundleError) {
+        for row in rows {
+            do {
+                try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in
+                    let statement = try target.prepare(row[2].string ?? "")
+                    while try statement.step() {}
+                }
+            } catch .corrupt(let reason) {
+                throw .corrupt("packed_schema: `\(row[1].string ?? "")`: \(reason)")
+            }
+        }
+    }
+
+    /// Runs `body`, mapping SQLite's failures: the size cap reached is the download's fault, a
+    /// full disk or an I/O error the device's.
+    static func sqlite(_ target: Database, capped maxBytes: Int?, _ body: () throws(SQLiteError) -> Void) throws(PackedBundleError) {
+        do {
+            try body()
+        } catch {
+            // SQLITE_FULL rolls the transaction back, so the pages it had are not there to count:
+            // with room left on the disk, the cap is what was reached.
+            if error.code == 13, let maxBytes, freeSpace(beside: target.path) > Int64(maxBytes) {
+                throw .corrupt("the installed database would be larger than \(maxBytes) bytes")
+            }
+            if error.isStorageFailure { throw .local(path: target.path, reason: error.message) }
+            throw .corrupt(error.message)
+        }
+    }
+
+    private static func freeSpace(beside path: String) -> Int64 {
+        let folder = (path as NSString).deletingLastPathComponent
+        let attributes = try? FileManager.default.attributesOfFileSystem(forPath: folder.isEmpty ? "." : folder)
+        return (attributes?[.systemFreeSize] as? NSNumber)?.int64Value ?? 0
+    }
+}

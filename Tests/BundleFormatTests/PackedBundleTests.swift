@@ -1,0 +1,138 @@
+import FeedSQLite
+import Foundation
+import Testing
+
+@testable import BundleFormat
+
+/// The packed bundle on databases written for the purpose: every encoding round-trips to the same
+/// content digest, rowids and `user_version`, the writer picks the encoding docs/packed-bundle.md
+/// says, and a damaged or hostile packed file is refused with a reason, never installed.
+struct PackedBundleTests {
+    /// A database with a column of each kind the writer tells apart.
+    static let sample = """
+        PRAGMA user_version = 2;
+        CREATE TABLE stops (stop_id TEXT NOT NULL, lat REAL, name TEXT, PRIMARY KEY (stop_id));
+        INSERT INTO stops VALUES ('a', 52.123456, 'Zürich HB'), ('b', -0.5, NULL), ('c', NULL, ''), ('é', 1.25, 'x');
+        CREATE TABLE kinds (id INTEGER PRIMARY KEY, n INTEGER, big INTEGER, r REAL, odd REAL, t TEXT, nul TEXT, b BLOB, mixed, stop_id TEXT);
+        INSERT INTO kinds VALUES (1, 5, 9223372036854775807, 0.1, 1e-12, 'one', 'a' || char(0) || 'b', x'00ff', 1, 'a');
+        INSERT INTO kinds VALUES (2, -3, -9223372036854775808, NULL, -0.0, NULL, NULL, NULL, 'text', 'é');
+        INSERT INTO kinds VALUES (7, NULL, 0, 12.5, 1e300, 'seven', 'z', x'', 2.5, NULL);
+        INSERT INTO kinds VALUES (9, 0, 1, 3.0, 0.3333333333333333, 'nine', 'y', x'01', x'02', 'c');
+        CREATE TABLE pairs (from_stop_id TEXT NOT NULL, to_stop_id TEXT NOT NULL, seconds INTEGER NOT NULL, PRIMARY KEY (from_stop_id, to_stop_id)) WITHOUT ROWID;
+        INSERT INTO pairs VALUES ('a', 'b', 60), ('a', 'é', 90), ('b', 'c', 30);
+        CREATE TABLE empty (x TEXT);
+        CREATE TABLE gaps (v TEXT);
+        INSERT INTO gaps (rowid, v) VALUES (3, 'three'), (10, 'ten'), (11, NULL);
+        CREATE INDEX kinds_by_n ON kinds (n);
+        CREATE VIEW named AS SELECT stop_id, name FROM stops WHERE name IS NOT NULL;
+        """
+
+    @Test func everyEncodingRoundTrips() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = try Self.database(Self.sample, in: folder)
+        let packed = folder.appendingPathComponent("p.packed").path
+        #expect(try PackedBundleWriter.pack(bundleAt: original.path, to: packed))
+        let encodings = try Database(path: packed).rows("SELECT name, encodings FROM packed_tables ORDER BY rowid")
+        #expect(
+            encodings.map { "\($0[0].string!): \($0[1].string!)" } == [
+                "stops: i t r6 t",
+                "kinds: i i i i r1 f t v v v k=stops.0",
+                "pairs: k=stops.0 k=stops.0 i",
+                "empty: i i",
+                "gaps: i t",
+            ])
+        let installed = folder.appendingPathComponent("installed.sqlite").path
+        try PackedBundleInstaller.install(packedAt: packed, to: installed)
+        let a = try Database(path: original.path), b = try Database(path: installed)
+        #expect(try ContentDigest.compute(a) == ContentDigest.compute(b))
+        #expect(try b.scalar("PRAGMA user_version")?.int == 2)
+        for table in ["stops", "kinds", "empty", "gaps"] {
+            let query = "SELECT group_concat(rowid) FROM \(table)"
+            #expect(try a.scalar(query) == b.scalar(query), "\(table)")
+        }
+        let odd = "SELECT group_concat(quote(odd) || typeof(odd)) FROM kinds"
+        #expect(try b.scalar(odd) == a.scalar(odd))
+        #expect(try b.scalar("SELECT count(*) FROM named")?.int == 3)
+        #expect(try b.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'kinds_by_n'")?.int == 1)
+    }
+
+    @Test func writesTheSameBytesTwice() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = try Self.database(Self.sample, in: folder)
+        let first = folder.appendingPathComponent("1.packed"), second = folder.appendingPathComponent("2.packed")
+        try PackedBundleWriter.pack(bundleAt: original.path, to: first.path)
+        try PackedBundleWriter.pack(bundleAt: original.path, to: second.path)
+        #expect(try Data(contentsOf: first) == Data(contentsOf: second))
+    }
+
+    @Test func aBundleWithVirtualTablesIsNotPacked() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = try Self.database("CREATE TABLE stops (stop_id TEXT); CREATE VIRTUAL TABLE stop_rtree USING rtree(id, a, b, c, d);", in: folder)
+        let packed = folder.appendingPathComponent("p.packed").path
+        #expect(try PackedBundleWriter.pack(bundleAt: original.path, to: packed) == false)
+        #expect(!FileManager.default.fileExists(atPath: packed))
+    }
+
+    /// Each edit of a good packed file, and the words its refusal must hold.
+    static let damages: [(edit: String, reason: String)] = [
+        ("UPDATE packed_meta SET value = '2' WHERE key = 'format'", "packed format 2"),
+        ("INSERT INTO packed_schema VALUES (99, 'trigger', 't', 'CREATE TRIGGER t AFTER INSERT ON stops BEGIN DELETE FROM stops; END')", "trigger"),
+        ("UPDATE packed_schema SET sql = 'CREATE VIRTUAL TABLE x USING fts5(a)' WHERE name = 'empty'", "CREATE TABLE"),
+        ("UPDATE packed_schema SET sql = 'ATTACH ''/tmp/x'' AS x' WHERE type = 'index'", "CREATE INDEX"),
+        ("UPDATE packed_tables SET rows = rows + 1 WHERE name = 'kinds'", "kinds"),
+        ("UPDATE packed_tables SET rows = 100000 WHERE name = 'gaps'", "100000 rows in"),
+        ("UPDATE packed_tables SET data = substr(data, 1, length(data) - 2) WHERE name = 'stops'", "cut off"),
+        ("UPDATE packed_tables SET data = CAST(data || x'00' AS BLOB) WHERE name = 'stops'", "after its columns"),
+        ("UPDATE packed_tables SET encodings = 'i t r6 q' WHERE name = 'stops'", "unknown encoding"),
+        ("UPDATE packed_tables SET encodings = 'i t r6' WHERE name = 'stops'", "packed columns"),
+        ("UPDATE packed_tables SET encodings = replace(encodings, 'k=stops.0', 'k=pairs.0') WHERE name = 'kinds'", "not a column installed before it"),
+        ("DELETE FROM packed_tables WHERE name = 'gaps'", "packed_tables holds"),
+        ("UPDATE packed_tables SET data = x'020101020100' WHERE name = 'empty'", "a count of 1 is more than 0"),
+    ]
+
+    @Test(arguments: damages)
+    func aDamagedFileIsRefused(_ damage: (edit: String, reason: String)) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = try Self.database(Self.sample, in: folder)
+        let packed = folder.appendingPathComponent("p.packed").path
+        try PackedBundleWriter.pack(bundleAt: original.path, to: packed)
+        try Database(path: packed, mode: .readWrite).execute(damage.edit)
+        let installed = folder.appendingPathComponent("installed.sqlite").path
+        do {
+            try PackedBundleInstaller.install(packedAt: packed, to: installed)
+            Issue.record("installed despite: \(damage.edit)")
+        } catch .corrupt(let reason) {
+            #expect(reason.contains(damage.reason), "\(reason)")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
+    @Test func theSizeCapStopsAnInstall() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rows = (1...3000).map { "('row \($0) with some text to fill pages')" }.joined(separator: ", ")
+        let original = try Self.database("CREATE TABLE t (v TEXT); INSERT INTO t VALUES \(rows);", in: folder)
+        let packed = folder.appendingPathComponent("p.packed").path
+        try PackedBundleWriter.pack(bundleAt: original.path, to: packed)
+        #expect(throws: PackedBundleError.corrupt("the installed database would be larger than 32768 bytes")) {
+            try PackedBundleInstaller.install(packedAt: packed, to: folder.appendingPathComponent("capped.sqlite").path, maxBytes: 32768)
+        }
+    }
+
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("packed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    static func database(_ sql: String, in folder: URL) throws -> URL {
+        let url = folder.appendingPathComponent("original.sqlite")
+        try Database(path: url.path, mode: .create).execute(sql)
+        return url
+    }
+}
