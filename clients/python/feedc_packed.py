@@ -3,9 +3,13 @@ bundle column by column, each column one blob of coded values. `install_packed` 
 bundle from it: tables, rows with their rowids, indexes and the view. The result is then checked
 as a downloaded plain bundle is (feedc_full.py). Standard library only.
 
-A column's `data` is a presence part (runs of present and NULL rows) and then one value per
-present row, coded as its `encoding` says (`i`, `r0`…`r9`, `f`, `t`, `k`, `v`). Anything that
-does not decode exactly raises PackedError: the download is corrupt.
+`packed_tables` holds a row per table: its row count, its columns' encodings (`i`, `r0`…`r9`,
+`f`, `t`, `k=<table>.<cid>`, `v`) and one blob, each column's bytes after their varint length. A
+column's bytes are a presence part (runs of present and NULL rows) and then one value per
+present row, coded as its encoding says. Anything that does not decode exactly raises
+PackedError: the download is corrupt. The install runs under a budget of SQLite instructions
+(1,000 a byte of the packed file, at least 10 million), which no real bundle comes near: a
+`CREATE TABLE … AS SELECT` that would run for hours is refused.
 
 Decoding is done a chunk of values at a time with the standard library's C code (a regular
 expression splits varints, a dict remembers each spelling's value, `itertools.accumulate` adds up
@@ -29,6 +33,11 @@ _SCALES = (1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9)
 # What each packed_schema type's `sql` must start with (docs/packed-bundle.md, "Installing" 3).
 _PREFIXES = {"table": ("CREATE TABLE ",), "index": ("CREATE INDEX ", "CREATE UNIQUE INDEX "),
              "view": ("CREATE VIEW ",)}
+_ENCODING = re.compile(r"(i|r[0-9]|f|t|v)\Z")          # a word of `packed_tables.encodings`
+_REFERENCE = re.compile(r"k=([^ .]+)\.(-1|0|[1-9][0-9]{0,8})\Z")  # `k=<table>.<cid>`
+# The SQLite instructions an install may run: at least BUDGET_MIN, and BUDGET_PER_BYTE a byte of
+# the packed file; the progress handler counts them PROGRESS_STEP at a time.
+BUDGET_MIN, BUDGET_PER_BYTE, PROGRESS_STEP = 10_000_000, 1_000, 1_000
 _VARINT = re.compile(rb"[\x80-\xff]{0,9}[\x00-\x7f]")   # one varint's bytes
 _VARINT_END = re.compile(rb"[\x00-\x7f]")              # the last byte of a varint
 _UNREAD = object()
@@ -230,14 +239,20 @@ class _Column:
 def install_packed(packed, new, max_pages=None):
     """Installs the packed bundle in the file `packed` into the new file `new` (docs/packed-bundle.md,
     "Installing"), its size capped at `max_pages` pages when given; PackedError when the packed
-    file is corrupt or does not install (the caller deletes `new`)."""
+    file is corrupt or does not install (the caller deletes `new`). SQLite may run at most
+    max(BUDGET_MIN, BUDGET_PER_BYTE x the packed file's size) instructions on `new`."""
+    budget = max(BUDGET_MIN, BUDGET_PER_BYTE * os.path.getsize(packed))
     source = sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(packed)), uri=True)
     target = sqlite3.connect(new, isolation_level=None)
+    install = _Install(source, target, budget)
     try:
-        _Install(source, target).run(max_pages)
+        install.run(max_pages)
     except (sqlite3.Error, sqlite3.Warning) as error:  # Warning: two statements in one, before 3.11
+        if install.steps * PROGRESS_STEP > budget:
+            raise PackedError("the install needs more than %d SQLite instructions" % budget) from None
         raise PackedError(str(error) or type(error).__name__) from None
     finally:
+        target.set_progress_handler(None, 0)
         source.close()
         target.close()
 
@@ -253,12 +268,41 @@ def _meta_value(source, key):
     return found[0][0]
 
 
+def _shown(value):
+    """A `packed_tables.name` as the errors show it: the text, else its repr."""
+    return value if isinstance(value, str) else repr(value)
+
+
+class _Table:
+    """One `packed_tables` row, its blob left in the file: its words checked, its `k` references
+    parsed into (table, cid)."""
+
+    def __init__(self, rowid, name, rows, encodings):
+        self.rowid, self.name, self.rows = rowid, name, rows
+        if not isinstance(rows, int) or rows < 0:
+            raise PackedError("table %s: rows is %r, not a count" % (name, rows))
+        if not isinstance(encodings, str):
+            raise PackedError("table %s: its encodings are not text" % name)
+        self.encodings, self.refs = [], []
+        for word in encodings.split(" "):
+            reference = _REFERENCE.match(word)
+            if reference is None and not _ENCODING.match(word):
+                raise PackedError("table %s: unknown encoding %r" % (name, word))
+            self.encodings.append("k" if reference else word)
+            self.refs.append((reference.group(1), int(reference.group(2))) if reference else None)
+
+
 class _Install:
-    def __init__(self, source, target):
-        self.source, self.target = source, target
+    def __init__(self, source, target, budget):
+        self.source, self.target, self.budget = source, target, budget
         self.signed = _Varints(True)
         self.kept = {}      # (table, cid) -> (column name, values): columns a later `k` column reads
         self.wanted = set()
+        self.steps = 0      # progress handler calls, PROGRESS_STEP instructions each
+
+    def _progress(self):
+        self.steps += 1
+        return 1 if self.steps * PROGRESS_STEP > self.budget else 0
 
     def run(self, max_pages):
         source, target = self.source, self.target
@@ -268,7 +312,6 @@ class _Install:
         user_version = _meta_value(source, "user_version")
         if not isinstance(user_version, str) or not re.match(r"[0-9]{1,9}\Z", user_version):
             raise PackedError("packed_meta.user_version is %r, not a number" % (user_version,))
-        self.wanted = set(source.execute("SELECT ref_table, ref_cid FROM packed_columns WHERE encoding = 'k'"))
         schema = source.execute("SELECT seq, type, name, sql FROM packed_schema ORDER BY seq").fetchall()
         for seq, kind, name, sql in schema:
             if not all(isinstance(v, str) for v in (kind, name, sql)):
@@ -278,16 +321,22 @@ class _Install:
             if not sql.startswith(_PREFIXES[kind]):
                 raise PackedError("packed_schema row %s: the %s `%s` is not made by `%s`"
                                   % (seq, kind, name, "` or `".join(p.strip() for p in _PREFIXES[kind])))
+        entries = source.execute("SELECT rowid, name, rows, encodings FROM packed_tables ORDER BY rowid").fetchall()
+        names, tables = [_shown(e[1]) for e in entries], [row[2] for row in schema if row[1] == "table"]
+        if names != tables:
+            raise PackedError("packed_tables holds %s; packed_schema creates %s" % (", ".join(names), ", ".join(tables)))
+        entries = [_Table(*entry) for entry in entries]
+        self.wanted = {ref for entry in entries for ref in entry.refs if ref is not None}
         for pragma in ("page_size = %d" % PAGE_SIZE, "journal_mode = OFF", "synchronous = OFF",
                        "user_version = %s" % user_version) + (("max_page_count = %d" % max_pages,) if max_pages else ()):
             target.execute("PRAGMA " + pragma).fetchall()
+        target.set_progress_handler(self._progress, PROGRESS_STEP)
         for row in schema:
             if row[1] == "table":
                 self._create(*row)
         target.execute("BEGIN")
-        for _, kind, name, _ in schema:
-            if kind == "table":
-                self._insert(name)
+        for entry in entries:
+            self._insert(entry)
         target.execute("COMMIT")
         for wanted in ("index", "view"):
             for row in schema:
@@ -317,40 +366,50 @@ class _Install:
         except sqlite3.OperationalError:  # no such column: rowid
             return names
 
-    def _insert(self, table):
-        columns = self._columns(table)
-        packed = self.source.execute("SELECT cid, rows, encoding, ref_table, ref_cid, data FROM packed_columns "
-                                     "WHERE table_name = ? ORDER BY cid", (table,)).fetchall()
-        if [r[0] for r in packed] != [cid for cid, _ in columns]:
-            raise PackedError("table %s: packed columns %s, the table has %s"
-                              % (table, [r[0] for r in packed], [cid for cid, _ in columns]))
-        decoded = []
-        for (cid, name), (_, rows, encoding, ref_table, ref_cid, data) in zip(columns, packed):
+    def _split(self, table, columns, data):
+        """The table's `data` cut into its columns' bytes: each a varint length, then the bytes;
+        every byte of `data` in a column."""
+        parts, pos = [], 0
+        for _, name in columns:
             where = "%s.%s" % (table, name)
-            if not isinstance(rows, int) or rows < 0:
-                raise PackedError("column %s: rows is %r, not a count" % (where, rows))
-            if not isinstance(data, bytes):
-                raise PackedError("column %s: its data is not a BLOB" % where)
-            if not isinstance(encoding, str) or not re.match(r"(i|r[0-9]|f|t|k|v)\Z", encoding):
-                raise PackedError("column %s: unknown encoding %r" % (where, encoding))
-            ref = None
-            if encoding == "k":
-                if (ref_table, ref_cid) not in self.kept:
-                    raise PackedError("column %s: it refers to %r cid %r, not a column of an earlier table"
-                                      % (where, ref_table, ref_cid))
-                ref = (ref_table, ref_cid)
-            elif ref_table is not None or ref_cid is not None:
-                raise PackedError("column %s: a reference on a `%s` column" % (where, encoding))
-            decoded.append((cid, where, rows, encoding, ref, data))
-        counts = sorted({r[2] for r in decoded})
-        if len(counts) > 1:
-            raise PackedError("table %s: its columns hold %s rows" % (table, " or ".join(map(str, counts))))
-        rows = counts[0] if counts else 0
-        if rows > sum(len(r[5]) for r in decoded):
-            raise PackedError("table %s: %d rows in %d bytes of data" % (table, rows, sum(len(r[5]) for r in decoded)))
-        makers = [_Column(self, where, rows, encoding, ref, data) for _, where, rows, encoding, ref, data in decoded]
+            size, shift, start = 0, 0, pos
+            while True:
+                if pos >= len(data) or pos - start == 10:
+                    raise PackedError("column %s: a varint cut short or beyond 64 bits" % where)
+                byte, pos = data[pos], pos + 1
+                size |= (byte & 0x7F) << shift
+                shift += 7
+                if byte < 0x80:
+                    break
+            if size >> 64:
+                raise PackedError("column %s: a varint cut short or beyond 64 bits" % where)
+            if size > len(data) - pos:
+                raise PackedError("column %s: %d bytes, past the end of the table's data" % (where, size))
+            parts.append(data[pos:pos + size])
+            pos += size
+        if pos != len(data):
+            raise PackedError("table %s: %d bytes after its columns" % (table, len(data) - pos))
+        return parts
+
+    def _insert(self, entry):
+        table, rows = entry.name, entry.rows
+        columns = self._columns(table)
+        if len(entry.encodings) != len(columns):
+            raise PackedError("table %s: %d packed columns, the table has %d" % (table, len(entry.encodings), len(columns)))
+        data = self.source.execute("SELECT CASE WHEN typeof(data) = 'blob' THEN data END FROM packed_tables WHERE rowid = ?",
+                                   (entry.rowid,)).fetchone()[0]
+        if not isinstance(data, bytes):
+            raise PackedError("table %s: its data is not a BLOB" % table)
+        if rows > len(data):
+            raise PackedError("table %s: %d rows in %d bytes of data" % (table, rows, len(data)))
+        parts = self._split(table, columns, data)
+        del data
         values = []
-        for (cid, _, _, _, _, _), column in zip(decoded, makers):
+        for (cid, name), encoding, ref, part in zip(columns, entry.encodings, entry.refs, parts):
+            where = "%s.%s" % (table, name)
+            if ref is not None and ref not in self.kept:
+                raise PackedError("column %s: it refers to %s.%d, not a column of an earlier table" % (where, ref[0], ref[1]))
+            column = _Column(self, where, rows, encoding, ref, part)
             if (table, cid) in self.wanted:
                 kept = list(column.values())
                 self.kept[(table, cid)] = (column.name, kept)

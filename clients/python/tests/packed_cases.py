@@ -57,12 +57,8 @@ def make_rich_bundle(path, version=2, bundle=fx.BUNDLE):
 
 
 def column(packed, table, cid):
-    """(rows, data) of one packed column."""
-    conn = sqlite3.connect(packed)
-    try:
-        return conn.execute("SELECT rows, data FROM packed_columns WHERE table_name = ? AND cid = ?", (table, cid)).fetchone()
-    finally:
-        conn.close()
+    """(rows, bytes) of one packed column (cid -1: the rowid)."""
+    return pf.column(packed, table, cid)
 
 
 def _spoil_values(table, cid, make):
@@ -118,12 +114,46 @@ SPOILED = [
      "column odd.words: a text that is not UTF-8"),
     ("unknown tag", _spoil_values("odd", 1, lambda p, v, r: p + b"\x07" + v[1:]),
      "column odd.mixed: a value tagged 7"),
-    ("rows larger than the data", lambda packed: pf.execute(packed, "UPDATE packed_columns SET rows = 1000000 WHERE table_name = 'stops'"),
+    ("rows larger than the data", lambda packed: pf.execute(packed, "UPDATE packed_tables SET rows = 1000000 WHERE name = 'stops'"),
      "table stops: 1000000 rows in "),
-    ("row counts differ", lambda packed: pf.execute(packed, "UPDATE packed_columns SET rows = 6 WHERE table_name = 'stops' AND cid = 2"),
-     "table stops: its columns hold 5 or 6 rows"),
-    ("a missing column", lambda packed: pf.execute(packed, "DELETE FROM packed_columns WHERE table_name = 'stops' AND cid = 2"),
-     "table stops: packed columns [-1, 0, 1, 3, 4, 5], the table has [-1, 0, 1, 2, 3, 4, 5]"),
+    ("rows and presence runs differ", lambda packed: pf.execute(packed, "UPDATE packed_tables SET rows = 4 WHERE name = 'stops'"),
+     "column stops.rowid: its presence runs add up to 5 rows, not 4"),
+    ("rows that are no count", lambda packed: pf.execute(packed, "UPDATE packed_tables SET rows = -1 WHERE name = 'stops'"),
+     "table stops: rows is -1, not a count"),
+    ("a missing column", lambda packed: pf.drop_column(packed, "stops", 2),
+     "table stops: 6 packed columns, the table has 7"),
+    ("a column longer than the table's data", lambda packed: pf.execute(
+        packed, "UPDATE packed_tables SET data = substr(data, 1, length(data) - 1) WHERE name = 'stops'"),
+     "column stops.n: 25 bytes, past the end of the table's data"),
+    ("a column length cut short", lambda packed: pf.execute(packed, "UPDATE packed_tables SET data = x'0201000201008080' WHERE name = 'empty'"),
+     "column empty.b: a varint cut short or beyond 64 bits"),
+    ("bytes after the columns", lambda packed: pf.execute(packed, "UPDATE packed_tables SET data = CAST(data || x'000102' AS BLOB) WHERE name = 'stops'"),
+     "table stops: 3 bytes after its columns"),
+    ("data that is no BLOB", lambda packed: pf.execute(packed, "UPDATE packed_tables SET data = 'text' WHERE name = 'stops'"),
+     "table stops: its data is not a BLOB"),
+    ("an unknown encoding", lambda packed: pf.execute(packed, "UPDATE packed_tables SET encodings = replace(encodings, 'r5', 'r10') "
+                                                      "WHERE name = 'stops'"),
+     "table stops: unknown encoding 'r10'"),
+    ("two spaces between encodings", lambda packed: pf.execute(packed, "UPDATE packed_tables SET encodings = replace(encodings, ' ', '  ') "
+                                                               "WHERE name = 'stops'"),
+     "table stops: unknown encoding ''"),
+    ("a reference to a later table", lambda packed: pf.execute(packed, "UPDATE packed_tables SET encodings = "
+                                                               "replace(encodings, 'k=stops.0 k', 'k=odd.4 k') WHERE name = 'transfers'"),
+     "column transfers.from_stop_id: it refers to odd.4, not a column of an earlier table"),
+    ("a reference to its own table", lambda packed: pf.execute(packed, "UPDATE packed_tables SET encodings = "
+                                                               "replace(encodings, 'k=stops.0 k', 'k=transfers.1 k') WHERE name = 'transfers'"),
+     "column transfers.from_stop_id: it refers to transfers.1, not a column of an earlier table"),
+    ("packed_tables in another order", lambda packed: pf.execute(packed, "UPDATE packed_tables SET rowid = 100 WHERE name = 'odd'"),
+     "packed_tables holds meta, stops, reals, transfers, empty, odd; packed_schema creates meta, stops, reals, transfers, odd, empty"),
+    ("a packed_tables row for no table", lambda packed: pf.execute(packed, "INSERT INTO packed_tables VALUES ('extra', 0, 'i', x'00')"),
+     "packed_tables holds meta, stops, reals, transfers, odd, empty, extra; packed_schema creates meta, stops, reals, transfers, odd, empty"),
+    ("a table without its packed_tables row", lambda packed: pf.execute(packed, "DELETE FROM packed_tables WHERE name = 'reals'"),
+     "packed_tables holds meta, stops, transfers, odd, empty; packed_schema creates meta, stops, reals, transfers, odd, empty"),
+    ("a table made by a long query", lambda packed: (
+        pf.execute(packed, "INSERT INTO packed_schema VALUES (99, 'table', 'slow', 'CREATE TABLE slow AS WITH RECURSIVE c(x) AS "
+                           "(SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT count(*) AS n FROM c')"),
+        pf.execute(packed, "INSERT INTO packed_tables VALUES ('slow', 1, 'i i', x'010202010102')")),
+     "the install needs more than 16384000 SQLite instructions"),  # 1,000 a byte of its 4 pages
     ("a trigger", lambda packed: pf.execute(packed, "INSERT INTO packed_schema VALUES (99, 'trigger', 't', "
                                             "'CREATE TRIGGER t AFTER DELETE ON stops BEGIN DELETE FROM meta; END')"),
      "packed_schema row 99: `t` is a trigger, not a table, index or view"),

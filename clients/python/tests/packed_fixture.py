@@ -2,17 +2,16 @@
 a packed file, with the writer's choice of encoding per column (`i`, the smallest `r0`…`r9`,
 `f`, `k` for a column naming an earlier table's single-column text key, `t`, `v`). The tests
 install its output with feedc_packed.py (and the JVM client) and compare content digests; the
-hostile ones edit its output (`replace_data`, `execute`). Standard library only; for tests only.
+hostile ones edit its output (`replace_data`, `drop_column`, `execute`). Standard library only; for tests only.
 """
 import os
 import sqlite3
 import struct
 
 PACKED_SCHEMA = (
-    "CREATE TABLE packed_meta (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL);\n"
+    "CREATE TABLE packed_meta (key TEXT NOT NULL, value TEXT NOT NULL);\n"
     "CREATE TABLE packed_schema (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, name TEXT NOT NULL, sql TEXT NOT NULL);\n"
-    "CREATE TABLE packed_columns (table_name TEXT NOT NULL, cid INTEGER NOT NULL, rows INTEGER NOT NULL,\n"
-    "  encoding TEXT NOT NULL, ref_table TEXT, ref_cid INTEGER, data BLOB NOT NULL, PRIMARY KEY (table_name, cid));\n")
+    "CREATE TABLE packed_tables (name TEXT NOT NULL, rows INTEGER NOT NULL, encodings TEXT NOT NULL, data BLOB NOT NULL);\n")
 REAL_MAX = 1 << 53
 
 
@@ -145,6 +144,7 @@ def pack(plain, packed, encodings=None):
         order = "rowid" if rowid else ", ".join('"%s"' % k for k in key)
         select = ", ".join("rowid" if cid < 0 else '"%s"' % name for cid, name in columns)
         rows = src.execute('SELECT %s FROM "%s" ORDER BY %s' % (select, table, order)).fetchall()
+        words, parts = [], []
         for index, (cid, name) in enumerate(columns):
             values = [row[index] for row in rows]
             encoding, ref = choose(values, name, keys)
@@ -152,9 +152,9 @@ def pack(plain, packed, encodings=None):
             if forced is not None and forced != encoding:
                 encoding, ref = forced, ref if forced == "k" else None
             chosen["%s.%s" % (table, name)] = encoding
-            out.execute("INSERT INTO packed_columns VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (table, cid, len(rows), encoding, ref and ref[0], ref and ref[1],
-                         column_data(values, encoding, ref and ref[2])))
+            words.append("k=%s.%d" % ref[:2] if encoding == "k" else encoding)
+            parts.append(column_data(values, encoding, ref and ref[2]))
+        out.execute("INSERT INTO packed_tables VALUES (?, ?, ?, ?)", (table, len(rows), " ".join(words), table_data(parts)))
         text_keys = [r for r in info if r[3] == 1 and r[2].upper() == "TEXT" and sum(x[3] > 0 for x in info) == 1]
         for cid, name, _, _ in text_keys:
             index = [c for c, _ in columns].index(cid)
@@ -173,8 +173,72 @@ def execute(packed, sql, *args):
     conn.close()
 
 
-def replace_data(packed, table, cid, data, **fields):
-    """Sets one packed column's `data` (and other fields given) in place."""
-    sets = ", ".join(["data = ?"] + ["%s = ?" % f for f in fields])
-    execute(packed, "UPDATE packed_columns SET %s WHERE table_name = ? AND cid = ?" % sets,
-            data, *fields.values(), table, cid)
+def table_data(parts):
+    """A table's `data`: each column's bytes after its varint length."""
+    return b"".join(varint(len(part)) + part for part in parts)
+
+
+def split_data(data):
+    """A table's `data` back into its columns' bytes."""
+    parts, pos = [], 0
+    while pos < len(data):
+        size, shift = 0, 0
+        while True:
+            byte, pos = data[pos], pos + 1
+            size, shift = size | (byte & 0x7F) << shift, shift + 7
+            if byte < 0x80:
+                break
+        parts.append(data[pos:pos + size])
+        pos += size
+    return parts
+
+
+def _position(conn, table, cid):
+    """Where column `cid` of `table` is among its packed columns (after the rowid, if any)."""
+    sql = conn.execute("SELECT sql FROM packed_schema WHERE type = 'table' AND name = ?", (table,)).fetchone()[0]
+    scratch = sqlite3.connect(":memory:")
+    scratch.execute(sql)
+    position = cid + (1 if has_rowid(scratch, table) else 0)
+    scratch.close()
+    return position
+
+
+def table_entry(packed, table):
+    """(rows, encodings as a list of words, the columns' bytes) of one table of a packed file."""
+    conn = sqlite3.connect(packed)
+    try:
+        rows, encodings, data = conn.execute("SELECT rows, encodings, data FROM packed_tables WHERE name = ?", (table,)).fetchone()
+        return rows, encodings.split(" "), split_data(data)
+    finally:
+        conn.close()
+
+
+def column(packed, table, cid):
+    """(rows, bytes) of one packed column (cid -1: the rowid)."""
+    conn = sqlite3.connect(packed)
+    try:
+        position = _position(conn, table, cid)
+    finally:
+        conn.close()
+    rows, _, parts = table_entry(packed, table)
+    return rows, parts[position]
+
+
+def replace_data(packed, table, cid, data):
+    """Sets one packed column's bytes in place (cid -1: the rowid)."""
+    conn = sqlite3.connect(packed)
+    position = _position(conn, table, cid)
+    conn.close()
+    _, _, parts = table_entry(packed, table)
+    parts[position] = data
+    execute(packed, "UPDATE packed_tables SET data = ? WHERE name = ?", table_data(parts), table)
+
+
+def drop_column(packed, table, cid):
+    """Removes one packed column (its word and its bytes) from a table of a packed file."""
+    conn = sqlite3.connect(packed)
+    position = _position(conn, table, cid)
+    conn.close()
+    _, words, parts = table_entry(packed, table)
+    del words[position], parts[position]
+    execute(packed, "UPDATE packed_tables SET encodings = ?, data = ? WHERE name = ?", " ".join(words), table_data(parts), table)

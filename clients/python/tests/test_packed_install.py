@@ -9,6 +9,7 @@ The real bundles are compiled by `feedc build` ($FEEDC_BINARY, else .build/relea
 ../shared/data (skipped without either).
 """
 import gzip
+import json
 import os
 import shutil
 import sqlite3
@@ -39,17 +40,42 @@ def digest_of(path):
 def build_real_bundle(folder, zips, name="b"):
     """The plain bundle `feedc build` compiles from `zips` (GTFS files under ../shared/data/gtfs),
     unpacked into `folder`; its path."""
+    return build_real_bundles(folder, zips, name)[0]
+
+
+def build_real_bundles(folder, zips, name="b"):
+    """(plain bundle, packed file, the manifest's digest) of what `feedc build` publishes from
+    `zips` (GTFS files under ../shared/data/gtfs), both unpacked into `folder`: the packed file as
+    the Swift writer wrote it."""
     lines = ["output: out", "bundles:", "  - name: %s" % name, "    sources:"]
     for n, path in enumerate(zips):
         lines += ["      - id: s%d" % n, "        path: %s" % os.path.join(SHARED_GTFS, path)]
     with open(os.path.join(folder, "pipeline.yaml"), "w") as f:
         f.write("\n".join(lines) + "\n")
     subprocess.run([FEEDC, "build", "--config", "pipeline.yaml"], cwd=folder, check=True, capture_output=True)
-    bundles = os.path.join(folder, "out", name, "bundles")
-    plain = os.path.join(folder, "plain.sqlite")
-    with gzip.open(os.path.join(bundles, sorted(os.listdir(bundles))[0])) as source, open(plain, "wb") as out:
-        shutil.copyfileobj(source, out)
-    return plain
+    published = os.path.join(folder, "out", name)
+    with open(os.path.join(published, "manifest.json")) as f:
+        latest = json.load(f)["latest"]
+    packed = [e for e in latest.get("encodings", []) if e["encoding"] == "packed-gzip"]
+    paths = []
+    for file, unpacked in ((latest["file"], "plain.sqlite"), (packed[0]["file"] if packed else None, "swift.packed")):
+        if file is None:
+            paths.append(None)
+            continue
+        paths.append(os.path.join(folder, unpacked))
+        with gzip.open(os.path.join(published, file)) as source, open(paths[-1], "wb") as out:
+            shutil.copyfileobj(source, out)
+    return paths[0], paths[1], latest["digest"]
+
+
+def packed_tables(path):
+    conn = sqlite3.connect(path)
+    try:
+        return (conn.execute("SELECT * FROM packed_meta ORDER BY key").fetchall(),
+                conn.execute("SELECT * FROM packed_schema ORDER BY seq").fetchall(),
+                conn.execute("SELECT name, rows, encodings, data FROM packed_tables ORDER BY rowid").fetchall())
+    finally:
+        conn.close()
 
 
 class PackedInstallTests(unittest.TestCase):
@@ -94,18 +120,32 @@ class PackedInstallTests(unittest.TestCase):
         fx.make_bundle(self.plain, 2, fx.stop_rows(60, renamed={3}))
         self.round_trip()
 
-    def test_real_bundle_round_trips(self):
-        zip_path = os.path.join(SHARED_GTFS, "small", "cdmx_2018_tlib.zip")
+    def real_bundles(self, zip_name):
+        zip_path = os.path.join(SHARED_GTFS, zip_name)
         if not os.path.exists(zip_path):
             self.skipTest("needs ../shared/data (%s)" % zip_path)
         if not os.access(FEEDC, os.X_OK):
             self.skipTest("needs the feedc binary ($FEEDC_BINARY or %s)" % FEEDC)
-        chosen = self.round_trip(build_real_bundle(self.folder, ["small/cdmx_2018_tlib.zip"]))
+        return build_real_bundles(self.folder, [zip_name])
+
+    def test_real_bundle_round_trips(self):
+        plain, _, _ = self.real_bundles("small/cdmx_2018_tlib.zip")
+        chosen = self.round_trip(plain)
         self.assertEqual(chosen["pattern_stops.stop_id"], "k")
         conn = sqlite3.connect(self.new)
         self.assertEqual(conn.execute("SELECT count(*) FROM sqlite_master WHERE type IN ('index', 'view')").fetchone()[0],
                          sqlite3.connect(self.plain).execute("SELECT count(*) FROM sqlite_master WHERE type IN ('index', 'view')").fetchone()[0])
         conn.close()
+
+    def test_the_swift_writers_packed_file_installs(self):
+        """The packed file `feedc build` publishes installs to the manifest's digest, and the test
+        packer writes the same tables (so that the spoiled cases spoil what the writer writes)."""
+        plain, packed, digest = self.real_bundles("small/cdmx_2018_tlib.zip")
+        self.assertIsNotNone(packed, "feedc build published no packed-gzip encoding")
+        install_packed(packed, self.new)
+        self.assertEqual(digest_of(self.new), digest)
+        pf.pack(plain, self.packed)
+        self.assertEqual(packed_tables(self.packed), packed_tables(packed))
 
     def test_spoiled_packed_files_are_refused(self):
         cases.make_rich_bundle(self.plain)

@@ -17,8 +17,7 @@ import hostile_fixtures as fx
 import packed_cases as cases
 import packed_fixture as pf
 from hostile_case import FEEDC, ClientTest, setUpModule, tearDownModule  # noqa: F401
-import test_packed_install
-from test_packed_install import SHARED_GTFS, build_real_bundle
+from test_packed_install import SHARED_GTFS, build_real_bundles
 
 PACKED_FILE = "bundles/2.packed.sqlite.gz"
 REAL_ZIP = "small/cdmx_2018_tlib.zip"
@@ -114,7 +113,8 @@ _REAL = {}  # hostile_case.SHARED -> (plain bundle bytes, its digest), compiled 
 
 
 class PackedRealBundleTests(ClientTest):
-    """A real bundle (Mexico City's 2018 feed, by `feedc build`) pulled packed into a fresh database."""
+    """A real bundle (Mexico City's 2018 feed, by `feedc build`, packed by the Swift writer) pulled
+    packed into a fresh database."""
 
     def setUp(self):
         if not os.path.exists(os.path.join(SHARED_GTFS, REAL_ZIP)):
@@ -128,11 +128,9 @@ class PackedRealBundleTests(ClientTest):
         if hostile_case.SHARED not in _REAL:
             folder = os.path.join(hostile_case.SHARED, "real")
             os.mkdir(folder)
-            plain = build_real_bundle(folder, [REAL_ZIP])
-            packed = os.path.join(folder, "b.packed")
-            pf.pack(plain, packed)
+            plain, packed, digest = build_real_bundles(folder, [REAL_ZIP])  # packed by the Swift writer
             with open(plain, "rb") as a, open(packed, "rb") as b:
-                _REAL[hostile_case.SHARED] = (a.read(), b.read(), test_packed_install.digest_of(plain))
+                _REAL[hostile_case.SHARED] = (a.read(), b.read(), digest)
         plain, packed, digest = _REAL[hostile_case.SHARED]
         entry = fx.entry("bundles/1.packed.sqlite.gz", fx.gz(packed), encoding="packed-gzip", unpacked_bytes=len(packed))
         latest = fx.entry("bundles/1.sqlite.gz", fx.gz(plain), 1, digest, unpacked_bytes=len(plain), encodings=[entry])
