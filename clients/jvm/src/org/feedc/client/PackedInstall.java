@@ -18,6 +18,10 @@ public final class PackedInstall {
     public static final String ENCODING = "packed-gzip";
     public static final String FORMAT = "1";
     public static final int PAGE_SIZE = 4096;
+    /// The SQLite instructions an install may run: at least BUDGET_MIN, and BUDGET_PER_BYTE a byte
+    /// of the packed file (a `CREATE TABLE … AS SELECT` that would run for hours is refused).
+    public static final long BUDGET_MIN = 10_000_000L;
+    public static final long BUDGET_PER_BYTE = 1_000L;
     private static final Pattern USER_VERSION = Pattern.compile("[0-9]{1,9}");
     private static final Map<String, String[]> PREFIXES = Map.of(
             "table", new String[] {"CREATE TABLE "},
@@ -39,18 +43,31 @@ public final class PackedInstall {
     private final Map<String, List<Object>> kept = new HashMap<>();     // their values
     private final Map<String, String> keptNames = new HashMap<>();
 
-    private PackedInstall(SqlDatabase source, SqlDatabase target) {
+    private final long budget;
+
+    private PackedInstall(SqlDatabase source, SqlDatabase target, long budget) {
         this.source = source;
         this.target = target;
+        this.budget = budget;
     }
 
     /// Installs the packed file `packed` into the new file `created`, capped at `maxPages` pages
     /// when not null; PackedException when the packed file is corrupt or does not install (the
     /// caller deletes the new file).
     public static void install(SqlDriver driver, String packed, String created, Long maxPages) throws PackedException {
-        try (SqlDatabase source = driver.open(packed, true); SqlDatabase target = driver.open(created, false)) {
-            new PackedInstall(source, target).run(maxPages);
+        long budget = Math.max(BUDGET_MIN, BUDGET_PER_BYTE * new java.io.File(packed).length());
+        SqlDatabase target = null;
+        try (SqlDatabase source = driver.open(packed, true)) {
+            target = driver.open(created, false);
+            try {
+                new PackedInstall(source, target, budget).run(maxPages);
+            } finally {
+                target.close();
+            }
         } catch (SQLException error) {
+            if (target != null && target.workLimitReached()) {
+                throw new PackedException("the install needs more than " + budget + " SQLite instructions");
+            }
             throw new PackedException(error.getMessage() != null ? error.getMessage() : error.getClass().getSimpleName());
         }
     }
@@ -81,11 +98,6 @@ public final class PackedInstall {
     private void run(Long maxPages) throws SQLException, PackedException {
         metaValue("format", true);
         String userVersion = metaValue("user_version", false);
-        try (SqlCursor rows = source.query("SELECT ref_table, ref_cid FROM packed_columns WHERE encoding = 'k'")) {
-            while (rows.next()) {
-                wanted.add(InstalledCheck.repr(rows, 0) + "\0" + InstalledCheck.repr(rows, 1));
-            }
-        }
         List<String[]> schema = new ArrayList<>();  // seq, type, name, sql
         try (SqlCursor rows = source.query("SELECT seq, type, name, sql FROM packed_schema ORDER BY seq")) {
             while (rows.next()) {
@@ -117,6 +129,34 @@ public final class PackedInstall {
                         + "` is not made by `" + String.join("` or `", words) + "`");
             }
         }
+        List<String> names = new ArrayList<>();
+        List<String> tables = new ArrayList<>();
+        try (SqlCursor rows = source.query("SELECT rowid, name, rows, encodings FROM packed_tables ORDER BY rowid")) {
+            while (rows.next()) {
+                names.add(rows.type(1) == SqlCursor.TEXT ? rows.getString(1) : InstalledCheck.repr(rows, 1));
+            }
+        }
+        for (String[] row : schema) {
+            if (row[1].equals("table")) {
+                tables.add(row[2]);
+            }
+        }
+        if (!names.equals(tables)) {
+            throw new PackedException("packed_tables holds " + String.join(", ", names) + "; packed_schema creates "
+                    + String.join(", ", tables));
+        }
+        List<PackedTable> entries = new ArrayList<>();
+        try (SqlCursor rows = source.query("SELECT rowid, name, rows, encodings FROM packed_tables ORDER BY rowid")) {
+            while (rows.next()) {
+                PackedTable entry = new PackedTable(rows);
+                entries.add(entry);
+                for (String ref : entry.refs) {
+                    if (ref != null) {
+                        wanted.add(ref);
+                    }
+                }
+            }
+        }
         for (String pragma : new String[] {"page_size = " + PAGE_SIZE, "journal_mode = OFF", "synchronous = OFF",
                 "user_version = " + userVersion, maxPages != null ? "max_page_count = " + maxPages : null}) {
             if (pragma == null) {
@@ -130,16 +170,15 @@ public final class PackedInstall {
                 target.execute("PRAGMA " + pragma);
             }
         }
+        target.limitWork(budget);
         for (String[] row : schema) {
             if (row[1].equals("table")) {
                 create(row);
             }
         }
         target.begin();
-        for (String[] row : schema) {
-            if (row[1].equals("table")) {
-                insert(row[2]);
-            }
+        for (PackedTable entry : entries) {
+            insert(entry);
         }
         target.commit();
         for (String kind : new String[] {"index", "view"}) {
@@ -197,30 +236,34 @@ public final class PackedInstall {
         return columns;
     }
 
-    private void insert(String table) throws SQLException, PackedException {
+    private void insert(PackedTable entry) throws SQLException, PackedException {
+        String table = entry.name;
         List<Object[]> columns = columns(table);
-        List<Long> tableCids = new ArrayList<>();
+        if (entry.encodings.size() != columns.size()) {
+            throw new PackedException("table " + table + ": " + entry.encodings.size() + " packed columns, the table has "
+                    + columns.size());
+        }
+        List<String> where = new ArrayList<>();
         for (Object[] column : columns) {
-            tableCids.add((Long) column[0]);
+            where.add(table + "." + column[1]);
         }
-        PackedTable packed = PackedTable.read(source, table, columns, kept.keySet());
-        if (!packed.cids.equals(tableCids)) {
-            throw new PackedException("table " + table + ": packed columns " + packed.cids + ", the table has " + tableCids);
-        }
-        packed.check();
+        List<byte[]> parts = entry.split(source, where);
         PackedColumn[] decoders = new PackedColumn[columns.size()];
-        for (int c = 0; c < decoders.length; c++) {
-            String ref = packed.refs.get(c);
-            decoders[c] = new PackedColumn(packed.names.get(c), packed.rows, packed.encodings.get(c), packed.data.get(c),
-                    ref == null ? null : keptNames.get(ref), ref == null ? null : kept.get(ref));
-        }
         List<List<Object>> keptHere = new ArrayList<>();
         for (int c = 0; c < decoders.length; c++) {
-            String key = PyText.repr(table) + "\0" + tableCids.get(c);
+            String ref = entry.refs.get(c);
+            if (ref != null && !kept.containsKey(ref)) {
+                throw new PackedException("column " + where.get(c) + ": it refers to " + entry.shownRefs.get(c)
+                        + ", not a column of an earlier table");
+            }
+            decoders[c] = new PackedColumn(where.get(c), entry.rows, entry.encodings.get(c), parts.get(c),
+                    ref == null ? null : keptNames.get(ref), ref == null ? null : kept.get(ref));
+            parts.set(c, null);
+            String key = PackedTable.key(table, (Long) columns.get(c)[0]);
             List<Object> values = null;
             if (wanted.contains(key)) {
                 values = new ArrayList<>();
-                for (long r = 0; r < packed.rows; r++) {
+                for (long r = 0; r < entry.rows; r++) {
                     values.add(decoders[c].next());
                 }
                 decoders[c].finish();
@@ -236,7 +279,7 @@ public final class PackedInstall {
             marks.append(marks.length() > 0 ? ", ?" : "?");
         }
         try (SqlStatement statement = target.prepare("INSERT INTO " + quoted(table) + " (" + names + ") VALUES (" + marks + ")")) {
-            for (long r = 0; r < packed.rows; r++) {
+            for (long r = 0; r < entry.rows; r++) {
                 for (int c = 0; c < decoders.length; c++) {
                     Object value = keptHere.get(c) != null ? keptHere.get(c).get((int) r) : decoders[c].next();
                     bind(statement, c + 1, value);

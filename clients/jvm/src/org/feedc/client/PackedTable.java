@@ -3,100 +3,105 @@ package org.feedc.client;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/// The `packed_columns` rows of one table of a packed bundle, checked as the Python client's
-/// `_Install._insert` checks them (docs/packed-bundle.md, "Installing" 4): each a count of rows,
-/// a BLOB of data, a known encoding, a reference only for `k` and then to a column of an earlier
-/// table; one row count for all, at most the bytes of their data.
+/// One `packed_tables` row of a packed bundle, its blob left in the file (docs/packed-bundle.md,
+/// "The file"; the Python client's `_Table` and `_Install._split`, whose words it uses): a count of
+/// rows and one encoding a column (`i`, `r0`…`r9`, `f`, `t`, `v`, `k=<table>.<cid>`), then, once the
+/// table is created, the blob cut into its columns' bytes.
 final class PackedTable {
-    private static final Pattern ENCODINGS = Pattern.compile("i|r[0-9]|f|t|k|v");
+    private static final Pattern ENCODING = Pattern.compile("i|r[0-9]|f|t|v");
+    private static final Pattern REFERENCE = Pattern.compile("k=([^ .]+)\\.(-1|0|[1-9][0-9]{0,8})");
 
-    /// The packed columns' cids (`Long`, or the Python `repr` of a value of another type).
-    final List<Object> cids = new ArrayList<>();
-    final List<String> names = new ArrayList<>();      // "table.column", set by `check`
+    final long rowid;
+    final String name;
+    final long rows;
     final List<String> encodings = new ArrayList<>();
-    final List<byte[]> data = new ArrayList<>();
-    final List<String> refs = new ArrayList<>();       // `k`: the key of the column referenced
-    long rows;
+    final List<String> refs = new ArrayList<>();   // `k`: the key (`table \0 cid`) of the column referenced
+    final List<String> shownRefs = new ArrayList<>();  // `k`: "table.cid"
 
-    private final String table;
-    private final List<Object[]> columns;
-    private final Set<String> earlier;
-    private final List<String[]> shown = new ArrayList<>();   // Python reprs: rows, encoding, ref_table, ref_cid
-    private final List<Long> counts = new ArrayList<>();      // null: not a count
-
-    private PackedTable(String table, List<Object[]> columns, Set<String> earlier) {
-        this.table = table;
-        this.columns = columns;
-        this.earlier = earlier;
-    }
-
-    /// The packed columns of `table`, in cid order; `columns` are the table's (cid, name) as
-    /// created, `earlier` the keys (`repr(table) \0 cid`) of the columns a `k` column may read.
-    static PackedTable read(SqlDatabase source, String table, List<Object[]> columns, Set<String> earlier) throws SQLException {
-        PackedTable packed = new PackedTable(table, columns, earlier);
-        try (SqlCursor rows = source.query("SELECT cid, rows, encoding, ref_table, ref_cid, data FROM packed_columns "
-                + "WHERE table_name = ? ORDER BY cid", table)) {
-            while (rows.next()) {
-                packed.cids.add(rows.type(0) == SqlCursor.INTEGER ? (Object) rows.getLong(0) : InstalledCheck.repr(rows, 0));
-                packed.counts.add(rows.type(1) == SqlCursor.INTEGER && rows.getLong(1) >= 0 ? rows.getLong(1) : null);
-                packed.encodings.add(rows.type(2) == SqlCursor.TEXT ? rows.getString(2) : null);
-                packed.data.add(rows.type(5) == SqlCursor.BLOB ? rows.getBytes(5) : null);
-                packed.shown.add(new String[] {InstalledCheck.repr(rows, 1), InstalledCheck.repr(rows, 2),
-                        InstalledCheck.repr(rows, 3), InstalledCheck.repr(rows, 4)});
+    /// One row of `SELECT rowid, name, rows, encodings FROM packed_tables`, its words checked.
+    PackedTable(SqlCursor row) throws SQLException, PackedInstall.PackedException {
+        rowid = row.getLong(0);
+        name = row.getString(1);
+        if (row.type(2) != SqlCursor.INTEGER || row.getLong(2) < 0) {
+            throw error("table " + name + ": rows is " + InstalledCheck.repr(row, 2) + ", not a count");
+        }
+        rows = row.getLong(2);
+        if (row.type(3) != SqlCursor.TEXT) {
+            throw error("table " + name + ": its encodings are not text");
+        }
+        for (String word : row.getString(3).split(" ", -1)) {
+            Matcher reference = REFERENCE.matcher(word);
+            if (reference.matches()) {
+                encodings.add("k");
+                refs.add(key(reference.group(1), Long.parseLong(reference.group(2))));
+                shownRefs.add(reference.group(1) + "." + reference.group(2));
+            } else if (ENCODING.matcher(word).matches()) {
+                encodings.add(word);
+                refs.add(null);
+                shownRefs.add(null);
+            } else {
+                throw error("table " + name + ": unknown encoding " + PyText.repr(word));
             }
         }
-        return packed;
+    }
+
+    /// The key of a column in the install's kept columns.
+    static String key(String table, long cid) {
+        return table + "\0" + cid;
     }
 
     private static PackedInstall.PackedException error(String message) {
         return new PackedInstall.PackedException(message);
     }
 
-    /// The checks, in the Python client's order; sets `names`, `refs` and `rows`.
-    void check() throws PackedInstall.PackedException {
-        long bytes = 0;
-        for (int c = 0; c < cids.size(); c++) {
-            String where = table + "." + columns.get(c)[1];
-            String[] text = shown.get(c);
-            names.add(where);
-            if (counts.get(c) == null) {
-                throw error("column " + where + ": rows is " + text[0] + ", not a count");
+    /// The table's blob (`data`, which must be a BLOB of at least `rows` bytes) cut into the bytes
+    /// of the columns named `names` ("table.column"): each a varint length, then the bytes; every
+    /// byte in a column.
+    List<byte[]> split(SqlDatabase source, List<String> names) throws SQLException, PackedInstall.PackedException {
+        byte[] data = null;
+        try (SqlCursor row = source.query("SELECT CASE WHEN typeof(data) = 'blob' THEN data END FROM packed_tables WHERE rowid = ?",
+                Long.toString(rowid))) {
+            if (row.next() && row.type(0) == SqlCursor.BLOB) {
+                data = row.getBytes(0);
             }
-            if (data.get(c) == null) {
-                throw error("column " + where + ": its data is not a BLOB");
-            }
-            String encoding = encodings.get(c);
-            if (encoding == null || !ENCODINGS.matcher(encoding).matches()) {
-                throw error("column " + where + ": unknown encoding " + text[1]);
-            }
-            String ref = null;
-            if (encoding.equals("k")) {
-                ref = text[2] + "\0" + text[3];
-                if (!earlier.contains(ref)) {
-                    throw error("column " + where + ": it refers to " + text[2] + " cid " + text[3]
-                            + ", not a column of an earlier table");
+        }
+        if (data == null) {
+            throw error("table " + name + ": its data is not a BLOB");
+        }
+        if (rows > data.length) {
+            throw error("table " + name + ": " + rows + " rows in " + data.length + " bytes of data");
+        }
+        List<byte[]> parts = new ArrayList<>();
+        int pos = 0;
+        for (String where : names) {
+            long size = 0;
+            int start = pos;
+            while (true) {
+                if (pos >= data.length || pos - start == 10) {
+                    throw error("column " + where + ": a varint cut short or beyond 64 bits");
                 }
-            } else if (!text[2].equals("None") || !text[3].equals("None")) {
-                throw error("column " + where + ": a reference on a `" + encoding + "` column");
+                int b = data[pos++] & 0xff;
+                int shift = 7 * (pos - 1 - start);
+                if (shift == 63 && b > 1) {
+                    throw error("column " + where + ": a varint cut short or beyond 64 bits");
+                }
+                size |= (long) (b & 0x7f) << shift;
+                if (b < 0x80) {
+                    break;
+                }
             }
-            refs.add(ref);
-            bytes += data.get(c).length;
-        }
-        TreeSet<Long> distinct = new TreeSet<>(counts);
-        if (distinct.size() > 1) {
-            List<String> words = new ArrayList<>();
-            for (Long count : distinct) {
-                words.add(count.toString());
+            if (Long.compareUnsigned(size, data.length - pos) > 0) {
+                throw error("column " + where + ": " + Long.toUnsignedString(size) + " bytes, past the end of the table's data");
             }
-            throw error("table " + table + ": its columns hold " + String.join(" or ", words) + " rows");
+            parts.add(java.util.Arrays.copyOfRange(data, pos, pos + (int) size));
+            pos += (int) size;
         }
-        rows = distinct.isEmpty() ? 0 : distinct.first();
-        if (rows > bytes) {
-            throw error("table " + table + ": " + rows + " rows in " + bytes + " bytes of data");
+        if (pos != data.length) {
+            throw error("table " + name + ": " + (data.length - pos) + " bytes after its columns");
         }
+        return parts;
     }
 }
