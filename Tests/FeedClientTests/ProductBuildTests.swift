@@ -149,7 +149,7 @@ struct ProductBuildTests {
 
 private func bundleBytes(_ folder: TemporaryFolder) throws -> String {
     let manifest = try Manifest.decode(Data(contentsOf: folder.url.appendingPathComponent("out/m/manifest.json")))
-    return "\(manifest.latest.bytes) bytes"
+    return "\(manifest.latest.fullDownload.bytes) bytes"  // the packed bundle
 }
 
 /// `swift build --product` of an example package into a new scratch folder.

@@ -17,9 +17,10 @@ struct PythonClientFaultTests {
         PythonClient(manifest: f.nginx.url(path), database: db)
     }
 
-    /// The full bundle's line, with why no delta was used.
+    /// The full bundle's line, with why no delta was used: the bytes of what the client
+    /// downloads, the packed bundle (docs/packed-bundle.md).
     private func fullLine(_ f: Fixture, _ reason: String = "first download") throws -> String {
-        "downloaded full bundle (version 2), \(try f.manifest.latest.bytes) bytes; \(reason)"
+        "downloaded full bundle (version 2), \(try f.manifest.latest.fullDownload.bytes) bytes; \(reason)"
     }
 
     /// The full bundle's line after the delta from version 1 was refused.
@@ -55,11 +56,13 @@ struct PythonClientFaultTests {
         #expect(try digest(db) == f.manifest.latest.digest)
     }
 
+    /// The packed bundle's checksum wrong (`bundleThatIsNotGzipIsRefused`: the plain bundle's path).
     @Test func wrongChecksumLeavesTheDatabaseThenRecovers() throws {
         let f = try Fixture()
         let good = try f.manifest
+        try #require(good.latest.encodings?.count == 1)
         try f.editManifest {
-            $0.latest.sha256 = String(repeating: "0", count: 64)
+            $0.latest.encodings?[0].sha256 = String(repeating: "0", count: 64)
             $0.deltas = []
         }
         let db = try f.clientAtVersion1()
@@ -131,6 +134,7 @@ struct PythonClientFaultTests {
             $0.latest.sha256 = sha256Hex(garbage)
             $0.latest.bytes = garbage.count
             $0.latest.unpackedBytes = nil
+            $0.latest.encodings = nil  // the plain bundle's path
             $0.deltas = []
         }
         let db = try f.clientAtVersion1()
@@ -143,7 +147,7 @@ struct PythonClientFaultTests {
 
     /// A delta may only change rows of content tables: a COMMIT, a schema change, an ATTACH or a
     /// PRAGMA in it is refused before it runs, and nothing it did before that stays. (The full
-    /// bundle is made unusable, so the database must stay at version 1.)
+    /// bundle, plain and packed, is made unusable, so the database must stay at version 1.)
     @Test(arguments: ["COMMIT;", "DROP TABLE trips;", "ATTACH '%ATTACHED%' AS x;", "PRAGMA user_version = 7;", "CREATE TABLE evil (x);"])
     func hostileDeltaIsRefused(_ statement: String) throws {
         let f = try Fixture()
@@ -152,7 +156,10 @@ struct PythonClientFaultTests {
             "-- feedc delta format 1\nUPDATE stops SET name = 'hacked' WHERE stop_id = 's201';\n"
             + statement.replacingOccurrences(of: "%ATTACHED%", with: attached.path) + "\n"
         try replaceDelta(f, with: Data(try Gzip.compress([UInt8](sql.utf8))))
-        try f.editManifest { $0.latest.sha256 = String(repeating: "0", count: 64) }
+        try f.editManifest {
+            $0.latest.sha256 = String(repeating: "0", count: 64)
+            $0.latest.encodings?[0].sha256 = String(repeating: "0", count: 64)
+        }
         let db = try f.clientAtVersion1()
         let before = try digest(db)
         let failed = try client(f, db).pull()

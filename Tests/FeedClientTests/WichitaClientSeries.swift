@@ -7,7 +7,8 @@ import Testing
 
 /// Another language's client (Python, JVM) against nginx serving every Wichita version:
 /// clients at every older version reach the latest content through their delta, a new client
-/// downloads the full bundle, and an up-to-date client costs one request answered 304.
+/// downloads the full bundle (its packed encoding) and installs it, and an up-to-date client
+/// costs one request answered 304.
 enum WichitaClientSeries {
     /// What one pull printed.
     struct Pull {
@@ -61,11 +62,14 @@ enum WichitaClientSeries {
 
         let fresh = folder.url.appendingPathComponent("fresh.sqlite")
         let full = try pull(url, fresh)
-        #expect(full.output == "downloaded full bundle (version \(manifest.latest.version)), \(manifest.latest.bytes) bytes; first download", "\(full.error)")
+        // The packed bundle (docs/packed-bundle.md), installed by the client.
+        let download = manifest.latest.fullDownload
+        #expect(download.isPacked)
+        #expect(full.output == "downloaded full bundle (version \(manifest.latest.version)), \(download.bytes) bytes; first download", "\(full.error)")
         #expect(try ContentDigest.compute(Database(path: fresh.path)) == manifest.latest.digest)
         // As the Swift client leaves it: WAL, so an app reads on while a later delta applies.
         #expect(try Database(path: fresh.path).scalar("PRAGMA journal_mode")?.string == "wal")
-        print("\(name), full bundle (\(manifest.latest.bytes) bytes): \(String(format: "%.2f", full.seconds)) s")
+        print("\(name), full bundle (packed, \(download.bytes) bytes): \(String(format: "%.2f", full.seconds)) s")
         let before = nginx.requests.count
         let again = try pull(url, fresh)
         #expect(again.output == "up to date (version \(manifest.latest.version))", "\(again.error)")

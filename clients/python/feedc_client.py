@@ -13,7 +13,9 @@ only, and it does what the Swift `FeedClient` does, step for step (docs/update-p
    when the content digest and `meta` are the manifest's (feedc_delta.py).
 5. Else, or when the delta fails: the full bundle, streamed beside the database (a cut download is
    resumed with a Range request), size and SHA-256 checked, unpacked, schema, `meta` and digest
-   checked, flushed to disk and renamed over the database (feedc_full.py).
+   checked, flushed to disk and renamed over the database (feedc_full.py). When the manifest lists
+   a packed encoding of the version (docs/packed-bundle.md), that file is downloaded instead and
+   installed into the new file before the same checks (feedc_packed.py).
 
 Nothing a server sends is trusted further than the manifest declares (feedc_limits.py): bodies,
 unpacked sizes and the time of every request are bounded, and only files on the manifest's
@@ -24,7 +26,8 @@ Whatever fails, the database stays as it was and usable.
     feedc-client pull …        (the same, once installed: pip install clients/python)
 
 Prints what it did: `up to date (version V)`, `applied delta F→V, B bytes`, or
-`downloaded full bundle (version V), B bytes; REASON`, REASON being why no delta was used:
+`downloaded full bundle (version V), B bytes; REASON` (B: the size of the file downloaded, the
+packed one when it was taken), REASON being why no delta was used:
 `first download`, `no delta from version N is published`, or
 `the delta from version N was not used: ERROR`. On a terminal, the progress of downloads and of
 applying a delta is shown on standard error as it goes.
@@ -223,8 +226,8 @@ class FeedClient:
                 reason = "no delta from version %d is published" % local
             else:
                 reason = "the delta from version %d was not used: %s" % (local, _one_line(self.delta_failure))
-            self._replace_with_full(latest, manifest["bundle"])
-            result = UpdateResult("full", latest["version"], size=latest["bytes"], reason=reason)
+            downloaded = self._replace_with_full(latest, manifest["bundle"])
+            result = UpdateResult("full", latest["version"], size=downloaded["bytes"], reason=reason)
         if "etag" in response_headers:
             try:
                 _write_atomically(self.etag_file, response_headers["etag"].encode("utf-8"))
@@ -266,7 +269,8 @@ class FeedClient:
             return False
 
     def _replace_with_full(self, latest, bundle):
-        replace_with_full(self.http, self.manifest_url, self.database, latest, bundle, self.progress)
+        """The manifest entry of the file downloaded (the plain bundle or a packed encoding)."""
+        return replace_with_full(self.http, self.manifest_url, self.database, latest, bundle, self.progress)
 
 
 def _one_line(text):

@@ -4,6 +4,8 @@ that every field the client uses is present, of its type and within its limits.
 Refused (the manifest is unusable): a body that is not UTF-8 JSON, a key repeated in an object
 (two parsers could read two different manifests), integers that are not JSON integers in
 0 ... 2^53 - 1, checksums that are not lowercase hex, and an `unpacked_bytes` beyond the limits.
+A version's optional `encodings` (docs/packed-bundle.md) never makes it unusable: `chosen_encoding`
+skips an entry it does not know or whose fields are not valid.
 """
 import json
 import re
@@ -15,6 +17,8 @@ _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}\Z")
 _VERSION_FIELDS = "version:int digest:digest file:str bytes:int sha256:hex"
 _DELTA_FIELDS = "from:int to:int file:str bytes:int sha256:hex"
+_ENCODING_FIELDS = "encoding:str file:str bytes:int sha256:hex unpacked_bytes:int"
+KNOWN_ENCODINGS = ("packed-gzip",)
 
 
 def _unusable(message):
@@ -83,3 +87,20 @@ def parse_manifest(body):
         _require(entry, _DELTA_FIELDS, "deltas")
         _require_unpacked(entry, "deltas", DELTA_UNPACKED_MAX)
     return manifest
+
+
+def chosen_encoding(version, known=KNOWN_ENCODINGS):
+    """The first entry of the version's `encodings` whose `encoding` is `known` and whose fields
+    are valid (`file`, `bytes`, `sha256` and the required `unpacked_bytes` as for a version), or
+    None: then the version's own `file`, the plain bundle (docs/packed-bundle.md)."""
+    entries = version.get("encodings")
+    for entry in entries if isinstance(entries, list) else ():
+        if not isinstance(entry, dict) or not isinstance(entry.get("encoding"), str) or entry["encoding"] not in known:
+            continue
+        try:
+            _require(entry, _ENCODING_FIELDS, "encodings")
+            _require_unpacked(entry, "encodings", BUNDLE_UNPACKED_MAX)
+        except UpdateError:
+            continue
+        return entry
+    return None

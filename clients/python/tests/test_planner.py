@@ -93,9 +93,10 @@ def setUpModule():
             f.write("".join("      - id: %s\n        path: %s\n" % source for source in sources[name]))
     subprocess.run([FEEDC, "build", "-c", "pipeline.yaml"], cwd=FOLDER, check=True, stdout=subprocess.DEVNULL)
     for name in names:
-        packed, = glob.glob(os.path.join(FOLDER, "out", name, "bundles", "*.sqlite.gz"))
+        gzipped, = [path for path in glob.glob(os.path.join(FOLDER, "out", name, "bundles", "*.sqlite.gz"))
+                   if not path.endswith(".packed.sqlite.gz")]  # the plain bundle, not its packed encoding
         BUNDLES[name] = os.path.join(FOLDER, name + ".sqlite")
-        with gzip.open(packed) as source, open(BUNDLES[name], "wb") as target:
+        with gzip.open(gzipped) as source, open(BUNDLES[name], "wb") as target:
             shutil.copyfileobj(source, target)
 
 

@@ -180,8 +180,8 @@ public final class FeedClient {
         } else if (delta != null && tryDelta(delta, latest, manifest.bundle)) {
             result = new UpdateResult(UpdateResult.Kind.DELTA, latest.version, local, delta.bytes, null);
         } else {
-            FullBundle.replace(http, manifestUrl, database, driver, latest, manifest.bundle);
-            result = new UpdateResult(UpdateResult.Kind.FULL, latest.version, local, latest.bytes, deltaFailure);
+            ManifestEntry downloaded = FullBundle.replace(http, manifestUrl, database, driver, latest, manifest.bundle);
+            result = new UpdateResult(UpdateResult.Kind.FULL, latest.version, local, downloaded.bytes, deltaFailure);
         }
         String etag = response.headers.get("etag");
         if (etag != null) {

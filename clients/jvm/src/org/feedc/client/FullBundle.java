@@ -19,21 +19,27 @@ import java.sql.SQLException;
 /// feedc_full.py): streamed beside the database into `.<name>.download-<sha 16>` (a cut download
 /// is resumed with a Range request), size and SHA-256 checked, unpacked within its limits into
 /// `.<name>.new-<pid>`, flushed to disk, its `meta`, schema and content digest checked, switched
-/// to WAL, then renamed over the database. Whatever fails, the database stays as it was.
+/// to WAL, then renamed over the database. When the manifest lists a packed encoding of the
+/// version (docs/packed-bundle.md), that file is downloaded the same way, unpacked beside the
+/// `.new-` file and installed into it (`PackedInstall`), then checked alike. Whatever fails, the
+/// database stays as it was.
 public final class FullBundle {
     private FullBundle() {
     }
 
     /// Replaces `database` with the manifest's `latest` version of `bundle`; UpdateException,
     /// the database unchanged, when any step fails. The caller holds the database's lock.
-    public static void replace(Http http, String manifestUrl, String database, SqlDriver driver, ManifestEntry latest,
-                               String bundle) throws UpdateException {
-        String url = Http.resolve(manifestUrl, latest.file);
+    /// Returns the manifest entry of the file downloaded: `latest`, or its `chosenEncoding`.
+    public static ManifestEntry replace(Http http, String manifestUrl, String database, SqlDriver driver, ManifestEntry latest,
+                                        String bundle) throws UpdateException {
+        ManifestEntry chosen = latest.chosenEncoding != null ? latest.chosenEncoding : latest;
+        String url = Http.resolve(manifestUrl, chosen.file);
         Path db = Paths.get(database).toAbsolutePath();
         Path folder = db.getParent();
         String name = db.getFileName().toString();
-        Path partial = folder.resolve("." + name + ".download-" + latest.sha256.substring(0, 16));
+        Path partial = folder.resolve("." + name + ".download-" + chosen.sha256.substring(0, 16));
         Path unpacked = folder.resolve("." + name + ".new-" + Limits.pid());
+        Path packed = Paths.get(unpacked + ".packed");  // the packed file unpacked, installed into `unpacked`
         try {
             // Leftovers of earlier attempts at other versions (or of a killed process) go; the
             // update lock is held, so no `.new-` file belongs to a live update.
@@ -45,9 +51,14 @@ public final class FullBundle {
                     }
                 }
             }
-            fetch(http, latest, url, partial);
-            unpack(latest, partial, unpacked);
-            check(driver, latest, bundle, partial, unpacked);
+            fetch(http, chosen, url, partial);
+            if (chosen == latest) {
+                unpack(latest, partial, unpacked);
+            } else {
+                unpack(chosen, partial, packed);
+                install(driver, latest, chosen, partial, packed, unpacked);
+            }
+            check(driver, latest, bundle, partial, unpacked, chosen.file);
             // A stale journal belongs to the database being replaced.
             for (String suffix : new String[] {"-journal", "-wal", "-shm"}) {
                 Http.remove(Paths.get(db + suffix));
@@ -62,13 +73,32 @@ public final class FullBundle {
         } catch (IOException error) {
             throw Limits.localError(error, database);
         } finally {
-            for (String suffix : new String[] {"", "-journal", "-wal", "-shm"}) {
+            for (String suffix : new String[] {"", "-journal", "-wal", "-shm", ".packed"}) {
                 try {
                     Files.deleteIfExists(Paths.get(unpacked + suffix));
                 } catch (IOException ignored) {
                     // left for the next update, which removes `.new-` files
                 }
             }
+        }
+        return chosen;
+    }
+
+    /// Installs the unpacked packed file into `unpacked`, capped at twice the plain bundle's size
+    /// and 1 MiB when the manifest gives it, flushed to disk; any failure is a corrupt download.
+    private static void install(SqlDriver driver, ManifestEntry latest, ManifestEntry chosen, Path partial, Path packed,
+                                Path unpacked) throws UpdateException, IOException {
+        Long pages = latest.unpackedBytes == null ? null : (2 * latest.unpackedBytes + (1 << 20)) / PackedInstall.PAGE_SIZE;
+        try {
+            PackedInstall.install(driver, packed.toString(), unpacked.toString(), pages);
+        } catch (PackedInstall.PackedException error) {
+            Http.remove(partial);
+            throw new UpdateException(chosen.file + ": the packed bundle does not install: " + error.getMessage());
+        } finally {
+            Http.remove(packed);
+        }
+        try (FileChannel channel = FileChannel.open(unpacked, StandardOpenOption.WRITE)) {
+            channel.force(true);
         }
     }
 
@@ -118,7 +148,8 @@ public final class FullBundle {
         }
     }
 
-    /// Gunzips the checked download into `unpacked`, flushed to disk, within its limits.
+    /// Gunzips the checked download (`latest`: its manifest entry) into `unpacked`, flushed to
+    /// disk, within its limits.
     private static void unpack(ManifestEntry latest, Path partial, Path unpacked) throws UpdateException, IOException {
         long cap = Limits.unpackCap(latest, Limits.BUNDLE_UNPACKED_MAX);
         try (InputStream source = Files.newInputStream(partial);
@@ -137,8 +168,9 @@ public final class FullBundle {
         }
     }
 
-    /// The unpacked bundle is the manifest's (meta, schema, content digest); then WAL.
-    private static void check(SqlDriver driver, ManifestEntry latest, String bundle, Path partial, Path unpacked)
+    /// The unpacked bundle is the manifest's (meta, schema, content digest); then WAL. `file`: the
+    /// manifest's name of the file downloaded, for the errors.
+    private static void check(SqlDriver driver, ManifestEntry latest, String bundle, Path partial, Path unpacked, String file)
             throws UpdateException {
         SqlDatabase db = null;
         try {
@@ -151,11 +183,11 @@ public final class FullBundle {
                 digest = "unreadable (" + error.getMessage() + ")";
             } catch (UpdateException error) {
                 Http.remove(partial);
-                throw new UpdateException(latest.file + ": " + error.getMessage());
+                throw new UpdateException(file + ": " + error.getMessage());
             }
             if (!digest.equals(latest.digest)) {
                 Http.remove(partial);
-                throw new UpdateException(latest.file + ": content digest " + digest + ", the manifest says " + latest.digest);
+                throw new UpdateException(file + ": content digest " + digest + ", the manifest says " + latest.digest);
             }
             // WAL: apps keep reading while later deltas apply. The mode is kept in the file.
             try (SqlCursor mode = db.query("PRAGMA journal_mode = WAL")) {

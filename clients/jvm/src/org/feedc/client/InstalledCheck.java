@@ -58,7 +58,7 @@ public final class InstalledCheck {
             try (SqlCursor rows = db.query("SELECT value FROM meta WHERE key = ?", pair[0])) {
                 while (rows.next()) {
                     count++;
-                    shown = repr(rows);
+                    shown = repr(rows, 0);
                     equal = rows.type(0) == SqlCursor.TEXT && pair[1].equals(rows.getString(0));
                 }
             }
@@ -70,18 +70,18 @@ public final class InstalledCheck {
     }
 
     /// A value as Python's `repr` shows what sqlite3 reads: `'2'`, `2`, `2.0`, `b'2'`, `None`.
-    private static String repr(SqlCursor rows) throws SQLException {
-        switch (rows.type(0)) {
+    static String repr(SqlCursor rows, int column) throws SQLException {
+        switch (rows.type(column)) {
             case SqlCursor.NULL:
                 return "None";
             case SqlCursor.INTEGER:
-                return Long.toString(rows.getLong(0));
+                return Long.toString(rows.getLong(column));
             case SqlCursor.REAL:
-                return PyText.repr(rows.getDouble(0));
+                return PyText.repr(rows.getDouble(column));
             case SqlCursor.TEXT:
-                return PyText.repr(rows.getString(0));
+                return PyText.repr(rows.getString(column));
             default:
-                return PyText.repr(rows.getBytes(0));
+                return PyText.repr(rows.getBytes(column));
         }
     }
 }

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.sqlite.ProgressHandler;
@@ -75,6 +76,15 @@ public final class JdbcSqlDatabase implements SqlDatabase {
                 statement.close();
                 throw error;
             }
+        } catch (SQLException error) {
+            throw plain(error);
+        }
+    }
+
+    @Override
+    public SqlStatement prepare(String sql) throws SQLException {
+        try {
+            return new Prepared(connection.prepareStatement(sql));
         } catch (SQLException error) {
             throw plain(error);
         }
@@ -157,6 +167,54 @@ public final class JdbcSqlDatabase implements SqlDatabase {
         }
         SQLException plain = new SQLException(m.group(1), error.getSQLState(), error.getErrorCode(), error);
         return plain;
+    }
+
+    /// A prepared statement: xerial compiles the first statement of its text only.
+    private static final class Prepared implements SqlStatement {
+        private final PreparedStatement statement;
+
+        Prepared(PreparedStatement statement) {
+            this.statement = statement;
+        }
+
+        @Override
+        public void bindNull(int index) throws SQLException {
+            statement.setNull(index, Types.NULL);
+        }
+
+        @Override
+        public void bindLong(int index, long value) throws SQLException {
+            statement.setLong(index, value);
+        }
+
+        @Override
+        public void bindDouble(int index, double value) throws SQLException {
+            statement.setDouble(index, value);
+        }
+
+        @Override
+        public void bindText(int index, String value) throws SQLException {
+            statement.setString(index, value);
+        }
+
+        @Override
+        public void bindBlob(int index, byte[] value) throws SQLException {
+            statement.setBytes(index, value);
+        }
+
+        @Override
+        public void execute() throws SQLException {
+            try {
+                statement.executeUpdate();
+            } catch (SQLException error) {
+                throw plain(error);
+            }
+        }
+
+        @Override
+        public void close() throws SQLException {
+            statement.close();
+        }
     }
 
     /// A query's rows; the value types are SQLite's (xerial's `getObject` follows

@@ -20,6 +20,9 @@ public final class Manifest {
     private static final BigInteger MAX = BigInteger.valueOf(Limits.MAX_INTEGER);
     private static final String VERSION_FIELDS = "version:int digest:digest file:str bytes:int sha256:hex";
     private static final String DELTA_FIELDS = "from:int to:int file:str bytes:int sha256:hex";
+    private static final String ENCODING_FIELDS = "encoding:str file:str bytes:int sha256:hex unpacked_bytes:int";
+    /// The encodings of a version's `encodings` this client installs.
+    public static final List<String> KNOWN_ENCODINGS = List.of(PackedInstall.ENCODING);
 
     public final long format;
     public final String bundle;
@@ -69,14 +72,38 @@ public final class Manifest {
             Map<String, Object> entry = require(item, DELTA_FIELDS, "deltas");
             requireUnpacked(entry, "deltas", Limits.DELTA_UNPACKED_MAX);
             deltas.add(new ManifestEntry(-1, integer(entry, "from"), integer(entry, "to"), null,
-                    (String) entry.get("file"), integer(entry, "bytes"), (String) entry.get("sha256"), unpacked(entry)));
+                    (String) entry.get("file"), integer(entry, "bytes"), (String) entry.get("sha256"), unpacked(entry), null, null));
         }
         return new Manifest(integer(manifest, "format"), (String) manifest.get("bundle"), version(latest), versions, deltas);
     }
 
     private static ManifestEntry version(Map<String, Object> entry) {
         return new ManifestEntry(integer(entry, "version"), -1, -1, (String) entry.get("digest"), (String) entry.get("file"),
-                integer(entry, "bytes"), (String) entry.get("sha256"), unpacked(entry));
+                integer(entry, "bytes"), (String) entry.get("sha256"), unpacked(entry), null, chosenEncoding(entry));
+    }
+
+    /// The first entry of the version's `encodings` whose `encoding` this client knows and whose
+    /// fields are valid (`file`, `bytes`, `sha256` and the required `unpacked_bytes` as for a
+    /// version), or null: then the plain bundle. Never makes the manifest unusable.
+    private static ManifestEntry chosenEncoding(Map<String, Object> version) {
+        Object entries = version.get("encodings");
+        if (!(entries instanceof List)) {
+            return null;
+        }
+        for (Object item : (List<?>) entries) {
+            if (!(item instanceof Map) || !KNOWN_ENCODINGS.contains(((Map<?, ?>) item).get("encoding"))) {
+                continue;
+            }
+            try {
+                Map<String, Object> entry = require(item, ENCODING_FIELDS, "encodings");
+                requireUnpacked(entry, "encodings", Limits.BUNDLE_UNPACKED_MAX);
+                return new ManifestEntry(-1, -1, -1, null, (String) entry.get("file"), integer(entry, "bytes"),
+                        (String) entry.get("sha256"), unpacked(entry), (String) entry.get("encoding"), null);
+            } catch (UpdateException invalid) {
+                // skipped: the next entry, else the plain bundle
+            }
+        }
+        return null;
     }
 
     private static long integer(Map<String, Object> entry, String name) {

@@ -18,9 +18,14 @@ public final class ManifestEntry {
     public final String sha256;
     /// The exact unpacked size when the manifest gives it, else null.
     public final Long unpackedBytes;
+    /// An entry of a version's `encodings`: its `encoding` (`packed-gzip`); null for a version or a delta.
+    public final String encoding;
+    /// A version's: the first entry of its `encodings` this client knows, with valid fields
+    /// (docs/packed-bundle.md), downloaded instead of `file`; null: the plain bundle, `file`.
+    public final ManifestEntry chosenEncoding;
 
     ManifestEntry(long version, long from, long to, String digest, String file, long bytes, String sha256,
-                  Long unpackedBytes) {
+                  Long unpackedBytes, String encoding, ManifestEntry chosenEncoding) {
         this.version = version;
         this.from = from;
         this.to = to;
@@ -29,5 +34,7 @@ public final class ManifestEntry {
         this.bytes = bytes;
         this.sha256 = sha256;
         this.unpackedBytes = unpackedBytes;
+        this.encoding = encoding;
+        this.chosenEncoding = chosenEncoding;
     }
 }

@@ -6,8 +6,9 @@ import java.sql.SQLException;
 /// `JdbcSqlDatabase` on a JVM (the xerial JDBC driver), `android.database.sqlite.SQLiteDatabase`
 /// on Android (clients/jvm/README.md shows the adapter).
 ///
-/// Parameters are bound positionally (`?`, numbered from 1 in the order they appear) and always
-/// as text: the update binds nothing else, and Android's `rawQuery` binds only strings. Every
+/// Parameters of `execute` and `query` are bound positionally (`?`, numbered from 1 in the order
+/// they appear) and always as text: Android's `rawQuery` binds only strings. Values of other
+/// types go through `prepare`. Every
 /// statement given to `execute` is exactly one statement. Errors are `SQLException`s whose
 /// message is SQLite's own (`no such table: meta`), as Python's sqlite3 reports it.
 public interface SqlDatabase extends AutoCloseable {
@@ -16,6 +17,12 @@ public interface SqlDatabase extends AutoCloseable {
 
     /// Runs one query (a `SELECT` or a `PRAGMA` returning rows); close the cursor when done.
     SqlCursor query(String sql, String... args) throws SQLException;
+
+    /// Compiles the first statement of `sql` once, to run it with typed values bound
+    /// (`android.database.sqlite.SQLiteStatement`; a JDBC `PreparedStatement`): the packed
+    /// bundle's rows are inserted through it (`PackedInstall`). Text after the first statement is
+    /// not run.
+    SqlStatement prepare(String sql) throws SQLException;
 
     /// `BEGIN IMMEDIATE`: a write transaction, waiting a few seconds for another writer.
     void begin() throws SQLException;

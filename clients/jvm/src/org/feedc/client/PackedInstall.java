@@ -1,0 +1,310 @@
+package org.feedc.client;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/// Installs a packed bundle (encoding `packed-gzip`, docs/packed-bundle.md, "Installing"; the
+/// Python client's feedc_packed.py, whose words it uses): the bundle's tables created from the
+/// packed file's `packed_schema`, their rows decoded column by column (`PackedColumn`) and
+/// inserted with their rowids, then the indexes and the view. The result is then checked as a
+/// downloaded plain bundle is (`FullBundle`).
+public final class PackedInstall {
+    public static final String ENCODING = "packed-gzip";
+    public static final String FORMAT = "1";
+    public static final int PAGE_SIZE = 4096;
+    /// The SQLite instructions an install may run: at least BUDGET_MIN, and BUDGET_PER_BYTE a byte
+    /// of the packed file (a `CREATE TABLE … AS SELECT` that would run for hours is refused).
+    public static final long BUDGET_MIN = 10_000_000L;
+    public static final long BUDGET_PER_BYTE = 1_000L;
+    private static final Pattern USER_VERSION = Pattern.compile("[0-9]{1,9}");
+    private static final Map<String, String[]> PREFIXES = Map.of(
+            "table", new String[] {"CREATE TABLE "},
+            "index", new String[] {"CREATE INDEX ", "CREATE UNIQUE INDEX "},
+            "view", new String[] {"CREATE VIEW "});
+
+    /// The packed file does not decode or install: a corrupt download.
+    public static final class PackedException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public PackedException(String message) {
+            super(message);
+        }
+    }
+
+    private final SqlDatabase source;
+    private final SqlDatabase target;
+    private final Set<String> wanted = new HashSet<>();                 // "table\0cid" a later `k` column reads
+    private final Map<String, List<Object>> kept = new HashMap<>();     // their values
+    private final Map<String, String> keptNames = new HashMap<>();
+
+    private final long budget;
+
+    private PackedInstall(SqlDatabase source, SqlDatabase target, long budget) {
+        this.source = source;
+        this.target = target;
+        this.budget = budget;
+    }
+
+    /// Installs the packed file `packed` into the new file `created`, capped at `maxPages` pages
+    /// when not null; PackedException when the packed file is corrupt or does not install (the
+    /// caller deletes the new file).
+    public static void install(SqlDriver driver, String packed, String created, Long maxPages) throws PackedException {
+        long budget = Math.max(BUDGET_MIN, BUDGET_PER_BYTE * new java.io.File(packed).length());
+        SqlDatabase target = null;
+        try (SqlDatabase source = driver.open(packed, true)) {
+            target = driver.open(created, false);
+            try {
+                new PackedInstall(source, target, budget).run(maxPages);
+            } finally {
+                target.close();
+            }
+        } catch (SQLException error) {
+            if (target != null && target.workLimitReached()) {
+                throw new PackedException("the install needs more than " + budget + " SQLite instructions");
+            }
+            throw new PackedException(error.getMessage() != null ? error.getMessage() : error.getClass().getSimpleName());
+        }
+    }
+
+    private String metaValue(String key, boolean format) throws SQLException, PackedException {
+        int count = 0;
+        String text = null;
+        String shown = null;
+        try (SqlCursor rows = source.query("SELECT value FROM packed_meta WHERE key = ?", key)) {
+            while (rows.next()) {
+                count++;
+                text = rows.type(0) == SqlCursor.TEXT ? rows.getString(0) : null;
+                shown = InstalledCheck.repr(rows, 0);
+            }
+        }
+        if (count != 1) {
+            throw new PackedException("packed_meta." + key + " is " + count + " rows");
+        }
+        if (format && !FORMAT.equals(text)) {
+            throw new PackedException("packed_meta.format is " + shown + ", this client reads " + PyText.repr(FORMAT));
+        }
+        if (!format && (text == null || !USER_VERSION.matcher(text).matches())) {
+            throw new PackedException("packed_meta.user_version is " + shown + ", not a number");
+        }
+        return text;
+    }
+
+    private void run(Long maxPages) throws SQLException, PackedException {
+        metaValue("format", true);
+        String userVersion = metaValue("user_version", false);
+        List<String[]> schema = new ArrayList<>();  // seq, type, name, sql
+        try (SqlCursor rows = source.query("SELECT seq, type, name, sql FROM packed_schema ORDER BY seq")) {
+            while (rows.next()) {
+                String seq = InstalledCheck.repr(rows, 0);
+                for (int c = 1; c < 4; c++) {
+                    if (rows.type(c) != SqlCursor.TEXT) {
+                        throw new PackedException("packed_schema row " + seq + ": its type, name or sql is not text");
+                    }
+                }
+                schema.add(new String[] {seq, rows.getString(1), rows.getString(2), rows.getString(3)});
+            }
+        }
+        for (String[] row : schema) {
+            String[] prefixes = PREFIXES.get(row[1]);
+            if (prefixes == null) {
+                throw new PackedException("packed_schema row " + row[0] + ": `" + row[2] + "` is a " + row[1]
+                        + ", not a table, index or view");
+            }
+            boolean made = false;
+            for (String prefix : prefixes) {
+                made |= row[3].startsWith(prefix);
+            }
+            if (!made) {
+                List<String> words = new ArrayList<>();
+                for (String prefix : prefixes) {
+                    words.add(prefix.strip());
+                }
+                throw new PackedException("packed_schema row " + row[0] + ": the " + row[1] + " `" + row[2]
+                        + "` is not made by `" + String.join("` or `", words) + "`");
+            }
+        }
+        List<String> names = new ArrayList<>();
+        List<String> tables = new ArrayList<>();
+        try (SqlCursor rows = source.query("SELECT rowid, name, rows, encodings FROM packed_tables ORDER BY rowid")) {
+            while (rows.next()) {
+                names.add(rows.type(1) == SqlCursor.TEXT ? rows.getString(1) : InstalledCheck.repr(rows, 1));
+            }
+        }
+        for (String[] row : schema) {
+            if (row[1].equals("table")) {
+                tables.add(row[2]);
+            }
+        }
+        if (!names.equals(tables)) {
+            throw new PackedException("packed_tables holds " + String.join(", ", names) + "; packed_schema creates "
+                    + String.join(", ", tables));
+        }
+        List<PackedTable> entries = new ArrayList<>();
+        try (SqlCursor rows = source.query("SELECT rowid, name, rows, encodings FROM packed_tables ORDER BY rowid")) {
+            while (rows.next()) {
+                PackedTable entry = new PackedTable(rows);
+                entries.add(entry);
+                for (String ref : entry.refs) {
+                    if (ref != null) {
+                        wanted.add(ref);
+                    }
+                }
+            }
+        }
+        for (String pragma : new String[] {"page_size = " + PAGE_SIZE, "journal_mode = OFF", "synchronous = OFF",
+                "user_version = " + userVersion, maxPages != null ? "max_page_count = " + maxPages : null}) {
+            if (pragma == null) {
+                continue;
+            }
+            if (pragma.startsWith("journal_mode") || pragma.startsWith("max_page_count")) {  // these answer a row
+                try (SqlCursor answer = target.query("PRAGMA " + pragma)) {
+                    answer.next();
+                }
+            } else {
+                target.execute("PRAGMA " + pragma);
+            }
+        }
+        target.limitWork(budget);
+        for (String[] row : schema) {
+            if (row[1].equals("table")) {
+                create(row);
+            }
+        }
+        target.begin();
+        for (PackedTable entry : entries) {
+            insert(entry);
+        }
+        target.commit();
+        for (String kind : new String[] {"index", "view"}) {
+            for (String[] row : schema) {
+                if (row[1].equals(kind)) {
+                    create(row);
+                }
+            }
+        }
+        try (SqlCursor rows = target.query("SELECT type, name FROM sqlite_master WHERE type NOT IN ('table', 'index', 'view')")) {
+            if (rows.next()) {
+                throw new PackedException("the installed bundle has a " + rows.getString(0) + " `" + rows.getString(1) + "`");
+            }
+        }
+    }
+
+    /// Runs one `packed_schema` row as one prepared statement (a JDBC `Statement` would run a
+    /// second one after it); SQLite must store exactly its `sql` under its name.
+    private void create(String[] row) throws SQLException, PackedException {
+        try (SqlStatement statement = target.prepare(row[3])) {
+            statement.execute();
+        }
+        int count = 0;
+        boolean same = false;
+        try (SqlCursor rows = target.query("SELECT sql FROM sqlite_master WHERE type = ? AND name = ?", row[1], row[2])) {
+            while (rows.next()) {
+                count++;
+                same = rows.type(0) == SqlCursor.TEXT && row[3].equals(rows.getString(0));
+            }
+        }
+        if (count != 1 || !same) {
+            throw new PackedException("packed_schema row " + row[0] + ": the " + row[1] + " `" + row[2]
+                    + "` is not exactly one statement creating it");
+        }
+    }
+
+    private static String quoted(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+
+    /// The table's (cid, name) as created, with (-1, "rowid") first unless it is WITHOUT ROWID.
+    private List<Object[]> columns(String table) throws SQLException {
+        List<Object[]> columns = new ArrayList<>();
+        try {
+            target.query("SELECT rowid FROM " + quoted(table) + " LIMIT 0").close();
+            columns.add(new Object[] {-1L, "rowid"});
+        } catch (SQLException error) {
+            // no such column: rowid
+        }
+        try (SqlCursor rows = target.query("SELECT cid, name FROM pragma_table_info(?) ORDER BY cid", table)) {
+            while (rows.next()) {
+                columns.add(new Object[] {rows.getLong(0), rows.getString(1)});
+            }
+        }
+        return columns;
+    }
+
+    private void insert(PackedTable entry) throws SQLException, PackedException {
+        String table = entry.name;
+        List<Object[]> columns = columns(table);
+        if (entry.encodings.size() != columns.size()) {
+            throw new PackedException("table " + table + ": " + entry.encodings.size() + " packed columns, the table has "
+                    + columns.size());
+        }
+        List<String> where = new ArrayList<>();
+        for (Object[] column : columns) {
+            where.add(table + "." + column[1]);
+        }
+        List<byte[]> parts = entry.split(source, where);
+        PackedColumn[] decoders = new PackedColumn[columns.size()];
+        List<List<Object>> keptHere = new ArrayList<>();
+        for (int c = 0; c < decoders.length; c++) {
+            String ref = entry.refs.get(c);
+            if (ref != null && !kept.containsKey(ref)) {
+                throw new PackedException("column " + where.get(c) + ": it refers to " + entry.shownRefs.get(c)
+                        + ", not a column of an earlier table");
+            }
+            decoders[c] = new PackedColumn(where.get(c), entry.rows, entry.encodings.get(c), parts.get(c),
+                    ref == null ? null : keptNames.get(ref), ref == null ? null : kept.get(ref));
+            parts.set(c, null);
+            String key = PackedTable.key(table, (Long) columns.get(c)[0]);
+            List<Object> values = null;
+            if (wanted.contains(key)) {
+                values = new ArrayList<>();
+                for (long r = 0; r < entry.rows; r++) {
+                    values.add(decoders[c].next());
+                }
+                decoders[c].finish();
+                kept.put(key, values);
+                keptNames.put(key, decoders[c].name);
+            }
+            keptHere.add(values);
+        }
+        StringBuilder names = new StringBuilder();
+        StringBuilder marks = new StringBuilder();
+        for (Object[] column : columns) {
+            names.append(names.length() > 0 ? ", " : "").append((Long) column[0] < 0 ? "rowid" : quoted((String) column[1]));
+            marks.append(marks.length() > 0 ? ", ?" : "?");
+        }
+        try (SqlStatement statement = target.prepare("INSERT INTO " + quoted(table) + " (" + names + ") VALUES (" + marks + ")")) {
+            for (long r = 0; r < entry.rows; r++) {
+                for (int c = 0; c < decoders.length; c++) {
+                    Object value = keptHere.get(c) != null ? keptHere.get(c).get((int) r) : decoders[c].next();
+                    bind(statement, c + 1, value);
+                }
+                statement.execute();
+            }
+        }
+        for (int c = 0; c < decoders.length; c++) {
+            if (keptHere.get(c) == null) {
+                decoders[c].finish();
+            }
+        }
+    }
+
+    private static void bind(SqlStatement statement, int index, Object value) throws SQLException {
+        if (value == null) {
+            statement.bindNull(index);
+        } else if (value instanceof Long) {
+            statement.bindLong(index, (Long) value);
+        } else if (value instanceof Double) {
+            statement.bindDouble(index, (Double) value);
+        } else if (value instanceof String) {
+            statement.bindText(index, (String) value);
+        } else {
+            statement.bindBlob(index, (byte[]) value);
+        }
+    }
+}

@@ -1,0 +1,423 @@
+"""The packed bundle (encoding `packed-gzip`, docs/packed-bundle.md): a SQLite file holding the
+bundle column by column, each column one blob of coded values. `install_packed` recreates the
+bundle from it: tables, rows with their rowids, indexes and the view. The result is then checked
+as a downloaded plain bundle is (feedc_full.py). Standard library only.
+
+`packed_tables` holds a row per table: its row count, its columns' encodings (`i`, `r0`…`r9`,
+`f`, `t`, `k=<table>.<cid>`, `v`) and one blob, each column's bytes after their varint length. A
+column's bytes are a presence part (runs of present and NULL rows) and then one value per
+present row, coded as its encoding says. Anything that does not decode exactly raises
+PackedError: the download is corrupt. The install runs under a budget of SQLite instructions
+(1,000 a byte of the packed file, at least 10 million), which no real bundle comes near: a
+`CREATE TABLE … AS SELECT` that would run for hours is refused.
+
+Decoding is done a chunk of values at a time with the standard library's C code (a regular
+expression splits varints, a dict remembers each spelling's value, `itertools.accumulate` adds up
+the differences), so that the 21-feed region installs in seconds; a port to a compiled language
+reads the bytes one by one instead (clients/jvm, `PackedInstall`).
+"""
+import itertools
+import re
+import sqlite3
+import struct
+import urllib.parse
+import os
+
+FORMAT = "1"
+ENCODING = "packed-gzip"
+PAGE_SIZE = 4096
+CHUNK = 1 << 16                       # values decoded at a time
+_INT64 = 1 << 63
+_REAL_MAX = 1 << 53                   # |n| of an `r` value: exact as a double
+_SCALES = (1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9)
+# What each packed_schema type's `sql` must start with (docs/packed-bundle.md, "Installing" 3).
+_PREFIXES = {"table": ("CREATE TABLE ",), "index": ("CREATE INDEX ", "CREATE UNIQUE INDEX "),
+             "view": ("CREATE VIEW ",)}
+_ENCODING = re.compile(r"(i|r[0-9]|f|t|v)\Z")          # a word of `packed_tables.encodings`
+_REFERENCE = re.compile(r"k=([^ .]+)\.(-1|0|[1-9][0-9]{0,8})\Z")  # `k=<table>.<cid>`
+# The SQLite instructions an install may run: at least BUDGET_MIN, and BUDGET_PER_BYTE a byte of
+# the packed file; the progress handler counts them PROGRESS_STEP at a time.
+BUDGET_MIN, BUDGET_PER_BYTE, PROGRESS_STEP = 10_000_000, 1_000, 1_000
+_VARINT = re.compile(rb"[\x80-\xff]{0,9}[\x00-\x7f]")   # one varint's bytes
+_VARINT_END = re.compile(rb"[\x00-\x7f]")              # the last byte of a varint
+_UNREAD = object()
+
+
+class PackedError(Exception):
+    """The packed file does not decode or install: a corrupt download."""
+
+
+class _Varints(dict):
+    """A varint's bytes -> its value (zigzag-decoded when `signed`), each spelling decoded once."""
+
+    def __init__(self, signed):
+        super().__init__()
+        self.signed = signed
+
+    def __missing__(self, token):
+        if len(token) == 10 and token[9] > 1:
+            raise PackedError("a varint cut short or beyond 64 bits")
+        value = 0
+        for shift, byte in enumerate(token):
+            value |= (byte & 0x7F) << (7 * shift)
+        if self.signed:
+            value = (value >> 1) ^ -(value & 1)
+        self[token] = value
+        return value
+
+
+class _Column:
+    """One packed column of a table: its presence runs read, its values decoded on demand."""
+
+    def __init__(self, install, name, rows, encoding, ref, data):
+        self.install, self.name, self.rows, self.encoding, self.ref, self.data = install, name, rows, encoding, ref, data
+        self.present, self.start = self._presence()
+
+    def error(self, message):
+        return PackedError("column %s: %s" % (self.name, message))
+
+    def _varint(self, pos):
+        """(value, position after it) of the varint at `pos` of `data`."""
+        value, shift, data = 0, 0, self.data
+        while True:
+            if pos >= len(data) or shift == 70:
+                raise self.error("a varint cut short or beyond 64 bits")
+            byte = data[pos]
+            value |= (byte & 0x7F) << shift
+            pos, shift = pos + 1, shift + 7
+            if byte < 0x80:
+                if value >> 64:
+                    raise self.error("a varint cut short or beyond 64 bits")
+                return value, pos
+
+    def _presence(self):
+        """(present rows, where the values start), the runs checked to add up to `rows`."""
+        total = present = 0
+        for k, run in enumerate(self._runs()):
+            total += run
+            present += 0 if k % 2 else run
+        if total != self.rows:
+            raise self.error("its presence runs add up to %d rows, not %d" % (total, self.rows))
+        return present, self._values_start
+
+    def _runs(self):
+        """The presence runs, read where they are (never kept: a run costs a byte, its value more)."""
+        count, pos = self._varint(0)
+        for _ in range(count):  # a huge count ends at the data's end
+            run, pos = self._varint(pos)
+            yield run
+        self._values_start = pos
+
+    def values(self):
+        """An iterator of the column's values, row by row (None for NULL); raises PackedError at
+        the first problem, and after the last row when bytes or values are left over. Built of
+        itertools' iterators, so that no Python code runs per value."""
+        present = itertools.chain.from_iterable(self._decoded())
+        rows = (itertools.repeat(None, run) if k % 2 else itertools.islice(present, run) for k, run in enumerate(self._runs()))
+        return itertools.chain(itertools.chain.from_iterable(rows), self._end(present))
+
+    def _end(self, present):
+        if next(present, _UNREAD) is not _UNREAD:
+            raise self.error("more values than present rows")
+        yield from ()
+
+    def _decoded(self):
+        """The present values in chunks, checked to be exactly `present` and to use every byte."""
+        kind, count = self.encoding, 0
+        if kind == "i":
+            chunks = self._integers()
+        elif kind[0] == "r":  # r0 … r9
+            chunks = self._reals(_SCALES[int(kind[1])])
+        elif kind == "f":
+            chunks = self._doubles()
+        elif kind == "t":
+            chunks = self._texts()
+        elif kind == "k":
+            chunks = self._references()
+        else:  # "v"
+            chunks = self._tagged()
+        for chunk in chunks:
+            count += len(chunk)
+            yield chunk
+        if count != self.present:
+            raise self.error("%d values for %d present rows" % (count, self.present))
+
+    def _tokens(self):
+        """The values part as lists of varint spellings, CHUNK at a time, every byte used."""
+        data, pos, end = self.data, self.start, len(self.data)
+        while pos < end:
+            last = _VARINT_END.search(data, min(pos + CHUNK, end) - 1)
+            stop = last.end() if last else end
+            tokens = _VARINT.findall(data, pos, stop)
+            if sum(map(len, tokens)) != stop - pos:
+                raise self.error("a varint cut short or beyond 64 bits")
+            yield tokens
+            pos = stop
+
+    def _integers(self):
+        """`i`: each value the previous one (first: 0) plus a zigzag varint, wrapping at 64 bits."""
+        total, signed = 0, self.install.signed
+        for tokens in self._tokens():
+            try:
+                chunk = list(itertools.accumulate(map(signed.__getitem__, tokens), initial=total))[1:]
+            except PackedError as error:
+                raise self.error(str(error)) from None
+            if chunk and (min(chunk) < -_INT64 or max(chunk) >= _INT64):
+                chunk = [(v + _INT64) % (1 << 64) - _INT64 for v in chunk]
+            total = chunk[-1] if chunk else total
+            yield chunk
+
+    def _reals(self, scale):
+        for chunk in self._integers():
+            if chunk and max(abs(min(chunk)), abs(max(chunk))) > _REAL_MAX:
+                raise self.error("an `%s` value beyond 2^53 / 10^k" % self.encoding)
+            yield [n / scale for n in chunk]  # one IEEE 754 division of exact doubles
+
+    def _doubles(self):
+        size = len(self.data) - self.start
+        if size != 8 * self.present:
+            raise self.error("%d bytes for %d REAL values" % (size, self.present))
+        for at in range(self.start, len(self.data), 8 * CHUNK):
+            part = self.data[at:at + 8 * CHUNK]
+            yield struct.unpack("<%dd" % (len(part) // 8), part)
+
+    def _texts(self):
+        data, pos, end = self.data, self.start, len(self.data)
+        if pos < end and data[-1] != 0:
+            raise self.error("a text without its closing 0x00 byte")
+        while pos < end:
+            stop = data.find(b"\x00", min(pos + CHUNK, end) - 1) + 1
+            try:
+                texts = list(map(bytes.decode, data[pos:stop - 1].split(b"\x00")))  # UTF-8, strictly
+            except UnicodeDecodeError:
+                raise self.error("a text that is not UTF-8") from None
+            yield texts
+            pos = stop
+
+    def _text(self, raw):
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise self.error("a text that is not UTF-8") from None
+
+    def _references(self):
+        name, values = self.install.kept[self.ref]
+        for chunk in self._integers():
+            if chunk and (min(chunk) < 0 or max(chunk) >= len(values)):
+                bad = min(chunk) if min(chunk) < 0 else max(chunk)
+                raise self.error("position %d of %s, which has %d rows" % (bad, name, len(values)))
+            yield [values[p] for p in chunk]
+
+    def _tagged(self):
+        """`v`: a tag byte, then the value (1 INTEGER, 2 REAL, 3 TEXT, 4 BLOB)."""
+        data, pos, chunk = self.data, self.start, []
+        while pos < len(data):
+            tag, pos = data[pos], pos + 1
+            if tag == 1:
+                value, pos = self._varint(pos)
+                chunk.append((value >> 1) ^ -(value & 1))
+            elif tag == 2:
+                if pos + 8 > len(data):
+                    raise self.error("a REAL cut short")
+                chunk.append(struct.unpack_from("<d", data, pos)[0])
+                pos += 8
+            elif tag in (3, 4):
+                size, pos = self._varint(pos)
+                if pos + size > len(data):
+                    raise self.error("a %s cut short" % ("TEXT" if tag == 3 else "BLOB"))
+                raw = data[pos:pos + size]
+                chunk.append(self._text(raw) if tag == 3 else raw)
+                pos += size
+            else:
+                raise self.error("a value tagged %d" % tag)
+            if len(chunk) == CHUNK:
+                yield chunk
+                chunk = []
+        yield chunk
+
+
+def install_packed(packed, new, max_pages=None):
+    """Installs the packed bundle in the file `packed` into the new file `new` (docs/packed-bundle.md,
+    "Installing"), its size capped at `max_pages` pages when given; PackedError when the packed
+    file is corrupt or does not install (the caller deletes `new`). SQLite may run at most
+    max(BUDGET_MIN, BUDGET_PER_BYTE x the packed file's size) instructions on `new`."""
+    budget = max(BUDGET_MIN, BUDGET_PER_BYTE * os.path.getsize(packed))
+    source = sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(packed)), uri=True)
+    target = sqlite3.connect(new, isolation_level=None)
+    install = _Install(source, target, budget)
+    try:
+        install.run(max_pages)
+    except (sqlite3.Error, sqlite3.Warning) as error:  # Warning: two statements in one, before 3.11
+        if install.steps * PROGRESS_STEP > budget:
+            raise PackedError("the install needs more than %d SQLite instructions" % budget) from None
+        raise PackedError(str(error) or type(error).__name__) from None
+    finally:
+        target.set_progress_handler(None, 0)
+        source.close()
+        target.close()
+
+
+def _quoted(name):
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _meta_value(source, key):
+    found = source.execute("SELECT value FROM packed_meta WHERE key = ?", (key,)).fetchall()
+    if len(found) != 1:
+        raise PackedError("packed_meta.%s is %d rows" % (key, len(found)))
+    return found[0][0]
+
+
+def _shown(value):
+    """A `packed_tables.name` as the errors show it: the text, else its repr."""
+    return value if isinstance(value, str) else repr(value)
+
+
+class _Table:
+    """One `packed_tables` row, its blob left in the file: its words checked, its `k` references
+    parsed into (table, cid)."""
+
+    def __init__(self, rowid, name, rows, encodings):
+        self.rowid, self.name, self.rows = rowid, name, rows
+        if not isinstance(rows, int) or rows < 0:
+            raise PackedError("table %s: rows is %r, not a count" % (name, rows))
+        if not isinstance(encodings, str):
+            raise PackedError("table %s: its encodings are not text" % name)
+        self.encodings, self.refs = [], []
+        for word in encodings.split(" "):
+            reference = _REFERENCE.match(word)
+            if reference is None and not _ENCODING.match(word):
+                raise PackedError("table %s: unknown encoding %r" % (name, word))
+            self.encodings.append("k" if reference else word)
+            self.refs.append((reference.group(1), int(reference.group(2))) if reference else None)
+
+
+class _Install:
+    def __init__(self, source, target, budget):
+        self.source, self.target, self.budget = source, target, budget
+        self.signed = _Varints(True)
+        self.kept = {}      # (table, cid) -> (column name, values): columns a later `k` column reads
+        self.wanted = set()
+        self.steps = 0      # progress handler calls, PROGRESS_STEP instructions each
+
+    def _progress(self):
+        self.steps += 1
+        return 1 if self.steps * PROGRESS_STEP > self.budget else 0
+
+    def run(self, max_pages):
+        source, target = self.source, self.target
+        found = _meta_value(source, "format")
+        if found != FORMAT:
+            raise PackedError("packed_meta.format is %r, this client reads %r" % (found, FORMAT))
+        user_version = _meta_value(source, "user_version")
+        if not isinstance(user_version, str) or not re.match(r"[0-9]{1,9}\Z", user_version):
+            raise PackedError("packed_meta.user_version is %r, not a number" % (user_version,))
+        schema = source.execute("SELECT seq, type, name, sql FROM packed_schema ORDER BY seq").fetchall()
+        for seq, kind, name, sql in schema:
+            if not all(isinstance(v, str) for v in (kind, name, sql)):
+                raise PackedError("packed_schema row %s: its type, name or sql is not text" % (seq,))
+            if kind not in _PREFIXES:
+                raise PackedError("packed_schema row %s: `%s` is a %s, not a table, index or view" % (seq, name, kind))
+            if not sql.startswith(_PREFIXES[kind]):
+                raise PackedError("packed_schema row %s: the %s `%s` is not made by `%s`"
+                                  % (seq, kind, name, "` or `".join(p.strip() for p in _PREFIXES[kind])))
+        entries = source.execute("SELECT rowid, name, rows, encodings FROM packed_tables ORDER BY rowid").fetchall()
+        names, tables = [_shown(e[1]) for e in entries], [row[2] for row in schema if row[1] == "table"]
+        if names != tables:
+            raise PackedError("packed_tables holds %s; packed_schema creates %s" % (", ".join(names), ", ".join(tables)))
+        entries = [_Table(*entry) for entry in entries]
+        self.wanted = {ref for entry in entries for ref in entry.refs if ref is not None}
+        for pragma in ("page_size = %d" % PAGE_SIZE, "journal_mode = OFF", "synchronous = OFF",
+                       "user_version = %s" % user_version) + (("max_page_count = %d" % max_pages,) if max_pages else ()):
+            target.execute("PRAGMA " + pragma).fetchall()
+        target.set_progress_handler(self._progress, PROGRESS_STEP)
+        for row in schema:
+            if row[1] == "table":
+                self._create(*row)
+        target.execute("BEGIN")
+        for entry in entries:
+            self._insert(entry)
+        target.execute("COMMIT")
+        for wanted in ("index", "view"):
+            for row in schema:
+                if row[1] == wanted:
+                    self._create(*row)
+        for kind, name in target.execute("SELECT type, name FROM sqlite_master WHERE type NOT IN ('table', 'index', 'view')"):
+            raise PackedError("the installed bundle has a %s `%s`" % (kind, name))
+
+    def _create(self, seq, kind, name, sql):
+        """Runs one `packed_schema` row; SQLite must store exactly its `sql` under its name (so a
+        second statement after the first, which some drivers would run, is refused)."""
+        try:
+            self.target.execute(sql)
+        except (sqlite3.ProgrammingError, sqlite3.Warning):  # more than one statement: none ran
+            stored = None
+        else:
+            stored = self.target.execute("SELECT sql FROM sqlite_master WHERE type = ? AND name = ?", (kind, name)).fetchall()
+        if stored != [(sql,)]:
+            raise PackedError("packed_schema row %s: the %s `%s` is not exactly one statement creating it" % (seq, kind, name))
+
+    def _columns(self, table):
+        """The table's (cid, name) as created, with (-1, "rowid") first unless it is WITHOUT ROWID."""
+        names = self.target.execute("SELECT cid, name FROM pragma_table_info(?) ORDER BY cid", (table,)).fetchall()
+        try:
+            self.target.execute("SELECT rowid FROM %s LIMIT 0" % _quoted(table))
+            return [(-1, "rowid")] + names
+        except sqlite3.OperationalError:  # no such column: rowid
+            return names
+
+    def _split(self, table, columns, data):
+        """The table's `data` cut into its columns' bytes: each a varint length, then the bytes;
+        every byte of `data` in a column."""
+        parts, pos = [], 0
+        for _, name in columns:
+            where = "%s.%s" % (table, name)
+            size, shift, start = 0, 0, pos
+            while True:
+                if pos >= len(data) or pos - start == 10:
+                    raise PackedError("column %s: a varint cut short or beyond 64 bits" % where)
+                byte, pos = data[pos], pos + 1
+                size |= (byte & 0x7F) << shift
+                shift += 7
+                if byte < 0x80:
+                    break
+            if size >> 64:
+                raise PackedError("column %s: a varint cut short or beyond 64 bits" % where)
+            if size > len(data) - pos:
+                raise PackedError("column %s: %d bytes, past the end of the table's data" % (where, size))
+            parts.append(data[pos:pos + size])
+            pos += size
+        if pos != len(data):
+            raise PackedError("table %s: %d bytes after its columns" % (table, len(data) - pos))
+        return parts
+
+    def _insert(self, entry):
+        table, rows = entry.name, entry.rows
+        columns = self._columns(table)
+        if len(entry.encodings) != len(columns):
+            raise PackedError("table %s: %d packed columns, the table has %d" % (table, len(entry.encodings), len(columns)))
+        data = self.source.execute("SELECT CASE WHEN typeof(data) = 'blob' THEN data END FROM packed_tables WHERE rowid = ?",
+                                   (entry.rowid,)).fetchone()[0]
+        if not isinstance(data, bytes):
+            raise PackedError("table %s: its data is not a BLOB" % table)
+        if rows > len(data):
+            raise PackedError("table %s: %d rows in %d bytes of data" % (table, rows, len(data)))
+        parts = self._split(table, columns, data)
+        del data
+        values = []
+        for (cid, name), encoding, ref, part in zip(columns, entry.encodings, entry.refs, parts):
+            where = "%s.%s" % (table, name)
+            if ref is not None and ref not in self.kept:
+                raise PackedError("column %s: it refers to %s.%d, not a column of an earlier table" % (where, ref[0], ref[1]))
+            column = _Column(self, where, rows, encoding, ref, part)
+            if (table, cid) in self.wanted:
+                kept = list(column.values())
+                self.kept[(table, cid)] = (column.name, kept)
+                values.append(iter(kept))
+            else:
+                values.append(column.values())
+        names = ", ".join("rowid" if cid < 0 else _quoted(name) for cid, name in columns)
+        self.target.executemany("INSERT INTO %s (%s) VALUES (%s)" % (_quoted(table), names, ", ".join("?" * len(columns))),
+                                zip(*values))
+        for remaining in values:  # zip stopped at the first column's end: the others' last checks
+            next(remaining, None)
