@@ -58,14 +58,14 @@ public enum ManifestCheck {
     }
 
     /// Whether a client may take `encoded`: its fields within the limits a version's are held
-    /// to, and its file on the manifest's server. One that is not is left out (the client takes
-    /// the plain bundle), not a reason to refuse the manifest.
+    /// to. One that is not is left out (the client takes the plain bundle), not a reason to refuse
+    /// the manifest. Its file must be on the manifest's server, as a version's: checked when it is
+    /// fetched, which fails the update otherwise (the Python and JVM clients do the same).
     static func usable(_ encoded: EncodedBundle, from url: URL) -> Bool {
         let range = 0...UpdateLimits.largestInteger
         return range.contains(encoded.bytes) && range.contains(encoded.unpackedBytes)
             && encoded.unpackedBytes <= encoded.bytes.multipliedReportingOverflow(by: UpdateLimits.ratio).partialValue
             && encoded.unpackedBytes <= UpdateLimits.bundleBytes && isLowerHex(encoded.sha256, count: 64)
-            && (try? resolve(encoded.file, against: url)) != nil
     }
 
     /// `file` resolved against the manifest's URL as a browser resolves a relative link; refused

@@ -29,6 +29,27 @@ import Testing
         }
     }
 
+    /// `encodings` entries that cannot be read or break a limit are left out, the manifest kept
+    /// (the client takes the plain bundle); a good entry comes through, and is what a full
+    /// download takes.
+    @Test func badEncodingEntriesAreLeftOut() throws {
+        let good = EncodedBundle(
+            encoding: "packed-gzip", file: "bundles/2-abc.packed.sqlite.gz", bytes: 300, sha256: String(repeating: "3", count: 64), unpackedBytes: 3000)
+        var withEncodings = manifest()
+        withEncodings.latest.encodings = [
+            EncodedBundle(encoding: "packed-gzip", file: "a", bytes: 300, sha256: "XYZ", unpackedBytes: 3000),
+            EncodedBundle(encoding: "packed-gzip", file: "b", bytes: 10, sha256: String(repeating: "3", count: 64), unpackedBytes: 1001),
+            good,
+        ]
+        var text = String(decoding: try withEncodings.encoded(), as: UTF8.self)
+        // An entry of the wrong shape: it does not decode, and is skipped.
+        text = text.replacingOccurrences(of: "\"encodings\" : [", with: "\"encodings\" : [ { \"encoding\" : \"packed-gzip\", \"bytes\" : \"many\" }, ")
+        let checked = try ManifestCheck.decode(Data(text.utf8), from: origin)
+        #expect(checked.latest.encodings == [good])
+        #expect(checked.latest.fullDownload == FullDownload(file: good.file, bytes: 300, sha256: good.sha256, unpackedBytes: 3000, isPacked: true))
+        #expect(manifest().latest.fullDownload.isPacked == false)
+    }
+
     @Test func aWritersManifestPasses() throws {
         let checked = try ManifestCheck.decode(manifest().encoded(), from: origin)
         #expect(checked == manifest())

@@ -105,11 +105,37 @@ struct PackedPullTests {
         try f.editManifest {
             $0.latest.encodings = [
                 EncodedBundle(encoding: "packed-zstd", file: packed.file, bytes: packed.bytes, sha256: packed.sha256, unpackedBytes: packed.unpackedBytes),
-                EncodedBundle(encoding: "packed-gzip", file: "http://elsewhere.example/x.gz", bytes: 1, sha256: packed.sha256, unpackedBytes: 1),
+                EncodedBundle(encoding: "packed-gzip", file: packed.file, bytes: packed.bytes, sha256: "not hex", unpackedBytes: packed.unpackedBytes),
+                EncodedBundle(encoding: "packed-gzip", file: packed.file, bytes: 10, sha256: packed.sha256, unpackedBytes: 1001),
             ]
         }
         let db = f.folder.url.appendingPathComponent("new.sqlite")
         #expect(try await f.client(db).update() == .downloadedFull(version: 2, bytes: good.latest.bytes))
         #expect(try digest(db) == good.latest.digest)
+        #expect(!f.nginx.requests.contains { $0.hasPrefix("GET /m/\(packed.file) ") })
+    }
+
+    /// A packed file off the manifest's server is refused as a plain one is: nothing is fetched
+    /// from there, and the update fails.
+    @Test func aPackedFileOffTheServerFailsTheUpdate() async throws {
+        let f = try PullFaultTests.Fixture()
+        let packed = try #require(try f.manifest.latest.encodings?.first)
+        try f.editManifest {
+            $0.latest.encodings = [
+                EncodedBundle(
+                    encoding: "packed-gzip", file: "http://elsewhere.example/x.gz", bytes: packed.bytes, sha256: packed.sha256,
+                    unpackedBytes: packed.unpackedBytes)
+            ]
+        }
+        let db = try f.clientAtVersion1()
+        let before = try digest(db)
+        try f.editManifest { $0.deltas = [] }
+        do {
+            _ = try await f.client(db).update()
+            Issue.record("took a packed file off the manifest's server")
+        } catch {
+            if case .badManifest = error {} else { Issue.record("expected badManifest, got \(error)") }
+        }
+        #expect(try digest(db) == before)
     }
 }
