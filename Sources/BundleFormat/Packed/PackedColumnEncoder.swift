@@ -7,9 +7,8 @@ struct PackedKeyColumn {
     let cid: Int
     /// The column's name; a later column named it, or ending in `_` and it, may refer to it.
     let name: String
-    /// Each value's bytes to its row position (bytes, not `String`: Swift's string equality
-    /// would make two different byte sequences of one canonical text the same key).
-    let positions: [[UInt8]: Int64]
+    /// Each value's row position.
+    let positions: KeyPositions
 
     /// Whether a column of this name may refer to the key.
     func fits(columnNamed column: String) -> Bool { column == name || column.hasSuffix("_" + name) }
@@ -50,10 +49,7 @@ struct PackedColumnEncoder {
         case .text(let text):
             texts += 1
             if !nulInText && text.contains(0) { nulInText = true }
-            if !keys.isEmpty {
-                let bytes = [UInt8](text)
-                keys.removeAll { $0.positions[bytes] == nil }
-            }
+            if !keys.isEmpty { keys.removeAll { $0.positions.position(of: text) == nil } }
         case .blob: others += 1
         }
     }
@@ -98,7 +94,7 @@ struct PackedColumnEncoder {
             bytes.append(text)
             bytes.append(0)
         case (.reference, .text(let text)):
-            let position = key?.positions[[UInt8](text)] ?? 0
+            let position = key?.positions.position(of: text) ?? 0
             bytes.signed(position &- previous)
             previous = position
         case (_, let value): appendTagged(value)

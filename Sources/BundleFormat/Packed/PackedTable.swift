@@ -48,11 +48,11 @@ struct PackedTable {
         }
         if primaryKey.count == 1, let cid = names.firstIndex(of: primaryKey[0]) {
             try query.bind([])
-            var positions: [[UInt8]: Int64] = [:]
+            let positions = KeyPositions()
             var texts = true
             while texts, try query.step() {
                 if case .text(let text) = query.rawValue(at: cid - firstCid) {
-                    positions[[UInt8](text)] = Int64(positions.count)
+                    texts = positions.append(text)
                 } else {
                     texts = false
                 }
