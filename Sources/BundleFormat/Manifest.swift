@@ -203,7 +203,8 @@ public struct DeltaFile: Codable, Sendable, Equatable {
 }
 
 /// The file a client downloads to install a version whole: the first encoding it knows (the
-/// packed bundle, docs/packed-bundle.md), else the version's plain bundle.
+/// packed bundle, docs/packed-bundle.md) when the version declares its plain bundle's
+/// `unpacked_bytes` (which caps the install), else the version's plain bundle.
 public struct FullDownload: Sendable, Equatable {
     /// Path relative to the manifest.
     public var file: String
@@ -220,7 +221,7 @@ public struct FullDownload: Sendable, Equatable {
 extension BundleVersion {
     /// What a client of this format downloads for a full install (docs/packed-bundle.md).
     public var fullDownload: FullDownload {
-        if let packed = encodings?.first(where: { $0.encoding == EncodedBundle.packedGzip }) {
+        if unpackedBytes != nil, let packed = encodings?.first(where: { $0.encoding == EncodedBundle.packedGzip }) {
             return FullDownload(file: packed.file, bytes: packed.bytes, sha256: packed.sha256, unpackedBytes: packed.unpackedBytes, isPacked: true)
         }
         return FullDownload(file: file, bytes: bytes, sha256: sha256, unpackedBytes: unpackedBytes, isPacked: false)

@@ -59,3 +59,16 @@ private final class InstructionBudget {
     var steps: Int
     init(steps: Int) { self.steps = steps }
 }
+
+extension Database {
+    /// Runs `body` with every SQL function call refused as statements are prepared (the
+    /// authorizer's `SQLITE_FUNCTION`), everything else allowed: for schema and rows that come
+    /// from elsewhere and need no function, such as a packed bundle's tables and indexes (a
+    /// `CHECK (length(randomblob(1e9)))` would otherwise run on every row, out of reach of an
+    /// instruction budget).
+    public func denyingFunctions<T>(_ body: () throws -> T) throws -> T {
+        sqlite3_set_authorizer(handle, { _, action, _, _, _, _ in action == SQLITE_FUNCTION ? SQLITE_DENY : SQLITE_OK }, nil)
+        defer { sqlite3_set_authorizer(handle, nil, nil) }
+        return try body()
+    }
+}

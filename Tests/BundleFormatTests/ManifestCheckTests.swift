@@ -48,6 +48,10 @@ import Testing
         #expect(checked.latest.encodings == [good])
         #expect(checked.latest.fullDownload == FullDownload(file: good.file, bytes: 300, sha256: good.sha256, unpackedBytes: 3000, isPacked: true))
         #expect(manifest().latest.fullDownload.isPacked == false)
+        // Without the plain bundle's size there is no cap for the install: the plain bundle.
+        var uncapped = checked
+        uncapped.latest.unpackedBytes = nil
+        #expect(uncapped.latest.fullDownload.isPacked == false)
     }
 
     @Test func aWritersManifestPasses() throws {

@@ -88,6 +88,18 @@ struct PackedBundleTests {
             "budget"
         ),
         ("UPDATE packed_tables SET rows = rows + 1 WHERE name = 'kinds'", "kinds"),
+        (
+            "DROP TABLE packed_meta; CREATE VIEW packed_meta AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT 'format' AS key, '1' AS value FROM c",
+            "own schema"
+        ),
+        ("CREATE INDEX extra ON packed_tables (name)", "own schema"),
+        (
+            "UPDATE packed_schema SET sql = 'CREATE TABLE gaps (v TEXT CHECK (length(randomblob(10)) > 0))' WHERE name = 'gaps'",
+            "not authorized to use function"
+        ),
+        ("INSERT INTO packed_meta VALUES ('format', '1')", "packed_meta.format is 2 rows"),
+        ("UPDATE packed_meta SET value = '+2' WHERE key = 'user_version'", "not a number"),
+        ("UPDATE packed_tables SET encodings = replace(encodings, 'k=stops.0', 'k=stops.00') WHERE name = 'kinds'", "unknown encoding"),
         ("UPDATE packed_tables SET rows = 100000 WHERE name = 'gaps'", "100000 rows in"),
         ("UPDATE packed_tables SET data = substr(data, 1, length(data) - 2) WHERE name = 'stops'", "cut off"),
         ("UPDATE packed_tables SET data = CAST(data || x'00' AS BLOB) WHERE name = 'stops'", "after its columns"),
@@ -114,6 +126,16 @@ struct PackedBundleTests {
             #expect(reason.contains(damage.reason), "\(reason)")
         } catch {
             Issue.record("\(error)")
+        }
+    }
+
+    /// The smallest 64-bit integer as a scaled REAL's value is refused, not a trap (`abs` of it
+    /// would stop the program).
+    @Test func theSmallestIntegerInAScaledColumnIsRefused() throws {
+        let bytes: [UInt8] = [0x01, 0x01] + Array(repeating: 0xFF, count: 9) + [0x01]
+        try bytes.withUnsafeBytes { raw in
+            var cursor = try PackedColumnCursor(raw, encoding: .scaled(0), rows: 1, context: "t.c")
+            #expect(throws: PackedBundleError.corrupt("t.c: a scaled REAL beyond 2^53")) { _ = try cursor.next() }
         }
     }
 

@@ -16,15 +16,27 @@ package enum PackedBundleInstaller {
         let userVersion: Int
         do {
             source = try Database(path: packed)
+            // The file's own schema first: a `packed_meta` that is a view over an endless query
+            // must never be read.
+            let own = try source.rows("SELECT type, name, sql FROM sqlite_master ORDER BY name")
+            guard own == PackedBundleWriter.tables.map({ [.text("table"), .text($0.name), .text($0.sql)] }) else {
+                throw PackedBundleError.corrupt("the packed file's own schema is not the packed format's")
+            }
             let meta = try source.rows("SELECT key, value FROM packed_meta")
-            let format = meta.first { $0[0].string == "format" }?[1].string
+            func value(_ key: String) throws(PackedBundleError) -> String {
+                let rows = meta.filter { $0[0].string == key }
+                guard rows.count == 1, let text = rows[0][1].string else { throw .corrupt("packed_meta.\(key) is \(rows.count) rows") }
+                return text
+            }
+            let format = try value("format")
             guard format == PackedBundleWriter.format else {
-                throw PackedBundleError.corrupt("packed format \(format ?? "missing"), this client reads \(PackedBundleWriter.format)")
+                throw PackedBundleError.corrupt("packed format \(format), this client reads \(PackedBundleWriter.format)")
             }
-            guard let version = meta.first(where: { $0[0].string == "user_version" })?[1].string.flatMap({ Int32($0) }), version >= 0 else {
-                throw PackedBundleError.corrupt("packed_meta.user_version is missing or not an integer")
+            let version = try value("user_version")
+            guard (1...9).contains(version.utf8.count), version.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(version) else {
+                throw PackedBundleError.corrupt("packed_meta.user_version is not a number")
             }
-            userVersion = Int(version)
+            userVersion = number
             schema = try source.rows("SELECT type, name, sql FROM packed_schema ORDER BY seq")
             entries = try source.rows("SELECT rowid, name, rows, encodings, length(data) FROM packed_tables ORDER BY rowid").map(TableEntry.init)
         } catch let error as PackedBundleError {
@@ -51,22 +63,28 @@ package enum PackedBundleInstaller {
         let budget = max(10_000_000, 1000 * fileSize(packed))
         do {
             try target.limitingInstructions(to: budget) {
-                try run(schema.filter { $0[0].string == "table" }, on: target, capped: maxBytes)
-                try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in try target.execute("BEGIN") }
-                var needed = Set<ColumnKey>()
-                for entry in entries { needed.formUnion(try entry.columns().compactMap(\.reference)) }
-                var references = ReferencedColumns(needed: needed)
-                for entry in entries {
-                    try PackedTableInstall(entry: entry, source: source, target: target, maxBytes: maxBytes).run(references: &references)
-                }
-                try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in try target.execute("COMMIT") }
-                try run(schema.filter { $0[0].string == "index" }, on: target, capped: maxBytes)
+                // No function runs while tables fill and indexes build (a CHECK or an indexed
+                // expression calling one would run on every row); the view is only stored.
+                try target.denyingFunctions { try fill(target) }
                 try run(schema.filter { $0[0].string == "view" }, on: target, capped: maxBytes)
             }
         } catch let error as PackedBundleError {
             throw error
         } catch {
             throw .corrupt("\(error)")
+        }
+
+        func fill(_ target: Database) throws {
+            try run(schema.filter { $0[0].string == "table" }, on: target, capped: maxBytes)
+            try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in try target.execute("BEGIN") }
+            var needed = Set<ColumnKey>()
+            for entry in entries { needed.formUnion(try entry.columns().compactMap(\.reference)) }
+            var references = ReferencedColumns(needed: needed)
+            for entry in entries {
+                try PackedTableInstall(entry: entry, source: source, target: target, maxBytes: maxBytes).run(references: &references)
+            }
+            try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in try target.execute("COMMIT") }
+            try run(schema.filter { $0[0].string == "index" }, on: target, capped: maxBytes)
         }
     }
 
@@ -89,9 +107,9 @@ package enum PackedBundleInstaller {
         /// Each column's encoding and, for `k`, the column it refers to.
         func columns() throws(PackedBundleError) -> [(encoding: PackedEncoding, reference: ColumnKey?)] {
             try encodings.split(separator: " ", omittingEmptySubsequences: false).map { word throws(PackedBundleError) in
-                let parts = word.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0] == "k", let dot = parts[1].lastIndex(of: "."), let cid = Int(parts[1][parts[1].index(after: dot)...]) {
-                    return (.reference, ColumnKey(table: String(parts[1][..<dot]), cid: cid))
+                // `k=<table>.<cid>`: a name without a dot or space, then -1, 0 or a number without a sign or a leading 0.
+                if let match = word.wholeMatch(of: /k=([^ .]+)\.(-1|0|[1-9][0-9]{0,8})/), let cid = Int(match.2) {
+                    return (.reference, ColumnKey(table: String(match.1), cid: cid))
                 }
                 guard let encoding = PackedEncoding(name: String(word)), encoding != .reference else {
                     throw .corrupt("table `\(name)`: unknown encoding `\(word.prefix(40))`")
@@ -129,9 +147,9 @@ package enum PackedBundleInstaller {
                     while try statement.step() {}
                 }
                 // Exactly the statement given, nothing after it, made what its row says.
-                let made = try? target.scalar(
-                    "SELECT count(*) FROM sqlite_master WHERE type = ? AND name = ? AND sql = ?", [row[0], row[1], row[2]])
-                guard made?.int == 1 else { throw .corrupt("not exactly one statement creating it") }
+                // (No `count(*)`: functions are refused while the tables are made.)
+                let made = try? target.rows("SELECT 1 FROM sqlite_master WHERE type = ? AND name = ? AND sql = ?", [row[0], row[1], row[2]])
+                guard made?.count == 1 else { throw .corrupt("not exactly one statement creating it") }
             } catch .corrupt(let reason) {
                 throw .corrupt("packed_schema: `\(row[1].string ?? "")`: \(reason)")
             }

@@ -6,13 +6,17 @@ import FeedSQLite
 package enum PackedBundleWriter {
     /// The `packed_meta.format` this writer writes and the installer reads.
     package static let format = "1"
+    /// The packed file's own tables, by name, each with the statement that makes it: all that
+    /// its `sqlite_master` may hold (the installer checks it before reading anything).
+    static let tables: [(name: String, sql: String)] = [
+        ("packed_meta", "CREATE TABLE packed_meta (key TEXT NOT NULL, value TEXT NOT NULL)"),
+        ("packed_schema", "CREATE TABLE packed_schema (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, name TEXT NOT NULL, sql TEXT NOT NULL)"),
+        ("packed_tables", "CREATE TABLE packed_tables (name TEXT NOT NULL, rows INTEGER NOT NULL, encodings TEXT NOT NULL, data BLOB NOT NULL)"),
+    ]
     /// The packed file's own schema.
-    static let schema = """
-        PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA user_version = 1;
-        CREATE TABLE packed_meta (key TEXT NOT NULL, value TEXT NOT NULL);
-        CREATE TABLE packed_schema (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, name TEXT NOT NULL, sql TEXT NOT NULL);
-        CREATE TABLE packed_tables (name TEXT NOT NULL, rows INTEGER NOT NULL, encodings TEXT NOT NULL, data BLOB NOT NULL);
-        """
+    static let schema =
+        "PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA user_version = 1;\n"
+        + tables.map { $0.sql + ";" }.joined(separator: "\n")
 
     /// Packs the bundle at `source` into a new file at `destination` (which must not exist).
     /// Returns false, writing nothing, for a bundle the packed form does not carry: one with

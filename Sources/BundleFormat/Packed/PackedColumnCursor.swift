@@ -57,7 +57,10 @@ struct PackedColumnCursor {
             return .integer(previous)
         case .scaled(let k):
             previous &+= try reader.signed()
-            guard abs(previous) <= PackedEncoding.largestScaled else { throw .corrupt("\(reader.context): a scaled REAL beyond 2^53") }
+            // Not `abs`, which traps on Int64.min.
+            guard previous >= -PackedEncoding.largestScaled, previous <= PackedEncoding.largestScaled else {
+                throw .corrupt("\(reader.context): a scaled REAL beyond 2^53")
+            }
             return .real(Double(previous) / PackedEncoding.powersOfTen[k])
         case .reals:
             return .real(try reader.double())

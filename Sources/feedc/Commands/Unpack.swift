@@ -44,6 +44,12 @@ struct Unpack: ParsableCommand {
         guard !FileManager.default.fileExists(atPath: output) else { Terminal.fail("\(output) exists; give a new file", file: output) }
         let scratch = output + ".packed-\(ProcessInfo.processInfo.processIdentifier)"
         defer { try? FileManager.default.removeItem(atPath: scratch) }
+        /// Ends the command (`exit`, so no `defer` runs): the scratch file and any output first.
+        func fail(_ message: String, status: Int32) -> Never {
+            try? FileManager.default.removeItem(atPath: scratch)
+            try? FileManager.default.removeItem(atPath: output)
+            Terminal.fail(ErrorReport(.toolError, message: message, file: packed), status: status)
+        }
         var clock = Date()
         func lap() -> Double {
             defer { clock = Date() }
@@ -59,14 +65,13 @@ struct Unpack: ParsableCommand {
                 source = scratch
             }
         } catch {
-            Terminal.fail(ErrorReport(.toolError, message: "\(packed): \(error)", file: packed), status: 1)
+            fail("\(packed): \(error)", status: 1)
         }
         let gunzip = lap()
         do {
             try PackedBundleInstaller.install(packedAt: source, to: output)
         } catch {
-            try? FileManager.default.removeItem(atPath: output)
-            Terminal.fail(ErrorReport(.toolError, message: "\(packed): \(error)", file: packed), status: error.isLocal ? 2 : 1)
+            fail("\(packed): \(error)", status: error.isLocal ? 2 : 1)
         }
         let install = lap()
         let digest = try ContentDigest.compute(Database(path: output))
