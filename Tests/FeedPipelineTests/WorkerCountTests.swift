@@ -35,7 +35,7 @@ struct WorkerCountTests {
             outputs.append(files)
             manifests.append(manifest)
         }
-        #expect(outputs[0].count == 5, "3 bundles and 2 deltas")
+        #expect(outputs[0].count == 8, "3 bundles, each packed too, and 2 deltas")
         #expect(outputs[0] == outputs[1])
         func withoutReports(_ manifest: Manifest) -> Manifest {
             var copy = manifest
