@@ -84,7 +84,8 @@ struct FaultTests {
         #expect(upload.status == .uploaded, "\(upload.error ?? "")")
         #expect(upload.retries == 2)
         let puts = store.proxy.entries.filter { $0.method == "PUT" && $0.path.contains("/bundles/") }
-        #expect(puts.map(\.status) == [.other("dropped"), .other("dropped"), .code(200)])
+        // Two files under bundles/: the plain bundle and its packed encoding.
+        #expect(puts.map(\.status) == [.other("dropped"), .other("dropped"), .code(200), .code(200)])
         try checkComplete(store, #require(try store.manifest("f/w/manifest.json")))
     }
 
@@ -92,6 +93,9 @@ struct FaultTests {
     private func checkComplete(_ store: Store, _ manifest: Manifest) throws {
         for version in manifest.versions {
             #expect(sha256Hex(try Data(contentsOf: store.file("f/w/\(version.file)"))) == version.sha256, "\(version.file)")
+            for encoded in version.encodings ?? [] {
+                #expect(sha256Hex(try Data(contentsOf: store.file("f/w/\(encoded.file)"))) == encoded.sha256, "\(encoded.file)")
+            }
             for path in [version.report, version.diff].compactMap({ $0 }) {
                 #expect(FileManager.default.fileExists(atPath: store.file("f/w/\(path)").path), "\(path)")
             }
