@@ -56,7 +56,8 @@ struct JSONKeysTests {
         #expect(!reports.isEmpty)
         for report in reports { outputs[report.lastPathComponent] = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) }
         outputs["manifest"] = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("out/bay/manifest.json")))
-        let bundle = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("out/bay/bundles").path).first { !$0.contains(".packed.") })
+        let bundle = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("out/bay/bundles").path).first { !$0.contains(".packed.") })
         let bundlePath = folder.url.appendingPathComponent("out/bay/bundles/\(bundle)").path
         outputs["inspect"] = try json(["inspect", bundlePath])
         outputs["inspect --opposites"] = try json(["inspect", bundlePath, "--opposites"])

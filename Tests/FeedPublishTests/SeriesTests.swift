@@ -61,7 +61,7 @@ struct SeriesTests {
         // A new app downloads the full bundle; the next update costs one 304.
         let fresh = pipeline.folder.url.appendingPathComponent("fresh.sqlite")
         let client = FeedClient(manifest: manifestURL, database: fresh)
-        #expect(try await client.update() == .downloadedFull(version: previous!.latest.version, bytes: previous!.latest.bytes))
+        #expect(try await client.update() == .downloadedFull(version: previous!.latest.version, bytes: previous!.latest.fullDownload.bytes))
         #expect(try await client.update() == .upToDate(version: previous!.latest.version))
         print("upload seconds per published version: \(uploadSeconds.map { String(format: "%.2f", $0) }.joined(separator: " "))")
     }

@@ -145,15 +145,18 @@ struct StoreBehaviourTests {
         let report = try build(pipeline.write(source: SharedData.zips(in: "versions/wichita")[0], publish: "  to: s3://feeds/pub"), store: store)
         #expect(report.upload?.status == .uploaded)
         let latest = try Manifest.decode(pipeline.localManifest()).latest
-        // What an app left behind when its connection was cut halfway through the bundle.
+        // What an app left behind when its connection was cut halfway through the bundle (the
+        // packed file, what the client downloads).
+        let download = latest.fullDownload
+        #expect(download.isPacked)
         let db = pipeline.folder.url.appendingPathComponent("app.sqlite")
-        let bytes = try Data(contentsOf: store.file("pub/w/\(latest.file)"))
-        try bytes.prefix(bytes.count / 2).write(to: pipeline.folder.url.appendingPathComponent(".app.sqlite.download-\(latest.sha256.prefix(16))"))
+        let bytes = try Data(contentsOf: store.file("pub/w/\(download.file)"))
+        try bytes.prefix(bytes.count / 2).write(to: pipeline.folder.url.appendingPathComponent(".app.sqlite.download-\(download.sha256.prefix(16))"))
         let watcher = try S3Proxy(upstream: store.reader)
         let manifestURL = URL(string: "http://127.0.0.1:\(watcher.port)/feeds/pub/w/manifest.json")!
-        #expect(try await FeedClient(manifest: manifestURL, database: db).update() == .downloadedFull(version: latest.version, bytes: latest.bytes))
+        #expect(try await FeedClient(manifest: manifestURL, database: db).update() == .downloadedFull(version: latest.version, bytes: download.bytes))
         #expect(try ContentDigest.compute(Database(path: db.path)) == latest.digest)
-        let bundleGets = watcher.entries.filter { $0.path.hasSuffix(latest.file) }
+        let bundleGets = watcher.entries.filter { $0.path.hasSuffix(download.file) }
         #expect(bundleGets.map(\.range) == ["bytes=\(bytes.count / 2)-"], "one request, for the second half")
 
         let feedc = try #require(FeedcBinary.url)
