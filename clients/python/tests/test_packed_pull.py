@@ -82,7 +82,8 @@ class PackedPullTests(ClientTest):
             with self.subTest(name):
                 self.publish_packed(spoil)
                 outcome = self.pull()
-                self.assertFailed(outcome, PACKED_FILE + ": the packed bundle does not install: " + words, before=self.before)
+                self.assertFailed(outcome, PACKED_FILE + ": the packed bundle does not install: " + cases.words(words, self.client),
+                                  before=self.before)
                 self.assertEqual([n for n in os.listdir(self.folder) if n.startswith(".")], [])
 
     def test_a_packed_file_of_other_content_fails_the_digest(self):
