@@ -92,7 +92,10 @@ def parse_manifest(body):
 def chosen_encoding(version, known=KNOWN_ENCODINGS):
     """The first entry of the version's `encodings` whose `encoding` is `known` and whose fields
     are valid (`file`, `bytes`, `sha256` and the required `unpacked_bytes` as for a version), or
-    None: then the version's own `file`, the plain bundle (docs/packed-bundle.md)."""
+    None: then the version's own `file`, the plain bundle (docs/packed-bundle.md). None too when
+    the version lacks the plain bundle's `unpacked_bytes`: the install is always capped by it."""
+    if not _is_integer(version.get("unpacked_bytes")):
+        return None
     entries = version.get("encodings")
     for entry in entries if isinstance(entries, list) else ():
         if not isinstance(entry, dict) or not isinstance(entry.get("encoding"), str) or entry["encoding"] not in known:

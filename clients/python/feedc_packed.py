@@ -38,9 +38,17 @@ _REFERENCE = re.compile(r"k=([^ .]+)\.(-1|0|[1-9][0-9]{0,8})\Z")  # `k=<table>.<
 # The SQLite instructions an install may run: at least BUDGET_MIN, and BUDGET_PER_BYTE a byte of
 # the packed file; the progress handler counts them PROGRESS_STEP at a time.
 BUDGET_MIN, BUDGET_PER_BYTE, PROGRESS_STEP = 10_000_000, 1_000, 1_000
+# The packed file's own schema, exactly as the writer stores it in its sqlite_master (type, name,
+# tbl_name, sql): anything else (a view or an index of its own, a trigger) is refused before any
+# query on the file.
+OWN_SCHEMA = frozenset(("table", name, name, "CREATE TABLE %s (%s)" % (name, columns)) for name, columns in (
+    ("packed_meta", "key TEXT NOT NULL, value TEXT NOT NULL"),
+    ("packed_schema", "seq INTEGER PRIMARY KEY, type TEXT NOT NULL, name TEXT NOT NULL, sql TEXT NOT NULL"),
+    ("packed_tables", "name TEXT NOT NULL, rows INTEGER NOT NULL, encodings TEXT NOT NULL, data BLOB NOT NULL")))
 _VARINT = re.compile(rb"[\x80-\xff]{0,9}[\x00-\x7f]")   # one varint's bytes
 _VARINT_END = re.compile(rb"[\x00-\x7f]")              # the last byte of a varint
 _UNREAD = object()
+_SQLITE_FUNCTION = getattr(sqlite3, "SQLITE_FUNCTION", 31)  # the authorizer's action code
 
 
 class PackedError(Exception):
@@ -250,6 +258,8 @@ def install_packed(packed, new, max_pages=None):
     except (sqlite3.Error, sqlite3.Warning) as error:  # Warning: two statements in one, before 3.11
         if install.steps * PROGRESS_STEP > budget:
             raise PackedError("the install needs more than %d SQLite instructions" % budget) from None
+        if install.denied_function:
+            raise PackedError("the packed schema calls a function") from None
         raise PackedError(str(error) or type(error).__name__) from None
     finally:
         target.set_progress_handler(None, 0)
@@ -299,6 +309,16 @@ class _Install:
         self.kept = {}      # (table, cid) -> (column name, values): columns a later `k` column reads
         self.wanted = set()
         self.steps = 0      # progress handler calls, PROGRESS_STEP instructions each
+        self.denied_function = False  # the authorizer refused a function call
+        self.functions = False        # the views may call functions
+
+    def _authorize(self, action, *_):
+        """The authorizer of the tables, the rows and the indexes: no function (a CHECK calling
+        randomblob, an index on an expression); the views may call functions."""
+        if action == _SQLITE_FUNCTION and not self.functions:
+            self.denied_function = True
+            return sqlite3.SQLITE_DENY
+        return sqlite3.SQLITE_OK
 
     def _progress(self):
         self.steps += 1
@@ -306,6 +326,9 @@ class _Install:
 
     def run(self, max_pages):
         source, target = self.source, self.target
+        own = source.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
+        if len(own) != len(OWN_SCHEMA) or set(own) != OWN_SCHEMA:
+            raise PackedError("the packed file's own schema is not the packed format's")
         found = _meta_value(source, "format")
         if found != FORMAT:
             raise PackedError("packed_meta.format is %r, this client reads %r" % (found, FORMAT))
@@ -316,6 +339,8 @@ class _Install:
         for seq, kind, name, sql in schema:
             if not all(isinstance(v, str) for v in (kind, name, sql)):
                 raise PackedError("packed_schema row %s: its type, name or sql is not text" % (seq,))
+            if "\0" in sql:
+                raise PackedError("packed_schema row %s: the sql of `%s` holds a 0x00 byte" % (seq, name))
             if kind not in _PREFIXES:
                 raise PackedError("packed_schema row %s: `%s` is a %s, not a table, index or view" % (seq, name, kind))
             if not sql.startswith(_PREFIXES[kind]):
@@ -331,6 +356,7 @@ class _Install:
                        "user_version = %s" % user_version) + (("max_page_count = %d" % max_pages,) if max_pages else ()):
             target.execute("PRAGMA " + pragma).fetchall()
         target.set_progress_handler(self._progress, PROGRESS_STEP)
+        target.set_authorizer(self._authorize)
         for row in schema:
             if row[1] == "table":
                 self._create(*row)
@@ -339,6 +365,7 @@ class _Install:
             self._insert(entry)
         target.execute("COMMIT")
         for wanted in ("index", "view"):
+            self.functions = wanted == "view"  # (set_authorizer(None) needs Python 3.11)
             for row in schema:
                 if row[1] == wanted:
                     self._create(*row)
@@ -404,16 +431,15 @@ class _Install:
             raise PackedError("table %s: %d rows in %d bytes of data" % (table, rows, len(data)))
         parts = self._split(table, columns, data)
         del data
-        values = []
+        values, kept = [], {}
         for (cid, name), encoding, ref, part in zip(columns, entry.encodings, entry.refs, parts):
             where = "%s.%s" % (table, name)
             if ref is not None and ref not in self.kept:
                 raise PackedError("column %s: it refers to %s.%d, not a column of an earlier table" % (where, ref[0], ref[1]))
             column = _Column(self, where, rows, encoding, ref, part)
             if (table, cid) in self.wanted:
-                kept = list(column.values())
-                self.kept[(table, cid)] = (column.name, kept)
-                values.append(iter(kept))
+                kept[(table, cid)] = (column.name, list(column.values()))
+                values.append(iter(kept[(table, cid)][1]))
             else:
                 values.append(column.values())
         names = ", ".join("rowid" if cid < 0 else _quoted(name) for cid, name in columns)
@@ -421,3 +447,4 @@ class _Install:
                                 zip(*values))
         for remaining in values:  # zip stopped at the first column's end: the others' last checks
             next(remaining, None)
+        self.kept.update(kept)  # only now: a `k` column never refers to its own table

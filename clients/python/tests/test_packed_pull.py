@@ -77,12 +77,22 @@ class PackedPullTests(ClientTest):
                 self.assertInstalled(self.pull(), self.latest)
                 self.assertNotIn("/m/" + PACKED_FILE, self.server.requests)
 
+    def test_no_packed_file_without_the_plain_bundles_unpacked_bytes(self):
+        """The install is always capped by the plain bundle's size: a version that does not give it
+        is downloaded plain."""
+        self.publish_packed()
+        del self.latest["unpacked_bytes"]
+        self.publish(self.latest)
+        self.server.requests.clear()
+        self.assertInstalled(self.pull(), self.latest)
+        self.assertNotIn("/m/" + PACKED_FILE, self.server.requests)
+
     def test_spoiled_packed_files_are_refused(self):
         for name, spoil, words in cases.SPOILED:
             with self.subTest(name):
                 self.publish_packed(spoil)
                 outcome = self.pull()
-                self.assertFailed(outcome, PACKED_FILE + ": the packed bundle does not install: " + words, before=self.before)
+                self.assertFailed(outcome, PACKED_FILE + ": " + cases.failure(words, self.client), before=self.before)
                 self.assertEqual([n for n in os.listdir(self.folder) if n.startswith(".")], [])
 
     def test_a_packed_file_of_other_content_fails_the_digest(self):

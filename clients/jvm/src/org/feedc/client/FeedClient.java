@@ -27,9 +27,9 @@ import java.util.Map;
 /// the local version when listed (`DeltaUpdate`); 5. else, or when the delta fails, the full
 /// bundle (`FullBundle`); 6. keep the ETag. Whatever fails, the database stays as it was.
 ///
-/// SQLite comes from the `SqlDriver` given: `JdbcSqlDatabase::open` on a JVM, an adapter of
+/// SQLite comes from the `SqlDriver` given: `JdbcSqlDatabase.DRIVER` on a JVM, an adapter of
 /// Android's `SQLiteDatabase` there. From Kotlin:
-/// `FeedClient(url, path, null, 30.0, JdbcSqlDatabase::open).update()`.
+/// `FeedClient(url, path, null, 30.0, JdbcSqlDatabase.DRIVER).update()`.
 public final class FeedClient {
     /// The idle timeout of a request, in seconds, when none is given.
     public static final double DEFAULT_TIMEOUT = 30;

@@ -29,10 +29,11 @@ public final class FullBundle {
 
     /// Replaces `database` with the manifest's `latest` version of `bundle`; UpdateException,
     /// the database unchanged, when any step fails. The caller holds the database's lock.
-    /// Returns the manifest entry of the file downloaded: `latest`, or its `chosenEncoding`.
+    /// Returns the manifest entry of the file downloaded: `latest`, or its `chosenEncoding` when
+    /// the driver limits SQLite's work (`SqlDriver.supportsWorkLimit`; not on Android).
     public static ManifestEntry replace(Http http, String manifestUrl, String database, SqlDriver driver, ManifestEntry latest,
                                         String bundle) throws UpdateException {
-        ManifestEntry chosen = latest.chosenEncoding != null ? latest.chosenEncoding : latest;
+        ManifestEntry chosen = latest.chosenEncoding != null && driver.supportsWorkLimit() ? latest.chosenEncoding : latest;
         String url = Http.resolve(manifestUrl, chosen.file);
         Path db = Paths.get(database).toAbsolutePath();
         Path folder = db.getParent();
@@ -85,10 +86,11 @@ public final class FullBundle {
     }
 
     /// Installs the unpacked packed file into `unpacked`, capped at twice the plain bundle's size
-    /// and 1 MiB when the manifest gives it, flushed to disk; any failure is a corrupt download.
+    /// and 1 MiB (a packed entry is chosen only when the manifest gives that size), flushed to
+    /// disk; any failure (the cap reached too) is a corrupt download.
     private static void install(SqlDriver driver, ManifestEntry latest, ManifestEntry chosen, Path partial, Path packed,
                                 Path unpacked) throws UpdateException, IOException {
-        Long pages = latest.unpackedBytes == null ? null : (2 * latest.unpackedBytes + (1 << 20)) / PackedInstall.PAGE_SIZE;
+        long pages = (2 * latest.unpackedBytes + (1 << 20)) / PackedInstall.PAGE_SIZE;
         try {
             PackedInstall.install(driver, packed.toString(), unpacked.toString(), pages);
         } catch (PackedInstall.PackedException error) {

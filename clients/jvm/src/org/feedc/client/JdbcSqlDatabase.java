@@ -14,7 +14,9 @@ import org.sqlite.SQLiteOpenMode;
 
 /// `SqlDatabase` on the xerial SQLite JDBC driver (Debian: `libxerial-sqlite-jdbc-java`, the jar
 /// /usr/share/java/sqlite-jdbc.jar): the one class of the client that knows JDBC. Open it with
-/// `JdbcSqlDatabase.open(path, readOnly)`, or pass `JdbcSqlDatabase::open` as the `SqlDriver`.
+/// `JdbcSqlDatabase.open(path, readOnly)`, or pass `JdbcSqlDatabase.DRIVER` as the `SqlDriver`
+/// (`JdbcSqlDatabase::open` works too, but does not report the work limit: such a client never
+/// takes a packed bundle).
 ///
 /// The connection stays in autocommit mode; `begin` runs `BEGIN IMMEDIATE` itself. The work limit
 /// is SQLite's progress handler (`org.sqlite.ProgressHandler`), called every 1,000 instructions.
@@ -28,6 +30,20 @@ public final class JdbcSqlDatabase implements SqlDatabase {
     private long steps;
     private long stepLimit;
     private boolean limitReached;
+
+    /// The `SqlDriver` of this class: `open`, and databases that limit their work (so a version's
+    /// packed encoding is taken).
+    public static final SqlDriver DRIVER = new SqlDriver() {
+        @Override
+        public SqlDatabase open(String path, boolean readOnly) throws SQLException {
+            return JdbcSqlDatabase.open(path, readOnly);
+        }
+
+        @Override
+        public boolean supportsWorkLimit() {
+            return true;
+        }
+    };
 
     private JdbcSqlDatabase(Connection connection) {
         this.connection = connection;

@@ -126,7 +126,7 @@ public final class Main {
             }
         }));
         try {
-            client = new FeedClient(manifest, db, publicKey, timeout, JdbcSqlDatabase::open);
+            client = new FeedClient(manifest, db, publicKey, timeout, JdbcSqlDatabase.DRIVER);
             UpdateResult result = client.update();
             finished = true;
             out.println(result);

@@ -84,10 +84,11 @@ public final class Manifest {
 
     /// The first entry of the version's `encodings` whose `encoding` this client knows and whose
     /// fields are valid (`file`, `bytes`, `sha256` and the required `unpacked_bytes` as for a
-    /// version), or null: then the plain bundle. Never makes the manifest unusable.
+    /// version), or null: then the plain bundle. Null too when the version lacks the plain
+    /// bundle's `unpacked_bytes`: the install is always capped by it. Never makes the manifest unusable.
     private static ManifestEntry chosenEncoding(Map<String, Object> version) {
         Object entries = version.get("encodings");
-        if (!(entries instanceof List)) {
+        if (!(entries instanceof List) || !isInteger(version.get("unpacked_bytes"))) {
             return null;
         }
         for (Object item : (List<?>) entries) {

@@ -23,6 +23,13 @@ public final class PackedInstall {
     public static final long BUDGET_MIN = 10_000_000L;
     public static final long BUDGET_PER_BYTE = 1_000L;
     private static final Pattern USER_VERSION = Pattern.compile("[0-9]{1,9}");
+    /// The packed file's own schema, exactly as the writer stores it in its `sqlite_master` (type,
+    /// name, tbl_name, sql): anything else (a view or an index of its own, a trigger) is refused
+    /// before any query on the file.
+    static final Set<List<String>> OWN_SCHEMA = Set.of(
+            own("packed_meta", "key TEXT NOT NULL, value TEXT NOT NULL"),
+            own("packed_schema", "seq INTEGER PRIMARY KEY, type TEXT NOT NULL, name TEXT NOT NULL, sql TEXT NOT NULL"),
+            own("packed_tables", "name TEXT NOT NULL, rows INTEGER NOT NULL, encodings TEXT NOT NULL, data BLOB NOT NULL"));
     private static final Map<String, String[]> PREFIXES = Map.of(
             "table", new String[] {"CREATE TABLE "},
             "index", new String[] {"CREATE INDEX ", "CREATE UNIQUE INDEX "},
@@ -72,6 +79,30 @@ public final class PackedInstall {
         }
     }
 
+    private static List<String> own(String name, String columns) {
+        return List.of("table", name, name, "CREATE TABLE " + name + " (" + columns + ")");
+    }
+
+    /// The packed file's `sqlite_master` must be exactly `OWN_SCHEMA`: nothing of the file's own
+    /// (a view named `packed_meta` over an endless query) runs in the unbounded queries on it.
+    private void checkOwnSchema() throws SQLException, PackedException {
+        Set<List<String>> found = new HashSet<>();
+        int count = 0;
+        try (SqlCursor rows = source.query("SELECT type, name, tbl_name, sql FROM sqlite_master")) {
+            while (rows.next()) {
+                count++;
+                List<String> row = new ArrayList<>();
+                for (int c = 0; c < 4; c++) {
+                    row.add(rows.type(c) == SqlCursor.TEXT ? rows.getString(c) : null);
+                }
+                found.add(row);
+            }
+        }
+        if (count != OWN_SCHEMA.size() || !found.equals(OWN_SCHEMA)) {
+            throw new PackedException("the packed file's own schema is not the packed format's");
+        }
+    }
+
     private String metaValue(String key, boolean format) throws SQLException, PackedException {
         int count = 0;
         String text = null;
@@ -96,6 +127,7 @@ public final class PackedInstall {
     }
 
     private void run(Long maxPages) throws SQLException, PackedException {
+        checkOwnSchema();
         metaValue("format", true);
         String userVersion = metaValue("user_version", false);
         List<String[]> schema = new ArrayList<>();  // seq, type, name, sql
@@ -111,6 +143,9 @@ public final class PackedInstall {
             }
         }
         for (String[] row : schema) {
+            if (row[3].indexOf('\0') >= 0) {
+                throw new PackedException("packed_schema row " + row[0] + ": the sql of `" + row[2] + "` holds a 0x00 byte");
+            }
             String[] prefixes = PREFIXES.get(row[1]);
             if (prefixes == null) {
                 throw new PackedException("packed_schema row " + row[0] + ": `" + row[2] + "` is a " + row[1]
@@ -170,7 +205,9 @@ public final class PackedInstall {
                 target.execute("PRAGMA " + pragma);
             }
         }
-        target.limitWork(budget);
+        if (!target.limitWork(budget)) {  // FullBundle takes a packed file only where it can be limited
+            throw new PackedException("this platform cannot limit SQLite's work, which the packed install needs");
+        }
         for (String[] row : schema) {
             if (row[1].equals("table")) {
                 create(row);
@@ -250,6 +287,7 @@ public final class PackedInstall {
         List<byte[]> parts = entry.split(source, where);
         PackedColumn[] decoders = new PackedColumn[columns.size()];
         List<List<Object>> keptHere = new ArrayList<>();
+        Map<String, List<Object>> keptNow = new HashMap<>();  // kept only after the loop: a `k` column never refers to its own table
         for (int c = 0; c < decoders.length; c++) {
             String ref = entry.refs.get(c);
             if (ref != null && !kept.containsKey(ref)) {
@@ -267,11 +305,12 @@ public final class PackedInstall {
                     values.add(decoders[c].next());
                 }
                 decoders[c].finish();
-                kept.put(key, values);
+                keptNow.put(key, values);
                 keptNames.put(key, decoders[c].name);
             }
             keptHere.add(values);
         }
+        kept.putAll(keptNow);
         StringBuilder names = new StringBuilder();
         StringBuilder marks = new StringBuilder();
         for (Object[] column : columns) {
