@@ -121,11 +121,10 @@ public enum ContentDigest {
         var key: [String]
 
         var selectInKeyOrderSQL: String {
-            let order = key.isEmpty ? "rowid" : key.map(quoted).joined(separator: ", ")
-            return "SELECT \(columns.map(quoted).joined(separator: ", ")) FROM \(quoted(name)) ORDER BY \(order)"
+            let order = key.isEmpty ? "rowid" : key.map(SQLName.quoted).joined(separator: ", ")
+            return "SELECT \(columns.map(SQLName.quoted).joined(separator: ", ")) FROM \(SQLName.quoted(name)) ORDER BY \(order)"
         }
 
-        private func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
     }
 
     /// The content tables of the file, in order of name: tables that are not virtual and not the

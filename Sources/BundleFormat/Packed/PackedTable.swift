@@ -16,21 +16,29 @@ struct PackedTable {
     private(set) var keys: [PackedKeyColumn] = []
 
     init(bundle: Database, name: String, keys earlier: [PackedKeyColumn]) throws {
-        let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let quoted = SQLName.quoted(name)
         let info = try bundle.rows("SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", [.text(name)])
         let names = info.map { $0[0].string ?? "" }
         let primaryKey = info.filter { ($0[1].int ?? 0) > 0 }.sorted { ($0[1].int ?? 0) < ($1[1].int ?? 0) }.map { $0[0].string ?? "" }
         let hasRowid = (try? bundle.prepare("SELECT rowid FROM \(quoted) LIMIT 0")) != nil
-        let selected = (hasRowid ? ["rowid"] : []) + names.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-        let order = hasRowid ? "rowid" : primaryKey.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ", ")
+        let selected = (hasRowid ? ["rowid"] : []) + names.map(SQLName.quoted)
+        let order = hasRowid ? "rowid" : primaryKey.map(SQLName.quoted).joined(separator: ", ")
         let query = try bundle.prepare("SELECT \(selected.joined(separator: ", ")) FROM \(quoted) ORDER BY \(order)")
         let firstCid = hasRowid ? -1 : 0
         var encoders = selected.indices.map { i in
             PackedColumnEncoder(name: i + firstCid < 0 ? "rowid" : names[i + firstCid], keys: i + firstCid < 0 ? [] : earlier)
         }
+        // A single-column text key: its values' row positions, gathered in the same pass, for
+        // the `k` columns of later tables.
+        let keyIndex = primaryKey.count == 1 ? names.firstIndex(of: primaryKey[0]).map { $0 - firstCid } : nil
+        let positions = KeyPositions()
+        var textKey = keyIndex != nil
         while try query.step() {
             rows += 1
             for i in encoders.indices { encoders[i].survey(query.rawValue(at: i)) }
+            if textKey, let keyIndex {
+                if case .text(let text) = query.rawValue(at: keyIndex) { textKey = positions.append(text) } else { textKey = false }
+            }
         }
         for i in encoders.indices { encoders[i].choose() }
         var pending = Array(encoders.indices)
@@ -46,18 +54,8 @@ struct PackedTable {
         columns = encoders.enumerated().map { i, encoder in
             Column(cid: i + firstCid, encoding: encoder.encoding, key: encoder.key, data: encoder.data())
         }
-        if primaryKey.count == 1, let cid = names.firstIndex(of: primaryKey[0]) {
-            try query.bind([])
-            let positions = KeyPositions()
-            var texts = true
-            while texts, try query.step() {
-                if case .text(let text) = query.rawValue(at: cid - firstCid) {
-                    texts = positions.append(text)
-                } else {
-                    texts = false
-                }
-            }
-            if texts && positions.count == rows { keys = [PackedKeyColumn(table: name, cid: cid, name: primaryKey[0], positions: positions)] }
+        if textKey, let keyIndex, positions.count == rows {
+            keys = [PackedKeyColumn(table: name, cid: keyIndex + firstCid, name: primaryKey[0], positions: positions)]
         }
     }
 }

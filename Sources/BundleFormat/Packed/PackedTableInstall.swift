@@ -11,7 +11,7 @@ struct PackedTableInstall {
     private var context: String { "table `\(table)`" }
 
     func run(references: inout ReferencedColumns) throws(PackedBundleError) {
-        let quoted = Self.quote(table)
+        let quoted = SQLName.quoted(table)
         let names: [String]
         let hasRowid: Bool
         do {
@@ -49,7 +49,7 @@ struct PackedTableInstall {
 
         let insert: Statement
         do {
-            let names = (hasRowid ? ["rowid"] : []) + names.map(Self.quote)
+            let names = (hasRowid ? ["rowid"] : []) + names.map(SQLName.quoted)
             let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
             insert = try target.prepare("INSERT INTO \(quoted) (\(names.joined(separator: ", "))) VALUES (\(placeholders))")
         } catch {
@@ -85,5 +85,4 @@ struct PackedTableInstall {
         }
     }
 
-    private static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 }
