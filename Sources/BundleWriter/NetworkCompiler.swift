@@ -54,9 +54,18 @@ package struct NetworkCompiler: Sendable {
             }
             summary.samePlaceLinks = links.count / 2
             summary.crossSourceLinks = links.filter { source(of: $0.stop) != source(of: $0.other) }.count / 2
+            let (walkingPairs, capped) = walking.wait()
+            if capped > 0 {
+                sink.add(
+                    Notice(
+                        .denseNetworkCapped, file: "stops.txt", field: "walk_radius_m",
+                        message:
+                            "\(capped) served stops have more than \(TransferWalks.maxWalksPerStop) stops to walk to within walk_radius_m; each keeps its nearest \(TransferWalks.maxWalksPerStop).",
+                        repair: "nearest \(TransferWalks.maxWalksPerStop) kept"))
+            }
             let walks = walker.transfers(
                 served: servedStops, links: links, taken: taken(stops, content),
-                forbidden: forbidden(stops, content), walking: walking.wait())
+                forbidden: forbidden(stops, content), walking: walkingPairs)
             for walk in walks {
                 content.append(
                     StopTransferRow(fromStopId: walk.from, toStopId: walk.to, kind: walk.kind.rawValue, seconds: walk.seconds, distanceM: walk.distance))

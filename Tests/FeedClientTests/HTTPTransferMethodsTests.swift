@@ -19,7 +19,7 @@ import Testing
     @Test func putHeadErrorBodiesAndRedirects() async throws {
         let folder = TemporaryFolder()
         try Data("abc".utf8).write(to: folder.url.appendingPathComponent("f.txt"))
-        let server = try EtagServer(serving: folder.url, log: folder.url.appendingPathComponent("log"), lifetime: 600)
+        let server = try EtagServer(serving: folder.url, log: folder.url.appendingPathComponent("log"))
 
         // A body of several socket writes arrives whole.
         let body = Data((0..<300_000).map { UInt8($0 % 251) })

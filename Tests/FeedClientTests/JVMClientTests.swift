@@ -50,25 +50,25 @@ struct JVMClientTests {
     /// (and, waiting on a slow server, at most 2 s of CPU). The harness runs on the system's
     /// SQLite, as the client does (its JDBC driver cannot load the core build).
     @Test(.enabled(if: JVMClient.isAvailable && Subprocess.which("python3") != nil, "\(JVMClient.skipMessage), and python3"))
-    func everyHostileServerAttackEndsCleanly() throws {
-        try JVMClient.build()
-        let tests = CoreSQLite.pythonClientFolder.appendingPathComponent("tests")
+    func everyHostileServerAttackEndsCleanly() async throws {
+        try await OwnThread.run { try JVMClient.build() }
         let feedc = try #require(FeedcBinary.url, "no feedc executable beside the tests")
-        let python = try #require(Subprocess.which("python3"), "python3 is not on PATH")
-        let result = try Subprocess.run(
-            python, ["-m", "unittest", "discover", "-s", tests.path, "-p", "test_hostile_jvm.py", "-v"],
+        // Each class of test_hostile_jvm.py in a unittest process of its own, side by side.
+        let runner = UnitTestJobs()
+        let jobs = try runner.jobs(byClass: ["test_hostile_jvm.py"], only: ["test_hostile_jvm.py"])
+        #expect(jobs.count >= 6, "\(jobs.map(\.label))")
+        let outcomes = try await runner.run(
+            jobs,
             environment: [
                 "FEEDC_BINARY": feedc.path, "FEEDC_JVM_JAR": JVMClient.jar.path,
                 "SQLITE_JDBC_JAR": JVMClient.driver.path,
-            ],
-            timeout: 900)
-        // unittest prints its summary on standard error: "Ran N tests" and "OK".
-        let summary = result.error.split(separator: "\n").suffix(40).joined(separator: "\n")
-        #expect(result.status == 0, "\(summary)")
-        let ran = result.error.firstMatch(of: /Ran (\d+) tests?/).flatMap { Int($0.1) } ?? 0
-        #expect(ran >= 39, "\(summary)")
-        #expect(!result.error.contains("skipped"), "\(summary)")
-        // What each attack did, its time, CPU and the client's peak memory, for the log.
-        if let measured = result.error.range(of: "measured (test") { print(result.error[measured.lowerBound...]) }
+            ])
+        for outcome in outcomes {
+            #expect(outcome.result.status == 0, "\(outcome.job.label): \(outcome.summary)")
+            #expect(outcome.ran > 0 && !outcome.result.error.contains("skipped"), "\(outcome.job.label): \(outcome.summary)")
+            if let measured = outcome.measured { print("\(outcome.job.label): \(measured)") }
+        }
+        let ran = outcomes.reduce(0) { $0 + $1.ran }
+        #expect(ran >= 39, "\(ran) tests ran")
     }
 }

@@ -43,7 +43,10 @@ final class Nginx {
             candidate.standardOutput = FileHandle.nullDevice
             candidate.standardError = FileHandle.nullDevice
             try candidate.run()
-            for _ in 0..<50 {
+            // Until nginx has written its pid file or ended (a port taken): however long a
+            // loaded machine takes to start it; the bound only stops a hang.
+            let deadline = Date().addingTimeInterval(120)
+            while Date() < deadline {
                 Thread.sleep(forTimeInterval: 0.05)
                 if !candidate.isRunning { break }
                 if (try? String(contentsOf: folder.url.appendingPathComponent("nginx.pid"), encoding: .utf8)) != nil {

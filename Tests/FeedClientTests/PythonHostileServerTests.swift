@@ -12,21 +12,21 @@ import Testing
 /// other Python client tests are; `feedc` keeps the SQLite it was linked with.
 @Suite(.enabled(if: CoreSQLite.isAvailable, "\(CoreSQLite.skipMessage)"))
 struct PythonHostileServerTests {
-    @Test func everyAttackEndsCleanly() throws {
-        let tests = CoreSQLite.pythonClientFolder.appendingPathComponent("tests")
+    /// Every module of clients/python/tests (test_hostile_swift.py's classes each on their own),
+    /// four unittest processes at a time (``UnitTestJobs``).
+    @Test func everyAttackEndsCleanly() async throws {
         let feedc = try #require(FeedcBinary.url, "no feedc executable beside the tests")
-        let python = try #require(Subprocess.which("python3"), "python3 is not on PATH")
         try #require(FileManager.default.fileExists(atPath: CoreSQLite.library.path), "\(CoreSQLite.library.path) is missing: run scripts/build-core-sqlite.sh")
-        let result = try Subprocess.run(
-            python, ["-m", "unittest", "discover", "-s", tests.path, "-v"],
-            environment: ["LD_LIBRARY_PATH": CoreSQLite.libraryFolder.path, "FEEDC_BINARY": feedc.path],
-            timeout: 900)
-        // unittest prints its summary on standard error: "Ran N tests" and "OK".
-        let summary = result.error.split(separator: "\n").suffix(40).joined(separator: "\n")
-        #expect(result.status == 0, "\(summary)")
-        let ran = result.error.firstMatch(of: /Ran (\d+) tests?/).flatMap { Int($0.1) } ?? 0
-        #expect(ran >= 170, "\(summary)")
-        // What each attack did, its time, CPU and the client's peak memory, for the log.
-        if let measured = result.error.range(of: "measured (test") { print(result.error[measured.lowerBound...]) }
+        let runner = UnitTestJobs()
+        let jobs = try runner.jobs(byClass: ["test_hostile_swift.py"])
+        #expect(jobs.count >= 16, "\(jobs.map(\.label))")
+        let outcomes = try await runner.run(jobs, environment: ["LD_LIBRARY_PATH": CoreSQLite.libraryFolder.path, "FEEDC_BINARY": feedc.path])
+        for outcome in outcomes {
+            #expect(outcome.result.status == 0, "\(outcome.job.label): \(outcome.summary)")
+            #expect(outcome.ran > 0, "\(outcome.job.label) ran no test: \(outcome.summary)")
+            if let measured = outcome.measured { print("\(outcome.job.label): \(measured)") }
+        }
+        let ran = outcomes.reduce(0) { $0 + $1.ran }
+        #expect(ran >= 170, "\(ran) tests ran")
     }
 }

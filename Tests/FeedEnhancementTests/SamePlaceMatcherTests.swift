@@ -84,7 +84,7 @@ import Testing
                 PlaceLink(stop: "b:9", other: "a:3", distance: 10, confidence: 1, evidence: ""),
             ],
             taken: [StopPairKey(from: "a:2", to: "a:1")], forbidden: [StopPairKey(from: "a:1", to: "a:2")],
-            walking: walker.walkingPairs(stops))
+            walking: walker.walkingPairs(stops).pairs)
         let described = walks.map { "\($0.from)>\($0.to) \($0.kind.rawValue) \($0.seconds)" }
         // a:1 → a:2 forbidden, a:2 → a:1 the feed's own; a:3 and b:9 one place; nothing else within 100 m.
         #expect(described == ["a:3>b:9 station 60", "b:9>a:3 station 60"])
@@ -101,7 +101,36 @@ import Testing
             ServedStop(id: "s:3", point: at(north: 0, east: 90), place: "s:3", routes: ["3"]),
             ServedStop(id: "s:4", point: at(north: 400), place: "s:4", routes: ["4"]),
         ]
-        let pairs = TransferWalks(settings: settings).walkingPairs(stops).map { "\(stops[$0.from].id)>\(stops[$0.to].id)" }.sorted()
+        let pairs = TransferWalks(settings: settings).walkingPairs(stops).pairs.map { "\(stops[$0.from].id)>\(stops[$0.to].id)" }.sorted()
         #expect(pairs == ["s:1>s:2", "s:1>s:3", "s:2>s:3", "s:3>s:1", "s:3>s:2"])
+    }
+
+    /// Issue 41: 400 stops of each of two sources in one 100 m square. Each place keeps its 24
+    /// nearest candidates and each stop its 64 nearest walks, so the links and walks grow with
+    /// the stops (not with their square: 640,000 candidate pairs), and a notice says so.
+    @Test func aDenseSquareIsBoundedPerStop() {
+        var candidates: [PlaceCandidate] = [], served: [ServedStop] = []
+        for n in 0..<800 {
+            let id = (n % 2 == 0 ? "a:" : "b:") + String(n)
+            let point = at(north: Double(n % 20) * 5, east: Double(n / 20) * 2.5)
+            candidates.append(PlaceCandidate(id: id, source: String(id.prefix(1)), name: "Plaza", point: point, guided: false))
+            served.append(ServedStop(id: id, point: point, place: id, routes: [id]))
+        }
+        let sink = NoticeSink()
+        let links = SamePlaceMatcher(settings: NetworkSettings()).links(candidates, sink: sink)
+        var degree: [String: Int] = [:]
+        for link in links { degree[link.stop, default: 0] += 1 }
+        // At most 24 links a place, places linked to a third included; without the cap every
+        // one of the 800 was linked to the other source's 400.
+        #expect(links.count > 0 && degree.values.allSatisfy { $0 <= 24 }, "\(links.count) \(degree.values.max() ?? 0)")
+        let notice = sink.samples.first { $0.code == "dense_network_capped" }
+        #expect(notice?.message.hasPrefix("800 places have more than 24 candidates") == true, "\(String(describing: notice))")
+        let walking = TransferWalks(settings: NetworkSettings()).walkingPairs(served)
+        #expect(walking.capped == 800 && walking.pairs.count == 800 * 64, "\(walking.capped) \(walking.pairs.count)")
+        var from: [Int: Int] = [:]
+        for pair in walking.pairs { from[pair.from, default: 0] += 1 }
+        #expect(from.values.allSatisfy { $0 == 64 })
+        // The same answer twice: ties broken by id, not by the grid's order.
+        #expect(SamePlaceMatcher(settings: NetworkSettings()).links(candidates.reversed(), sink: NoticeSink()) == links)
     }
 }

@@ -45,7 +45,9 @@ struct PlanCommandTests {
         let walked = try plan(bundle, ["--from", "53.1027,18.0", "--to", "S3", "--depart", "2026-03-03T07:50", "--json"])
         let first = try #require(((try JSONSerialization.jsonObject(with: Data(walked.output.utf8)) as? [String: Any])?["journeys"] as? [[String: Any]])?.first)
         let walkLeg = try #require((first["legs"] as? [[String: Any]])?.first)
-        #expect(walkLeg["mode"] as? String == "walk" && walkLeg["from_stop_id"] == nil && walkLeg["to_stop_id"] as? String == "S1")
+        // Every key the README lists is there, null where a walk from a position has no stop.
+        #expect(walkLeg["mode"] as? String == "walk" && walkLeg["from_stop_id"] is NSNull && walkLeg["to_stop_id"] as? String == "S1")
+        #expect(walkLeg["trip_id"] is NSNull && walkLeg["route_id"] is NSNull, "\(walkLeg)")
         // 0.0027° of latitude is 300.2 m: 326 s on foot, leaving at 07:54:34 for the 08:00 run.
         #expect(first["departure"] as? String == "2026-03-03T07:54:34+01:00", "\(first)")
     }
@@ -71,6 +73,35 @@ struct PlanCommandTests {
         #expect(try arrival("{}") == "2026-03-03T08:10:00+01:00")
         let bad = try plan(bundle, query + ["--delays", "/nonexistent/delays.json"])
         #expect(bad.status == 2 && bad.error.contains("not a JSON object of delays"), "\(bad.error)")
+    }
+
+    /// Issue 41: a delay of Int64.max, a southern position written as the option's value, an
+    /// oversized batch line: a clear answer, never a trap; the next batch line is still served.
+    @Test func hostilePlannerInputsGetClearAnswers() throws {
+        let (workspace, bundle) = try bundle()
+        defer { withExtendedLifetime(workspace) {} }
+        let query = ["--from", "S1", "--to", "S3", "--depart", "2026-03-03T07:50", "--json"]
+        for seconds in ["9223372036854775807", "-9223372036854775808", "86401"] {
+            let file = workspace.folder.url.appendingPathComponent("delays-\(UUID().uuidString).json")
+            try "{\"T1\": {\"seconds\": \(seconds)}}".write(to: file, atomically: true, encoding: .utf8)
+            let run = try plan(bundle, query + ["--delays", file.path])
+            #expect(
+                run.status == 2 && run.error.contains("the delay of trip `T1`") && run.error.contains("beyond ±86400 s"),
+                "\(seconds): \(run.status) \(run.error)")
+        }
+        // A position in the southern hemisphere, as written: no stop near it, an answer (exit 0).
+        let south = try plan(bundle, ["--from", "-33.86,151.2", "--to", "-33.87,151.21", "--depart", "2026-03-03T07:50", "--json"])
+        #expect(south.status == 0 && south.output.contains("no stop within 800 m of -33.86,151.2"), "\(south.status) \(south.output)\(south.error)")
+        // Batch: a 3 MiB line, a huge delay, then a good query, each answered on its line.
+        let good = "{\"from\": \"S1\", \"to\": \"S3\", \"depart\": \"2026-03-03T07:50\"}"
+        let late = "{\"from\": \"S1\", \"to\": \"S3\", \"depart\": \"2026-03-03T07:50\", \"delays\": {\"T1\": {\"seconds\": 9223372036854775807}}}"
+        let batch = try plan(bundle, [], input: String(repeating: "x", count: 3 << 20) + "\n" + late + "\n" + good + "\n")
+        #expect(batch.status == 0, "\(batch.error)")
+        let lines = batch.output.split(separator: "\n")
+        #expect(lines.count == 3, "\(lines.map { $0.prefix(120) })")
+        #expect(lines.first?.contains("a line of \(3 << 20) bytes: at most 1048576 a query") == true, "\(lines.first?.prefix(200) ?? "")")
+        #expect(lines.dropFirst().first?.contains("beyond ±86400 s") == true, "\(lines.dropFirst().first ?? "")")
+        #expect(lines.last?.contains("\"arrival\":\"2026-03-03T08:10:00+01:00\"") == true, "\(lines.last ?? "")")
     }
 
     @Test func badQueriesGetClearAnswers() throws {

@@ -49,9 +49,11 @@ struct RawDepartures {
                 return (text ?? "").isEmpty ? nil : RawCSV.seconds(text)
             }
             guard let first = time(ordered[0]) else { continue }
-            for row in ordered {
+            for (index, row) in ordered.enumerated() {
                 guard let stop = row["stop_id"], let t = time(row) else { continue }
-                calls[stop, default: []].append(Call(trip: trip, offset: t - first, time: t, boards: row["pickup_type"] != "1"))
+                // Where it picks up, and never at its last call, where it ends.
+                let boards = row["pickup_type"] != "1" && index < ordered.count - 1
+                calls[stop, default: []].append(Call(trip: trip, offset: t - first, time: t, boards: boards))
             }
         }
     }

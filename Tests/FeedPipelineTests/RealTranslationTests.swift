@@ -39,7 +39,8 @@ struct RealTranslationTests {
             try plain.rows(
                 """
                 SELECT ps.stop_id, s.name, t.headsign FROM pattern_stops ps JOIN trips t ON t.pattern_id = ps.pattern_id
-                JOIN stops s ON s.stop_id = ps.stop_id WHERE t.headsign IS NOT NULL
+                JOIN patterns p ON p.pattern_id = ps.pattern_id
+                JOIN stops s ON s.stop_id = ps.stop_id WHERE t.headsign IS NOT NULL AND ps.stop_index < p.stop_count - 1
                 GROUP BY ps.stop_id ORDER BY count(*) DESC, ps.stop_id LIMIT 1
                 """
             ).first)

@@ -87,10 +87,17 @@ struct TimetableOracle {
                 first[trip] = (sequences[i], departures[i])
             }
         }
+        // A trip's last call is where it ends, not a departure.
+        let sequences = st.integers(.stopSequence)
+        var last: [String: Int] = [:]
+        for i in stops.indices {
+            guard let trip = trips[i] else { continue }
+            last[trip] = max(last[trip] ?? Int.min, sequences[i])
+        }
         var out: [Int] = []
         for i in stops.indices where stops[i] == stop {
             guard let trip = trips[i], let service = tripService[trip], active.contains(service),
-                departures[i] != Column.nullInteger, pickups[i] != 1
+                departures[i] != Column.nullInteger, pickups[i] != 1, sequences[i] != last[trip]
             else { continue }
             guard let runs = windows[trip], let start = first[trip]?.time else {
                 out.append(departures[i])

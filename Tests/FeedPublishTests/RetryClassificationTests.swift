@@ -19,7 +19,7 @@ import Testing
 
     @Test func serverErrorsAreRetriedRefusalsAreNot() throws {
         let folder = TemporaryFolder()
-        let server = try EtagServer(serving: folder.url, log: folder.url.appendingPathComponent("log"), lifetime: 600)
+        let server = try EtagServer(serving: folder.url, log: folder.url.appendingPathComponent("log"))
         // The bucket is the path's first segment: /error/503 and /error/403.
         let client = Self.client("http://127.0.0.1:\(server.port)", bucket: "error")
         #expect {

@@ -45,7 +45,8 @@ final class RcloneS3 {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(20)
+        // Until rclone says where it listens or ends: the bound only stops a hang, not a slow start.
+        let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             if let range = text.range(of: #"Starting s3 server on \[http://127\.0\.0\.1:(\d+)/\]"#, options: .regularExpression) {

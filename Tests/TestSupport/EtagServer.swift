@@ -2,20 +2,24 @@ import Foundation
 
 /// Tests/TestSupport/Fixtures/etag_server.py on 127.0.0.1: serves a folder with ETags and 304s,
 /// `/status/N` answers N, `/cut/…` cuts files off halfway. Requests are logged to `log`. Stopped
-/// when released (and by itself after `lifetime` seconds, 30 unless a test needs longer: under
-/// a loaded test run a test may wait that long for a core between starting it and its requests).
+/// when released, and by itself when the test process ends (its standard input, held open by
+/// this object, reaches its end), however long the rest of the test run makes the test wait:
+/// `lifetime` is only a last-resort bound, well past CI's 90 minutes.
 public final class EtagServer {
     public let port: Int
     public let log: URL
     private let process = Process()
+    /// The server's standard input: open while this object lives.
+    private let lifeline = Pipe()
 
-    public init(serving folder: URL, log: URL, lifetime: Int = 30) throws {
+    public init(serving folder: URL, log: URL, lifetime: Int = 3 * 3600) throws {
         self.log = log
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let script = SharedData.projectRoot.appendingPathComponent("Tests/TestSupport/Fixtures/etag_server.py")
         process.arguments = ["python3", script.path, folder.path, String(lifetime), log.path]
         let output = Pipe()
         process.standardOutput = output
+        process.standardInput = lifeline
         // Not the tests' own stderr: `swift test` waits for every holder of it to close it.
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -31,7 +35,10 @@ public final class EtagServer {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        try? lifeline.fileHandleForWriting.close()
+        // SIGKILL: a child started from a pool thread has SIGTERM blocked.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(path)")! }

@@ -7,23 +7,38 @@ or newer (zoneinfo).
     planner = JourneyPlanner("bundle.sqlite")
     answer(planner, {"from": "bart:12TH", "to": "37.44,-122.16", "depart": "2018-06-13T08:00"})
     python3 feedc_planner.py BUNDLE.sqlite --batch     (JSON lines in, one answer line each)
+
+Hostile input is answered, never a traceback: a batch line over 1 MiB (read in chunks, never held
+whole) gets a problem and the next line is read as usual; a delay beyond a day either way or of
+no whole number of seconds is refused with a problem naming the trip.
 """
 import bisect
 import datetime
 import json
 import math
 import os
+import re
 import sqlite3
 import sys
 import urllib.parse
 import zoneinfo
-from collections import namedtuple
+from collections import OrderedDict, namedtuple
 
-from feedc_network import LiveTimetable, TransitNetwork, iso_time, parse_depart, read_double, text
+from feedc_network import WHITESPACE, LiveTimetable, TransitNetwork, iso_time, parse_depart, read_double, text
 
 NEVER = 2 ** 63 - 1                      # Swift's Int.max: not reached
 ACCESS_RADIUS = 800.0                    # metres walked to or from a stop from a position
 KEPT = "kept"                            # a round's label: the same as the round before
+MAX_DELAY = 86_400                       # TripDelay.maxSeconds: a delay is at most a day either way
+MAX_BATCH_LINE = 1 << 20                 # Plan.maxBatchLine: the longest --batch line read (1 MiB)
+READ_CHUNK = 64 << 10                    # what one read of standard input asks for (BoundedLines)
+INT_RANGE = range(-2 ** 63, 2 ** 63)     # Swift's Int: what a JSON number must fit to be read as one
+# Linear forms of feedc_network's DECIMAL and HEX (same texts): theirs backtrack quadratically on a
+# long run of digits that does not end as a number ("1" * 100_000 + "x" takes minutes).
+LINEAR_DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+LINEAR_HEX = re.compile(r"[+-]?0[xX]([0-9a-fA-F]+(\.[0-9a-fA-F]*)?|\.[0-9a-fA-F]+)([pP][+-]?[0-9]+)?")
+SURROGATE = re.compile("[\ud800-\udfff]")
+JSON_DEPTH = 512                         # the deepest nesting Swift's JSONDecoder reads
 StopAccess = namedtuple("StopAccess", "stop_id walk_seconds", defaults=(0,))
 Leg = namedtuple("Leg", "mode from_stop_id to_stop_id departure arrival trip_id route_id")
 Journey = namedtuple("Journey", "departure arrival transfers legs access_seconds egress_seconds")
@@ -35,6 +50,86 @@ STOP_TIMEZONE = """
        WHERE sr.stop_id = ? ORDER BY sr.trip_count DESC, sr.route_id LIMIT 1),
       (SELECT timezone FROM agencies ORDER BY agency_id LIMIT 1)) AS timezone
     """
+
+
+class BadQuery(ValueError):
+    """A query `plan` refuses (Swift's ClientError.badQuery): a delay beyond a day, or not a delay."""
+
+
+def _coordinate(part):
+    """A coordinate of `LAT,LON` as feedc_network.read_double reads it (Swift's Double(String)),
+    without the quadratic backtracking of its expressions on a long text that is no number, and a
+    hexadecimal number too large for a float as ±inf (float.fromhex raises OverflowError): out of
+    range either way, so the place is read as a stop id, as Swift reads it."""
+    stripped = part.strip(WHITESPACE)
+    if not (LINEAR_DECIMAL.fullmatch(stripped) or LINEAR_HEX.fullmatch(stripped)):
+        return None
+    try:
+        return read_double(part)
+    except OverflowError:
+        return -math.inf if stripped.startswith("-") else math.inf
+
+
+def _shown(value, limit=200):
+    """A value as JSON, for a problem: at most `limit` characters of it, a lone surrogate escaped
+    (it could not be written as UTF-8)."""
+    try:
+        shown = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        shown = repr(value)
+    shown = SURROGATE.sub(lambda match: "\\u%04x" % ord(match.group()), shown[:limit + 1])
+    return shown if len(shown) <= limit else shown[:limit] + "…"
+
+
+def _whole_seconds(value):
+    """A delay's seconds as Swift's JSONDecoder reads an Int: a whole number within Int's range,
+    also when written 600.0; null (None) as 0. None for anything else (600.5, "600", true)."""
+    if value is None:
+        return 0
+    if type(value) is int:
+        return value if value in INT_RANGE else None
+    if type(value) is float and value.is_integer() and INT_RANGE.start <= value < INT_RANGE.stop:
+        return int(value)
+    return None
+
+
+def delay_problem(delays):
+    """What is wrong with `delays` ({trip_id: {"seconds", "from_stop_id", "cancelled"}}), in
+    words, else None: not delays by trip id (a value of the wrong type), or, as Swift's
+    `JourneyPlanning.answer` refuses it, the first trip in sorted order late or early by more
+    than a day (±86400 s)."""
+    if delays is None:
+        return None
+    if not isinstance(delays, dict) or not all(isinstance(trip, str) for trip in delays):
+        return "the delays are not an object of delays by trip id: %s" % _shown(delays)
+    trips = sorted(delays)
+    for trip in trips:
+        delay = delays[trip]
+        if not isinstance(delay, dict):
+            return "the delay of trip `%s` is not an object: %s" % (trip, _shown(delay))
+        if _whole_seconds(delay.get("seconds")) is None:
+            return "the delay of trip `%s`: seconds %s is not a whole number of seconds" % (trip, _shown(delay["seconds"]))
+        if delay.get("from_stop_id") is not None and not isinstance(delay["from_stop_id"], str):
+            return "the delay of trip `%s`: from_stop_id %s is not a stop id" % (trip, _shown(delay["from_stop_id"]))
+        if delay.get("cancelled") is not None and type(delay["cancelled"]) is not bool:
+            return "the delay of trip `%s`: cancelled %s is not true or false" % (trip, _shown(delay["cancelled"]))
+    for trip in trips:
+        seconds = _whole_seconds(delays[trip].get("seconds"))
+        if abs(seconds) > MAX_DELAY:
+            return "the delay of trip `%s`, %d s, is beyond ±%d s (a day)" % (trip, seconds, MAX_DELAY)
+    return None
+
+
+def _live(delays):
+    """`delays` checked (BadQuery when not fit to plan on) and read as LiveTimetable reads them:
+    whole seconds, a stop id or None, a bool."""
+    problem = delay_problem(delays)
+    if problem is not None:
+        raise BadQuery(problem)
+    return {trip: {"seconds": _whole_seconds(delay.get("seconds")), "from_stop_id": delay.get("from_stop_id"),
+                   "cancelled": bool(delay.get("cancelled"))} for trip, delay in (delays or {}).items()}
+
+
 class _Search:
     """The labels of one search, round by round: per stop the earliest arrival by any means (what
     boarding needs) and by a ride (what a walk may start from), with pruning by the best arrivals
@@ -83,18 +178,20 @@ class _Search:
 
 class JourneyPlanner:
     """A planner over the bundle at `path` (a `.sqlite` file), read only; the network of a
-    service date is built at its first query and kept."""
+    service date is built at its first query and kept, the `networks_kept` last used (a query
+    may name any day from the year 1 to 9999: keeping every one would grow without bound)."""
     max_rides = 8
+    networks_kept = 4
 
     def __init__(self, path):
         self.db = sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(path)), uri=True)
-        self.networks = {}
+        self.networks = OrderedDict()
 
     def accesses(self, place):
         """Where a journey can start or end for `place`: a stop id (a station: its stops), or
         `LAT,LON` (the stops within 800 m that trips call at, with the walk: the straight line
         times 1.3 at 1.2 m/s). Empty when nothing matches."""
-        parts = [read_double(part) for part in place.split(",") if part]
+        parts = [_coordinate(part) for part in place.split(",") if part]
         if len(parts) == 2 and None not in parts and -90 <= parts[0] <= 90 and -180 <= parts[1] <= 180:
             lat, lon = parts
             dlat = ACCESS_RADIUS / 111_195
@@ -123,17 +220,23 @@ class JourneyPlanner:
             return datetime.timezone.utc
 
     def network(self, date):
-        if date not in self.networks:
+        if date in self.networks:
+            self.networks.move_to_end(date)
+        else:
             self.networks[date] = TransitNetwork(self.db, date)
+            while len(self.networks) > self.networks_kept:
+                self.networks.popitem(last=False)
         return self.networks[date]
 
     def plan(self, origins, destinations, date, departure, delays=None):
         """The journeys from `origins` to `destinations` (StopAccess lists) leaving at `departure`
         (seconds from the start of service date `date`, YYYYMMDD), with live `delays` by trip id
         ({"seconds": 600, "from_stop_id": "S2"} or {"cancelled": True}). Unknown stops are left
-        out; none known: no journey."""
+        out; none known: no journey. BadQuery for delays beyond a day or not delays (as Swift's
+        `plan` throws badQuery), before anything is read."""
+        delays = _live(delays)
         network = self.network(date)
-        live = LiveTimetable(network, delays or {})
+        live = LiveTimetable(network, delays)
         starts = [(network.stop_index[a.stop_id], a.walk_seconds) for a in origins if a.stop_id in network.stop_index]
         ends = [(network.stop_index[a.stop_id], a.walk_seconds) for a in destinations if a.stop_id in network.stop_index]
         if not starts or not ends:
@@ -234,11 +337,19 @@ def _no_place(place):
 
 def answer(planner, query):
     """The answer `feedc plan --json` gives to `query` ({"from", "to", "depart", "delays"}):
-    {"journeys": [...]} with "reason" when there is none, or "problem" for a bad query."""
+    {"journeys": [...]} with "reason" when there is none, or "problem" for a bad query: also for
+    what Swift's JSONDecoder would not read as a query (a missing place, delays of the wrong
+    types), and for a delay beyond a day either way."""
+    if not isinstance(query, dict) or not all(
+            isinstance(query.get(key), str) and not SURROGATE.search(query[key]) for key in ("from", "to", "depart")):
+        return {"journeys": [], "problem": "not a query: " + _shown(query)}
     parsed = parse_depart(query["depart"])
     if parsed is None:
         return {"journeys": [], "problem": "`%s` is not a local time YYYY-MM-DDTHH:MM" % query["depart"]}
     date, seconds = parsed
+    problem = delay_problem(query.get("delays"))
+    if problem is not None:
+        return {"journeys": [], "problem": problem}
     origins, destinations = planner.accesses(query["from"]), planner.accesses(query["to"])
     if not origins or not destinations:
         return _no_place(query["from"] if not origins else query["to"])
@@ -247,49 +358,152 @@ def answer(planner, query):
     def leg(mode, origin, to, departure, arrival, trip=None, route=None):
         fields = {"mode": mode, "from_stop_id": origin, "to_stop_id": to, "departure": iso_time(date, departure, zone),
                   "arrival": iso_time(date, arrival, zone), "trip_id": trip, "route_id": route}
-        return {key: value for key, value in fields.items() if value is not None}
+        return fields  # every key, null where a leg has none (a walk's trip, a position's stop), as Swift
 
     trips = []
-    for journey in planner.plan(origins, destinations, date, seconds, query.get("delays")):
-        legs = [leg(*item) for item in journey.legs]
-        if journey.access_seconds > 0 and journey.legs:
-            legs.insert(0, leg("walk", None, journey.legs[0].from_stop_id, journey.departure, journey.legs[0].departure))
-        if journey.egress_seconds > 0 and journey.legs:
-            legs.append(leg("walk", journey.legs[-1].to_stop_id, None, journey.legs[-1].arrival, journey.arrival))
-        trips.append({"departure": iso_time(date, journey.departure, zone), "arrival": iso_time(date, journey.arrival, zone),
-                      "transfers": journey.transfers, "legs": legs})
+    try:
+        for journey in planner.plan(origins, destinations, date, seconds, query.get("delays")):
+            legs = [leg(*item) for item in journey.legs]
+            if journey.access_seconds > 0 and journey.legs:
+                legs.insert(0, leg("walk", None, journey.legs[0].from_stop_id, journey.departure, journey.legs[0].departure))
+            if journey.egress_seconds > 0 and journey.legs:
+                legs.append(leg("walk", journey.legs[-1].to_stop_id, None, journey.legs[-1].arrival, journey.arrival))
+            trips.append({"departure": iso_time(date, journey.departure, zone), "arrival": iso_time(date, journey.arrival, zone),
+                          "transfers": journey.transfers, "legs": legs})
+    except BadQuery:
+        raise  # not reached: delay_problem answered it above
+    except (OverflowError, ValueError):
+        # Python's dates end where Swift's do not: the day before 0001-01-01 (the network holds
+        # that day's late runs), a journey's time past 9999-12-31 or before the year 1.
+        return {"journeys": [], "problem": "`%s` is too near the ends of the calendar (the years 1 to 9999)" % query["depart"]}
     if trips:
         return {"journeys": trips}
     return {"journeys": [], "reason": "no journey from %s to %s leaving %s within the timetable" % (query["from"], query["to"], query["depart"])}
 
 
+def _first_values(pairs):
+    """A JSON object as Swift's JSONDecoder reads it: a key's first value."""
+    return dict(reversed(pairs))
+
+
+def _no_constant(name):
+    raise ValueError("%s is not JSON" % name)
+
+
+def _integer(digits):
+    """A JSON integer; a long one (Python refuses over 4300 digits) as a float, which no Int is."""
+    return int(digits) if len(digits) <= 40 else float(digits)
+
+
+def _depth(value):
+    """How deeply arrays and objects nest in `value` (a number or a text: 0), counted without
+    recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            deepest = max(deepest, depth)
+            stack.extend((item, depth + 1) for item in (value.values() if isinstance(value, dict) else value))
+    return deepest
+
+
 def _query(line):
     """A batch line as a query, read as Swift's JSONDecoder reads `JourneyPlanning.Query`: a key's
-    first value, types checked, a whole number of seconds also when written 600.0."""
+    first value, types checked, a whole number of seconds also when written 600.0; None when it
+    is not one. As JSONDecoder also: no NaN or Infinity, arrays and objects nested at most
+    JSON_DEPTH deep, no lone surrogate (`"\\ud800"`) in a key or a value it reads (one in a
+    value of a key it skips is let be)."""
     try:
-        query = json.loads(line, object_pairs_hook=lambda pairs: dict(reversed(pairs)))
-    except ValueError:
+        query = json.loads(line, object_pairs_hook=_first_values, parse_constant=_no_constant, parse_int=_integer)
+    except (ValueError, RecursionError):
         return None
-    kinds = {"seconds": lambda v: type(v) is int or type(v) is float and v.is_integer() and abs(v) < 2 ** 63,
-             "from_stop_id": lambda v: isinstance(v, str), "cancelled": lambda v: type(v) is bool}
-    delays = query.get("delays") if isinstance(query, dict) else None
-    typed = isinstance(query, dict) and all(isinstance(query.get(key), str) for key in ("from", "to", "depart")) and (
-        delays is None or isinstance(delays, dict) and all(isinstance(delay, dict) and all(
-            delay.get(key) is None or kind(delay[key]) for key, kind in kinds.items()) for delay in delays.values()))
-    for delay in (delays or {}).values() if typed else ():
-        delay["seconds"] = int(delay.get("seconds") or 0)
-    return query if typed else None
+    if not isinstance(query, dict) or not all(isinstance(query.get(key), str) for key in ("from", "to", "depart")):
+        return None
+    delays = query.get("delays")
+    if delays is not None and (not isinstance(delays, dict) or not all(
+            isinstance(delay, dict) and _whole_seconds(delay.get("seconds")) is not None
+            and (delay.get("from_stop_id") is None or isinstance(delay["from_stop_id"], str))
+            and (delay.get("cancelled") is None or type(delay["cancelled"]) is bool) for delay in delays.values())):
+        return None
+    read = list(query) + [query["from"], query["to"], query["depart"]] + list(delays or ())
+    for delay in (delays or {}).values():
+        read += list(delay) + [delay.get("from_stop_id") or ""]
+    if any(SURROGATE.search(text) for text in read) or _depth(query) > JSON_DEPTH:
+        return None
+    for delay in (delays or {}).values():
+        delay["seconds"] = _whole_seconds(delay.get("seconds"))
+    return query
+
+
+def bounded_lines(stream, max_bytes=MAX_BATCH_LINE):
+    """The lines of binary `stream` (without the newline; a last one without one counts), as
+    Swift's BoundedLines reads them: bytes, or for a line longer than `max_bytes` its length (an
+    int), counted while its bytes are dropped, so that an endless line (`< /dev/zero`) holds no
+    more than `max_bytes` plus one read. Reads what is there (read1), not a whole chunk: a query
+    is answered as soon as its line has come."""
+    read = getattr(stream, "read1", stream.read)
+    held, skipped = bytearray(), 0  # the line's bytes so far, or how many were dropped
+    while True:
+        chunk = read(READ_CHUNK)
+        if not chunk:
+            if skipped or len(held) > max_bytes:
+                yield skipped + len(held)
+            elif held:
+                yield bytes(held)
+            return
+        start = 0
+        while True:
+            newline = chunk.find(b"\n", start)
+            if newline < 0:
+                break
+            length = skipped + len(held) + newline - start
+            if length > max_bytes:
+                yield length
+            else:
+                yield bytes(held) + chunk[start:newline]
+            held.clear()
+            skipped, start = 0, newline + 1
+        if skipped or len(held) + len(chunk) - start > max_bytes:
+            skipped += len(held) + len(chunk) - start
+            held.clear()
+        else:
+            held += chunk[start:]
+
+
+def _write_line(result):
+    """One answer line on standard output, in UTF-8 whatever the locale; when it cannot be
+    written (the reader gone, a full disk) exit 2 with a message, as Swift's Terminal does."""
+    data = (json.dumps(result, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except OSError as error:
+        sys.stderr.write("error: cannot write to standard output: %s\n" % (error.strerror or error))
+        sys.stderr.flush()
+        os._exit(2)  # not sys.exit: its flush of what is still buffered would fail again
 
 
 def main(arguments):
     if len(arguments) != 2 or arguments[1] != "--batch":
         sys.exit("usage: feedc_planner.py BUNDLE.sqlite --batch")
+    if not os.path.isfile(arguments[0]):
+        sys.exit("%s: no such file" % arguments[0])
     planner = JourneyPlanner(arguments[0])
-    for line in sys.stdin:
-        line = line.rstrip("\n")
+    for line in bounded_lines(sys.stdin.buffer):
+        if isinstance(line, int):
+            _write_line({"journeys": [], "problem": "a line of %d bytes: at most %d a query" % (line, MAX_BATCH_LINE)})
+            continue
+        # As Swift's String(decoding:as:): a byte that is not UTF-8 read as U+FFFD.
+        line = line.decode("utf-8", "replace")
         query = _query(line)
-        result = answer(planner, query) if query is not None else {"journeys": [], "problem": "not a query: " + line[:200]}
-        print(json.dumps(result, sort_keys=True, ensure_ascii=False, separators=(",", ":")), flush=True)
+        if query is None:
+            _write_line({"journeys": [], "problem": "not a query: " + line[:200]})
+            continue
+        try:
+            result = answer(planner, query)
+        except sqlite3.Error:
+            result = {"journeys": [], "problem": "the bundle cannot be read"}
+        _write_line(result)
 
 
 if __name__ == "__main__":

@@ -66,6 +66,11 @@ public struct TripDelay: Sendable, Equatable {
     /// True when the trip does not run at all.
     public var cancelled: Bool
 
+    /// The most a delay may be, either way: a day. Larger ones are refused where they enter
+    /// (``JourneyPlanner/plan(from:to:date:departure:delays:)`` throws `badQuery` naming the
+    /// trip), so no time of the day's timetable can overflow.
+    public static let maxSeconds = 86_400
+
     /// A delay from a stop on, or a cancellation; the default is on time.
     public init(seconds: Int = 0, fromStopId: String? = nil, cancelled: Bool = false) {
         self.seconds = seconds

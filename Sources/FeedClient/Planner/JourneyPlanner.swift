@@ -12,7 +12,8 @@ import Foundation
 /// the earliest run that can be caught (`pickup_type` 1 stops are not boarded, `drop_off_type` 1
 /// stops not alighted at); then one footpath (the bundle's `stop_transfers`) from every stop a
 /// ride reached. Arrivals no better than the best at the destination are pruned. The network of a
-/// service date is built at its first query and kept (``TransitNetwork``).
+/// service date is built at its first query and kept, the last four dates planned on
+/// (``TransitNetwork``; ``networksKept``).
 ///
 /// `@unchecked Sendable`: the kept networks and the database connection are only used under
 /// `lock` (the connection is opened without SQLite's own mutex); `maxRides` is meant to be set
@@ -21,6 +22,10 @@ public final class JourneyPlanner: @unchecked Sendable {
     private let database: Database
     private let lock = NSLock()
     private var networks: [Int: TransitNetwork] = [:]
+    /// The dates of `networks`, the most recently planned last.
+    private var recent: [Int] = []
+    /// The days' networks kept: an app that plans on many dates holds this many at most.
+    static let networksKept = 4
     /// The most trips a journey rides.
     public var maxRides = 8
 
@@ -108,6 +113,9 @@ public final class JourneyPlanner: @unchecked Sendable {
         from origins: [StopAccess], to destinations: [StopAccess], date: Int, departure: Int,
         delays: [String: TripDelay] = [:]
     ) throws(ClientError) -> [Journey] {
+        if let (trip, delay) = delays.sorted(by: { $0.key < $1.key }).first(where: { $0.value.seconds.magnitude > UInt(TripDelay.maxSeconds) }) {
+            throw .badQuery(reason: "the delay of trip `\(trip)`, \(delay.seconds) s, is beyond ±\(TripDelay.maxSeconds) s (a day)")
+        }
         let network = try self.network(date)
         let live = LiveTimetable(network, delays: delays)
         let starts = origins.compactMap { access in network.stopIndex[access.stopId].map { ($0, access.walkSeconds) } }
@@ -347,9 +355,12 @@ public final class JourneyPlanner: @unchecked Sendable {
     private func network(_ date: Int) throws(ClientError) -> TransitNetwork {
         lock.lock()
         defer { lock.unlock() }
+        recent.removeAll { $0 == date }
+        recent.append(date)
         if let built = networks[date] { return built }
         let built = try TransitNetwork(database, date: date)
         networks[date] = built
+        while recent.count > Self.networksKept { networks[recent.removeFirst()] = nil }
         return built
     }
 }

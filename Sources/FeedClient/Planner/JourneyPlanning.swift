@@ -72,6 +72,19 @@ public struct JourneyPlanning: Sendable {
             case mode, departure, arrival
             case fromStopId = "from_stop_id", toStopId = "to_stop_id", tripId = "trip_id", routeId = "route_id"
         }
+
+        /// Every key the README lists, `null` where a leg has no value (a walk's trip, a
+        /// position's stop), so a script reads each leg the same way.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(mode, forKey: .mode)
+            try container.encode(fromStopId, forKey: .fromStopId)
+            try container.encode(toStopId, forKey: .toStopId)
+            try container.encode(departure, forKey: .departure)
+            try container.encode(arrival, forKey: .arrival)
+            try container.encode(tripId, forKey: .tripId)
+            try container.encode(routeId, forKey: .routeId)
+        }
     }
 
     /// One answered journey.
@@ -107,6 +120,11 @@ public struct JourneyPlanning: Sendable {
     public func answer(_ query: Query) throws(ClientError) -> Answer {
         guard let (date, seconds) = Self.parse(query.depart) else {
             return Answer(journeys: [], problem: "`\(query.depart)` is not a local time YYYY-MM-DDTHH:MM")
+        }
+        if let (trip, delay) = (query.delays ?? [:]).sorted(by: { $0.key < $1.key }).first(where: {
+            ($0.value.seconds ?? 0).magnitude > UInt(TripDelay.maxSeconds)
+        }) {
+            return Answer(journeys: [], problem: "the delay of trip `\(trip)`, \(delay.seconds ?? 0) s, is beyond ±\(TripDelay.maxSeconds) s (a day)")
         }
         let origins = try planner.accesses(for: query.from), destinations = try planner.accesses(for: query.to)
         if origins.isEmpty {

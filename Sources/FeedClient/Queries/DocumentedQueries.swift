@@ -103,6 +103,7 @@ enum DocumentedQueries {
             JOIN timing_stops ts ON ts.timing_id = t.timing_id AND ts.stop_index = ps.stop_index
             JOIN patterns p ON p.pattern_id = t.pattern_id
             WHERE ps.stop_id = :stop_id AND coalesce(ps.pickup_type, 0) <> 1 AND ts.departure_offset IS NOT NULL
+              AND ps.stop_index < p.stop_count - 1
           ),
           runs(n, trip_id, d, after, start_time, end_time, headway_secs, exact, offset) AS (
             SELECT 1, c.trip_id, a.d, a.after,
@@ -217,6 +218,7 @@ enum DocumentedQueries {
             JOIN timing_stops ts ON ts.timing_id = t.timing_id AND ts.stop_index = ps.stop_index
             JOIN patterns p ON p.pattern_id = t.pattern_id
             WHERE ps.stop_id IN (SELECT stop_id FROM here) AND coalesce(ps.pickup_type, 0) <> 1 AND ts.departure_offset IS NOT NULL
+              AND ps.stop_index < p.stop_count - 1
           ),
           runs(n, trip_id, d, after, start_time, end_time, headway_secs, exact, offset) AS (
             SELECT 1, c.trip_id, a.d, a.after,

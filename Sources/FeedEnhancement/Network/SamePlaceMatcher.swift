@@ -72,16 +72,49 @@ package struct SamePlaceMatcher: Sendable {
             return key
         }
         let grid = PointGrid(candidates.map(\.point), radius: reach)
-        var found: [UnorderedPair: PlaceLink] = [:]
+        // Each candidate's nearest places that could be linked to it (the cheap refusals first),
+        // at most `maxLinksPerPlace`: however dense the stops, a place has a bounded number of
+        // links, and closing them (places linked to a third) stays linear in the stops.
+        var nearest: [Set<Int>] = Array(repeating: [], count: candidates.count)
+        var near: [(distance: Double, id: String, index: Int)] = []
+        var capped = 0, most = (count: 0, id: "")
         for (i, a) in candidates.enumerated() where a.point.isValid {
+            near.removeAll(keepingCapacity: true)
             grid.forEach(near: a.point) { j in
-                // Each pair once: from the smaller id.
                 let b = candidates[j]
-                guard a.id < b.id, let link = link(a, { name(i) }, b, { name(j) }) else { return }
+                guard i != j else { return }
+                let distance = (a.point.distance(to: b.point) * 10).rounded() / 10
+                guard couldLink(a, b, distance: distance) else { return }
+                near.append((distance, b.id, j))
+            }
+            if near.count > Self.maxLinksPerPlace {
+                capped += 1
+                if near.count > most.count { most = (near.count, a.id) }
+                near.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
+                near.removeSubrange(Self.maxLinksPerPlace...)
+            }
+            nearest[i] = Set(near.map(\.index))
+        }
+        if capped > 0 {
+            sink.add(
+                Notice(
+                    .denseNetworkCapped, file: "stops.txt", field: "same_place_m", value: most.id,
+                    message:
+                        "\(capped) places have more than \(Self.maxLinksPerPlace) candidates to be one place with (\(most.id): \(most.count)); each keeps its nearest \(Self.maxLinksPerPlace).",
+                    repair: "nearest \(Self.maxLinksPerPlace) kept"))
+        }
+        var found: [UnorderedPair: PlaceLink] = [:]
+        for (i, a) in candidates.enumerated() {
+            for j in nearest[i].sorted() {
+                // Each pair once, from the smaller id, and only when each is among the other's
+                // nearest (with no place capped, every pair within reach).
+                let b = candidates[j]
+                guard a.id < b.id, nearest[j].contains(i), let link = link(a, { name(i) }, b, { name(j) }) else { continue }
                 found[UnorderedPair(a.id, b.id)] = link
             }
         }
         close(&found, candidates)
+        Self.keepNearest(&found)
         applyOverrides(to: &found, candidates: candidates, sink: sink, file: overridesFile)
         var links: [PlaceLink] = []
         for link in found.values {
@@ -89,6 +122,35 @@ package struct SamePlaceMatcher: Sendable {
             links.append(PlaceLink(stop: link.other, other: link.stop, distance: link.distance, confidence: link.confidence, evidence: link.evidence))
         }
         return links.sorted { ($0.stop, $0.other) < ($1.stop, $1.other) }
+    }
+
+    /// The most places one place is linked to (before places linked to a third are joined): no
+    /// station of the 21-feed region or of NYC's complexes comes near it.
+    package static let maxLinksPerPlace = 24
+
+    /// At most `maxLinksPerPlace` links a place once places linked to a third are joined too:
+    /// a link stays when it is among the nearest of both its places (ties by id). Where no place
+    /// has more, nothing changes.
+    private static func keepNearest(_ found: inout [UnorderedPair: PlaceLink]) {
+        var around: [String: [(distance: Double, other: String)]] = [:]
+        for (pair, link) in found {
+            around[pair.first, default: []].append((link.distance, pair.second))
+            around[pair.second, default: []].append((link.distance, pair.first))
+        }
+        guard around.values.contains(where: { $0.count > maxLinksPerPlace }) else { return }
+        var kept: [String: Set<String>] = [:]
+        for (place, links) in around {
+            kept[place] = Set(links.sorted { ($0.distance, $0.other) < ($1.distance, $1.other) }.prefix(maxLinksPerPlace).map(\.other))
+        }
+        found = found.filter { pair, _ in kept[pair.first]!.contains(pair.second) && kept[pair.second]!.contains(pair.first) }
+    }
+
+    /// What ``link(_:_:_:_:)`` refuses before it reads names: too far, or one source's stops
+    /// that are not both rail, or another source's beyond the near distance where no rail calls.
+    private func couldLink(_ a: PlaceCandidate, _ b: PlaceCandidate, distance: Double) -> Bool {
+        guard distance <= max(settings.samePlaceDistance, settings.sameNameDistance) else { return false }
+        if a.source == b.source { return distance <= settings.samePlaceDistance && a.guided && b.guided }
+        return distance <= settings.samePlaceDistance || a.guided || b.guided
     }
 
     private func link(_ a: PlaceCandidate, _ aNamed: () -> PlaceNameKey, _ b: PlaceCandidate, _ bNamed: () -> PlaceNameKey) -> PlaceLink? {

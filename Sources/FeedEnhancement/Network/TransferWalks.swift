@@ -107,7 +107,8 @@ package struct TransferWalks: Sendable {
     /// that does not call where the walk starts (walking to the same lines' other stop is never a
     /// transfer: on the 21-feed region this keeps 36,731 of 69,891 walks), as positions in
     /// `served`. Neighbours are found through a grid of cells a radius wide.
-    package func walkingPairs(_ served: [ServedStop]) -> [ServedPair] {
+    /// `capped`: the stops that had more candidates than ``maxWalksPerStop``.
+    package func walkingPairs(_ served: [ServedStop]) -> (pairs: [ServedPair], capped: Int) {
         // Lines as small numbers: the subset test runs for every pair of neighbours.
         var numbers: [String: Int] = [:]
         let lines = served.map { stop in
@@ -120,14 +121,34 @@ package struct TransferWalks: Sendable {
         }
         let grid = PointGrid(served.map(\.point), radius: settings.walkRadius)
         var pairs: [ServedPair] = []
+        var near: [(distance: Double, to: Int)] = []
+        var capped = 0
         for (i, a) in served.enumerated() where a.point.isValid {
+            near.removeAll(keepingCapacity: true)
             grid.forEach(near: a.point) { j in
-                guard i != j, a.point.distance(to: served[j].point) <= settings.walkRadius, !lines[j].isSubset(of: lines[i]) else { return }
-                pairs.append(ServedPair(i, j))
+                guard i != j, !lines[j].isSubset(of: lines[i]) else { return }
+                let distance = a.point.distance(to: served[j].point)
+                guard distance <= settings.walkRadius else { return }
+                near.append((distance, j))
             }
+            // The nearest only, however dense the stops (a city centre of thousands of stops, or
+            // a hostile feed of a thousand in one square): the walks grow with the stops, not
+            // with their square. Ties by position, so the walks never depend on the grid's order.
+            if near.count > Self.maxWalksPerStop {
+                capped += 1
+                near.sort { ($0.distance, $0.to) < ($1.distance, $1.to) }
+                near.removeSubrange(Self.maxWalksPerStop...)
+            }
+            near.sort { $0.to < $1.to }
+            for (_, j) in near { pairs.append(ServedPair(i, j)) }
         }
-        return pairs
+        return (pairs, capped)
     }
+
+    /// The most walks a stop starts, to its nearest served stops: on the 21-feed region no stop
+    /// has more (the most: see docs/benchmarks.md), so only a denser square than any real one is
+    /// cut.
+    package static let maxWalksPerStop = 64
 }
 
 /// A directed pair of stops by their positions.

@@ -86,7 +86,7 @@ public struct BuildRunner {
             return try fetcher.fetch(source)
         }
         clock.lap("fetch")
-        let inputs = fingerprint(bundle, fetched)
+        let inputs = BundleFingerprint(bundle: bundle, fetched: fetched).value
         if let latest = previous?.latest, latest.inputs == inputs, !force {
             try ensureSignature(bundle, publisher)
             return BuildReport(
@@ -94,72 +94,26 @@ public struct BuildRunner {
                 reason: "inputs unchanged since version \(latest.version); nothing parsed", seconds: clock.seconds)
         }
 
-        // Sources side by side, the largest first; each check is independent of the others.
-        var checks = workers.map(fetched, largestFirst: \.bytes) { source in
-            progress("\(bundle.name): reading and validating \(source.config.id)")
-            let check = FeedCheck(
-                url: source.local, source: source.config.id, fingerprint: source.fingerprint,
-                format: source.config.format,
-                options: LegacyReadOptions(schema: source.config.schema, timezone: source.config.timezone),
-                limits: bundle.archiveLimits, workers: workers)
-            let rate = RowRate.describe(rows: check.report.rowsRead.values.reduce(0, +), seconds: check.report.seconds.values.reduce(0, +))
-            progress("\(bundle.name): \(source.config.id) read and validated, \(rate)")
-            return check
-        }
-        clock.lap("read+validate")
-        if let refusal = zip(fetched, checks).compactMap({ f, c in c.refusal(under: bundle.strictness).map { "\(f.config.id): \($0)" } }).first {
+        let version = (previous?.latest.version ?? 0) + 1
+        var stages = BundleStages(bundle: bundle, workers: workers)
+        stages.progress = progress
+        stages.today = today == 0 ? nil : today  // 0: FEEDC_TODAY is not a date
+        let compiled: BundleStages.Compiled
+        switch stages.run(fetched.map(BundleStages.Input.init), version: version, clock: &clock) {
+        case .refused(let reason, let sources):
             return BuildReport(
                 bundle: bundle.name, status: .refused, version: previous?.latest.version,
-                digest: previous?.latest.digest, reason: refusal + "; the published version stays as it was",
-                sources: checks.map(\.report), seconds: clock.seconds)
+                digest: previous?.latest.digest, reason: reason + "; the published version stays as it was",
+                sources: sources, seconds: clock.seconds)
+        case .compiled(let result):
+            compiled = result
         }
-
-        let version = (previous?.latest.version ?? 0) + 1
-        let sourceReports = checks.map(\.report)
-        let feeds = checks.map(\.feed!)
-        // From here on each source's tables have one owner, so each is freed once compiled.
-        checks = []
-        var rows = ["stop_times": feeds.reduce(0) { $0 + $1.stopTimes.count }]
-        let serviceRange = ServiceRange(feeds)
-        // Each source enhanced and compiled on its own (links never cross sources), one job per
-        // source with no barrier between the stages; stage times are summed over sources. With a
-        // worker to spare (fewer sources than workers), a source's timetable, which needs nothing
-        // of the enhancement but its patterns' directions, is compiled meanwhile on a pool thread
-        // if one is free (BundleWriter.DraftedTimetable; the same rows either way).
-        let beside = workers.count > feeds.count
-        // Each feed handed to its job alone: freed once its source is compiled.
-        let slots = zip(fetched, feeds).map { Handover(($0, $1), cost: $1.stopTimes.count) }
-        _ = consume feeds
-        var compiled = workers.map(slots, largestFirst: \.cost) { slot in
-            let (source, feed) = slot.take()
-            progress("\(bundle.name): directions and opposite stops of \(source.config.id)")
-            let prefix = source.config.prefix
-            let drafting = beside ? workers.beside { DraftedTimetable(feed: feed, prefix: prefix) } : nil
-            var stages = StageClock()
-            let enhanced = EnhanceStages.run(
-                feed, source: source.config.id, prefix: prefix,
-                opposites: bundle.opposites, network: bundle.network
-            ) { stages.lap($0) }
-            let part = BundleCompiler().compile(source: enhanced.source, drafting: drafting)
-            stages.lap("compile")
-            return (part, enhanced.report, stages.seconds)
-        }
-        for (_, _, seconds) in compiled { clock.add(seconds) }
-        clock.restart()
-        let enhancements = compiled.map(\.1)
-        let parts = compiled.map(\.0)
-        compiled = []
-        var content = BundleCompiler().join(bundle: bundle.name, version: version, parts: consume parts, range: serviceRange)
-        clock.lap("compile")
-        progress("\(bundle.name): joining the sources into one network")
-        let networkSink = NoticeSink()
-        var compiler = NetworkCompiler(
-            settings: bundle.network, sources: bundle.sources.map { ($0.id, $0.prefix) },
-            nyctTripIds: RealtimeTripIds.nyct(fetched, sink: networkSink),
-            overridesFile: bundle.networkOverridesFile ?? "overrides")
-        compiler.workers = workers
-        let network = NetworkReport(compiler.compile(into: &content, sink: networkSink), sink: networkSink)
-        clock.lap("network")
+        let sourceReports = compiled.sources, enhancements = compiled.enhancements
+        let network = compiled.network, serviceRange = compiled.serviceRange
+        var rows = ["stop_times": compiled.stopTimes]
+        // The rows have one owner from here on, freed once written.
+        var content = compiled.content
+        _ = consume compiled
         let total = BundleSchema.tables.reduce(0) { $0 + content.count($1) }
         progress("\(bundle.name): writing the bundle, \(RowRate.describe(rows: total, seconds: 0))")
         let writing = Date()
@@ -243,27 +197,6 @@ public struct BuildRunner {
         }
     }
 
-    /// What decides whether a rebuild is needed: the dumps' bytes and the bundle's settings.
-    private func fingerprint(_ bundle: BundleConfig, _ fetched: [FetchedSource]) -> String {
-        var text = "feedc bundle format \(BundleSchema.formatVersion) compiler \(BundleSchema.compilerIdentity)\n"
-        text += "fail_on_error \(bundle.strictness.failOnError)\n"
-        text += "max_delta_share \(bundle.maxDeltaShare)\n"
-        text += "opposites \(bundle.opposites.maxDistance) \(bundle.opposites.railMaxDistance) \(bundle.opposites.minConfidence)\n"
-        text += "max_dropped_share \(bundle.strictness.maxDroppedShare.map { String($0) } ?? "-")\n"
-        text += "sqlite_modules \(bundle.sqliteModules.names.joined(separator: ","))\n"
-        if bundle.archiveLimits != .standard {  // a line only when set, so existing fingerprints stay
-            text += "zip_limits \(bundle.archiveLimits.maxEntryBytes) \(bundle.archiveLimits.maxRatio)\n"
-        }
-        for source in fetched {
-            text += "\(source.config.id)\t\(source.config.format.rawValue)\t\(source.config.prefix)\t\(source.fingerprint)\n"
-            // Legacy settings change the content (time zone) or the report (schema); GTFS lines stay as they were.
-            if source.config.format != .gtfs {
-                let schema = source.config.schema.flatMap { try? SourceFetcher.fingerprint(of: $0) } ?? "-"
-                text += "  timezone \(source.config.timezone ?? "-")\tschema \(schema)\n"
-            }
-        }
-        return "sha256:" + sha256Hex(Data(text.utf8))
-    }
 }
 
 /// Seconds per stage: wall-clock, except for the stages each source runs in its own job after it

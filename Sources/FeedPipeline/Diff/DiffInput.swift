@@ -5,7 +5,9 @@ import Foundation
 
 /// One side of `feedc diff`, as named on the command line: a published version
 /// (`out/<bundle>@<version>`, `@latest`, or the bundle's folder for its latest version), a bundle
-/// file (`.sqlite` or `.sqlite.gz`), or a raw dump (a GTFS zip or folder, compiled when needed).
+/// file (`.sqlite` or `.sqlite.gz`), a raw dump (a GTFS zip or folder, compiled when needed), or a
+/// bundle of a pipeline (`pipeline.yaml#NAME`: its sources compiled with its settings, as
+/// `feedc build` would).
 public struct DiffInput: Sendable, Equatable {
     /// What an argument names.
     public enum Kind: Sendable, Equatable {
@@ -13,6 +15,8 @@ public struct DiffInput: Sendable, Equatable {
         case published(version: Int)
         case bundleFile
         case dump
+        /// Bundle `bundle` of the pipeline.yaml at `url`.
+        case pipeline(bundle: String)
     }
 
     /// The argument as given.
@@ -22,9 +26,23 @@ public struct DiffInput: Sendable, Equatable {
     /// The bundle file, or the dump.
     public var url: URL
 
+    /// Whether the argument names a pipeline's bundle (`pipeline.yaml#NAME`).
+    public var isPipeline: Bool {
+        if case .pipeline = kind { return true }
+        return false
+    }
+
     /// Resolves a command-line argument.
     public static func resolve(_ argument: String) throws(DiffInputError) -> DiffInput {
         let fm = FileManager.default
+        if let hash = argument.lastIndex(of: "#"), !fm.fileExists(atPath: argument) {
+            let file = String(argument[..<hash]), name = String(argument[argument.index(after: hash)...])
+            if [".yaml", ".yml"].contains(where: { file.lowercased().hasSuffix($0) }) {
+                guard fm.fileExists(atPath: file) else { throw .unknown(argument: argument, reason: "no such pipeline file \(file)") }
+                guard !name.isEmpty else { throw .unknown(argument: argument, reason: "name a bundle after `#`") }
+                return DiffInput(argument: argument, kind: .pipeline(bundle: name), url: URL(fileURLWithPath: file))
+            }
+        }
         var isFolder: ObjCBool = false
         if fm.fileExists(atPath: argument, isDirectory: &isFolder) {
             let url = URL(fileURLWithPath: argument)

@@ -22,7 +22,7 @@ public struct DiffRunner {
         // A dump is compiled under the other side's bundle name and source id when that side is a
         // one-source bundle, so the same content compares equal.
         var name = "dump", source = "feed"
-        if let bundle = inputs.first(where: { $0.kind != .dump }) {
+        if let bundle = inputs.first(where: { $0.kind != .dump && !$0.isPipeline }) {
             (name, source) = identity(of: bundle.url) ?? (name, source)
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feedc-diff-\(UUID().uuidString)")
@@ -30,19 +30,30 @@ public struct DiffRunner {
         defer { try? FileManager.default.removeItem(at: folder) }
         var files: [URL] = []
         for (i, input) in inputs.enumerated() {
-            guard input.kind == .dump else {
+            let file = folder.appendingPathComponent("\(i).sqlite")
+            switch input.kind {
+            case .published, .bundleFile:
                 files.append(input.url)
                 continue
+            case .dump:
+                progress("compiling \(input.argument)")
+                _ = try DumpBundle.compile(dump: input.url, bundle: name, source: source, to: file)
+            case .pipeline(let bundleName):
+                progress("compiling \(input.argument)")
+                let config = try PipelineConfigParser().parse(contentsOf: input.url)
+                guard let bundle = config.bundles.first(where: { $0.name == bundleName }) else {
+                    throw DiffInputError.unknown(
+                        argument: input.argument,
+                        reason: "no bundle `\(bundleName)` in \(input.url.path) (it has: \(config.bundles.map(\.name).joined(separator: ", ")))")
+                }
+                _ = try DumpBundle.compile(bundle, of: config, to: file)
             }
-            progress("compiling \(input.argument)")
-            let file = folder.appendingPathComponent("\(i).sqlite")
-            _ = try DumpBundle.compile(dump: input.url, bundle: name, source: source, to: file)
             files.append(file)
         }
         progress("comparing")
         var diff = try BundleDiffer(settings: settings).diff(old: files[0], new: files[1], oldLabel: old, newLabel: new)
-        if inputs[0].kind == .dump { diff.old.version = nil }
-        if inputs[1].kind == .dump { diff.new.version = nil }
+        if inputs[0].kind == .dump || inputs[0].isPipeline { diff.old.version = nil }
+        if inputs[1].kind == .dump || inputs[1].isPipeline { diff.new.version = nil }
         return diff
     }
 

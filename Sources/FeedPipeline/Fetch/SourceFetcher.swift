@@ -55,6 +55,18 @@ public struct SourceFetcher: Sendable {
         }
     }
 
+    /// The dump the last download of `source` left in the cache, nil when there is none (what
+    /// `feedc diff` compiles a pipeline's `url:` source from: nothing is downloaded).
+    public func cached(_ source: SourceConfig) -> URL? {
+        guard case .remote(let url) = source.location else { return nil }
+        let dump = cache.appendingPathComponent("\(source.id).dump")
+        let meta = cache.appendingPathComponent("\(source.id).json")
+        guard let entry = FileManager.default.contents(atPath: meta.path).flatMap({ try? JSONDecoder().decode(CacheEntry.self, from: $0) }),
+            entry.url == url.absoluteString, FileManager.default.fileExists(atPath: dump.path)
+        else { return nil }
+        return dump
+    }
+
     /// SHA-256 of a file, or of a folder's files (names and contents, in name order).
     public static func fingerprint(of given: URL) throws(FetchError) -> String {
         let url = given.resolvingSymlinksInPath()

@@ -8,8 +8,13 @@ struct Diff: ParsableCommand {
         abstract: "Show what changed between two versions of a bundle: lines, stops, service, calendar.",
         discussion: """
             Each side is a published version (out/<bundle>@<version>, out/<bundle>@latest, or the \
-            folder out/<bundle> for its latest version), a bundle file (.sqlite or .sqlite.gz), or a \
-            raw GTFS dump (zip or folder), compiled on the fly and not published.
+            folder out/<bundle> for its latest version), a bundle file (.sqlite or .sqlite.gz), a \
+            raw dump (GTFS zip or folder, Kalkati XML, NextBus folder), or a bundle of a pipeline, \
+            PIPELINE.yaml#NAME: its sources (url: sources from the last build's download cache) \
+            compiled with its settings, as feedc build would, for a bundle of several sources or \
+            with settings of its own. Dumps are compiled on the fly through the build's stages, \
+            never published: `feedc diff out/NAME@latest pipeline.yaml#NAME` exits 0 when the \
+            published bundle is what its sources and settings give.
 
             Trips per day are counted on each side's representative date of each day type: the busiest \
             weekday, Saturday and Sunday within its first 28 days of full service (from the first date \

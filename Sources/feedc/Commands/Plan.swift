@@ -15,7 +15,8 @@ struct Plan: ParsableCommand {
             agency of the origin; both service days around midnight are searched.
 
             With --batch, queries are read from standard input, one JSON object per line \
-            ({"from": …, "to": …, "depart": …, "delays": {…}}), and answered one JSON line each. \
+            ({"from": …, "to": …, "depart": …, "delays": {…}}), and answered one JSON line each; \
+            a line over 1 MiB is answered with a problem and the next line read as usual. \
             Delays (--delays, or "delays" in a batch line) re-plan on live times: a trip late from \
             a stop on, or cancelled.
 
@@ -26,10 +27,12 @@ struct Plan: ParsableCommand {
     @Argument(help: "A bundle file (.sqlite.gz or .sqlite).")
     var bundle: String
 
-    @Option(help: "Where the journey starts: a stop id or LAT,LON.")
+    // Unconditional: a southern or western position (`-33.86,151.2`) is this option's value,
+    // not an option of its own.
+    @Option(parsing: .unconditional, help: "Where the journey starts: a stop id or LAT,LON (negative values as written).")
     var from: String?
 
-    @Option(help: "Where the journey ends: a stop id or LAT,LON.")
+    @Option(parsing: .unconditional, help: "Where the journey ends: a stop id or LAT,LON (negative values as written).")
     var to: String?
 
     @Option(help: "Departure, local to the agency: YYYY-MM-DDTHH:MM.")
@@ -44,6 +47,9 @@ struct Plan: ParsableCommand {
     @Flag(help: "Read queries as JSON lines on standard input; answer each as a JSON line.")
     var batch = false
 
+    /// The longest `--batch` line read (1 MiB).
+    static let maxBatchLine = 1 << 20
+
     func run() throws {
         guard FileManager.default.fileExists(atPath: bundle) else { Terminal.fail("\(bundle): no such file", code: .fileNotFound, file: bundle) }
         let opened: (planner: JourneyPlanner, cleanup: () -> Void)
@@ -56,7 +62,15 @@ struct Plan: ParsableCommand {
         defer { opened.cleanup() }
         let planning = JourneyPlanning(planner: opened.planner)
         if batch {
-            while let line = readLine() {
+            var lines = BoundedLines(descriptor: STDIN_FILENO, maxBytes: Self.maxBatchLine)
+            while let next = lines.next() {
+                guard case .text(let line) = next else {
+                    if case .tooLong(let bytes) = next {
+                        Terminal.printJSON(
+                            JourneyPlanning.Answer(journeys: [], problem: "a line of \(bytes) bytes: at most \(Self.maxBatchLine) a query"), line: true)
+                    }
+                    continue
+                }
                 guard let data = line.data(using: .utf8), let query = try? JSONDecoder().decode(JourneyPlanning.Query.self, from: data) else {
                     Terminal.printJSON(JourneyPlanning.Answer(journeys: [], problem: "not a query: \(line.prefix(200))"), line: true)
                     continue

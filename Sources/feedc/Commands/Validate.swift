@@ -21,7 +21,8 @@ struct Validate: ParsableCommand {
 
             --date YYYY-MM-DD is the validation date, as MobilityData gtfs-validator's --date: the \
             calendar warnings (expired_calendar, feed_expiration_date7_days and _30_days, \
-            trip_coverage_not_active_for_next7_days) are measured against it. Default: today, in UTC.
+            trip_coverage_not_active_for_next7_days) are measured against it. Default: FEEDC_TODAY \
+            (YYYY-MM-DD) when set, as for feedc build, else today in UTC.
 
             Exit status: 0 no errors; 1 error-level notices; 2 the dump could not be opened, or the \
             HTML file could not be written.
@@ -44,7 +45,7 @@ struct Validate: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The validation date the calendar warnings are measured against (default: today, UTC).",
+            "The validation date the calendar warnings are measured against (default: FEEDC_TODAY, else today, UTC).",
             valueName: "YYYY-MM-DD"))
     var date: String?
 
@@ -72,7 +73,7 @@ struct Validate: ParsableCommand {
         }
         let check = FeedCheck(
             url: url, source: url.lastPathComponent, format: nil, samplesPerCode: max(50, htmlExamples),
-            today: date.flatMap(Self.day))
+            today: date.flatMap(Self.day) ?? ServiceEndCheck.today())
         if let html {
             let page = ValidationHTML(examplesPerCode: max(0, htmlExamples), version: Feedc.configuration.version)
             do {

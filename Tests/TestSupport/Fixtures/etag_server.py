@@ -8,7 +8,9 @@ another host name of this server (localhost, not 127.0.0.1), as a CDN would. /er
 with an S3 error's XML (SlowDown from 500 up, AccessDenied below). HEAD answers a file's or /huge's
 head. PUT /echo answers 200 with the body it got; PUT /moved/… and /error/N as GET does. Prints its
 port on the first line, appends each request
-as `METHOD PATH STATUS` to the log file, and stops by itself after `seconds`.
+as `METHOD PATH STATUS` to the log file, and stops when its standard input ends (the test that
+started it let it go, or ended, crashed or was killed), however long the test run took; `seconds`
+is only a last-resort bound, on the server and on each hostile body.
 
     python3 etag_server.py FOLDER SECONDS LOGFILE
 """
@@ -105,5 +107,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
 print(server.server_address[1], flush=True)
-threading.Timer(seconds, server.shutdown).start()
+last_resort = threading.Timer(seconds, server.shutdown)
+last_resort.daemon = True  # the interpreter must not wait for it once the server has stopped
+last_resort.start()
+
+
+def stop_when_the_test_goes():
+    sys.stdin.buffer.read()
+    server.shutdown()
+
+
+threading.Thread(target=stop_when_the_test_goes, daemon=True).start()
 server.serve_forever()

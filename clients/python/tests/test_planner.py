@@ -5,24 +5,32 @@ repository; skipped when absent), the repository's samples (Samples/metro and Sa
 frequencies, stations, calendar exceptions, two time zones, daylight saving days) and a feed
 written here for ties (equal times everywhere, so that every order of the Swift code shows).
 
+Hostile input (issue 41) runs without feedc, on a tiny bundle written here: a --batch line over
+1 MiB (also endless) answered with a problem in little memory and the next line read as usual,
+delays beyond a day or of no whole number of seconds refused, and other lines that once raised.
+
     FEEDC_BINARY=.build/debug/feedc python3 -m unittest discover -s clients/python/tests -p test_planner.py -v
 """
+import datetime
 import glob
 import gzip
 import json
 import os
 import random
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import unittest
 
 CLIENT_FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
 sys.path.insert(0, CLIENT_FOLDER)
 
 from feedc_network import SERVICES  # noqa: E402
-from feedc_planner import STOP_TIMEZONE, JourneyPlanner, answer  # noqa: E402
+from feedc_planner import MAX_BATCH_LINE, STOP_TIMEZONE, BadQuery, JourneyPlanner, answer  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(CLIENT_FOLDER, os.pardir, os.pardir))
 DATA = os.path.abspath(os.path.join(REPO, os.pardir, "shared", "data"))
@@ -35,6 +43,9 @@ SOURCES = {
 }
 BUNDLES = {}        # name: the unpacked .sqlite, built once by setUpModule
 FOLDER = None
+PLANNER = [sys.executable, os.path.join(CLIENT_FOLDER, "feedc_planner.py")]
+TINY_QUERY = {"from": "A", "to": "C", "depart": "2026-03-04T08:00"}
+INT_MAX, INT_MIN = 9223372036854775807, -9223372036854775808
 
 
 def write_ties_feed(folder, rng):
@@ -78,11 +89,45 @@ def write_ties_feed(folder, rng):
             f.write("\n".join(lines) + "\n")
 
 
+def write_tiny_bundle(path):
+    """The tables and columns of a bundle the planner reads (docs/bundle-format.md), written here
+    so that the hostile-input tests need no feedc: line L from A over B to C, a run every 10
+    minutes from 06:00 to 21:50 on the weekdays of 2026 (trips T0600 to T2150); in UTC."""
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE agencies (agency_id TEXT, timezone TEXT);
+        CREATE TABLE routes (route_id TEXT, agency_id TEXT);
+        CREATE TABLE stops (stop_id TEXT, lat REAL, lon REAL, parent_station TEXT, location_type INTEGER);
+        CREATE TABLE stop_routes (stop_id TEXT, route_id TEXT, trip_count INTEGER);
+        CREATE TABLE calendar (service_id TEXT, monday INTEGER, tuesday INTEGER, wednesday INTEGER, thursday INTEGER,
+                               friday INTEGER, saturday INTEGER, sunday INTEGER, start_date INTEGER, end_date INTEGER);
+        CREATE TABLE calendar_dates (service_id TEXT, date INTEGER, exception_type INTEGER);
+        CREATE TABLE frequencies (trip_id TEXT, start_time INTEGER, end_time INTEGER, headway_secs INTEGER);
+        CREATE TABLE trips (trip_id TEXT, route_id TEXT, service_id TEXT, pattern_id TEXT, timing_id TEXT, start_time INTEGER);
+        CREATE TABLE pattern_stops (pattern_id TEXT, stop_index INTEGER, stop_id TEXT, pickup_type INTEGER, drop_off_type INTEGER);
+        CREATE TABLE timing_stops (timing_id TEXT, stop_index INTEGER, arrival_offset INTEGER, departure_offset INTEGER);
+        CREATE TABLE stop_transfers (from_stop_id TEXT, to_stop_id TEXT, seconds INTEGER);
+        INSERT INTO agencies VALUES ('X', 'UTC');
+        INSERT INTO routes VALUES ('L', 'X');
+        INSERT INTO stops VALUES ('A', 52.500, 13.400, NULL, 0), ('B', 52.505, 13.400, NULL, 0), ('C', 52.510, 13.400, NULL, 0);
+        INSERT INTO stop_routes VALUES ('A', 'L', 96), ('B', 'L', 96), ('C', 'L', 96);
+        INSERT INTO calendar VALUES ('WK', 1, 1, 1, 1, 1, 0, 0, 20260101, 20261231);
+        INSERT INTO pattern_stops VALUES ('P', 0, 'A', 0, 0), ('P', 1, 'B', 0, 0), ('P', 2, 'C', 0, 0);
+        INSERT INTO timing_stops VALUES ('M', 0, 0, 0), ('M', 1, 240, 300), ('M', 2, 540, 540);
+        """)
+    db.executemany("INSERT INTO trips VALUES (?, 'L', 'WK', 'P', 'M', ?)",
+                   [("T%02d%02d" % (start // 3600, start // 60 % 60), start) for start in range(6 * 3600, 22 * 3600, 600)])
+    db.commit()
+    db.close()
+
+
 def setUpModule():
     global FOLDER
-    if not FEEDC:
-        raise unittest.SkipTest("FEEDC_BINARY is not set")
     FOLDER = tempfile.mkdtemp(prefix="feedc-planner-")
+    BUNDLES["tiny"] = os.path.join(FOLDER, "tiny.sqlite")
+    write_tiny_bundle(BUNDLES["tiny"])
+    if not FEEDC:
+        return  # the comparisons with the Swift planner skip
     write_ties_feed(os.path.join(FOLDER, "ties"), random.Random(3))
     sources = dict(SOURCES, ties=[("t", os.path.join(FOLDER, "ties"))])
     names = [name for name, feeds in sources.items() if all(os.path.exists(path) for _, path in feeds)]
@@ -109,6 +154,44 @@ def run_batch(command, queries):
     """The lines a `--batch` planner prints for `queries` (JSON objects, or lines as they are)."""
     lines = "".join((query if isinstance(query, str) else json.dumps(query)) + "\n" for query in queries)
     return subprocess.run(command, input=lines, capture_output=True, text=True, check=True).stdout.splitlines()
+
+
+def batch_lines(bundle, data, timeout=120):
+    """The answers (dicts) `feedc_planner.py BUNDLE --batch` prints for the bytes `data` on
+    standard input; it must exit 0 and write nothing on standard error (no traceback)."""
+    done = subprocess.run(PLANNER + [bundle, "--batch"], input=data, capture_output=True, timeout=timeout)
+    if done.returncode != 0 or done.stderr:
+        raise AssertionError("exit status %d: %s" % (done.returncode, done.stderr.decode("utf-8", "replace")[-2000:]))
+    return [json.loads(line) for line in done.stdout.split(b"\n")[:-1]]
+
+
+def peak_memory(command, data, answers):
+    """(the first `answers` lines `command` prints for `data` on standard input, its peak
+    resident memory in KiB then): VmHWM of /proc/PID/status, read while it waits for more input
+    (its own, not that of the test process it was forked from, as ru_maxrss would be)."""
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        def feed():
+            process.stdin.write(data)
+            process.stdin.flush()
+        feeding = threading.Thread(target=feed)
+        feeding.start()
+        lines = [json.loads(process.stdout.readline()) for _ in range(answers)]
+        feeding.join()
+        with open("/proc/%d/status" % process.pid) as f:
+            peak = int(dict(line.split(":", 1) for line in f.read().splitlines())["VmHWM"].split()[0])
+        out, err = process.communicate()  # closes standard input: the planner ends
+    finally:
+        if process.poll() is None:
+            process.kill()  # the one process started here, by its id
+            process.communicate()
+    if process.returncode != 0 or out or err:
+        raise AssertionError("exit status %d, then: %r %r" % (process.returncode, out[-2000:], err[-2000:]))
+    return lines, peak
+
+
+def line_of(query):
+    return json.dumps(query).encode("utf-8") + b"\n"
 
 
 def random_queries(rng, planner, count, positions, dates, hours=24, stations=0.0, onward=0.0):
@@ -170,10 +253,15 @@ class PlannerTests(unittest.TestCase):
             sum(len(j["legs"]) for a in expected for j in a["journeys"])), file=sys.stderr)
         return expected
 
-    def compare(self, name, seed, count, positions, late, dates, **options):
-        """Random queries, then some of them with the first ride's trip late or cancelled."""
+    def need(self, name):
+        if not FEEDC:
+            self.skipTest("FEEDC_BINARY is not set")
         if name not in BUNDLES:
             self.skipTest("no %s bundle (no ../shared/data beside the repository)" % name)
+
+    def compare(self, name, seed, count, positions, late, dates, **options):
+        """Random queries, then some of them with the first ride's trip late or cancelled."""
+        self.need(name)
         planner, rng = JourneyPlanner(BUNDLES[name]), random.Random(seed)
         queries = random_queries(rng, planner, count, positions, dates, **options)
         answers = self.assert_same_answers(name, queries, planner)
@@ -193,8 +281,7 @@ class PlannerTests(unittest.TestCase):
         self.compare("ties", 3, 300, 30, 30, ["2026-03-03", "2026-03-04", "2026-03-05"], hours=28)
 
     def test_bad_queries_get_the_same_problem_or_reason(self):
-        if "samples" not in BUNDLES:
-            self.skipTest("no samples")
+        self.need("samples")
         planner = JourneyPlanner(BUNDLES["samples"])
         queries = [{"from": "no-such-stop", "to": "metro:s101", "depart": "2026-03-04T08:00"},
                    {"from": "metro:s101", "to": "no-such-stop", "depart": "2026-03-04T08:00"},
@@ -227,6 +314,237 @@ class PlannerTests(unittest.TestCase):
             documented = " ".join(f.read().split()).replace(":stop_id", "?")
         self.assertIn(" ".join(SERVICES.split()), network)
         self.assertIn(" ".join(STOP_TIMEZONE.split()), documented)
+
+
+class HostileInputTests(unittest.TestCase):
+    """Issue 41: what an attacker may send `feedc_planner.py --batch` (or `answer`) is answered
+    with a problem, in bounded memory, and the lines after it as usual; never a traceback."""
+
+    def setUp(self):
+        self.bundle = BUNDLES["tiny"]
+        self.planner = JourneyPlanner(self.bundle)
+        self.good = answer(self.planner, TINY_QUERY)
+        self.assertEqual(self.good["journeys"][0]["legs"][0]["trip_id"], "T0800")
+
+    @staticmethod
+    def too_long(length):
+        return {"journeys": [], "problem": "a line of %d bytes: at most 1048576 a query" % length}
+
+    def test_an_oversized_line_then_a_query_is_answered(self):
+        # 5 MiB without a newline, its newline, then a real query: one problem, then its answer.
+        data = b"x" * (5 << 20) + b"\n" + line_of(TINY_QUERY)
+        self.assertEqual(batch_lines(self.bundle, data), [self.too_long(5 << 20), self.good])
+        # Two in a row, one of them no text at all, and a query before: each its own answer.
+        data = line_of(TINY_QUERY) + b"\xff" * (3 << 20) + b"\n" + b"{" * (2 << 20) + b"\n" + line_of(TINY_QUERY)
+        self.assertEqual(batch_lines(self.bundle, data), [self.good, self.too_long(3 << 20), self.too_long(2 << 20), self.good])
+
+    def test_a_line_of_exactly_1_mib_is_read(self):
+        query = json.dumps(TINY_QUERY).encode("utf-8")
+        at_most = query + b" " * (MAX_BATCH_LINE - len(query))
+        self.assertEqual(MAX_BATCH_LINE, 1 << 20)
+        self.assertEqual(batch_lines(self.bundle, at_most + b"\n" + at_most + b" \n" + at_most),
+                         [self.good, self.too_long(MAX_BATCH_LINE + 1), self.good])
+
+    def test_an_oversized_line_costs_no_memory(self):
+        # A 64 MiB line held whole would cost 64 MiB at least (more as text); read in chunks and
+        # dropped past 1 MiB it costs a few.
+        if not os.path.exists("/proc/self/status"):
+            self.skipTest("no /proc to watch the planner with")
+        command = PLANNER + [self.bundle, "--batch"]
+        answers, baseline = peak_memory(command, line_of(TINY_QUERY), 1)
+        self.assertEqual(answers, [self.good])
+        answers, peak = peak_memory(command, b"x" * (64 << 20) + b"\n" + line_of(TINY_QUERY), 2)
+        self.assertEqual(answers, [self.too_long(64 << 20), self.good])
+        print("\n  peak memory: %d KiB for a query, %d KiB with a 64 MiB line before it" % (baseline, peak), file=sys.stderr)
+        self.assertLess(peak - baseline, 16 << 10)
+
+    def test_an_endless_line_at_the_end_of_input(self):
+        # The last line, without a newline, is over the bound: answered once the input ends.
+        data = line_of(TINY_QUERY) + b"\0" * ((3 << 20) + 7)
+        self.assertEqual(batch_lines(self.bundle, data), [self.good, self.too_long((3 << 20) + 7)])
+        self.assertEqual(batch_lines(self.bundle, line_of(TINY_QUERY) + json.dumps(TINY_QUERY).encode("utf-8")), [self.good, self.good])
+        # One that never ends (< /dev/zero): read on and on in little memory, nothing answered yet.
+        if not os.path.exists("/proc/self/io"):
+            self.skipTest("no /proc to watch the planner with")
+        _, baseline = peak_memory(PLANNER + [self.bundle, "--batch"], line_of(TINY_QUERY), 1)
+        with open("/dev/zero", "rb") as zero:
+            process = subprocess.Popen(PLANNER + [self.bundle, "--batch"], stdin=zero, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            read, deadline = 0, time.monotonic() + 60
+            while read < 256 << 20 and time.monotonic() < deadline and process.poll() is None:
+                time.sleep(0.1)
+                with open("/proc/%d/io" % process.pid) as f:
+                    read = int(dict(line.split(": ") for line in f.read().splitlines())["rchar"])
+            with open("/proc/%d/status" % process.pid) as f:
+                peak = int(dict(line.split(":", 1) for line in f.read().splitlines())["VmHWM"].split()[0])
+            self.assertIsNone(process.poll(), "the planner ended")
+        finally:
+            process.kill()  # the one process started here, by its id
+            out, err = process.communicate()
+        print("\n  /dev/zero: %d MiB read, peak memory %d KiB (%d KiB for a query)" % (read >> 20, peak, baseline), file=sys.stderr)
+        self.assertGreaterEqual(read, 256 << 20)
+        self.assertLess(peak - baseline, 16 << 10)
+        self.assertEqual((out, err), (b"", b""))
+
+    def test_a_huge_delay_is_refused_naming_the_trip(self):
+        def late(delays):
+            return dict(TINY_QUERY, delays=delays)
+
+        def beyond(trip, seconds):
+            return {"journeys": [], "problem": "the delay of trip `%s`, %d s, is beyond ±86400 s (a day)" % (trip, seconds)}
+        queries = [late({"T0800": {"seconds": INT_MAX}}), late({"T0800": {"seconds": INT_MIN}}),
+                   late({"T0800": {"seconds": INT_MIN, "cancelled": True}}),
+                   late({"T0800": {"seconds": 86401}}), late({"T0800": {"seconds": -86401}}),
+                   # The trips in sorted order, the first beyond a day named, known to the bundle or not.
+                   late({"zz": {"seconds": INT_MIN}, "T0810": {"seconds": 60}, "T0900": {"seconds": 10 ** 6}, "b": {"seconds": -86401}}),
+                   # Within a day either way: planned on.
+                   late({"T0800": {"seconds": 86400}}), late({"T0800": {"seconds": -86400}}), late({"T0800": {"seconds": 600}})]
+        expected = [beyond("T0800", INT_MAX), beyond("T0800", INT_MIN), beyond("T0800", INT_MIN),
+                    beyond("T0800", 86401), beyond("T0800", -86401), beyond("T0900", 10 ** 6)]
+        got = [answer(self.planner, query) for query in queries]
+        self.assertEqual(got[:6], expected)
+        # A day late, yesterday's T0800 runs at today's 08:00; a day early, today's ran yesterday.
+        self.assertEqual(got[6]["journeys"][0]["legs"][0]["trip_id"], "T0800")
+        self.assertEqual(got[7]["journeys"][0]["legs"][0]["trip_id"], "T0810")
+        self.assertEqual(got[8]["journeys"][0]["legs"][0]["trip_id"], "T0810")   # T0800 at 08:10 ties with it
+        self.assertEqual(batch_lines(self.bundle, b"".join(line_of(query) for query in queries)), got)
+        # As Swift checks: after the time (a bad one is its problem), before the places.
+        self.assertEqual(answer(self.planner, dict(queries[0], depart="2026-03-04 08:00")),
+                         {"journeys": [], "problem": "`2026-03-04 08:00` is not a local time YYYY-MM-DDTHH:MM"})
+        self.assertEqual(answer(self.planner, dict(queries[1], to="nowhere")), beyond("T0800", INT_MIN))
+        # `plan` refuses it too (Swift's badQuery), with the same words.
+        with self.assertRaises(BadQuery) as refused:
+            self.planner.plan(self.planner.accesses("A"), self.planner.accesses("C"), 20260304, 8 * 3600, {"T0800": {"seconds": INT_MAX}})
+        self.assertEqual(str(refused.exception), beyond("T0800", INT_MAX)["problem"])
+
+    def test_a_delay_of_no_whole_number_of_seconds_gets_a_problem(self):
+        def late(seconds, **more):
+            return dict(TINY_QUERY, delays={"T0800": dict({"seconds": seconds}, **more)})
+        on_time, ten_late = answer(self.planner, TINY_QUERY), answer(self.planner, late(600))
+        # In a batch line, as Swift's JSONDecoder reads an Int: 600.0 is 600, null is 0 ...
+        lines = [late(600.0), late(None), late(-0.0)]
+        self.assertEqual(batch_lines(self.bundle, b"".join(line_of(query) for query in lines)), [ten_late, on_time, on_time])
+        # ... and no query at all for what no Int is (Swift's words for a line it cannot decode).
+        texts = [json.dumps(late(600.5)), json.dumps(late("600")), json.dumps(late(True)), json.dumps(late([600])),
+                 json.dumps(late(1e300)), json.dumps(late(INT_MAX + 1)), json.dumps(late(INT_MIN - 1)),
+                 json.dumps(late(600)).replace("600", "1" + "0" * 5000), json.dumps(late(600)).replace("600", "-1" + "0" * 5000),
+                 json.dumps(late(600, cancelled="yes")),
+                 json.dumps(late(600, from_stop_id=5)), json.dumps(dict(TINY_QUERY, delays=[600])),
+                 json.dumps(dict(TINY_QUERY, delays={"T0800": 600})), json.dumps(late(600)).replace("600", "NaN"),
+                 json.dumps(late(600)).replace("600", "Infinity"), json.dumps(late(600)).replace("600", "-Infinity")]
+        self.assertEqual(batch_lines(self.bundle, "".join(text + "\n" for text in texts).encode("utf-8")),
+                         [{"journeys": [], "problem": "not a query: " + text[:200]} for text in texts])
+        # `answer` given such delays (no JSON read first) names the trip and what is wrong.
+        self.assertEqual(answer(self.planner, late(600.0)), ten_late)
+        self.assertEqual(answer(self.planner, late(None)), on_time)
+        for seconds, shown in [(600.5, "600.5"), ("600", '"600"'), (True, "true"), ([600], "[600]"), (float("nan"), "NaN"),
+                               (float("inf"), "Infinity"), (2 ** 63, "9223372036854775808"), (1e300, "1e+300")]:
+            self.assertEqual(answer(self.planner, late(seconds)), {"journeys": [], "problem": (
+                "the delay of trip `T0800`: seconds %s is not a whole number of seconds" % shown)}, seconds)
+        self.assertEqual(answer(self.planner, late(60, cancelled="yes"))["problem"],
+                         'the delay of trip `T0800`: cancelled "yes" is not true or false')
+        self.assertEqual(answer(self.planner, late(60, from_stop_id=5))["problem"], "the delay of trip `T0800`: from_stop_id 5 is not a stop id")
+        self.assertEqual(answer(self.planner, dict(TINY_QUERY, delays={"T0800": 600}))["problem"],
+                         "the delay of trip `T0800` is not an object: 600")
+        self.assertEqual(answer(self.planner, dict(TINY_QUERY, delays=[600]))["problem"],
+                         "the delays are not an object of delays by trip id: [600]")
+        self.assertEqual(answer(self.planner, dict(TINY_QUERY, delays={5: {}}))["problem"],
+                         "the delays are not an object of delays by trip id: {\"5\": {}}")
+        # A wrong type is its problem before a delay beyond a day is.
+        self.assertEqual(answer(self.planner, dict(TINY_QUERY, delays={"a": {"seconds": INT_MAX}, "b": {"seconds": "x"}}))["problem"],
+                         'the delay of trip `b`: seconds "x" is not a whole number of seconds')
+        with self.assertRaises(BadQuery):
+            self.planner.plan(self.planner.accesses("A"), self.planner.accesses("C"), 20260304, 8 * 3600, {"T0800": {"seconds": "600"}})
+
+    def test_other_hostile_lines_are_answered_and_the_batch_goes_on(self):
+        good = json.dumps(TINY_QUERY).encode("utf-8")[:-1]   # without its closing brace
+        not_a_query = [
+            # A lone surrogate where Swift's JSONDecoder reads it: a place, a key, a stop id of a delay.
+            b'{"from": "\\ud800", "to": "C", "depart": "2026-03-04T08:00"}',
+            good + b', "\\ud83d": 1}', good + b', "delays": {"T0800": {"from_stop_id": "\\udc00"}}}',
+            good + b', "delays": {"T0800": {"\\udc00": 1}}}',
+            # Nested too deep: for Python's recursion, and past Swift's 512.
+            b"[" * 200_000 + b"]" * 200_000, good + b', "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+            good + b', "x": ' + b"[" * 512 + b"]" * 512 + b"}",
+            b"", b"\r", b"null", b'"A"', b"[]"]
+        # Places: a stop id, else (with a comma) a position read as Swift reads a Double.
+        places = ["\ufffd\ufffdB",              # bytes not UTF-8, read as U+FFFD as Swift's String(decoding:) does
+                  "1" * 200_000 + "x,0",          # once minutes: a regular expression's quadratic backtracking
+                  "0x" + "f" * 100_000 + "y,0",
+                  "0x1p99999,0",                  # once an OverflowError: float.fromhex
+                  "0x" + "f" * 300 + ",0", "1e99999,0", ",".join(["52.5"] * 100_000)]
+        queries = [dict(TINY_QUERY, **{"from": place}) for place in places]
+        queries.append(dict(TINY_QUERY, depart="0001-01-01T08:00"))   # datetime: no day before the year 1
+        lines = [line_of(query) for query in queries]
+        lines[0] = lines[0].replace(b"\\ufffd\\ufffd", b"\xff\xfe")
+        # Keys no query has, skipped as Swift skips them: a number too long for Python's int (4300
+        # digits), a lone surrogate, arrays 512 deep with the query's object.
+        skipped = [b"9" * 100_000, b'["\\udc00", {"a": "\\ud800"}]', b"[" * 511 + b"]" * 511]
+        lines += [good + b', "x": ' + value + b"}\n" for value in skipped]
+        data = b"".join(line + b"\n" for line in not_a_query) + b"".join(lines) + line_of(TINY_QUERY)
+        started = time.monotonic()
+        got = batch_lines(self.bundle, data, timeout=60)
+        self.assertLess(time.monotonic() - started, 30)
+        self.assertEqual(len(got), len(not_a_query) + len(lines) + 1)
+        self.assertEqual(got[-len(skipped) - 1:], [self.good] * (len(skipped) + 1))
+        for line, reply in zip(not_a_query, got):
+            self.assertEqual(reply, {"journeys": [], "problem": "not a query: " + line.decode("utf-8", "replace")[:200]})
+        for place, reply in zip(places, got[len(not_a_query):]):
+            self.assertEqual(reply, {"journeys": [], "reason": "no stop within 800 m of %s" % place} if "," in place
+                             else {"journeys": [], "problem": "no stop `%s` in the bundle" % place})
+        self.assertEqual(got[len(not_a_query) + len(places)],
+                         {"journeys": [], "problem": "`0001-01-01T08:00` is too near the ends of the calendar (the years 1 to 9999)"})
+        # `answer` itself: what is no query is a problem, not a KeyError or a TypeError.
+        for query in [None, [], {}, {"from": "A", "to": "C"}, dict(TINY_QUERY, depart=8), dict(TINY_QUERY, to=None),
+                      dict(TINY_QUERY, **{"from": "\ud800"})]:
+            self.assertTrue(answer(self.planner, query)["problem"].startswith("not a query: "), query)
+
+    def test_a_bundle_that_cannot_be_read_is_a_problem_per_line(self):
+        broken = os.path.join(FOLDER, "broken.sqlite")
+        shutil.copyfile(self.bundle, broken)
+        db = sqlite3.connect(broken)
+        db.execute("DROP TABLE frequencies")
+        db.commit()
+        db.close()
+        self.assertEqual(batch_lines(broken, line_of(TINY_QUERY) + b"not json\n"),
+                         [{"journeys": [], "problem": "the bundle cannot be read"}, {"journeys": [], "problem": "not a query: not json"}])
+        done = subprocess.run(PLANNER + [os.path.join(FOLDER, "no-such.sqlite"), "--batch"], input=b"", capture_output=True)
+        self.assertEqual((done.returncode, done.stderr.decode().strip()), (1, "%s: no such file" % os.path.join(FOLDER, "no-such.sqlite")))
+
+    def test_the_networks_kept_are_bounded(self):
+        # Every day of a year asked for: a network each, but only the last few kept.
+        for day in range(365):
+            date = datetime.date(2026, 1, 1) + datetime.timedelta(days=day)
+            answer(self.planner, dict(TINY_QUERY, depart=date.isoformat() + "T08:00"))
+            self.assertLessEqual(len(self.planner.networks), JourneyPlanner.networks_kept)
+        self.assertEqual(list(self.planner.networks), [20261228, 20261229, 20261230, 20261231])
+        self.assertEqual(answer(self.planner, TINY_QUERY), self.good)
+
+    def test_swift_answers_the_hostile_lines_alike(self):
+        # The same bytes from `feedc plan --batch` (a binary with issue 41's BoundedLines and
+        # TripDelay.maxSeconds). A delay of Int.min is left out: Swift's abs(Int.min) traps
+        # (JourneyPlanning.answer), where Python names the trip.
+        if not FEEDC or "samples" not in BUNDLES:
+            self.skipTest("FEEDC_BINARY is not set, or no samples bundle")
+        query = {"from": "metro:s101", "to": "metro:s130", "depart": "2026-03-04T08:00"}
+        text = json.dumps(query).encode("utf-8")
+        data = (b"x" * (5 << 20) + b"\n" + line_of(query) + text + b" " * (MAX_BATCH_LINE - len(text)) + b"\n"
+                + text + b" " * (MAX_BATCH_LINE + 1 - len(text)) + b"\n"
+                + b"".join(line_of(dict(query, delays=delays)) for delays in [
+                    {"t": {"seconds": INT_MAX}}, {"t": {"seconds": 86401}}, {"t": {"seconds": -86400}},
+                    {"b": {"seconds": 86401}, "a": {"seconds": -86401}}, {"t": {"seconds": 600.5}}, {"t": {"seconds": "600"}},
+                    {"t": {"seconds": True}}, {"t": {"seconds": None}}, {"t": {"seconds": 600.0}}])
+                + b"".join(line_of(dict(query, **{"from": place})) for place in ["1" * 200_000 + "x,0", "0x1p99999,0", "0x" + "f" * 300 + ",0"])
+                + text.replace(b"metro:s101", b"\xff\xfe") + b"\n" + text.replace(b"metro:s101", b"\\ud800") + b"\n"
+                + b"".join(text[:-1] + b', "x": ' + value + b"}\n" for value in [
+                    b'["\\udc00", {"a": "\\ud800"}]', b'{"\\ud800": 1}', b"9" * 100_000, b"NaN", b"[" * 511 + b"]" * 511,
+                    b"[" * 512 + b"]" * 512, b"[" * 100_000 + b"]" * 100_000])
+                + text[:-1] + b', "\\ud800": 1}\n' + text[:-1] + b', "delays": {"t": {"from_stop_id": "\\udc00"}}}\n'
+                + line_of(dict(query, delays={"t": {"seconds": 600}})).replace(b"600", b"NaN") + b"[" * 200_000 + b"]" * 200_000 + b"\n"
+                + b"\0" * (2 << 20))
+        swift = subprocess.run([FEEDC, "plan", BUNDLES["samples"], "--batch"], input=data, capture_output=True, check=True).stdout
+        python = subprocess.run(PLANNER + [BUNDLES["samples"], "--batch"], input=data, capture_output=True, check=True).stdout
+        self.assertEqual(python.decode("utf-8").splitlines(), swift.decode("utf-8").splitlines())
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ extension NoticeKind {
     static let buildKinds: [NoticeKind] = [
         .rowsDropped, .rowsRemovedWithParent, .noUsableRows, .noFixedRouteService, .ambiguousDirection,
         .directionIdContradictsGeometry, .oppositeLinkContradicted, .placeOverrideUnknownStop,
-        .realtimeTripIdsUnavailable,
+        .realtimeTripIdsUnavailable, .denseNetworkCapped,
     ]
 
     package static let rowsDropped = NoticeKind(
@@ -44,4 +44,9 @@ extension NoticeKind {
     package static let realtimeTripIdsUnavailable = NoticeKind(
         "realtime_trip_ids_unavailable", .warning, files: ["trips.txt"], .feedc,
         "`realtime_trip_ids: nyct` needs the `mta_trip_id` column of trips.txt, which the dump does not have. Its real-time trips are looked up by `trip_id`.")
+
+    package static let denseNetworkCapped = NoticeKind(
+        "dense_network_capped", .info, .feedc,
+        "More stops stand within a same-place or walking distance of one stop than the network stage links: each stop keeps its nearest candidates (same places: 24, walks: 64, nearer first, ties by id), so the network grows with the stops, not with their density. The value is the stop with the most candidates; the message counts the stops cut."
+    )
 }
