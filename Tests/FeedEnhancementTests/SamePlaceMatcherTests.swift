@@ -105,8 +105,8 @@ import Testing
         #expect(pairs == ["s:1>s:2", "s:1>s:3", "s:2>s:3", "s:3>s:1", "s:3>s:2"])
     }
 
-    /// Issue 41: 400 stops of each of two sources in one 100 m square. Each place keeps its 24
-    /// nearest candidates and each stop its 64 nearest walks, so the links and walks grow with
+    /// Issue 41: 400 stops of each of two sources in one 100 m square. Each place keeps its 48
+    /// nearest candidates and each stop its 48 nearest walks, so the links and walks grow with
     /// the stops (not with their square: 640,000 candidate pairs), and a notice says so.
     @Test func aDenseSquareIsBoundedPerStop() {
         var candidates: [PlaceCandidate] = [], served: [ServedStop] = []
@@ -120,16 +120,16 @@ import Testing
         let links = SamePlaceMatcher(settings: NetworkSettings()).links(candidates, sink: sink)
         var degree: [String: Int] = [:]
         for link in links { degree[link.stop, default: 0] += 1 }
-        // At most 24 links a place, places linked to a third included; without the cap every
+        // At most 48 links a place, places linked to a third included; without the cap every
         // one of the 800 was linked to the other source's 400.
-        #expect(links.count > 0 && degree.values.allSatisfy { $0 <= 24 }, "\(links.count) \(degree.values.max() ?? 0)")
+        #expect(links.count > 0 && degree.values.allSatisfy { $0 <= 48 }, "\(links.count) \(degree.values.max() ?? 0)")
         let notice = sink.samples.first { $0.code == "dense_network_capped" }
-        #expect(notice?.message.hasPrefix("800 places have more than 24 candidates") == true, "\(String(describing: notice))")
+        #expect(notice?.message.hasPrefix("800 places have more than 48 candidates") == true, "\(String(describing: notice))")
         let walking = TransferWalks(settings: NetworkSettings()).walkingPairs(served)
-        #expect(walking.capped == 800 && walking.pairs.count == 800 * 64, "\(walking.capped) \(walking.pairs.count)")
+        #expect(walking.capped == 800 && walking.pairs.count == 800 * 48, "\(walking.capped) \(walking.pairs.count)")
         var from: [Int: Int] = [:]
         for pair in walking.pairs { from[pair.from, default: 0] += 1 }
-        #expect(from.values.allSatisfy { $0 == 64 })
+        #expect(from.values.allSatisfy { $0 == 48 })
         // The same answer twice: ties broken by id, not by the grid's order.
         #expect(SamePlaceMatcher(settings: NetworkSettings()).links(candidates.reversed(), sink: NoticeSink()) == links)
     }

@@ -38,7 +38,7 @@ struct FaultTests {
             done.signal()
         }.start()
         let bundles = store.file("f/w/bundles")
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(600)  // the build before the upload takes what a loaded machine gives it
         var killed = false
         while Date() < deadline {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: bundles.path)) ?? []

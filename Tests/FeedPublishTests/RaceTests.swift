@@ -85,7 +85,7 @@ final class Barrier: @unchecked Sendable {
         condition.lock()
         arrived += 1
         condition.broadcast()
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(600)  // a hang's bound: parties start when a loaded machine lets them
         while arrived < parties && condition.wait(until: deadline) {}
         condition.unlock()
     }

@@ -124,9 +124,10 @@ package struct SamePlaceMatcher: Sendable {
         return links.sorted { ($0.stop, $0.other) < ($1.stop, $1.other) }
     }
 
-    /// The most places one place is linked to (before places linked to a third are joined): no
-    /// station of the 21-feed region or of NYC's complexes comes near it.
-    package static let maxLinksPerPlace = 24
+    /// The most places one place is linked to, and candidates it is compared with: on the 21-feed
+    /// region the most candidates a place has is 25 (a Seattle light rail station, 2026-12-01), in
+    /// New York's complexes fewer, so no real place is cut; a hostile square of thousands is.
+    package static let maxLinksPerPlace = 48
 
     /// At most `maxLinksPerPlace` links a place once places linked to a third are joined too:
     /// a link stays when it is among the nearest of both its places (ties by id). Where no place

@@ -145,10 +145,10 @@ package struct TransferWalks: Sendable {
         return (pairs, capped)
     }
 
-    /// The most walks a stop starts, to its nearest served stops: on the 21-feed region no stop
-    /// has more (the most: see docs/benchmarks.md), so only a denser square than any real one is
-    /// cut.
-    package static let maxWalksPerStop = 64
+    /// The most walks a stop starts, to its nearest served stops: on the 21-feed region the most
+    /// candidates a stop has is 38 (downtown Seattle, three King County Metro feeds, 2026-12-01),
+    /// so no real stop is cut; a hostile square of thousands is.
+    package static let maxWalksPerStop = 48
 }
 
 /// A directed pair of stops by their positions.

@@ -47,6 +47,6 @@ extension NoticeKind {
 
     package static let denseNetworkCapped = NoticeKind(
         "dense_network_capped", .info, .feedc,
-        "More stops stand within a same-place or walking distance of one stop than the network stage links: each stop keeps its nearest candidates (same places: 24, walks: 64, nearer first, ties by id), so the network grows with the stops, not with their density. The value is the stop with the most candidates; the message counts the stops cut."
+        "More stops stand within a same-place or walking distance of one stop than the network stage links: each stop keeps its nearest candidates (same places: 48, walks: 48, nearer first, ties by id), so the network grows with the stops, not with their density. The value is the stop with the most candidates; the message counts the stops cut."
     )
 }
