@@ -43,15 +43,6 @@ public enum Subprocess {
             error: String(decoding: box.error, as: UTF8.self))
     }
 
-    /// ``run(_:_:environment:directory:timeout:)`` on a thread of its own, awaited: the test
-    /// holds no thread of Swift's cooperative pool while the program runs (``OwnThread``).
-    public static func awaiting(
-        _ program: URL, _ arguments: [String], environment: [String: String] = [:],
-        directory: URL? = nil, timeout: TimeInterval = 120
-    ) async throws -> Result {
-        try await OwnThread.run { try run(program, arguments, environment: environment, directory: directory, timeout: timeout) }
-    }
-
     /// A program found on `PATH` (or at an absolute path), nil when absent.
     public static func which(_ name: String) -> URL? {
         if name.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: name) ? URL(fileURLWithPath: name) : nil }

@@ -156,13 +156,8 @@ package struct SamePlaceMatcher: Sendable {
 
     private func link(_ a: PlaceCandidate, _ aNamed: () -> PlaceNameKey, _ b: PlaceCandidate, _ bNamed: () -> PlaceNameKey) -> PlaceLink? {
         let distance = (a.point.distance(to: b.point) * 10).rounded() / 10
-        guard distance <= max(settings.samePlaceDistance, settings.sameNameDistance) else { return nil }
         // The cheap refusals first: most pairs are one source's bus stops a street apart.
-        if a.source == b.source {
-            guard distance <= settings.samePlaceDistance, a.guided, b.guided else { return nil }
-        } else if distance > settings.samePlaceDistance {
-            guard a.guided || b.guided else { return nil }
-        }
+        guard couldLink(a, b, distance: distance) else { return nil }
         let aName = aNamed(), bName = bNamed()
         let shared = aName.sharedDistinctive(bName)
         let similarity = aName.similarity(bName)
