@@ -9,7 +9,7 @@ public enum BundleSchema {
     /// Bumped when a change to the tables would break existing readers. Format 2: no virtual
     /// tables by default (`stop_grid`, `stop_tokens`, `stop_opposite_routes` instead), a content
     /// digest that names its tables from the file itself.
-    public static let formatVersion = 2
+    public static let formatVersion = 3
 
     /// Identifies the compiler and schema that write bundles: part of every build's input
     /// fingerprint, so a new feedc rebuilds bundles even when the dumps did not change.
@@ -116,7 +116,8 @@ public enum BundleSchema {
 
     /// The `patterns` table: stop patterns.
     public static let patterns = BundleTable(
-        "patterns", primaryKey: ["pattern_id"], doc: "Stop patterns: the distinct ordered stop lists of a route's trips.",
+        "patterns", primaryKey: ["pattern_id"],
+        doc: "Stop patterns: the distinct ordered stop lists of a route's trips (with their calls' rules and GTFS `stop_sequence` numbers).",
         [
             BundleColumn("pattern_id", "TEXT", notNull: true, doc: "Derived from the pattern's content, so unchanged patterns keep their id across versions."),
             BundleColumn("route_id", "TEXT", notNull: true),
@@ -134,6 +135,11 @@ public enum BundleSchema {
         [
             BundleColumn("pattern_id", "TEXT", notNull: true),
             BundleColumn("stop_index", "INTEGER", notNull: true, doc: "0-based position in the pattern."),
+            BundleColumn(
+                "stop_sequence", "INTEGER", notNull: true,
+                doc:
+                    "GTFS `stop_times.txt` `stop_sequence`: the agency's number of the call, which GTFS-Realtime's `stop_sequence` names (it may start anywhere and skip; a loop's two calls at one stop differ)."
+            ),
             BundleColumn("stop_id", "TEXT", notNull: true, doc: "GTFS `stop_times.txt` `stop_id`"),
             .gtfs(GTFSSchema.stopTimes, "pickup_type"),
             .gtfs(GTFSSchema.stopTimes, "drop_off_type"),
@@ -332,7 +338,7 @@ public enum BundleSchema {
     public static let views: [String] = [
         """
         CREATE VIEW stop_times AS
-          SELECT t.trip_id, ps.stop_index AS stop_sequence, ps.stop_id,
+          SELECT t.trip_id, ps.stop_sequence, ps.stop_id,
                  t.start_time + ts.arrival_offset AS arrival_time,
                  t.start_time + ts.departure_offset AS departure_time,
                  ps.pickup_type, ps.drop_off_type, ps.headsign AS stop_headsign, ps.shape_dist_traveled, ps.timepoint

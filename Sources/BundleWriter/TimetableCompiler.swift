@@ -3,7 +3,7 @@ import FeedEnhancement
 import FeedModel
 
 /// Turns stop_times into patterns and timings: a trip becomes one row naming its stop pattern
-/// (the ordered stops with their pickup and drop-off rules) and its timing (offsets from its
+/// (the ordered stops with their GTFS `stop_sequence` numbers and pickup and drop-off rules) and its timing (offsets from its
 /// start), each shared by every trip that runs alike. Also derives which lines serve each stop.
 /// Trip counts (`patterns.trip_count`, `stop_routes.trip_count`) count runs: a frequency-based
 /// trip once per run of its windows.
@@ -64,6 +64,7 @@ struct TimetableCompiler {
         let stopHeadsigns = stopTimes.textValues(.stopHeadsign)
         let distances = stopTimes.realValues(.shapeDistTraveled)
         let timepoints = stopTimes.integerValues(.timepoint)
+        let sequences = stopTimes.integers(.stopSequence)
         let arrivals = stopTimes.integers(.arrivalTime)
         let departures = stopTimes.integers(.departureTime)
         let routeIds = trips.texts(.routeId)
@@ -105,6 +106,7 @@ struct TimetableCompiler {
             key.append(directions[row])
             for r in rows {
                 key.append(Int(stopCodes[r]))
+                key.append(sequences[r])
                 key.append(pickups[r])
                 key.append(dropOffs[r])
                 key.append(timepoints[r])
@@ -117,7 +119,7 @@ struct TimetableCompiler {
             } else {
                 let description = describe(
                     route: route, direction: directions[row], shape: shapeIds[row], rows: rows,
-                    stopIds, pickups, dropOffs, stopHeadsigns, distances, timepoints)
+                    stopIds, sequences, pickups, dropOffs, stopHeadsigns, distances, timepoints)
                 var id = prefix + StableID.make(from: description)
                 // Two different patterns with one 48-bit id are astronomically rare; should it
                 // happen, the later one (in trip order) takes a suffix rather than failing.
@@ -184,7 +186,8 @@ struct TimetableCompiler {
             for (index, r) in pattern.firstTripRows.enumerated() {
                 content.append(
                     PatternStopRow(
-                        patternId: pattern.id, stopIndex: index, stopId: ns(stopIds[r]), pickupType: pickups[r].nilIfMissing,
+                        patternId: pattern.id, stopIndex: index, stopSequence: sequences[r] == null ? index : sequences[r], stopId: ns(stopIds[r]),
+                        pickupType: pickups[r].nilIfMissing,
                         dropOffType: dropOffs[r].nilIfMissing, headsign: stopHeadsigns[r], shapeDistTraveled: distances[r].nilIfMissing,
                         timepoint: timepoints[r].nilIfMissing))
                 if let stop = stopIds[r], seen.insert(stop).inserted {
@@ -209,13 +212,14 @@ struct TimetableCompiler {
 
     /// The text a pattern's id is derived from: everything that makes two patterns differ.
     private func describe(
-        route: String, direction: Int, shape: String?, rows: [Int], _ stopIds: [String?],
+        route: String, direction: Int, shape: String?, rows: [Int], _ stopIds: [String?], _ sequences: [Int],
         _ pickups: ColumnValues<Int>, _ dropOffs: ColumnValues<Int>, _ stopHeadsigns: ColumnValues<String?>,
         _ distances: ColumnValues<Double>, _ timepoints: ColumnValues<Int>
     ) -> String {
         var text = "\(prefix)\(route)\u{1E}\(direction)\u{1E}\(shape ?? "")"
         for r in rows {
-            text += "\u{1E}\(stopIds[r] ?? "")\u{1F}\(pickups[r])\u{1F}\(dropOffs[r])\u{1F}\(stopHeadsigns[r] ?? "")\u{1F}\(distances[r])\u{1F}\(timepoints[r])"
+            text +=
+                "\u{1E}\(stopIds[r] ?? "")\u{1F}\(sequences[r])\u{1F}\(pickups[r])\u{1F}\(dropOffs[r])\u{1F}\(stopHeadsigns[r] ?? "")\u{1F}\(distances[r])\u{1F}\(timepoints[r])"
         }
         return text
     }

@@ -51,6 +51,7 @@ public struct BundleDiffer: Sendable {
         let lines = LineComparer(old: oldData, new: newData, renumberedStops: stops.renumbered).compare()
         let calendar = CalendarComparer(old: oldData.calendar, new: newData.calendar).compare()
         let translations = try TranslationComparer.compare(pair)
+        let network = try NetworkComparer.compare(pair)
 
         // Churn is judged on ids as they are, before any renumbering is recognised.
         let churn = ["routes", "stops", "trips", "calendar", "shapes"].compactMap { kind -> IdChurn? in
@@ -79,6 +80,6 @@ public struct BundleDiffer: Sendable {
         return FeedDiff(
             identical: identical && sides[0].digest == sides[1].digest, old: sides[0], new: sides[1], counts: counts, idChurn: churn,
             lines: lines.changes, stops: stops.changes, calendar: calendar, settings: settings, geometry: geometry,
-            translations: translations)
+            translations: translations, network: network)
     }
 }

@@ -43,6 +43,24 @@ import Testing
         try text.write(to: other, atomically: true, encoding: .utf8)
         let diff = try DiffRunner().diff(folder.url.appendingPathComponent("out/bayarea").path + "@latest", other.path + "#bayarea")
         #expect(!diff.identical)
+        // What changed is the network, and the diff lists it: every walk and link of the published
+        // side removed, none added, in the summary, the text, the HTML and the JSON.
+        let walks = try #require(diff.counts["stop_transfers"]), links = try #require(diff.counts["same_places"])
+        #expect(walks.old > 0 && walks.new == 0 && links.new == 0, "\(walks) \(links)")
+        #expect(diff.network.walksRemoved.count == walks.old && diff.network.walksAdded.isEmpty && diff.network.walksChanged.isEmpty)
+        #expect(diff.network.split.count == links.old / 2 && diff.network.linked.isEmpty)
+        #expect(diff.network.split.allSatisfy { $0.stopId < $0.otherStopId && !$0.evidence.isEmpty && $0.stopName != nil })
+        let printed = DiffText(limit: 0).render(diff)
+        #expect(printed.contains("  walks "), "the summary lists the network tables:\n\(printed)")
+        #expect(printed.contains("walks and transfers removed (\(walks.old))"), "\(printed)")
+        let html = DiffHTML().render(diff)
+        #expect(html.contains("<h2>Network</h2>") && html.contains("Walks and transfers removed"))
+        let json = try JSONSerialization.jsonObject(with: DiffJSON.encode(diff)) as? [String: Any]
+        let network = try #require(json?["network"] as? [String: Any])
+        #expect((network["walks_removed"] as? [Any])?.count == walks.old && (network["split"] as? [Any])?.count == links.old / 2)
+        // The other way round, the same rows are added and linked.
+        let back = try DiffRunner().diff(other.path + "#bayarea", folder.url.appendingPathComponent("out/bayarea").path + "@latest")
+        #expect(back.network.walksAdded.count == walks.old && back.network.linked == diff.network.split)
         #expect(throws: DiffInputError.self) { try DiffRunner().diff(yaml.path + "#nosuch", yaml.path + "#sample") }
     }
 
@@ -65,5 +83,18 @@ import Testing
         try #require(report.status == .published, "\(report.reason ?? "")")
         let diff = try DiffRunner().diff(folder.url.appendingPathComponent("out/bay").path + "@latest", yaml.path + "#bay")
         #expect(diff.identical, "\(DiffText().render(diff))")
+        // Without the network stage, Millbrae's two stations are no longer one place: the diff
+        // says so by name, in the summary and under Network.
+        let apart = folder.url.appendingPathComponent("apart.yaml")
+        try String(contentsOf: yaml, encoding: .utf8).replacingOccurrences(of: "  - name: bay\n", with: "  - name: bay\n    network: false\n")
+            .write(to: apart, atomically: true, encoding: .utf8)
+        let split = try DiffRunner().diff(folder.url.appendingPathComponent("out/bay").path + "@latest", apart.path + "#bay")
+        let links = try #require(split.counts["same_places"])
+        #expect(links.old > 0 && links.removed == links.old && split.network.split.count == links.old / 2, "\(links)")
+        let millbrae = split.network.split.first { ($0.stopName ?? "").contains("Millbrae") && ($0.otherStopName ?? "").contains("Millbrae") }
+        #expect(millbrae.map { $0.stopId.hasPrefix("bart:") && $0.otherStopId.hasPrefix("caltrain:") } == true, "\(split.network.split.map(\.label))")
+        let printed = DiffText(limit: 0).render(split)
+        #expect(printed.contains("  same places ") && printed.contains("places split (\(links.old / 2))"), "\(printed)")
+        #expect(DiffHTML().render(split).contains("Places split"))
     }
 }

@@ -92,7 +92,10 @@ import Testing
         #expect(decoded.lines == diff.lines && decoded.stops == diff.stops && decoded.calendar == diff.calendar)
         #expect(try DiffJSON.encode(decoded) == data, "stable bytes")
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(object.keys) == ["format", "identical", "old", "new", "counts", "id_churn", "lines", "stops", "calendar", "translations", "settings"])
+        #expect(
+            Set(object.keys) == [
+                "format", "identical", "old", "new", "counts", "id_churn", "lines", "stops", "calendar", "translations", "network", "settings",
+            ])
         // A diff written before translations were compared still reads.
         var legacy = object
         legacy["translations"] = nil

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 
 /// The documented queries run by Python's sqlite3 on the core SQLite
-/// (`clients/python/tools/run_query.py --batch`): one process per bundle, values typed both ways
+/// (`clients/python/feedc_query.py --batch`): one process per bundle, values typed both ways
 /// so an integer never passes for a real and a real reads back to the same double; requests
 /// bound the four ways apps bind (by name or position, typed or all text), which must agree.
 struct CoreQueryRunner {
@@ -56,13 +56,13 @@ struct CoreQueryRunner {
         let file = scratch.appendingPathComponent("requests-\(UUID().uuidString).json")
         try JSONSerialization.data(withJSONObject: body).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let script = CoreSQLite.pythonClientFolder.appendingPathComponent("tools/run_query.py")
+        let script = CoreSQLite.pythonClientFolder.appendingPathComponent("feedc_query.py")
         let result = try CoreSQLite.python([script.path, "--batch", file.path], timeout: 600)
         let expected = ways.map(\.count).reduce(0, +)
         guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
             let answers = object["results"] as? [[String: Any]], answers.count == expected
         else {
-            throw Failure(description: "run_query.py failed (\(result.status)): \(result.error.suffix(2000))")
+            throw Failure(description: "feedc_query.py failed (\(result.status)): \(result.error.suffix(2000))")
         }
         let all = try answers.map { answer in
             Answer(

@@ -14,7 +14,7 @@ import Testing
         #expect(report.status == .published)
         #expect(report.version == 1)
         let manifest = try requireManifestValue(workspace.manifest())
-        #expect(manifest.format == 2, "format 2: portable bundles")
+        #expect(manifest.format == 3, "format 3: portable bundles with GTFS stop_sequence")
         #expect(manifest.bundle == "b")
         #expect(manifest.latest.file.hasPrefix("bundles/1-"))
         #expect(manifest.latest.serviceStart == "2026-01-01")

@@ -89,7 +89,8 @@ import Testing
         for i in (0..<5_000).map({ ($0 * 31) % 5_000 }) {
             content.append(
                 PatternStopRow(
-                    patternId: "pattern \(i / 100)", stopIndex: i % 100, stopId: "stop \(i % 2_000)", pickupType: nil, dropOffType: nil,
+                    patternId: "pattern \(i / 100)", stopIndex: i % 100, stopSequence: i % 100 + 1, stopId: "stop \(i % 2_000)", pickupType: nil,
+                    dropOffType: nil,
                     headsign: nil, shapeDistTraveled: nil, timepoint: nil))
         }
         return content

@@ -1,4 +1,4 @@
-"""The bundle side of the feedc update protocol (bundle format 2): the content digest, computed
+"""The bundle side of the feedc update protocol (bundle format 3): the content digest, computed
 from what the file itself declares; the checks a database must pass before it is installed; and
 applying a delta in one checked transaction. Standard library only; docs/update-protocol.md
 defines them byte for byte.
@@ -11,12 +11,12 @@ import sys
 from feedc_delta_check import check_delta_sql
 from feedc_limits import UpdateError
 
-FORMAT = 2
+FORMAT = 3
 DELTA_HEADER = "-- feedc delta format 1\n"
 # The one view a bundle may hold, exactly as the Swift writer creates it (BundleSchema.views).
 STOP_TIMES_VIEW = (
     "CREATE VIEW stop_times AS\n"
-    "  SELECT t.trip_id, ps.stop_index AS stop_sequence, ps.stop_id,\n"
+    "  SELECT t.trip_id, ps.stop_sequence, ps.stop_id,\n"
     "         t.start_time + ts.arrival_offset AS arrival_time,\n"
     "         t.start_time + ts.departure_offset AS departure_time,\n"
     "         ps.pickup_type, ps.drop_off_type, ps.headsign AS stop_headsign, ps.shape_dist_traveled, ps.timepoint\n"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Keeps a local feedc bundle database at the latest published version (bundle format 2).
+"""Keeps a local feedc bundle database at the latest published version (bundle format 3).
 
 The reference client for ports to other platforms (Android/Kotlin, the web): standard library
 only, and it does what the Swift `FeedClient` does, step for step (docs/update-protocol.md):

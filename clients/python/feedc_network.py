@@ -11,6 +11,7 @@ import datetime
 import re
 
 DAY = 86_400
+FORBIDDEN = -1  # a stop's change time where transfers.txt forbids changing there (transfer_type 3)
 DEPART = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?")
 # What Swift's Double(String) reads after trimming CharacterSet.whitespaces (tab and Unicode Zs).
 WHITESPACE = "\t \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
@@ -182,6 +183,28 @@ class TransitNetwork:
             a, b = self.stop_index.get(text(origin)), self.stop_index.get(text(to))
             if a is not None and b is not None and integer(seconds) is not None and called[a] and called[b] and a != b:
                 self.footpaths[a].append((b, seconds))
+        self.change = change_times(db, self.stop_ids, self.stop_index)
+
+
+def change_times(db, stop_ids, stop_index):
+    """Per stop, the seconds a rider needs to change vehicles there (off one trip, onto another
+    at the same stop), FORBIDDEN where transfers.txt says it cannot be done: the stop's own
+    stop-level row (from_stop_id = to_stop_id, no route or trip), else its parent station's;
+    `transfer_type` 2 its `min_transfer_time` (0 when empty; at most a day), 3 forbidden, 0 and 1
+    no wait."""
+    rules = {}
+    for stop, kind, seconds in db.execute(
+            "SELECT from_stop_id, transfer_type, min_transfer_time FROM transfers WHERE from_stop_id = to_stop_id"
+            " AND from_route_id = '' AND to_route_id = '' AND from_trip_id = '' AND to_trip_id = '' ORDER BY from_stop_id"):
+        if text(stop) is not None and integer(kind) is not None:
+            rules[stop] = FORBIDDEN if kind == 3 else min(max(integer(seconds) or 0, 0), DAY) if kind == 2 else 0
+    if not rules:
+        return [0] * len(stop_ids)
+    parents = {}
+    for stop, parent in db.execute("SELECT stop_id, parent_station FROM stops WHERE parent_station IS NOT NULL"):
+        if text(stop) is not None and text(parent) is not None:
+            parents[stop] = parent
+    return [rules.get(stop, rules.get(parents.get(stop), 0)) for stop in stop_ids]
 
 
 class LiveTimetable:

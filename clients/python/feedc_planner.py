@@ -24,7 +24,7 @@ import urllib.parse
 import zoneinfo
 from collections import OrderedDict, namedtuple
 
-from feedc_network import WHITESPACE, LiveTimetable, TransitNetwork, iso_time, parse_depart, read_double, text
+from feedc_network import FORBIDDEN, WHITESPACE, LiveTimetable, TransitNetwork, iso_time, parse_depart, read_double, text
 
 NEVER = 2 ** 63 - 1                      # Swift's Int.max: not reached
 ACCESS_RADIUS = 800.0                    # metres walked to or from a stop from a position
@@ -41,7 +41,9 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 JSON_DEPTH = 512                         # the deepest nesting Swift's JSONDecoder reads
 StopAccess = namedtuple("StopAccess", "stop_id walk_seconds", defaults=(0,))
 Leg = namedtuple("Leg", "mode from_stop_id to_stop_id departure arrival trip_id route_id")
-Journey = namedtuple("Journey", "departure arrival transfers legs access_seconds egress_seconds")
+# access_stop_id: the stop the journey starts from, after the walk from the origin (a walk-only
+# journey's one stop).
+Journey = namedtuple("Journey", "departure arrival transfers legs access_seconds egress_seconds access_stop_id", defaults=(None,))
 # The documented `stop_timezone` query (docs/bundle-format.md), :stop_id written ?.
 STOP_TIMEZONE = """
     SELECT coalesce(
@@ -132,12 +134,14 @@ def _live(delays):
 
 class _Search:
     """The labels of one search, round by round: per stop the earliest arrival by any means (what
-    boarding needs) and by a ride (what a walk may start from), with pruning by the best arrivals
-    over all rounds and at the destination."""
+    the destination takes), by a ride (what a walk may start from), and the earliest time a
+    vehicle can be boarded there (a walk's or the start's arrival, or a ride's plus the stop's
+    change time), with pruning by the best arrivals over all rounds and at the destination."""
 
     def __init__(self, count):
         self.arrival, self.label = [[NEVER] * count], [[None] * count]
         self.ride_arrival, self.ride_label = [[NEVER] * count], [[None] * count]
+        self.ready, self.ready_label = [[NEVER] * count], [[None] * count]
         self.best, self.best_ride = [NEVER] * count, [NEVER] * count
         self.egress, self.target = {}, NEVER
 
@@ -147,6 +151,8 @@ class _Search:
         self.label.append([KEPT] * count)
         self.ride_arrival.append([NEVER] * count)
         self.ride_label.append([None] * count)
+        self.ready.append(list(self.ready[-1]))
+        self.ready_label.append([KEPT] * count)
 
     def _reached(self, stop, time):
         self.best[stop] = min(self.best[stop], time)
@@ -161,17 +167,28 @@ class _Search:
         self._reached(stop, time)
         return True
 
+    def board_at(self, k, stop, time, label):
+        """Whether a vehicle can be boarded at `stop` from `time` on sooner than before in round k
+        (then recorded with `label`)."""
+        if time >= self.ready[k][stop] or time >= self.target:
+            return False
+        self.ready[k][stop], self.ready_label[k][stop] = time, label
+        return True
+
     def walk(self, sources, k, network):
         """One footpath from each of `sources` (reached by a ride, or the start, in round k): the
-        stops whose arrival it improved."""
+        stops where a vehicle can be boarded sooner."""
         improved = set()
         for stop in sources:
             for to, seconds in network.footpaths[stop]:
                 time = self.ride_arrival[k][stop] + seconds
-                if time < self.arrival[k][to] and time < self.best[to] and time < self.target:
-                    self.arrival[k][to] = time
-                    self.label[k][to] = ("walk", stop, seconds)
+                if time >= self.target:
+                    continue
+                label = ("walk", stop, seconds)
+                if time < self.arrival[k][to] and time < self.best[to]:
+                    self.arrival[k][to], self.label[k][to] = time, label
                     self._reached(to, time)
+                if self.board_at(k, to, time, label):
                     improved.add(to)
         return improved
 
@@ -247,8 +264,8 @@ class JourneyPlanner:
         for stop, walk in sorted(starts, key=lambda start: (start[1], start[0])):
             if search.ride_reach(stop, departure + walk):
                 search.arrival[0][stop] = min(search.arrival[0][stop], departure + walk)
-                search.label[0][stop] = search.ride_label[0][stop] = ("origin", walk)
-                search.ride_arrival[0][stop] = departure + walk
+                search.label[0][stop] = search.ride_label[0][stop] = search.ready_label[0][stop] = ("origin", walk)
+                search.ride_arrival[0][stop] = search.ready[0][stop] = departure + walk
         sources = [stop for stop, time in enumerate(search.ride_arrival[0]) if time != NEVER]
         marked = set(sources) | search.walk(sources, 0, network)
         k = 0
@@ -261,7 +278,7 @@ class JourneyPlanner:
                     queue[route] = min(queue.get(route, NEVER), position)
             marked, sources = set(), []
             for route in sorted(queue):
-                self._scan(search, live, route, queue[route], k, marked, sources)
+                self._scan(search, live, network.change, route, queue[route], k, marked, sources)
             marked |= search.walk(sorted(set(sources)), k, network)
         journeys, best_so_far = [], NEVER
         for k in range(len(search.arrival)):
@@ -275,9 +292,9 @@ class JourneyPlanner:
         return sorted(journeys, key=lambda journey: (journey.arrival, journey.transfers))
 
     @staticmethod
-    def _scan(search, live, number, first, k, marked, sources):
+    def _scan(search, live, change, number, first, k, marked, sources):
         """Round k's scan of one route from its first marked stop: alight the run ridden at each
-        stop, switch to an earlier run where round k-1's arrival catches one."""
+        stop, switch to an earlier run where round k-1's boarding time catches one."""
         r, run, boarded = live.route(number), None, 0
         for position in range(first, len(r.stops)):
             stop = r.stops[position]
@@ -289,8 +306,9 @@ class JourneyPlanner:
                     sources.append(stop)
                     if time < search.arrival[k][stop]:
                         search.arrival[k][stop], search.label[k][stop] = time, ride
+                    if change[stop] != FORBIDDEN and search.board_at(k, stop, time + change[stop], ride):
                         marked.add(stop)
-            ready = search.arrival[k - 1][stop]
+            ready = search.ready[k - 1][stop]
             if not r.can_board[position] or ready == NEVER:
                 continue
             earliest = bisect.bisect_left(r.starts, ready - r.departures[position])
@@ -303,18 +321,21 @@ class JourneyPlanner:
     def _journey(network, live, search, k, here, departure, egress):
         """The legs that lead to stop `here` in round k, walked back through the labels."""
         legs, arrival, access = [], search.arrival[k][here] + egress, 0
-        current = search.label[k][here]
+        # The chain of labels followed: the arrival's at the destination, then, before each ride,
+        # the boarding time's at the stop it was boarded at.
+        labels = search.label
+        current = labels[k][here]
         while current is not None:
             if current == KEPT:
                 k -= 1
-                current = search.label[k][here]
+                current = labels[k][here]
             elif current[0] == "ride":
                 _, number, board, alight, run = current
                 r = live.route(number)
                 legs.append(Leg("ride", network.stop_ids[r.stops[board]], network.stop_ids[here], r.starts[run] + r.departures[board],
                                 r.starts[run] + r.arrivals[alight], r.trips[run], r.route_id))
-                here, k = r.stops[board], k - 1
-                current = search.label[k][here]
+                here, k, labels = r.stops[board], k - 1, search.ready_label
+                current = labels[k][here]
             elif current[0] == "walk":
                 _, origin, seconds = current
                 left = search.ride_arrival[k][origin]
@@ -326,7 +347,7 @@ class JourneyPlanner:
         legs.reverse()
         rides = sum(1 for leg in legs if leg.mode == "ride")
         start = (legs[0].departure if legs else departure + access) - access
-        return Journey(start, arrival, max(0, rides - 1), legs, access, egress)
+        return Journey(start, arrival, max(0, rides - 1), legs, access, egress, network.stop_ids[here])
 
 
 def _no_place(place):
@@ -364,6 +385,12 @@ def answer(planner, query):
     try:
         for journey in planner.plan(origins, destinations, date, seconds, query.get("delays")):
             legs = [leg(*item) for item in journey.legs]
+            if not journey.legs:
+                # On foot all the way: one walk, from the stop it starts at when the origin is that
+                # stop, to it when the destination is (else from or to the position).
+                stop = journey.access_stop_id
+                legs.append(leg("walk", stop if journey.access_seconds == 0 else None, stop if journey.egress_seconds == 0 else None,
+                                journey.departure, journey.arrival))
             if journey.access_seconds > 0 and journey.legs:
                 legs.insert(0, leg("walk", None, journey.legs[0].from_stop_id, journey.departure, journey.legs[0].departure))
             if journey.egress_seconds > 0 and journey.legs:

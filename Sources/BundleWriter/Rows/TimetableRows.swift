@@ -47,6 +47,7 @@ struct PatternStopRow: BundleRow {
     static let table = BundleSchema.patternStops
     let patternId: String
     let stopIndex: Int
+    let stopSequence: Int
     let stopId: String?
     let pickupType: Int?
     let dropOffType: Int?
@@ -56,13 +57,13 @@ struct PatternStopRow: BundleRow {
 
     @inline(__always) consuming func values() -> [SQLValue] {
         [
-            patternId.sqlValue, stopIndex.sqlValue, stopId.sqlValue, pickupType.sqlValue, dropOffType.sqlValue,
+            patternId.sqlValue, stopIndex.sqlValue, stopSequence.sqlValue, stopId.sqlValue, pickupType.sqlValue, dropOffType.sqlValue,
             headsign.sqlValue, shapeDistTraveled.sqlValue, timepoint.sqlValue,
         ]
     }
     static func read(_ c: inout RowCursor) -> Self {
         Self(
-            patternId: c.next(), stopIndex: c.next(), stopId: c.next(), pickupType: c.next(), dropOffType: c.next(),
+            patternId: c.next(), stopIndex: c.next(), stopSequence: c.next(), stopId: c.next(), pickupType: c.next(), dropOffType: c.next(),
             headsign: c.next(), shapeDistTraveled: c.next(), timepoint: c.next())
     }
 }

@@ -39,6 +39,9 @@ public struct Journey: Sendable, Equatable {
     public var accessSeconds: Int
     /// Seconds from the last stop to the destination (0 to a stop).
     public var egressSeconds: Int
+    /// The stop the journey starts from, after the walk from the origin: a walk-only journey's
+    /// one stop (walked to from the origin, and from it to the destination).
+    public var accessStopId: String? = nil
 }
 
 /// A place to start or end a journey: a stop, and the walk between it and the rider (0 when the

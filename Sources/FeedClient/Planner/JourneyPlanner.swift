@@ -130,6 +130,8 @@ public final class JourneyPlanner: @unchecked Sendable {
             search.label[0][stop] = .origin(walk: walk)
             search.rideArrival[0][stop] = departure + walk
             search.rideLabel[0][stop] = .origin(walk: walk)
+            search.ready[0][stop] = departure + walk
+            search.readyLabel[0][stop] = .origin(walk: walk)
         }
         var sources = (0..<count).filter { search.rideArrival[0][$0] != never }
         var marked = Set(sources)
@@ -163,13 +165,16 @@ public final class JourneyPlanner: @unchecked Sendable {
                             if time < search.arrival[round][stop] {
                                 search.arrival[round][stop] = time
                                 search.label[round][stop] = ride
+                            }
+                            let change = network.change[stop]
+                            if change != TransitNetwork.forbidden, search.boardAt(round, stop, time + change, ride) {
                                 marked.insert(stop)
                             }
                         }
                     }
-                    let ready = search.arrival[round - 1][stop]
+                    let ready = search.ready[round - 1][stop]
                     guard r.canBoard[position], ready != never else { continue }
-                    // The earliest run leaving here at `ready` or later.
+                    // The earliest run leaving here at `ready` (the change made) or later.
                     var earliest = Self.firstRun(r.starts, atLeast: ready - r.departures[position])
                     // A run late or cancelled runs as its own route, or not at all.
                     while earliest < r.starts.count, live.skipped.contains(Int64(route) << 32 | Int64(earliest)) { earliest += 1 }
@@ -197,12 +202,17 @@ public final class JourneyPlanner: @unchecked Sendable {
         return journeys.sorted { ($0.arrival, $0.transfers) < ($1.arrival, $1.transfers) }
     }
 
-    /// The labels of one search, round by round.
+    /// The labels of one search, round by round: per stop the earliest arrival by any means (what
+    /// the destination takes), by a ride (what a walk may start from), and the earliest time a
+    /// vehicle can be boarded there (`ready`: a walk's or the start's arrival, or a ride's plus
+    /// the stop's change time).
     private struct Search {
         var arrival: [[Int]]
         var label: [[Label]]
         var rideArrival: [[Int]]
         var rideLabel: [[Label]]
+        var ready: [[Int]]
+        var readyLabel: [[Label]]
         /// The earliest arrival at each stop by any means, and by a ride, over all rounds.
         var best: [Int]
         var bestRide: [Int]
@@ -215,6 +225,8 @@ public final class JourneyPlanner: @unchecked Sendable {
             label = [Array(repeating: .none, count: count)]
             rideArrival = [Array(repeating: Int.max, count: count)]
             rideLabel = [Array(repeating: .none, count: count)]
+            ready = [Array(repeating: Int.max, count: count)]
+            readyLabel = [Array(repeating: .none, count: count)]
             best = Array(repeating: Int.max, count: count)
             bestRide = best
         }
@@ -224,6 +236,17 @@ public final class JourneyPlanner: @unchecked Sendable {
             label.append(Array(repeating: .kept, count: label[0].count))
             rideArrival.append(Array(repeating: Int.max, count: label[0].count))
             rideLabel.append(Array(repeating: .none, count: label[0].count))
+            ready.append(ready[ready.count - 1])
+            readyLabel.append(Array(repeating: .kept, count: label[0].count))
+        }
+
+        /// Whether a vehicle can be boarded at `stop` from `time` on sooner than before in
+        /// `round` (then recorded with `label`).
+        mutating func boardAt(_ round: Int, _ stop: Int, _ time: Int, _ label: Label) -> Bool {
+            guard time < ready[round][stop], time < target else { return false }
+            ready[round][stop] = time
+            readyLabel[round][stop] = label
+            return true
         }
 
         private mutating func reached(_ stop: Int, _ time: Int) {
@@ -240,17 +263,20 @@ public final class JourneyPlanner: @unchecked Sendable {
         }
 
         /// One footpath from each of `sources` (reached by a ride, or the start, in `round`):
-        /// the stops whose arrival it improved.
+        /// the stops where a vehicle can be boarded sooner.
         mutating func walk(from sources: [Int], round: Int, _ network: TransitNetwork) -> Set<Int> {
             var improved: Set<Int> = []
             for stop in sources {
                 for path in network.footpaths[stop] {
                     let time = rideArrival[round][stop] + path.seconds
-                    guard time < arrival[round][path.to], time < best[path.to], time < target else { continue }
-                    arrival[round][path.to] = time
-                    label[round][path.to] = .walk(from: stop, seconds: path.seconds)
-                    reached(path.to, time)
-                    improved.insert(path.to)
+                    guard time < target else { continue }
+                    let walk = Label.walk(from: stop, seconds: path.seconds)
+                    if time < arrival[round][path.to], time < best[path.to] {
+                        arrival[round][path.to] = time
+                        label[round][path.to] = walk
+                        reached(path.to, time)
+                    }
+                    if boardAt(round, path.to, time, walk) { improved.insert(path.to) }
                 }
             }
             return improved
@@ -264,13 +290,16 @@ public final class JourneyPlanner: @unchecked Sendable {
     ) -> Journey {
         var legs: [Journey.Leg] = []
         var (k, here) = (round, stop)
-        var current = search.label[k][here]
+        // The chain of labels followed: the arrival's at the destination, then, before each
+        // ride, the boarding time's at the stop it was boarded at.
+        var labels = search.label
+        var current = labels[k][here]
         var access = 0
         loop: while true {
             switch current {
             case .kept:
                 k -= 1
-                current = search.label[k][here]
+                current = labels[k][here]
             case .ride(let route, let board, let alight, let run):
                 let r = live.route(route)
                 legs.append(
@@ -280,7 +309,8 @@ public final class JourneyPlanner: @unchecked Sendable {
                         tripId: r.trips[run], routeId: r.routeId))
                 here = r.stops[board]
                 k -= 1
-                current = search.label[k][here]
+                labels = search.readyLabel
+                current = labels[k][here]
             case .walk(let from, let seconds):
                 legs.append(
                     Journey.Leg(
@@ -302,7 +332,7 @@ public final class JourneyPlanner: @unchecked Sendable {
         let start = (legs.first?.departure ?? departure + access) - access
         return Journey(
             departure: start, arrival: search.arrival[round][stop] + egress, transfers: max(0, rides - 1), legs: legs,
-            accessSeconds: access, egressSeconds: egress)
+            accessSeconds: access, egressSeconds: egress, accessStopId: network.stopIds[here])
     }
 
     /// The day's timetable with live delays: each late run taken out of its route and run as a

@@ -153,6 +153,15 @@ public struct JourneyPlanning: Sendable {
                     mode: leg.mode.rawValue, fromStopId: leg.fromStopId, toStopId: leg.toStopId, departure: time(leg.departure),
                     arrival: time(leg.arrival), tripId: leg.tripId, routeId: leg.routeId)
             }
+            if journey.legs.isEmpty {
+                // On foot all the way: one walk, from the stop it starts at when the origin is that
+                // stop, to it when the destination is (else from or to the position).
+                let stop = journey.accessStopId
+                legs.append(
+                    Leg(
+                        mode: "walk", fromStopId: journey.accessSeconds == 0 ? stop : nil, toStopId: journey.egressSeconds == 0 ? stop : nil,
+                        departure: time(journey.departure), arrival: time(journey.arrival), tripId: nil, routeId: nil))
+            }
             let first = journey.legs.first, last = journey.legs.last
             if journey.accessSeconds > 0, let first {
                 legs.insert(

@@ -40,6 +40,11 @@ struct TransitNetwork: Sendable {
     var footpaths: [[Footpath]] = []
     /// Where each trip runs: its route and run numbers (a frequency-based trip has several).
     var runsOf: [String: [(route: Int, run: Int)]] = [:]
+    /// For each stop, the seconds a rider needs to change vehicles there (off one trip, onto
+    /// another at the same stop), or ``forbidden`` (``changeTimes(_:stopIds:)``).
+    var change: [Int] = []
+    /// A stop's change time where transfers.txt says no change can be made there.
+    static let forbidden = -1
 
     /// The network of service date `date` (YYYYMMDD).
     /// Every column the format declares NOT NULL is read as such: a bundle holding something else
@@ -129,6 +134,32 @@ struct TransitNetwork: Sendable {
             else { continue }
             footpaths[from].append(Footpath(to: to, seconds: seconds))
         }
+        change = try Self.changeTimes(db, stopIds: stopIds)
+    }
+
+    /// Per stop, the seconds to change vehicles there, from transfers.txt's stop-level rows (the
+    /// bundle's `transfers`, `from_stop_id` = `to_stop_id`, no route or trip): the stop's own
+    /// row, else its parent station's; `transfer_type` 2 its `min_transfer_time` (0 when empty,
+    /// at most a day), 3 ``forbidden``, 0 and 1 no wait. No row: 0.
+    static func changeTimes(_ db: Database, stopIds: [String]) throws(ClientError) -> [Int] {
+        var rules: [String: Int] = [:]
+        for row in try db.resultRows(
+            "planner transfers",
+            """
+            SELECT from_stop_id, transfer_type, min_transfer_time FROM transfers WHERE from_stop_id = to_stop_id
+              AND from_route_id = '' AND to_route_id = '' AND from_trip_id = '' AND to_trip_id = '' ORDER BY from_stop_id
+            """)
+        {
+            let kind = try row.int("transfer_type")
+            let seconds = min(max(try row.optionalInt("min_transfer_time") ?? 0, 0), 86_400)
+            rules[try row.text("from_stop_id")] = kind == 3 ? forbidden : kind == 2 ? seconds : 0
+        }
+        guard !rules.isEmpty else { return Array(repeating: 0, count: stopIds.count) }
+        var parents: [String: String] = [:]
+        for row in try db.resultRows("planner parent stations", "SELECT stop_id, parent_station FROM stops WHERE parent_station IS NOT NULL") {
+            parents[try row.text("stop_id")] = try row.text("parent_station")
+        }
+        return stopIds.map { rules[$0] ?? parents[$0].flatMap { rules[$0] } ?? 0 }
     }
 
     /// The services running on `date`: calendar weekdays in range less removals, plus additions.

@@ -30,13 +30,15 @@ public struct FeedDiff: Codable, Sendable {
     public var calendar: CalendarChanges
     /// Names in other languages added, removed or changed.
     public var translations = TranslationChanges()
+    /// Places linked or split, walks and transfers added, removed or changed.
+    public var network = NetworkChanges()
     /// The thresholds the comparison used.
     public var settings: DiffSettings
     /// What the HTML map draws; not part of the JSON.
     public var geometry = DiffGeometry()
 
     enum CodingKeys: String, CodingKey {
-        case format, identical, old, new, counts, lines, stops, calendar, translations, settings
+        case format, identical, old, new, counts, lines, stops, calendar, translations, network, settings
         case idChurn = "id_churn"
     }
 
@@ -44,7 +46,8 @@ public struct FeedDiff: Codable, Sendable {
     public init(
         identical: Bool, old: DiffSide, new: DiffSide, counts: [String: ChangeCounts], idChurn: [IdChurn],
         lines: LineChanges, stops: StopChanges, calendar: CalendarChanges, settings: DiffSettings,
-        geometry: DiffGeometry = DiffGeometry(), translations: TranslationChanges = TranslationChanges()
+        geometry: DiffGeometry = DiffGeometry(), translations: TranslationChanges = TranslationChanges(),
+        network: NetworkChanges = NetworkChanges()
     ) {
         self.identical = identical
         self.old = old
@@ -57,12 +60,14 @@ public struct FeedDiff: Codable, Sendable {
         self.settings = settings
         self.geometry = geometry
         self.translations = translations
+        self.network = network
     }
 
     /// Whether `kind` (a table name: `routes`, `stops`, `trips`, …) had most of its ids replaced.
     public func churned(_ kind: String) -> Bool { idChurn.contains { $0.kind == kind } }
 
-    /// Reads diffs written before translations were compared (no `translations` key) too.
+    /// Reads diffs written before translations or the network were compared (no `translations`
+    /// or `network` key) too.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         format = try c.decode(Int.self, forKey: .format)
@@ -75,6 +80,7 @@ public struct FeedDiff: Codable, Sendable {
         stops = try c.decode(StopChanges.self, forKey: .stops)
         calendar = try c.decode(CalendarChanges.self, forKey: .calendar)
         translations = try c.decodeIfPresent(TranslationChanges.self, forKey: .translations) ?? TranslationChanges()
+        network = try c.decodeIfPresent(NetworkChanges.self, forKey: .network) ?? NetworkChanges()
         settings = try c.decode(DiffSettings.self, forKey: .settings)
     }
 }

@@ -49,6 +49,7 @@ public struct DiffHTML {
         body += stops(diff.stops)
         body += calendar(diff.calendar)
         body += translations(diff.translations)
+        body += network(diff.network)
         return page(diff, body)
     }
 
@@ -57,7 +58,7 @@ public struct DiffHTML {
     }
 
     private func summary(_ diff: FeedDiff) -> String {
-        let rows = DiffText.kinds.compactMap { kind -> [String]? in
+        let rows = DiffText.summaryKinds(diff.counts).compactMap { kind -> [String]? in
             guard let c = diff.counts[kind.table], !c.isZero else { return nil }
             return [kind.label] + [c.old, c.new, c.added, c.removed, c.changed].map(String.init) + [c.renumbered.map(String.init) ?? ""]
         }
@@ -157,6 +158,36 @@ public struct DiffHTML {
         if !t.added.isEmpty { out += table(head, t.added.map(row), caption: "Added") }
         if !t.removed.isEmpty { out += table(head, t.removed.map(row), caption: "Removed") }
         if !t.changed.isEmpty { out += table(head, t.changed.map(row), caption: "Changed") }
+        return out
+    }
+
+    private func network(_ n: NetworkChanges) -> String {
+        guard !n.isEmpty else { return "" }
+        let linkHead = ["stop", "other stop", "distance", "evidence"]
+        func link(_ l: PlaceLink) -> [String] {
+            [
+                l.stopName.map { "\(l.stopId) (\($0))" } ?? l.stopId, l.otherStopName.map { "\(l.otherStopId) (\($0))" } ?? l.otherStopId,
+                "\(Int(l.distanceM.rounded())) m", l.evidence,
+            ]
+        }
+        let walkHead = ["from", "to", "kind", "seconds"]
+        func walk(_ w: WalkChange) -> [String] {
+            func pair<T: Equatable>(_ a: T?, _ b: T?, _ text: (T) -> String) -> String {
+                switch (a, b) {
+                case (nil, let b?): text(b)
+                case (let a?, nil): text(a)
+                case (let a?, let b?): a == b ? text(a) : "\(text(a)) → \(text(b))"
+                default: ""
+                }
+            }
+            return [w.fromStopId, w.toStopId, pair(w.oldKind, w.newKind) { $0 }, pair(w.oldSeconds, w.newSeconds) { String($0) }]
+        }
+        var out = "<h2>Network</h2>\n"
+        if !n.linked.isEmpty { out += table(linkHead, n.linked.map(link), caption: "Places linked") }
+        if !n.split.isEmpty { out += table(linkHead, n.split.map(link), caption: "Places split") }
+        if !n.walksAdded.isEmpty { out += table(walkHead, n.walksAdded.map(walk), caption: "Walks and transfers added") }
+        if !n.walksRemoved.isEmpty { out += table(walkHead, n.walksRemoved.map(walk), caption: "Walks and transfers removed") }
+        if !n.walksChanged.isEmpty { out += table(walkHead, n.walksChanged.map(walk), caption: "Walks and transfers changed") }
         return out
     }
 

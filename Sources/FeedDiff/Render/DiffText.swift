@@ -35,6 +35,7 @@ public struct DiffText {
         out += stops(diff)
         out += calendar(diff.calendar)
         out += translations(diff.translations)
+        out += network(diff.network)
         return out.joined(separator: "\n") + "\n"
     }
 
@@ -54,12 +55,21 @@ public struct DiffText {
         ("direction_stops", "direction stops"), ("stop_directions", "stop directions"), ("stop_opposites", "opposite links"),
         ("stop_routes", "stop lines"), ("patterns", "stop patterns"), ("pattern_stops", "pattern stops"),
         ("timing_stops", "timings"), ("shapes", "shapes"), ("agencies", "agencies"), ("feeds", "feed info"),
-        ("translations", "translations"),
+        ("translations", "translations"), ("same_places", "same places"), ("stop_transfers", "walks"),
+        ("transfers", "feed transfers"), ("realtime_trips", "real-time ids"), ("stop_opposite_routes", "opposite lines"),
+        ("stop_grid", "stop grid"), ("stop_tokens", "stop name words"),
     ]
+
+    /// The tables a summary lists, in order: the known ones by name, then any other table counted
+    /// (a newer schema's) by its table name, so no change goes unlisted.
+    static func summaryKinds(_ counts: [String: ChangeCounts]) -> [(table: String, label: String)] {
+        let known = Set(kinds.map(\.table))
+        return kinds + counts.keys.filter { !known.contains($0) }.sorted().map { (table: $0, label: $0) }
+    }
 
     private func summary(_ diff: FeedDiff) -> [String] {
         var out = ["Summary", "  " + "kind".padded(16) + ["old", "new", "added", "removed", "changed", "renumbered"].map { $0.leftPadded(10) }.joined()]
-        for (table, label) in Self.kinds {
+        for (table, label) in Self.summaryKinds(diff.counts) {
             guard let c = diff.counts[table], !c.isZero else { continue }
             let values = [c.old, c.new, c.added, c.removed, c.changed].map { String($0).leftPadded(10) }.joined()
             out.append("  " + label.padded(16) + values + (c.renumbered.map { String($0).leftPadded(10) } ?? ""))
@@ -181,6 +191,17 @@ public struct DiffText {
         out += capped("added", t.added) { "+ \($0.label): \"\($0.new ?? "")\"" }
         out += capped("removed", t.removed) { "- \($0.label): \"\($0.old ?? "")\"" }
         out += capped("changed", t.changed) { "\($0.label): \"\($0.old ?? "")\" → \"\($0.new ?? "")\"" }
+        return out + [""]
+    }
+
+    private func network(_ n: NetworkChanges) -> [String] {
+        guard !n.isEmpty else { return [] }
+        var out = ["Network"]
+        out += capped("places linked", n.linked) { "+ \($0.label) (\($0.evidence))" }
+        out += capped("places split", n.split) { "- \($0.label) (\($0.evidence))" }
+        out += capped("walks and transfers added", n.walksAdded) { "+ \($0.label)" }
+        out += capped("walks and transfers removed", n.walksRemoved) { "- \($0.label)" }
+        out += capped("walks and transfers changed", n.walksChanged) { $0.label }
         return out + [""]
     }
 

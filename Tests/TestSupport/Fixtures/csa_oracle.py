@@ -3,10 +3,13 @@ scan (Dibbelt, Pajor, Strasser, Wagner) over the raw GTFS files, compared with `
 --batch` on the bundle compiled from them.
 
 The oracle reads the timetable from the zips themselves (calendar, calendar_dates, trips,
-stop_times, frequencies), not from the planner's tables. Both sides share one transfer model:
-the bundle's stop_transfers between stops where trips call, one footpath after arriving by a
-ride or at the origin (never two walks in a row: each stop keeps its earliest arrival and its
-earliest arrival by a ride); at most 8 rides a journey, as the planner; a stop the feed leaves untimed is passed through; pickup_type 1 is not
+stop_times, frequencies, and transfers.txt and stops.txt for changes), not from the planner's
+tables. Both sides share one transfer model: the bundle's stop_transfers between stops where
+trips call, one footpath after arriving by a ride or at the origin (never two walks in a row:
+each stop keeps its earliest arrival and its earliest arrival by a ride); a change of vehicles at
+one stop takes transfers.txt's stop-level time there (the stop's own row, from_stop_id =
+to_stop_id with no route or trip, else its parent station's: transfer_type 2 its
+min_transfer_time, 3 no change there, 0 and 1 none), staying on a trip takes none; at most 8 rides a journey, as the planner; a stop the feed leaves untimed is passed through; pickup_type 1 is not
 boarded, drop_off_type 1 not alighted at; both service days (the day before's trips past
 24:00:00); frequency-based trips run every headway of their windows.
 
@@ -51,6 +54,34 @@ def active(z, date):
 
 
 TRIP_STOPS = {}  # trip id (prefixed) -> its timed stops, in order
+FORBIDDEN = -1  # no change of vehicles at the stop (transfer_type 3)
+
+
+def change_times(zips):
+    """(prefixed) stop id -> seconds to change vehicles there, or FORBIDDEN, from transfers.txt's
+    stop-level rows of each zip; a stop without a row of its own takes its parent station's."""
+    out = {}
+    for prefix, path in zips:
+        z = zipfile.ZipFile(path)
+        rules = {}
+        for r in rows(z, "transfers.txt"):
+            stop = (r.get("from_stop_id") or "").strip()
+            if not stop or stop != (r.get("to_stop_id") or "").strip():
+                continue
+            if any((r.get(k) or "").strip() for k in ("from_route_id", "to_route_id", "from_trip_id", "to_trip_id")):
+                continue
+            kind = int((r.get("transfer_type") or "0").strip() or "0")
+            time = (r.get("min_transfer_time") or "").strip()
+            rules[stop] = FORBIDDEN if kind == 3 else min(max(int(time) if time else 0, 0), 86400) if kind == 2 else 0
+        if not rules:
+            continue
+        for r in rows(z, "stops.txt"):
+            stop, parent = r["stop_id"], (r.get("parent_station") or "").strip()
+            if stop in rules:
+                out[prefix + stop] = rules[stop]
+            elif parent in rules:
+                out[prefix + stop] = rules[parent]
+    return out
 
 
 def connections(zips, date):
@@ -105,23 +136,29 @@ def connections(zips, date):
     return out
 
 
-def earliest(conns, departures, footpaths, origin, target, t0, stops, runs, most=MAX_RIDES):
+def earliest(conns, departures, footpaths, origin, target, t0, stops, runs, change, most=MAX_RIDES):
     # Two labels a stop, as the planner keeps them: the earliest arrival by any means (what
     # boarding needs) and by a ride (what a walk may start from: a walk never follows a walk),
     # each for at most k rides, k = 0…most (the planner's cap of 8 rides). A run is boarded
     # with the fewest rides that reach it in time: its later arrivals are then had with fewer
     # rides at no cost. Stops and runs are numbers here (lists, not dictionaries: 1,000
     # queries a bundle).
+    # A third label: the earliest time a vehicle can be boarded at the stop (the start's or a
+    # walk's arrival, or a ride's plus the stop's change time; never after a ride where no
+    # change is allowed).
     never = 1 << 60
     arrival = [[never] * stops for _ in range(most + 1)]
     ride = [[never] * stops for _ in range(most + 1)]
+    ready = [[never] * stops for _ in range(most + 1)]
     on = bytearray(runs)  # the fewest rides a run is ridden with, 0 when not boarded
-    last = arrival[most - 1]
+    last = ready[most - 1]
     for k in range(most + 1):
-        arrival[k][origin] = ride[k][origin] = t0
+        arrival[k][origin] = ride[k][origin] = ready[k][origin] = t0
         for to, walk in footpaths[origin]:
             if t0 + walk < arrival[k][to]:
                 arrival[k][to] = t0 + walk
+            if t0 + walk < ready[k][to]:
+                ready[k][to] = t0 + walk
     best = arrival[most][target]
     for i in range(bisect.bisect_left(departures, t0), len(conns)):
         dep, arr, s1, s2, key, board, alight = conns[i]
@@ -129,21 +166,26 @@ def earliest(conns, departures, footpaths, origin, target, t0, stops, runs, most
             break
         if board and last[s1] <= dep and on[key] != 1:
             k = 0
-            while arrival[k][s1] > dep:
+            while ready[k][s1] > dep:
                 k += 1
             if on[key] == 0 or k + 1 < on[key]:
                 on[key] = k + 1
         if on[key] and alight:
+            wait = change[s2]
             for k in range(on[key], most + 1):
                 if arr >= ride[k][s2]:
                     break
                 ride[k][s2] = arr
-                here = arrival[k]
+                here, boardable = arrival[k], ready[k]
                 if arr < here[s2]:
                     here[s2] = arr
+                if wait != FORBIDDEN and arr + wait < boardable[s2]:
+                    boardable[s2] = arr + wait
                 for to, walk in footpaths[s2]:
                     if arr + walk < here[to]:
                         here[to] = arr + walk
+                    if arr + walk < boardable[to]:
+                        boardable[to] = arr + walk
             best = arrival[most][target]
     return None if best >= never else best
 
@@ -173,6 +215,10 @@ def main():
         for b, walk in targets:
             paths[number(a)].append((number(b), walk))
     paths += [[] for _ in range(len(numbers) + 1 - len(paths))]
+    changes = change_times(zips)
+    change_at = [0] * len(paths)
+    for stop, n in numbers.items():
+        change_at[n] = changes.get(stop, 0)
     departures = [c[0] for c in conns]
     rng = random.Random(seed)
     day = f"{date // 10000:04d}-{date // 100 % 100:02d}-{date % 100:02d}"
@@ -186,7 +232,7 @@ def main():
     midnight = datetime.datetime(date // 10000, date // 100 % 100, date % 100)
     agree, found, disagreements, dominated = 0, 0, [], 0
     for (o, d, t), answer in zip(queries, answers):
-        expected = earliest(conns, departures, paths, numbers[o], numbers[d], t, len(paths), len(keys) + 1)
+        expected = earliest(conns, departures, paths, numbers[o], numbers[d], t, len(paths), len(keys) + 1, change_at)
         arrivals = [(datetime.datetime.fromisoformat(j["arrival"]).replace(tzinfo=None) - midnight).total_seconds() for j in answer["journeys"]]
         got = int(min(arrivals)) if arrivals else None
         if o == d:
@@ -224,7 +270,7 @@ def main():
                     dep, arr = c[0] + (600 if i >= start else 0), c[1] + (600 if i + 1 >= start else 0)
                     changed.append((dep, arr) + c[2:])
             changed.sort(key=lambda c: (c[0], c[1]))
-            expectations.append((earliest(changed, [c[0] for c in changed], paths, numbers[o], numbers[d], t, len(paths), len(keys) + 1),
+            expectations.append((earliest(changed, [c[0] for c in changed], paths, numbers[o], numbers[d], t, len(paths), len(keys) + 1, change_at),
                                  answer))
             scenarios.append(json.dumps({"from": o, "to": d, "depart": f"{day}T{t // 3600:02d}:{t % 3600 // 60:02d}",
                                          "delays": {trip: change}}) + "\n")

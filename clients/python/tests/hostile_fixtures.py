@@ -76,7 +76,7 @@ def entry(file, data, version=None, digest=None, **extra):
 
 
 def manifest(latest, versions=None, deltas=(), bundle=BUNDLE):
-    return json.dumps({"format": 2, "bundle": bundle, "latest": latest, "versions": versions or [latest],
+    return json.dumps({"format": 3, "bundle": bundle, "latest": latest, "versions": versions or [latest],
                        "deltas": list(deltas)}, sort_keys=True).encode("utf-8")
 
 

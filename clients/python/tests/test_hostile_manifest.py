@@ -16,7 +16,7 @@ class ManifestAttackTests(ClientTest):
         self.before = self.install_v1()
 
     def test_3_gb_manifest(self):
-        self.serve("manifest.json", fx.endless(b'{"format": 2, "x": "'))
+        self.serve("manifest.json", fx.endless(b'{"format": 3, "x": "'))
         self.assertFailed(self.pull(), "manifest.json is larger than 1 MiB", before=self.before)
 
     def test_3_gb_manifest_announced(self):
@@ -29,7 +29,7 @@ class ManifestAttackTests(ClientTest):
         self.assertFailed(self.pull(public_key=key), "manifest.json.sig is larger than 1 KiB", before=self.before)
 
     def test_duplicated_key(self):
-        body = fx.manifest(self.latest).replace(b'"format": 2,', b'"format": 2, "format": 2,')
+        body = fx.manifest(self.latest).replace(b'"format": 3,', b'"format": 3, "format": 3,')
         self.publish(body=body)
         self.assertFailed(self.pull(), self.words("`format` occurs twice", "`format` appears twice"), before=self.before)
         nested = fx.manifest(self.latest).replace(b'"version": 2', b'"version": 2, "version": 999999')

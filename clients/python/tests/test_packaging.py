@@ -1,19 +1,16 @@
-"""`pip install clients/python` (pyproject.toml): into a fresh virtual environment, without the
-network, then `feedc-client --help` and `import feedc_client` from a folder outside the checkout.
+"""`pip install clients/python` (pyproject.toml, built by hatchling): into a fresh virtual
+environment, straight from the checkout, which it must leave as it was (no build/, no
+*.egg-info); then `feedc-client --help`, `feedc-query --list` and `import feedc_client` from a
+folder outside the checkout.
 
     python3 -m unittest discover -s clients/python/tests -v -p test_packaging.py
 
-The build needs setuptools (61 or newer) able to make a wheel: 70.1 or newer, or `wheel` beside
-it. `build_venv` finds that offline, trying in turn: a venv of this Python; the wheels of
-PIP_FIND_LINKS and /usr/share/python-wheels installed into it with --no-index; a venv of this or
-another system Python (/usr/bin/python3, …) that sees its system packages. Then `pip install
---no-build-isolation --no-deps --no-index`. With FEEDC_PACKAGING_NETWORK=1 it may instead let pip
-fetch the build requirements (`pip install --no-deps`). It installs from a copy of clients/python:
-an in-tree build would leave build/ and *.egg-info in the checkout.
+`build_venv` makes a venv whose pip builds the client without an index (`--no-build-isolation
+--no-index`): it installs hatchling into it from the wheel folders of PIP_FIND_LINKS and
+/usr/share/python-wheels when they hold it, else from the package index pip is configured with.
 """
 import glob
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -21,11 +18,8 @@ import tempfile
 import unittest
 
 CLIENT_FOLDER = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-# Whether an interpreter's setuptools can build this project's wheel.
-CAN_BUILD = ("import importlib.util, setuptools\n"
-             "v = tuple(int(x) for x in re.findall(r'\\d+', setuptools.__version__)[:2])\n"
-             "assert v >= (61, 0) and (v >= (70, 1) or importlib.util.find_spec('wheel')), v\n")
-SYSTEM_PYTHONS = ("/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bin/python3")
+# pyproject.toml's build backend.
+BACKEND = "hatchling>=1.18"
 WHEEL_FOLDERS = ("/usr/share/python-wheels",)
 
 
@@ -42,96 +36,59 @@ def _run(args, **kwargs):
 
 
 def can_build(python):
-    return _run([python, "-c", "import re\n" + CAN_BUILD]).returncode == 0
-
-
-def copy_client(target):
-    """The installable part of clients/python, copied to `target`."""
-    shutil.copytree(CLIENT_FOLDER, target, ignore=shutil.ignore_patterns(
-        "__pycache__", "tests", "build", "*.egg-info", ".*"))
-    return target
-
-
-def _interpreters():
-    """(python, with system site packages) to make the venv from, best first."""
-    yield sys.executable, False
-    yield sys.executable, True
-    seen = {os.path.realpath(sys.executable)}
-    for python in SYSTEM_PYTHONS:
-        if os.access(python, os.X_OK) and os.path.realpath(python) not in seen:
-            seen.add(os.path.realpath(python))
-            yield python, True
-
-
-def _offline_wheels(python):
-    """Installs setuptools (and wheel) from the wheel folders on the machine, without an index."""
-    folders = [f for f in os.environ.get("PIP_FIND_LINKS", "").split() if os.path.isdir(f)]
-    folders += [f for f in WHEEL_FOLDERS if os.path.isdir(f)]
-    if not folders:
-        return False
-    links = sum((["--find-links", f] for f in folders), [])
-    for wanted in (["setuptools>=70.1"], ["setuptools>=61", "wheel"]):
-        if _run([python, "-m", "pip", "install", "--no-index"] + links + wanted).returncode == 0 and can_build(python):
-            return True
-    return False
+    return _run([python, "-c", "import hatchling.build"]).returncode == 0
 
 
 def build_venv(folder):
-    """A venv at `folder`/venv whose pip can build clients/python offline (pip install
-    --no-build-isolation --no-index): (its bin folder, how it was made), or (…, None) when no way
-    works offline and FEEDC_PACKAGING_NETWORK=1 (a plain venv; pip fetches setuptools).
-    AssertionError, saying what was tried, when none works."""
+    """A venv at `folder`/venv with the build backend in it, so that its pip builds clients/python
+    without an index: (its bin folder, where the backend came from). AssertionError, saying what
+    was tried, when neither a wheel folder nor the index gives it."""
     venv = os.path.join(folder, "venv")
     bin_folder = os.path.join(venv, "bin")
     python = os.path.join(bin_folder, "python")
+    made = _run([sys.executable, "-m", "venv", venv])
+    assert made.returncode == 0, "%s -m venv: %s" % (sys.executable, made.stdout[-500:])
+    folders = [f for f in os.environ.get("PIP_FIND_LINKS", "").split() if os.path.isdir(f)]
+    folders += [f for f in WHEEL_FOLDERS if os.path.isdir(f)]
     tried = []
-    for base, system in _interpreters():
-        how = "%s -m venv%s" % (base, " --system-site-packages" if system else "")
-        if system and not can_build(base):
-            tried.append("%s: its setuptools cannot build a wheel" % how)
-            continue
-        shutil.rmtree(venv, ignore_errors=True)
-        made = _run([base, "-m", "venv"] + (["--system-site-packages"] if system else []) + [venv])
-        if made.returncode != 0:
-            tried.append("%s: %s" % (how, made.stdout.strip()[-300:]))
-            continue
-        if can_build(python):
-            return bin_folder, how
-        if _offline_wheels(python):
-            return bin_folder, how + ", setuptools from a local wheel folder"
-        tried.append("%s: no setuptools able to build a wheel, none in a local wheel folder" % how)
-    if os.environ.get("FEEDC_PACKAGING_NETWORK") == "1":
-        shutil.rmtree(venv, ignore_errors=True)
-        _run([sys.executable, "-m", "venv", venv], check=True)
-        return bin_folder, None
-    raise AssertionError("cannot pip-install clients/python offline (set FEEDC_PACKAGING_NETWORK=1 to let pip "
-                         "fetch setuptools):\n  " + "\n  ".join(tried))
+    if folders:
+        links = sum((["--find-links", f] for f in folders), [])
+        done = _run([python, "-m", "pip", "install", "--no-index"] + links + [BACKEND])
+        if done.returncode == 0 and can_build(python):
+            return bin_folder, "hatchling from a local wheel folder"
+        tried.append("wheel folders %s: %s" % (", ".join(folders), done.stdout.strip()[-300:]))
+    done = _run([python, "-m", "pip", "install", BACKEND])
+    if done.returncode == 0 and can_build(python):
+        return bin_folder, "hatchling from the package index"
+    tried.append("the package index: %s" % done.stdout.strip()[-300:])
+    raise AssertionError("cannot get the build backend (%s) into a venv:\n  %s" % (BACKEND, "\n  ".join(tried)))
+
+
+def checkout_files():
+    """Every file and folder under clients/python, bytecode caches aside."""
+    found = set()
+    for folder, dirs, files in os.walk(CLIENT_FOLDER):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        found.update(os.path.relpath(os.path.join(folder, name), CLIENT_FOLDER) for name in dirs + files)
+    return found
 
 
 def install_in_venv(folder):
-    """build_venv, then clients/python (a copy) pip-installed into it: (bin folder, how)."""
-    source = copy_client(os.path.join(folder, "src"))
+    """build_venv, then clients/python pip-installed into it from the checkout: (bin folder, how)."""
     bin_folder, how = build_venv(folder)
-    offline = ["--no-build-isolation", "--no-index"] if how else []
-    done = _run([os.path.join(bin_folder, "python"), "-m", "pip", "install", "--no-deps"] + offline + [source])
+    done = _run([os.path.join(bin_folder, "python"), "-m", "pip", "install", "--no-deps", "--no-build-isolation",
+                 "--no-index", CLIENT_FOLDER])
     assert done.returncode == 0, "pip install failed (%s):\n%s" % (how, done.stdout[-2000:])
-    return bin_folder, "%s, pip install --no-deps %s" % (how or "%s -m venv" % sys.executable,
-                                                        " ".join(offline) or "(build requirements from the index)")
-
-
-def declared_modules():
-    """The py-modules listed in pyproject.toml."""
-    with open(os.path.join(CLIENT_FOLDER, "pyproject.toml"), encoding="utf-8") as f:
-        text = f.read()
-    listed = re.search(r"py-modules\s*=\s*\[(.*?)\]", text, re.S).group(1)
-    return sorted(re.findall(r'"([^"]+)"', listed))
+    return bin_folder, "%s, pip install --no-deps --no-build-isolation --no-index clients/python" % how
 
 
 class PackagingTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.folder = tempfile.mkdtemp(prefix="feedc-packaging-")
+        cls.before = checkout_files()
         cls.bin, cls.how = install_in_venv(cls.folder)
+        cls.after = checkout_files()
         cls.outside = os.path.join(cls.folder, "elsewhere")
         os.mkdir(cls.outside)
         print("\ninstalled with: %s" % cls.how, file=sys.stderr)
@@ -153,6 +110,23 @@ class PackagingTests(unittest.TestCase):
         out = self.run_outside(os.path.join(self.bin, "feedc-client"), "pull", "--help")
         self.assertIn("--public-key", out)
 
+    def test_the_checkout_is_left_as_it_was(self):
+        self.assertEqual(sorted(self.after - self.before), [], "pip install wrote into clients/python")
+        self.assertEqual(sorted(self.before - self.after), [])
+
+    def test_the_query_command(self):
+        out = self.run_outside(os.path.join(self.bin, "feedc-query"), "--list")
+        names = [line.split(" ")[0] for line in out.splitlines()]
+        self.assertIn("next_departures", names)
+        self.assertIn("next_departures date after previous_after stop_id limit lang", out.splitlines())
+        with open(os.path.join(CLIENT_FOLDER, os.pardir, os.pardir, "docs", "bundle-format.md"), encoding="utf-8") as f:
+            documented = f.read().count("```sql\n-- query: ")
+        self.assertEqual(len(names), documented)
+        done = _run([os.path.join(self.bin, "feedc-query"), os.path.join(self.outside, "none.sqlite"), "stops_near"],
+                    cwd=self.outside)
+        self.assertEqual(done.returncode, 2, done.stdout)
+        self.assertIn("no bundle file at", done.stdout)
+
     def test_the_modules_import_from_the_installed_copy(self):
         code = ("import os, sys, importlib.metadata as m\n"
                 "import feedc_client, feedc_planner\n"
@@ -165,9 +139,9 @@ class PackagingTests(unittest.TestCase):
         self.assertTrue(folder.startswith(self.folder) and "site-packages" in folder, folder)
         self.assertEqual((requires, python), ("None", ">=3.9"))
 
-    def test_every_client_module_is_listed(self):
+    def test_every_client_module_is_installed(self):
         modules = sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(CLIENT_FOLDER, "feedc_*.py")))
-        self.assertEqual(declared_modules(), modules)
+        self.assertGreaterEqual(len(modules), 14)
         installed = glob.glob(os.path.join(self.folder, "venv", "lib", "python*", "site-packages", "feedc_*.py"))
         self.assertEqual(sorted(os.path.basename(p)[:-3] for p in installed), modules)
 

@@ -107,6 +107,8 @@ def write_tiny_bundle(path):
         CREATE TABLE pattern_stops (pattern_id TEXT, stop_index INTEGER, stop_id TEXT, pickup_type INTEGER, drop_off_type INTEGER);
         CREATE TABLE timing_stops (timing_id TEXT, stop_index INTEGER, arrival_offset INTEGER, departure_offset INTEGER);
         CREATE TABLE stop_transfers (from_stop_id TEXT, to_stop_id TEXT, seconds INTEGER);
+        CREATE TABLE transfers (from_stop_id TEXT, to_stop_id TEXT, from_route_id TEXT, to_route_id TEXT, from_trip_id TEXT,
+                                to_trip_id TEXT, transfer_type INTEGER, min_transfer_time INTEGER);
         INSERT INTO agencies VALUES ('X', 'UTC');
         INSERT INTO routes VALUES ('L', 'X');
         INSERT INTO stops VALUES ('A', 52.500, 13.400, NULL, 0), ('B', 52.505, 13.400, NULL, 0), ('C', 52.510, 13.400, NULL, 0);

@@ -5,17 +5,17 @@ import java.util.List;
 
 /// "The installed version is the manifest's" (docs/update-protocol.md; the Python client's
 /// `check_installable`): before a delta commits and before an unpacked bundle replaces the
-/// database, `meta` must hold exactly the manifest's version, format 2 and bundle (the content
+/// database, `meta` must hold exactly the manifest's version, format 3 and bundle (the content
 /// digest leaves the version out, so a forged one would otherwise pass), and the schema no
 /// trigger, no view but `stop_times` and no virtual table but `stop_rtree` and `stop_search`,
 /// each exactly as the writer defines it.
 public final class InstalledCheck {
     /// The bundle format this client reads.
-    public static final int FORMAT = 2;
+    public static final int FORMAT = 3;
 
     /// The one view a bundle may hold, exactly as the Swift writer creates it (BundleSchema.views).
     public static final String STOP_TIMES_VIEW = "CREATE VIEW stop_times AS\n"
-            + "  SELECT t.trip_id, ps.stop_index AS stop_sequence, ps.stop_id,\n"
+            + "  SELECT t.trip_id, ps.stop_sequence, ps.stop_id,\n"
             + "         t.start_time + ts.arrival_offset AS arrival_time,\n"
             + "         t.start_time + ts.departure_offset AS departure_time,\n"
             + "         ps.pickup_type, ps.drop_off_type, ps.headsign AS stop_headsign, ps.shape_dist_traveled, ps.timepoint\n"

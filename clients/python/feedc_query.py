@@ -1,19 +1,26 @@
 #!/usr/bin/env python3
-"""Runs the documented app queries (`-- query: NAME` blocks of docs/bundle-format.md) on a bundle
-with Python's sqlite3, that is with whatever libsqlite3 it loads: run it under
-LD_LIBRARY_PATH=.build/core-sqlite/lib to check that a query needs no optional module.
+"""Runs the documented app queries (`-- query: NAME` blocks of docs/bundle-format.md, kept word
+for word in feedc_queries.py) on a bundle with Python's sqlite3, that is with whatever
+libsqlite3 it loads: run it under LD_LIBRARY_PATH=.build/core-sqlite/lib to check that a query
+needs no optional module. Installed as `feedc-query`; `python3 clients/python/feedc_query.py`
+from a checkout.
 
-    run_query.py BUNDLE.sqlite NAME [PARAM=VALUE ...] [--fold PARAM=TEXT]
+    feedc-query BUNDLE.sqlite NAME [PARAM=VALUE ...] [--fold PARAM=TEXT]
         prints the rows as JSON objects; VALUE is read as an integer, else a real, else text;
         --fold binds PARAM to the rider's TEXT folded as apps fold it (fold_query).
-    run_query.py --batch REQUESTS.json      (or - for standard input)
+    feedc-query --list
+        the query names, one a line, each with the parameters it takes (in the order it uses them).
+    feedc-query --batch REQUESTS.json      (or - for standard input)
         {"bundle": PATH, "docs": PATH, "requests": [{"name": N, "params": {P: V}, "fold": {P: TEXT},
         "binding": B}]}, B one of "named" (the default), "text" (every value bound as its text, as
         Android binds), "positional" and "positional_text" (docs/positional-queries.json's `?` form)
         with typed values ({"i": "12"}, {"r": "0.5"}, {"t": "text"}, {"b": "hex"}, null); prints
         {"sqlite_version", "compile_options", "results": [{"rows": [[V, …]], "folded": {P: Q}}
         or {"error": MESSAGE}]} with values typed the same way (reals as repr, which reads back
-        to the same double).
+        to the same double). "docs" is optional: the queries of that bundle-format.md (and the
+        positional-queries.json beside it) instead of the ones this module carries.
+
+Exit status: 0 with the rows printed, 2 for a bad command line, an unknown query or an SQL error.
 """
 import json
 import os
@@ -21,10 +28,8 @@ import sqlite3
 import sys
 import urllib.parse
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from feedc_client import fold_query  # noqa: E402
-
-DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "docs", "bundle-format.md")
+from feedc_client import fold_query
+from feedc_queries import POSITIONAL, QUERIES
 
 
 def queries(docs):
@@ -87,10 +92,12 @@ def batch(path):
     else:
         with open(path, encoding="utf-8") as f:
             request = json.load(f)
-    docs = request.get("docs") or DOCS
-    known = queries(docs)
-    with open(os.path.join(os.path.dirname(docs), "positional-queries.json"), encoding="utf-8") as f:
-        forms = json.load(f)["queries"]
+    docs = request.get("docs")
+    known, forms = QUERIES, POSITIONAL
+    if docs:
+        known = queries(docs)
+        with open(os.path.join(os.path.dirname(docs), "positional-queries.json"), encoding="utf-8") as f:
+            forms = json.load(f)["queries"]
     conn = connect(request["bundle"])
     results = []
     for item in request["requests"]:
@@ -114,10 +121,18 @@ def parse(text):
     return text
 
 
-def main(argv):
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0
+    if argv == ["--list"]:
+        for name in sorted(QUERIES):
+            print(" ".join([name] + list(dict.fromkeys(POSITIONAL[name]["parameters"]))))
+        return 0
     if argv[:1] == ["--batch"] and len(argv) == 2:
         return batch(argv[1])
-    if len(argv) < 2:
+    if len(argv) < 2 or argv[0].startswith("-"):
         print(__doc__, file=sys.stderr)
         return 2
     bundle, name, params, fold = argv[0], argv[1], {}, {}
@@ -128,11 +143,17 @@ def main(argv):
             target, arg = fold, next(rest, "")
         key, _, value = arg.partition("=")
         target[key] = value if target is fold else parse(value)
-    conn = connect(bundle)
+    if name not in QUERIES:
+        print("feedc-query: no documented query `%s` (feedc-query --list names them)" % name, file=sys.stderr)
+        return 2
+    if not os.path.isfile(bundle):
+        print("feedc-query: no bundle file at %s" % bundle, file=sys.stderr)
+        return 2
     try:
-        cursor = conn.execute(queries(DOCS)[name], dict(params, **{k: fold_query(v) for k, v in fold.items()}))
-    except (sqlite3.Error, KeyError) as error:
-        print("run_query: %s: %s" % (type(error).__name__, error), file=sys.stderr)
+        conn = connect(bundle)
+        cursor = conn.execute(QUERIES[name], dict(params, **{k: fold_query(v) for k, v in fold.items()}))
+    except sqlite3.Error as error:
+        print("feedc-query: %s: %s: %s" % (bundle, type(error).__name__, error), file=sys.stderr)
         return 2
     columns = [d[0] for d in cursor.description]
     json.dump([dict(zip(columns, row)) for row in cursor], sys.stdout, ensure_ascii=False, indent=1)
@@ -141,4 +162,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())
