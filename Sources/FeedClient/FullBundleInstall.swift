@@ -159,7 +159,8 @@ struct FullBundleInstall {
         try? FileManager.default.removeItem(at: new)
         do {
             try PackedBundleInstaller.install(
-                packedAt: unpacked.path, to: new.path, maxBytes: latest.unpackedBytes.map { 2 * $0 + (1 << 20) })
+                packedAt: unpacked.path, to: new.path, maxBytes: latest.unpackedBytes.map { 2 * $0 + (1 << 20) },
+                unpackedBytes: latest.unpackedBytes)
         } catch .local(let path, let reason) {
             throw .local(path: path, reason: reason)
         } catch {

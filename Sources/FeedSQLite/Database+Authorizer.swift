@@ -72,3 +72,14 @@ extension Database {
         return try body()
     }
 }
+
+extension Database {
+    /// Runs `body` with SQLite's longest string or blob set to `bytes` (`SQLITE_LIMIT_LENGTH`):
+    /// a statement that would read or make a longer value fails with `SQLITE_TOOBIG` (code 18)
+    /// instead of loading it. For small values read from a file that may hold huge ones.
+    public func limitingLength<T>(to bytes: Int32, _ body: () throws -> T) throws -> T {
+        let before = sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, bytes)
+        defer { sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, before) }
+        return try body()
+    }
+}

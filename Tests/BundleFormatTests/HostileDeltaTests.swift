@@ -99,7 +99,7 @@ import Testing
     @Test func aDeltaSettingAnotherVersionIsRolledBack() throws {
         let db = try Database(path: ":memory:", mode: .create)
         for ddl in BundleSchema.ddl() { try db.execute(ddl) }
-        try db.execute("INSERT INTO meta VALUES ('bundle', 'b'), ('format', '2'), ('version', '1')")
+        try db.execute("INSERT INTO meta VALUES ('bundle', 'b'), ('format', '\(BundleSchema.formatVersion)'), ('version', '1')")
         let digest = try ContentDigest.compute(db)
         let forged = "-- feedc delta format 1\nUPDATE meta SET value = '999999' WHERE key = 'version';\n"
         #expect { try DeltaApplier.apply(forged, to: db, expectedDigest: digest, expectedVersion: 2) } throws: { error in
@@ -118,7 +118,7 @@ import Testing
         func bundle(_ extra: String, version: String = "3") throws -> Database {
             let db = try Database(path: ":memory:", mode: .create)
             for ddl in BundleSchema.ddl(modules: .all) { try db.execute(ddl) }
-            try db.execute("INSERT INTO meta VALUES ('bundle', 'b'), ('format', '2'), ('version', '\(version)');" + extra)
+            try db.execute("INSERT INTO meta VALUES ('bundle', 'b'), ('format', '\(BundleSchema.formatVersion)'), ('version', '\(version)');" + extra)
             return db
         }
         try InstalledBundleCheck.check(bundle(""), bundle: "b", version: 3)

@@ -107,7 +107,9 @@ struct PackedBundleTests {
         ("UPDATE packed_tables SET encodings = 'i t r6' WHERE name = 'stops'", "packed columns"),
         ("UPDATE packed_tables SET encodings = replace(encodings, 'k=stops.0', 'k=pairs.0') WHERE name = 'kinds'", "not a column installed before it"),
         ("DELETE FROM packed_tables WHERE name = 'gaps'", "packed_tables holds"),
-        ("UPDATE packed_tables SET data = x'020101020100' WHERE name = 'empty'", "a count of 1 is more than 0"),
+        ("UPDATE packed_tables SET data = x'020101020100' WHERE name = 'empty'", "2 presence runs for 0 rows"),
+        ("UPDATE packed_meta SET value = printf('%0100d', 1) WHERE key = 'user_version'", "packed_meta.user_version: a key or value longer than 64 bytes"),
+        ("PRAGMA journal_mode = WAL", "not in rollback-journal mode (header bytes 18-19 are 2, 2, not 1, 1)"),
     ]
 
     @Test(arguments: damages)
@@ -146,9 +148,38 @@ struct PackedBundleTests {
         let original = try Self.database("CREATE TABLE t (v TEXT); INSERT INTO t VALUES \(rows);", in: folder)
         let packed = folder.appendingPathComponent("p.packed").path
         try PackedBundleWriter.pack(bundleAt: original.path, to: packed)
-        #expect(throws: PackedBundleError.corrupt("the installed database would be larger than 32768 bytes")) {
+        let data = try #require(try Database(path: packed).scalar("SELECT length(data) FROM packed_tables WHERE name = 't'")?.int)
+        // The table's data alone is over the cap: refused before it is read.
+        #expect(throws: PackedBundleError.corrupt("table t: \(data) bytes of data, more than the installed bundle's cap of 32768")) {
             try PackedBundleInstaller.install(packedAt: packed, to: folder.appendingPathComponent("capped.sqlite").path, maxBytes: 32768)
         }
+        // Under the cap, the rows and their pages are not.
+        let roomy = data + 4096
+        #expect(throws: PackedBundleError.corrupt("the installed database would be larger than \(roomy) bytes")) {
+            try PackedBundleInstaller.install(packedAt: packed, to: folder.appendingPathComponent("roomy.sqlite").path, maxBytes: roomy)
+        }
+    }
+
+    /// What the file holds beside what is read costs nothing: a 20 MB `packed_meta` row of another
+    /// key is never loaded, and the budget comes from the rows declared, not the file's size.
+    @Test func paddingIsNotRead() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = try Self.database(Self.sample, in: folder)
+        let packed = folder.appendingPathComponent("p.packed").path
+        try PackedBundleWriter.pack(bundleAt: original.path, to: packed)
+        try Database(path: packed, mode: .readWrite).execute("INSERT INTO packed_meta VALUES ('junk', zeroblob(20000000))")
+        try PackedBundleInstaller.install(packedAt: packed, to: folder.appendingPathComponent("installed.sqlite").path)
+        // No side files of a WAL left by the refusal of a WAL-mode file either.
+        try Database(path: packed, mode: .readWrite).execute("PRAGMA journal_mode = WAL")
+        #expect(throws: PackedBundleError.self) { try PackedBundleInstaller.install(packedAt: packed, to: folder.appendingPathComponent("wal.sqlite").path) }
+        #expect(!FileManager.default.fileExists(atPath: packed + "-wal") && !FileManager.default.fileExists(atPath: packed + "-shm"))
+        // The budget: declared values, bounded by the plain bundle's size.
+        let entries = [PackedBundleInstaller.TableEntry([.integer(1), .text("t"), .integer(1_000_000), .text("i t r6"), .integer(10)])]
+        #expect(PackedBundleInstaller.budget(entries, unpackedBytes: nil) == 300_000_000)
+        #expect(PackedBundleInstaller.budget(entries, unpackedBytes: 2_000_000) == 20_000_000)
+        #expect(PackedBundleInstaller.budget(entries, unpackedBytes: 10) == 10_000_000)
+        #expect(PackedBundleInstaller.budget([], unpackedBytes: Int.max) == 10_000_000)
     }
 
     static func folder() throws -> URL {

@@ -11,16 +11,7 @@ import Testing
 @Suite struct TransferTimeTests {
     /// `files` (the tiny feed with these changes) compiled, unpacked: the `.sqlite` file.
     private static func bundle(_ folder: TemporaryFolder, _ files: [String: String]) throws -> URL {
-        let dump = folder.feed("feed", TinyFeed.with(files))
-        let yaml = folder.url.appendingPathComponent("pipeline.yaml")
-        try "output: out\nbundles:\n  - name: t\n    sources:\n      - id: t\n        path: \(dump.path)\n".write(to: yaml, atomically: true, encoding: .utf8)
-        let report = try BuildRunner(config: PipelineConfigParser().parse(contentsOf: yaml)).run()[0]
-        try #require(report.status == .published, "\(report.reason ?? "")")
-        let manifest = try Manifest.decode(Data(contentsOf: folder.url.appendingPathComponent("out/t/manifest.json")))
-        let db = folder.url.appendingPathComponent("t.sqlite")
-        let gzipped = folder.url.appendingPathComponent("out/t").appendingPathComponent(manifest.latest.file)
-        try Data(Gzip.decompress([UInt8](Data(contentsOf: gzipped)))).write(to: db)
-        return db
+        try TinyBundle.compile(TinyFeed.with(files), in: folder)
     }
 
     /// Line 1 runs S1 → S2 at 08:00 (arriving 08:05); line 2 leaves S2 for S3 at 08:06 and 08:20.

@@ -90,10 +90,11 @@ def _unpack_full(latest, partial, unpacked):
 
 def _install(latest, chosen, partial, packed, unpacked):
     """Installs the unpacked packed file into `unpacked`, capped at twice the plain bundle's
-    size and 1 MiB (a packed entry is taken only when the manifest gives that size), flushed to
-    disk; any failure (the cap reached too) is a corrupt download."""
+    size and 1 MiB (a packed entry is taken only when the manifest gives that size), its work
+    budget capped by that size too, flushed to disk; any failure (the cap reached too) is a
+    corrupt download."""
     try:
-        install_packed(packed, unpacked, (2 * latest["unpacked_bytes"] + (1 << 20)) // PAGE_SIZE)
+        install_packed(packed, unpacked, (2 * latest["unpacked_bytes"] + (1 << 20)) // PAGE_SIZE, latest["unpacked_bytes"])
     except PackedError as error:
         remove_file(partial)
         raise UpdateError("%s: the packed bundle does not install: %s" % (chosen["file"], error)) from None

@@ -8,8 +8,13 @@ as a downloaded plain bundle is (feedc_full.py). Standard library only.
 column's bytes are a presence part (runs of present and NULL rows) and then one value per
 present row, coded as its encoding says. Anything that does not decode exactly raises
 PackedError: the download is corrupt. The install runs under a budget of SQLite instructions
-(1,000 a byte of the packed file, at least 10 million), which no real bundle comes near: a
-`CREATE TABLE … AS SELECT` that would run for hours is refused.
+counted from what the file declares, never from its size (padding buys nothing): 100 a value
+(`rows` x columns of every table), at most 10 a byte of the plain bundle, at least 10 million;
+real bundles use about 6 a value, and a `CREATE TABLE … AS SELECT` that would run for hours is
+refused. A file in WAL mode is refused before it is opened (no `-wal` or `-shm` file is made),
+`packed_meta` is read by key with values capped at META_MAX bytes, a table's data larger than the
+installed file's cap is refused unread, and a column's presence runs are at most its rows + 1,
+none empty but the first.
 
 Decoding is done a chunk of values at a time with the standard library's C code (a regular
 expression splits varints, a dict remembers each spelling's value, `itertools.accumulate` adds up
@@ -35,9 +40,13 @@ _PREFIXES = {"table": ("CREATE TABLE ",), "index": ("CREATE INDEX ", "CREATE UNI
              "view": ("CREATE VIEW ",)}
 _ENCODING = re.compile(r"(i|r[0-9]|f|t|v)\Z")          # a word of `packed_tables.encodings`
 _REFERENCE = re.compile(r"k=([^ .]+)\.(-1|0|[1-9][0-9]{0,8})\Z")  # `k=<table>.<cid>`
-# The SQLite instructions an install may run: at least BUDGET_MIN, and BUDGET_PER_BYTE a byte of
-# the packed file; the progress handler counts them PROGRESS_STEP at a time.
-BUDGET_MIN, BUDGET_PER_BYTE, PROGRESS_STEP = 10_000_000, 1_000, 1_000
+# The SQLite instructions an install may run: BUDGET_PER_VALUE a value the packed tables declare
+# (rows x columns), at most BUDGET_PER_BYTE a byte of the plain bundle, at least BUDGET_MIN (real
+# bundles: about 6 a value, 0.6 a plain byte); the progress handler counts them PROGRESS_STEP at
+# a time.
+BUDGET_MIN, BUDGET_PER_VALUE, BUDGET_PER_BYTE, PROGRESS_STEP = 10_000_000, 100, 10, 1_000
+META_MAX = 64                         # bytes of a `packed_meta` key or value (where SQLite's limit can be set)
+_HEADER = b"SQLite format 3\x00"
 # The packed file's own schema, exactly as the writer stores it in its sqlite_master (type, name,
 # tbl_name, sql): anything else (a view or an index of its own, a trigger) is refused before any
 # query on the file.
@@ -99,9 +108,15 @@ class _Column:
                 return value, pos
 
     def _presence(self):
-        """(present rows, where the values start), the runs checked to add up to `rows`."""
+        """(present rows, where the values start), the runs checked to add up to `rows`: at most
+        `rows` + 1 of them, none empty but the first (the writer writes no other)."""
+        count, _ = self._varint(0)
+        if count > self.rows + 1:
+            raise self.error("%d presence runs for %d rows" % (count, self.rows))
         total = present = 0
         for k, run in enumerate(self._runs()):
+            if run == 0 and k > 0:
+                raise self.error("an empty presence run after the first")
             total += run
             present += 0 if k % 2 else run
         if total != self.rows:
@@ -244,20 +259,21 @@ class _Column:
         yield chunk
 
 
-def install_packed(packed, new, max_pages=None):
+def install_packed(packed, new, max_pages=None, unpacked_bytes=None):
     """Installs the packed bundle in the file `packed` into the new file `new` (docs/packed-bundle.md,
     "Installing"), its size capped at `max_pages` pages when given; PackedError when the packed
     file is corrupt or does not install (the caller deletes `new`). SQLite may run at most
-    max(BUDGET_MIN, BUDGET_PER_BYTE x the packed file's size) instructions on `new`."""
-    budget = max(BUDGET_MIN, BUDGET_PER_BYTE * os.path.getsize(packed))
+    `work_budget` instructions on `new`, from the values the file declares and `unpacked_bytes`, the
+    plain bundle's size (when given)."""
+    _check_header(packed)
     source = sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(packed)), uri=True)
     target = sqlite3.connect(new, isolation_level=None)
-    install = _Install(source, target, budget)
+    install = _Install(source, target, unpacked_bytes)
     try:
         install.run(max_pages)
     except (sqlite3.Error, sqlite3.Warning) as error:  # Warning: two statements in one, before 3.11
-        if install.steps * PROGRESS_STEP > budget:
-            raise PackedError("the install needs more than %d SQLite instructions" % budget) from None
+        if install.steps * PROGRESS_STEP > install.budget:
+            raise PackedError("the install needs more than %d SQLite instructions" % install.budget) from None
         if install.denied_function:
             raise PackedError("the packed schema calls a function") from None
         raise PackedError(str(error) or type(error).__name__) from None
@@ -267,12 +283,57 @@ def install_packed(packed, new, max_pages=None):
         target.close()
 
 
+def work_budget(values, unpacked_bytes=None):
+    """The SQLite instructions an install of `values` declared values (rows x columns, summed
+    over the tables) may run: BUDGET_PER_VALUE each, at most BUDGET_PER_BYTE a byte of the plain
+    bundle (`unpacked_bytes`, when known), at least BUDGET_MIN."""
+    declared = BUDGET_PER_VALUE * values
+    if unpacked_bytes is not None:
+        declared = min(declared, BUDGET_PER_BYTE * unpacked_bytes)
+    return max(BUDGET_MIN, declared)
+
+
+def _check_header(packed):
+    """Refuses a SQLite file not in rollback-journal mode (header bytes 18-19 are 2 in WAL mode),
+    before SQLite opens it: even read-only, SQLite would make `-wal` and `-shm` files beside it.
+    Anything else is left to SQLite (not a database, …)."""
+    try:
+        with open(packed, "rb") as f:
+            header = f.read(20)
+    except OSError as error:
+        raise PackedError("cannot read the packed file: %s" % (error.strerror or error)) from None
+    if header[:16] == _HEADER and len(header) == 20 and header[18:20] != b"\x01\x01":
+        raise PackedError("the packed file is not in rollback-journal mode (header bytes 18-19 are %d, %d, not 1, 1)"
+                          % (header[18], header[19]))
+
+
+def _limit_length(conn, limit):
+    """Sets SQLite's longest string or blob on `conn` (Python 3.11+); returns the previous limit,
+    None where it cannot be set."""
+    setlimit = getattr(conn, "setlimit", None)
+    return setlimit(sqlite3.SQLITE_LIMIT_LENGTH, limit) if setlimit else None
+
+
 def _quoted(name):
     return '"' + name.replace('"', '""') + '"'
 
 
 def _meta_value(source, key):
-    found = source.execute("SELECT value FROM packed_meta WHERE key = ?", (key,)).fetchall()
+    """The one `packed_meta` value of `key`, read by key, no key or value longer than META_MAX
+    bytes read (a 200 MB junk row is refused, not loaded; before Python 3.11, which cannot set
+    SQLite's limit, SQLite loads it and only its first bytes reach Python)."""
+    too_long = PackedError("packed_meta.%s: a key or value longer than %d bytes" % (key, META_MAX))
+    previous = _limit_length(source, META_MAX)
+    try:
+        longest = source.execute("SELECT max(length(CAST(value AS BLOB))) FROM packed_meta WHERE key = ?", (key,)).fetchone()[0]
+        if longest is not None and longest > META_MAX:
+            raise too_long
+        found = source.execute("SELECT value FROM packed_meta WHERE key = ?", (key,)).fetchall()
+    except sqlite3.DataError:  # string or blob too big
+        raise too_long from None
+    finally:
+        if previous is not None:
+            _limit_length(source, previous)
     if len(found) != 1:
         raise PackedError("packed_meta.%s is %d rows" % (key, len(found)))
     return found[0][0]
@@ -303,13 +364,15 @@ class _Table:
 
 
 class _Install:
-    def __init__(self, source, target, budget):
-        self.source, self.target, self.budget = source, target, budget
+    def __init__(self, source, target, unpacked_bytes):
+        self.source, self.target, self.unpacked_bytes = source, target, unpacked_bytes
+        self.budget = BUDGET_MIN  # until the tables' declared values are read
         self.signed = _Varints(True)
         self.kept = {}      # (table, cid) -> (column name, values): columns a later `k` column reads
         self.wanted = set()
         self.steps = 0      # progress handler calls, PROGRESS_STEP instructions each
         self.denied_function = False  # the authorizer refused a function call
+        self.max_bytes = None         # the installed file's cap, when given: no table's data may be larger
         self.functions = False        # the views may call functions
 
     def _authorize(self, action, *_):
@@ -326,6 +389,7 @@ class _Install:
 
     def run(self, max_pages):
         source, target = self.source, self.target
+        self.max_bytes = max_pages * PAGE_SIZE if max_pages else None
         own = source.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
         if len(own) != len(OWN_SCHEMA) or set(own) != OWN_SCHEMA:
             raise PackedError("the packed file's own schema is not the packed format's")
@@ -351,6 +415,7 @@ class _Install:
         if names != tables:
             raise PackedError("packed_tables holds %s; packed_schema creates %s" % (", ".join(names), ", ".join(tables)))
         entries = [_Table(*entry) for entry in entries]
+        self.budget = work_budget(sum(e.rows * len(e.encodings) for e in entries), self.unpacked_bytes)
         self.wanted = {ref for entry in entries for ref in entry.refs if ref is not None}
         for pragma in ("page_size = %d" % PAGE_SIZE, "journal_mode = OFF", "synchronous = OFF",
                        "user_version = %s" % user_version) + (("max_page_count = %d" % max_pages,) if max_pages else ()):
@@ -423,6 +488,9 @@ class _Install:
         columns = self._columns(table)
         if len(entry.encodings) != len(columns):
             raise PackedError("table %s: %d packed columns, the table has %d" % (table, len(entry.encodings), len(columns)))
+        size = self.source.execute("SELECT length(data) FROM packed_tables WHERE rowid = ?", (entry.rowid,)).fetchone()[0]
+        if self.max_bytes is not None and isinstance(size, int) and size > self.max_bytes:  # never read
+            raise PackedError("table %s: %d bytes of data, more than the installed bundle's cap of %d" % (table, size, self.max_bytes))
         data = self.source.execute("SELECT CASE WHEN typeof(data) = 'blob' THEN data END FROM packed_tables WHERE rowid = ?",
                                    (entry.rowid,)).fetchone()[0]
         if not isinstance(data, bytes):

@@ -38,6 +38,19 @@ INT_RANGE = range(-2 ** 63, 2 ** 63)     # Swift's Int: what a JSON number must 
 LINEAR_DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 LINEAR_HEX = re.compile(r"[+-]?0[xX]([0-9a-fA-F]+(\.[0-9a-fA-F]*)?|\.[0-9a-fA-F]+)([pP][+-]?[0-9]+)?")
 SURROGATE = re.compile("[\ud800-\udfff]")
+# The stops of the place a stop id names (JourneyPlanner.placeStops, word for word): the stop, its
+# station, every stop or station same_places links to either, and the stops of those stations.
+PLACE_STOPS = """
+    WITH RECURSIVE
+      asked(id) AS (SELECT ?),
+      roots(id) AS (
+        SELECT id FROM asked
+        UNION SELECT s.parent_station FROM stops s, asked WHERE s.stop_id = asked.id AND s.parent_station IS NOT NULL),
+      place(id) AS (
+        SELECT id FROM roots
+        UNION SELECT sp.other_stop_id FROM same_places sp JOIN roots r ON sp.stop_id = r.id)
+    SELECT DISTINCT s.stop_id FROM stops s JOIN place p ON s.stop_id = p.id OR s.parent_station = p.id ORDER BY s.stop_id
+    """
 JSON_DEPTH = 512                         # the deepest nesting Swift's JSONDecoder reads
 StopAccess = namedtuple("StopAccess", "stop_id walk_seconds", defaults=(0,))
 Leg = namedtuple("Leg", "mode from_stop_id to_stop_id departure arrival trip_id route_id")
@@ -201,13 +214,32 @@ class JourneyPlanner:
     networks_kept = 4
 
     def __init__(self, path):
-        self.db = sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(path)), uri=True)
+        self.path = os.path.abspath(path)
+        self.db, self.identity, self.data_version = self._open(), _identity(self.path), None
         self.networks = OrderedDict()
 
+    def _open(self):
+        return sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(self.path), uri=True)
+
+    def _follow(self):
+        """Follows the file the planner was opened on: a new file renamed over it is reopened, and
+        a change committed by another connection (a delta) is seen by `PRAGMA data_version`;
+        either way the networks built on the old content are dropped."""
+        now = _identity(self.path)
+        if now != self.identity:
+            self.db.close()
+            self.db, self.identity, self.data_version = self._open(), now, None
+            self.networks.clear()
+        version = self.db.execute("PRAGMA data_version").fetchone()[0]
+        if version != self.data_version:
+            self.data_version = version
+            self.networks.clear()
+
     def accesses(self, place):
-        """Where a journey can start or end for `place`: a stop id (a station: its stops), or
+        """Where a journey can start or end for `place`: a stop id (its place's stops: PLACE_STOPS), or
         `LAT,LON` (the stops within 800 m that trips call at, with the walk: the straight line
         times 1.3 at 1.2 m/s). Empty when nothing matches."""
+        self._follow()
         parts = [_coordinate(part) for part in place.split(",") if part]
         if len(parts) == 2 and None not in parts and -90 <= parts[0] <= 90 and -180 <= parts[1] <= 180:
             lat, lon = parts
@@ -226,7 +258,7 @@ class JourneyPlanner:
                 if metres <= ACCESS_RADIUS:
                     found.append(StopAccess(stop, math.ceil(metres * 1.3 / 1.2)))
             return found
-        rows = self.db.execute("SELECT stop_id FROM stops WHERE stop_id = ? OR parent_station = ? ORDER BY stop_id", (place, place))
+        rows = self.db.execute(PLACE_STOPS, (place,))
         return [StopAccess(row[0]) for row in rows if text(row[0]) is not None]
 
     def time_zone(self, stop_id):
@@ -237,6 +269,7 @@ class JourneyPlanner:
             return datetime.timezone.utc
 
     def network(self, date):
+        self._follow()
         if date in self.networks:
             self.networks.move_to_end(date)
         else:
@@ -348,6 +381,16 @@ class JourneyPlanner:
         rides = sum(1 for leg in legs if leg.mode == "ride")
         start = (legs[0].departure if legs else departure + access) - access
         return Journey(start, arrival, max(0, rides - 1), legs, access, egress, network.stop_ids[here])
+
+
+def _identity(path):
+    """Which file `path` names now (device and inode, as Swift's FileIdentity): a file renamed over
+    it is another; none there, (0, 0)."""
+    try:
+        info = os.stat(path)
+        return info.st_dev, info.st_ino
+    except OSError:
+        return 0, 0
 
 
 def _no_place(place):

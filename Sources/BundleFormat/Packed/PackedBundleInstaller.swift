@@ -8,8 +8,12 @@ import Foundation
 /// content digest).
 package enum PackedBundleInstaller {
     /// Installs the packed file at `packed` into a new database at `destination` (a file that
-    /// must not exist yet), at most `maxBytes` large when given.
-    package static func install(packedAt packed: String, to destination: String, maxBytes: Int? = nil) throws(PackedBundleError) {
+    /// must not exist yet), at most `maxBytes` large when given; `unpackedBytes` (the manifest's
+    /// size of the plain bundle) bounds the work with the rows the file declares.
+    package static func install(
+        packedAt packed: String, to destination: String, maxBytes: Int? = nil, unpackedBytes: Int? = nil
+    ) throws(PackedBundleError) {
+        try checkJournalMode(packed)
         let source: Database
         let schema: [[SQLValue]]
         let entries: [TableEntry]
@@ -22,10 +26,18 @@ package enum PackedBundleInstaller {
             guard own == PackedBundleWriter.tables.map({ [.text("table"), .text($0.name), .text($0.sql)] }) else {
                 throw PackedBundleError.corrupt("the packed file's own schema is not the packed format's")
             }
-            let meta = try source.rows("SELECT key, value FROM packed_meta")
+            // By key, values of at most 64 bytes: a junk row of another key is never loaded, and a
+            // huge value is refused rather than read.
             func value(_ key: String) throws(PackedBundleError) -> String {
-                let rows = meta.filter { $0[0].string == key }
-                guard rows.count == 1, let text = rows[0][1].string else { throw .corrupt("packed_meta.\(key) is \(rows.count) rows") }
+                let rows: [[SQLValue]]
+                do {
+                    rows = try source.limitingLength(to: 64) { try source.rows("SELECT value FROM packed_meta WHERE key = ?", [.text(key)]) }
+                } catch let error as SQLiteError where error.code == 18 {
+                    throw .corrupt("packed_meta.\(key): a key or value longer than 64 bytes")
+                } catch {
+                    throw .corrupt("\(error)")
+                }
+                guard rows.count == 1, let text = rows[0][0].string else { throw .corrupt("packed_meta.\(key) is \(rows.count) rows") }
                 return text
             }
             let format = try value("format")
@@ -49,6 +61,10 @@ package enum PackedBundleInstaller {
         guard entries.map(\.name) == tables else {
             throw .corrupt("packed_tables holds \(entries.map(\.name).joined(separator: ", ")); packed_schema creates \(tables.joined(separator: ", "))")
         }
+        // No table's data may be larger than the installed file may grow: checked before it is read.
+        if let maxBytes, let large = entries.first(where: { $0.length > maxBytes }) {
+            throw .corrupt("table \(large.name): \(large.length) bytes of data, more than the installed bundle's cap of \(maxBytes)")
+        }
 
         let target: Database
         do {
@@ -59,8 +75,10 @@ package enum PackedBundleInstaller {
             throw .local(path: destination, reason: "\(error)")
         }
         // A bound on the work SQL from the file may cause (a `CREATE TABLE … AS SELECT` over a
-        // cross join, an expression index): far above what installing real rows takes.
-        let budget = max(10_000_000, 1000 * fileSize(packed))
+        // cross join, an expression index), from what the file declares and the manifest's size,
+        // never from the file's own size (padding buys nothing): real bundles take about 6
+        // instructions a value and 0.6 a plain byte.
+        let budget = Self.budget(entries, unpackedBytes: unpackedBytes)
         do {
             try target.limitingInstructions(to: budget) {
                 // No function runs while tables fill and indexes build (a CHECK or an indexed
@@ -85,6 +103,27 @@ package enum PackedBundleInstaller {
             }
             try sqlite(target, capped: maxBytes) { () throws(SQLiteError) in try target.execute("COMMIT") }
             try run(schema.filter { $0[0].string == "index" }, on: target, capped: maxBytes)
+        }
+    }
+
+    /// max(10,000,000, min(100 × the values the tables declare, 10 × the plain bundle's bytes)).
+    static func budget(_ entries: [TableEntry], unpackedBytes: Int?) -> Int {
+        let declared = entries.reduce(0) { sum, entry in
+            let columns = entry.encodings.split(separator: " ", omittingEmptySubsequences: false).count
+            return min(sum + min(max(entry.rows, 0), 1 << 32) * columns, 1 << 40)
+        }
+        return max(10_000_000, min(100 * declared, unpackedBytes.map { 10 * min(max($0, 0), 1 << 40) } ?? Int.max))
+    }
+
+    /// Refuses a file whose SQLite header is not in rollback-journal mode (bytes 18–19 are 1, 1):
+    /// in WAL mode (2, 2) even a read-only connection makes `-wal` and `-shm` files beside it.
+    private static func checkJournalMode(_ path: String) throws(PackedBundleError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw .corrupt("the packed file cannot be read") }
+        defer { try? handle.close() }
+        let header = [UInt8]((try? handle.read(upToCount: 20)) ?? Data())
+        guard header.count == 20, header.starts(with: Array("SQLite format 3\0".utf8)) else { throw .corrupt("the packed file is not a SQLite file") }
+        guard header[18] == 1, header[19] == 1 else {
+            throw .corrupt("the packed file is not in rollback-journal mode (header bytes 18-19 are \(header[18]), \(header[19]), not 1, 1)")
         }
     }
 
@@ -168,13 +207,9 @@ package enum PackedBundleInstaller {
                 throw .corrupt("the installed database would be larger than \(maxBytes) bytes")
             }
             if error.isStorageFailure { throw .local(path: target.path, reason: error.message) }
-            if error.code == 9 { throw .corrupt("the install needs more SQLite instructions than its budget (1,000 a byte of the packed file)") }
+            if error.code == 9 { throw .corrupt("the install needs more SQLite instructions than its budget (docs/packed-bundle.md, Installing)") }
             throw .corrupt(error.message)
         }
-    }
-
-    private static func fileSize(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 
     private static func freeSpace(beside path: String) -> Int64 {

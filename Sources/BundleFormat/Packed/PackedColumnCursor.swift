@@ -21,10 +21,13 @@ struct PackedColumnCursor {
         self.encoding = encoding
         self.rows = rows
         self.reference = reference
+        // At most rows + 1 runs (only the first may be empty), refused before they are read.
         let count = try reader.count(atMost: bytes.count)
+        guard count == 0 || count - 1 <= rows else { throw .corrupt("\(context): \(count) presence runs for \(rows) rows") }
         var total = 0
-        for _ in 0..<count {
+        for index in 0..<count {
             let run = try reader.count(atMost: rows)
+            guard run > 0 || index == 0 else { throw .corrupt("\(context): an empty presence run after the first") }
             total += run
             guard total <= rows else { throw .corrupt("\(context): its presence runs add up to more than its \(rows) rows") }
             runs.append(run)

@@ -12,14 +12,21 @@ import Foundation
 /// the earliest run that can be caught (`pickup_type` 1 stops are not boarded, `drop_off_type` 1
 /// stops not alighted at); then one footpath (the bundle's `stop_transfers`) from every stop a
 /// ride reached. Arrivals no better than the best at the destination are pruned. The network of a
-/// service date is built at its first query and kept, the last four dates planned on
+/// service date is built at its first query and kept, the last four dates planned on, until
+/// the file changes (``follow()``: a delta committed, a new file renamed over it)
 /// (``TransitNetwork``; ``networksKept``).
 ///
 /// `@unchecked Sendable`: the kept networks and the database connection are only used under
 /// `lock` (the connection is opened without SQLite's own mutex); `maxRides` is meant to be set
 /// before the planner is shared.
 public final class JourneyPlanner: @unchecked Sendable {
-    private let database: Database
+    private var database: Database
+    /// The file opened, followed (``follow()``); nil for a planner given an open database.
+    private let path: URL?
+    private var identity: FileIdentity?
+    /// `PRAGMA data_version` when the kept networks were built: another connection's commit (a
+    /// delta) changes it.
+    private var dataVersion: Int?
     private let lock = NSLock()
     private var networks: [Int: TransitNetwork] = [:]
     /// The dates of `networks`, the most recently planned last.
@@ -29,30 +36,77 @@ public final class JourneyPlanner: @unchecked Sendable {
     /// The most trips a journey rides.
     public var maxRides = 8
 
-    /// A planner over the bundle at `path` (a `.sqlite` file), read only.
+    /// A planner over the bundle at `path` (a `.sqlite` file), read only. It follows the file:
+    /// after a delta (a commit of another connection) or a new file renamed over it, the next
+    /// query plans on the new content (the networks built on the old are dropped).
     public init(bundle path: URL) throws(ClientError) {
+        self.path = path
+        identity = FileIdentity(path.path)
+        database = try Self.open(path)
+    }
+
+    /// A planner over an open bundle, which it then owns; it sees commits made through other
+    /// connections, not a file renamed over the one opened.
+    public init(database: Database) {
+        self.database = database
+        path = nil
+    }
+
+    private static func open(_ path: URL) throws(ClientError) -> Database {
         do {
-            database = try Database(path: path.path, mode: .readOnly)
+            return try Database(path: path.path, mode: .readOnly)
         } catch {
             throw .notABundle(path: path.path, reason: "\(error)")
         }
     }
 
-    /// A planner over an open bundle, which it then owns.
-    public init(database: Database) {
-        self.database = database
+    /// Under `lock`: reopens a file renamed over the one opened, and drops the kept networks when
+    /// the content changed (a new file, or `PRAGMA data_version` moved: another connection
+    /// committed a delta).
+    private func follow() throws(ClientError) {
+        if let path, FileIdentity(path.path) != identity {
+            database = try Self.open(path)
+            identity = FileIdentity(path.path)
+            dataVersion = nil
+        }
+        let version: Int?
+        do {
+            version = try database.scalar("PRAGMA data_version")?.int
+        } catch {
+            throw .notABundle(path: database.path, reason: "\(error)")
+        }
+        guard version != dataVersion else { return }
+        dataVersion = version
+        networks = [:]
+        recent = []
     }
+
+    /// The stops of the place a stop id names: the stop, its station, every stop or station
+    /// `same_places` links to either, and the stops of those stations. A journey to a platform
+    /// ends at whichever of its place's stops it reaches first; one from it may leave from any.
+    static let placeStops = """
+        WITH RECURSIVE
+          asked(id) AS (SELECT ?),
+          roots(id) AS (
+            SELECT id FROM asked
+            UNION SELECT s.parent_station FROM stops s, asked WHERE s.stop_id = asked.id AND s.parent_station IS NOT NULL),
+          place(id) AS (
+            SELECT id FROM roots
+            UNION SELECT sp.other_stop_id FROM same_places sp JOIN roots r ON sp.stop_id = r.id)
+        SELECT DISTINCT s.stop_id FROM stops s JOIN place p ON s.stop_id = p.id OR s.parent_station = p.id ORDER BY s.stop_id
+        """
 
     /// How far a rider walks to or from a stop when the journey starts or ends at a position.
     public static let accessRadius = 800.0
 
-    /// Where a journey can start or end for `place`: a stop id (a station: its stops), or
+    /// Where a journey can start or end for `place`: a stop id (its place's stops, ``placeStops``), or
     /// `LAT,LON` (the stops within ``accessRadius``, with the walk: the straight line times 1.3
     /// at 1.2 m/s, as the bundle's walks are timed by default). Empty when nothing matches.
     public func accesses(for place: String) throws(ClientError) -> [StopAccess] {
         let parts = place.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         lock.lock()
         defer { lock.unlock() }
+        try follow()
         do {
             if parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) {
                 let dlat = Self.accessRadius / 111_195, dlon = dlat / max(0.01, cos(lat * .pi / 180))
@@ -71,9 +125,7 @@ public final class JourneyPlanner: @unchecked Sendable {
                     return StopAccess(stopId: id, walkSeconds: Int((metres * 1.3 / 1.2).rounded(.up)))
                 }
             }
-            let rows = try database.rows(
-                "SELECT stop_id FROM stops WHERE stop_id = ? OR parent_station = ? ORDER BY stop_id",
-                [.text(place), .text(place)])
+            let rows = try database.rows(Self.placeStops, [.text(place)])
             return rows.compactMap { $0[0].string.map { StopAccess(stopId: $0) } }
         } catch {
             throw .notABundle(path: database.path, reason: "\(error)")
@@ -385,6 +437,7 @@ public final class JourneyPlanner: @unchecked Sendable {
     private func network(_ date: Int) throws(ClientError) -> TransitNetwork {
         lock.lock()
         defer { lock.unlock() }
+        try follow()
         recent.removeAll { $0 == date }
         recent.append(date)
         if let built = networks[date] { return built }

@@ -9,7 +9,9 @@ trips call, one footpath after arriving by a ride or at the origin (never two wa
 each stop keeps its earliest arrival and its earliest arrival by a ride); a change of vehicles at
 one stop takes transfers.txt's stop-level time there (the stop's own row, from_stop_id =
 to_stop_id with no route or trip, else its parent station's: transfer_type 2 its
-min_transfer_time, 3 no change there, 0 and 1 none), staying on a trip takes none; at most 8 rides a journey, as the planner; a stop the feed leaves untimed is passed through; pickup_type 1 is not
+min_transfer_time, 3 no change there, 0 and 1 none), staying on a trip takes none; a stop id names its place (the stop, its station, what the bundle's
+same_places links to either, and those stations' stops: any is a start, the first reached the
+end); at most 8 rides a journey, as the planner; a stop the feed leaves untimed is passed through; pickup_type 1 is not
 boarded, drop_off_type 1 not alighted at; both service days (the day before's trips past
 24:00:00); frequency-based trips run every headway of their windows.
 
@@ -136,7 +138,7 @@ def connections(zips, date):
     return out
 
 
-def earliest(conns, departures, footpaths, origin, target, t0, stops, runs, change, most=MAX_RIDES):
+def earliest(conns, departures, footpaths, origins, targets, t0, stops, runs, change, most=MAX_RIDES):
     # Two labels a stop, as the planner keeps them: the earliest arrival by any means (what
     # boarding needs) and by a ride (what a walk may start from: a walk never follows a walk),
     # each for at most k rides, k = 0…most (the planner's cap of 8 rides). A run is boarded
@@ -153,13 +155,16 @@ def earliest(conns, departures, footpaths, origin, target, t0, stops, runs, chan
     on = bytearray(runs)  # the fewest rides a run is ridden with, 0 when not boarded
     last = ready[most - 1]
     for k in range(most + 1):
-        arrival[k][origin] = ride[k][origin] = ready[k][origin] = t0
-        for to, walk in footpaths[origin]:
-            if t0 + walk < arrival[k][to]:
-                arrival[k][to] = t0 + walk
-            if t0 + walk < ready[k][to]:
-                ready[k][to] = t0 + walk
-    best = arrival[most][target]
+        for origin in origins:
+            arrival[k][origin] = ride[k][origin] = ready[k][origin] = t0
+        for origin in origins:
+            for to, walk in footpaths[origin]:
+                if t0 + walk < arrival[k][to]:
+                    arrival[k][to] = t0 + walk
+                if t0 + walk < ready[k][to]:
+                    ready[k][to] = t0 + walk
+    end = arrival[most]
+    best = min(end[target] for target in targets)
     for i in range(bisect.bisect_left(departures, t0), len(conns)):
         dep, arr, s1, s2, key, board, alight = conns[i]
         if dep >= best:
@@ -186,7 +191,7 @@ def earliest(conns, departures, footpaths, origin, target, t0, stops, runs, chan
                         here[to] = arr + walk
                     if arr + walk < boardable[to]:
                         boardable[to] = arr + walk
-            best = arrival[most][target]
+            best = min(end[target] for target in targets)
     return None if best >= never else best
 
 
@@ -226,16 +231,34 @@ def main():
     for _ in range(count):
         t = rng.randrange(0, 24 * 3600, 60)  # around the clock: at 00:30, last night's trains
         queries.append((rng.choice(served), rng.choice(served), t))
+    # A stop id names its place: the stop, its station (stops.txt), every stop or station the
+    # bundle's same_places links to either, and the stops of those stations; served ones only.
+    parents, children = {}, {}
+    for prefix, path in zips:
+        for r in rows(zipfile.ZipFile(path), "stops.txt"):
+            parent = (r.get("parent_station") or "").strip()
+            if parent:
+                parents[prefix + r["stop_id"]] = prefix + parent
+                children.setdefault(prefix + parent, []).append(prefix + r["stop_id"])
+    links = {}
+    for a, b in db.execute("SELECT stop_id, other_stop_id FROM same_places"):
+        links.setdefault(a, []).append(b)
+
+    def place(stop):
+        roots = {stop} | ({parents[stop]} if stop in parents else set())
+        ids = roots | {other for root in roots for other in links.get(root, [])}
+        stops = ids | {child for i in ids for child in children.get(i, [])}
+        return sorted(numbers[s] for s in stops if s in served_set)
     text = "".join(json.dumps({"from": o, "to": d, "depart": f"{day}T{t // 3600:02d}:{t % 3600 // 60:02d}"}) + "\n" for o, d, t in queries)
     run = subprocess.run([os.environ["FEEDC_BINARY"], "plan", bundle, "--batch"], input=text, capture_output=True, text=True, timeout=1200)
     answers = [json.loads(line) for line in run.stdout.splitlines()]
     midnight = datetime.datetime(date // 10000, date // 100 % 100, date % 100)
     agree, found, disagreements, dominated = 0, 0, [], 0
     for (o, d, t), answer in zip(queries, answers):
-        expected = earliest(conns, departures, paths, numbers[o], numbers[d], t, len(paths), len(keys) + 1, change_at)
+        expected = earliest(conns, departures, paths, place(o), place(d), t, len(paths), len(keys) + 1, change_at)
         arrivals = [(datetime.datetime.fromisoformat(j["arrival"]).replace(tzinfo=None) - midnight).total_seconds() for j in answer["journeys"]]
         got = int(min(arrivals)) if arrivals else None
-        if o == d:
+        if set(place(o)) & set(place(d)):
             got = t if got is None else min(got, t)
         if got == expected:
             agree += 1
@@ -270,7 +293,7 @@ def main():
                     dep, arr = c[0] + (600 if i >= start else 0), c[1] + (600 if i + 1 >= start else 0)
                     changed.append((dep, arr) + c[2:])
             changed.sort(key=lambda c: (c[0], c[1]))
-            expectations.append((earliest(changed, [c[0] for c in changed], paths, numbers[o], numbers[d], t, len(paths), len(keys) + 1, change_at),
+            expectations.append((earliest(changed, [c[0] for c in changed], paths, place(o), place(d), t, len(paths), len(keys) + 1, change_at),
                                  answer))
             scenarios.append(json.dumps({"from": o, "to": d, "depart": f"{day}T{t // 3600:02d}:{t % 3600 // 60:02d}",
                                          "delays": {trip: change}}) + "\n")

@@ -41,7 +41,7 @@ def make_bundle(path, version, rows, extra_sql="", meta_version=None):
     conn = sqlite3.connect(path)
     conn.executescript(SCHEMA + extra_sql)
     conn.executemany("INSERT INTO meta VALUES (?, ?)", [
-        ("bundle", BUNDLE), ("format", "2"), ("version", str(meta_version or version))])
+        ("bundle", BUNDLE), ("format", "3"), ("version", str(meta_version or version))])
     conn.executemany("INSERT INTO stops VALUES (?, ?, ?, ?)", rows)
     conn.commit()
     digest = content_digest(conn)

@@ -3,10 +3,12 @@ process, test_packed_pull.py through whole pulls of both clients): a small bundl
 need every encoding of docs/packed-bundle.md, and the ways to spoil its packed file, each with
 the error both clients must report. Standard library only.
 """
+import random
 import sqlite3
 
 import hostile_fixtures as fx
 import packed_fixture as pf
+from feedc_bundle import FORMAT
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 # Tables of the rich bundle beside fx.SCHEMA's meta and stops (stops gets more columns here).
@@ -36,7 +38,7 @@ def make_rich_bundle(path, version=2, bundle=fx.BUNDLE):
     """Writes the rich bundle and returns its content digest."""
     conn = sqlite3.connect(path)
     conn.executescript(RICH_SCHEMA)
-    conn.executemany("INSERT INTO meta VALUES (?, ?)", [("bundle", bundle), ("format", "2"), ("version", str(version))])
+    conn.executemany("INSERT INTO meta VALUES (?, ?)", [("bundle", bundle), ("format", str(FORMAT)), ("version", str(version))])
     conn.executemany("INSERT INTO stops (rowid, stop_id, stop_name, lat, lon, code, n) VALUES (?, ?, ?, ?, ?, ?, ?)", [
         (1, "s1", "Zócalo", 19.43261, 1 / 3, b"\x00\xff", INT64_MAX),
         (5, "s2", None, -99.13321, -2.5e-300, None, INT64_MIN),
@@ -86,9 +88,12 @@ INSTALL = "the packed bundle does not install: "
 
 
 def failure(expected, client):
-    """What a pull by `client` ("python" or "jvm") reports after "<packed file>: " for a case's
-    `expected`: the same words in both clients after INSTALL, or, a dict, each client's whole
-    text (the JVM has no authorizer: clients/jvm/README.md)."""
+    """What a pull by `client` ("python", "jvm" or "swift") reports after "<packed file>: " for a
+    case's `expected`: the same words in the Python and JVM clients after INSTALL, or, a dict,
+    each client's whole text (the JVM has no authorizer: clients/jvm/README.md); for Swift,
+    whose reasons are its own words, nothing more than the file named."""
+    if client == "swift":
+        return ""
     return expected[client] if isinstance(expected, dict) else INSTALL + expected
 
 
@@ -98,10 +103,40 @@ def words(expected):
 
 
 OWN_SCHEMA = "the packed file's own schema is not the packed format's"
-# Where a table or index calls a function: Python's authorizer refuses it; the JVM's xerial driver
-# has none: there the instruction budget bounds the work, and the check after the install refuses
-# the schema (its SQL is not the manifest's bundle's: another content digest).
-CALLS_A_FUNCTION = {"python": INSTALL + "the packed schema calls a function", "jvm": "content digest sha256:"}
+# Where a table or index calls a function: Python's authorizer refuses it; the JVM, whose xerial
+# driver has no authorizer, registers a failing function over each of SQLite's own.
+CALLS_A_FUNCTION = "the packed schema calls a function"
+ENDLESS = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x AS n FROM c WHERE x = 0"
+
+
+def _pad(packed, size, dense=False, seed=0):
+    """Pads a packed file by `size` bytes: a `packed_meta` row of another key, which no client
+    reads, of bytes that gzip about 25 to 1, or not at all (`dense`): the download of a file of
+    highly compressible bytes must stay within the manifest's 100 x ratio (else the client takes
+    the plain bundle)."""
+    noise = random.Random(seed)
+    if dense:
+        pf.execute(packed, "INSERT INTO packed_meta VALUES ('padding', ?)", noise.randbytes(size))
+        return
+    padding = b"".join(noise.randbytes(32) + bytes(992) for _ in range(size // 1024 + 1))
+    pf.execute(packed, "INSERT INTO packed_meta VALUES ('padding', ?)", padding[:size])
+
+
+def _empty_runs(packed, count):
+    """stops.n (5 rows: 4 present, 1 NULL) with `count` empty presence runs between its two."""
+    rows, data = column(packed, "stops", 5)
+    start = presence_length(data)
+    runs = pf.varint(count + 2) + pf.varint(4) + bytes(count) + pf.varint(1)
+    pf.replace_data(packed, "stops", 5, runs + data[start:])
+    _pad(packed, count // 80, dense=True)
+
+
+def _wal_header(packed):
+    """Header bytes 18-19 set to 2, 2: a file in WAL mode (as `PRAGMA journal_mode = WAL` leaves
+    it, without a -wal file)."""
+    with open(packed, "r+b") as f:
+        f.seek(18)
+        f.write(b"\x02\x02")
 
 
 def presence_length(data):
@@ -128,7 +163,12 @@ SPOILED = [
     ("varint beyond 64 bits", _spoil_values("stops", 5, lambda p, v, r: p + b"\xff" * 9 + b"\x02" + v[10:]),
      "column stops.n: a varint cut short or beyond 64 bits"),
     ("a huge count of presence runs", lambda packed: pf.replace_data(packed, "stops", 5, pf.varint(1 << 63) + bytes(1000)),
-     "column stops.n: a varint cut short or beyond 64 bits"),
+     "column stops.n: 9223372036854775808 presence runs for 5 rows"),
+    ("an empty presence run after the first", _spoil_values(
+        "stops", 5, lambda p, v, r: pf.varint(4) + pf.varint(4) + pf.varint(0) + pf.varint(0) + pf.varint(1) + v),
+     "column stops.n: an empty presence run after the first"),
+    ("40 M empty presence runs", lambda packed: _empty_runs(packed, 40_000_000),  # a 41 MB file, 0.6 MB of download
+     "table stops: 40000468 bytes of data, more than the installed bundle's cap of "),  # never read
     ("presence runs that miss a row", _spoil_values("stops", 5, lambda p, v, r: pf.varint(2) + pf.varint(3) + pf.varint(1) + v),
      "column stops.n: its presence runs add up to 4 rows, not 5"),
     ("leftover bytes", _spoil_values("stops", 5, lambda p, v, r: p + v + b"\x02"),
@@ -186,7 +226,20 @@ SPOILED = [
         pf.execute(packed, "INSERT INTO packed_schema VALUES (99, 'table', 'slow', 'CREATE TABLE slow AS WITH RECURSIVE c(x) AS "
                            "(SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT x AS n FROM c WHERE x = 1000000000')"),
         pf.execute(packed, "INSERT INTO packed_tables VALUES ('slow', 1, 'i i', x'010202010102')")),
-     "the install needs more than 16384000 SQLite instructions"),  # 1,000 a byte of its 4 pages
+     "the install needs more than 10000000 SQLite instructions"),  # the least budget: the rich bundle declares few values
+    ("an endless query in a file padded to 44 MB", lambda packed: (
+        pf.execute(packed, "INSERT INTO packed_schema VALUES (99, 'table', 'slow', 'CREATE TABLE slow AS %s')" % ENDLESS),
+        pf.execute(packed, "INSERT INTO packed_tables VALUES ('slow', 1, 'i i', x'010202010102')"),
+        _pad(packed, 44_000_000)),
+     "the install needs more than 10000000 SQLite instructions"),  # padding buys no budget
+    ("a CHECK calling randomblob(1e9)", lambda packed: pf.execute(
+        packed, "UPDATE packed_schema SET sql = replace(sql, 'n INTEGER,', 'n INTEGER CHECK (length(randomblob(1e9)) > 0),') "
+                "WHERE name = 'stops'"),
+     CALLS_A_FUNCTION),
+    ("a generated column calling a function", lambda packed: pf.execute(
+        packed, "UPDATE packed_schema SET sql = replace(sql, 'b INTEGER)', 'b INTEGER, g BLOB AS (zeroblob(1e9)) STORED)') "
+                "WHERE name = 'empty'"),
+     CALLS_A_FUNCTION),
     ("a trigger", lambda packed: pf.execute(packed, "INSERT INTO packed_schema VALUES (99, 'trigger', 't', "
                                             "'CREATE TRIGGER t AFTER DELETE ON stops BEGIN DELETE FROM meta; END')"),
      "packed_schema row 99: `t` is a trigger, not a table, index or view"),
@@ -223,6 +276,15 @@ SPOILED = [
      "packed_schema row 5: the sql of `empty` holds a 0x00 byte"),
     ("two format rows", lambda packed: pf.execute(packed, "INSERT INTO packed_meta VALUES ('format', '1')"),
      "packed_meta.format is 2 rows"),
+    ("a 200 MB user_version row", lambda packed: (
+        pf.execute(packed, "UPDATE packed_meta SET value = CAST(zeroblob(200000000) AS TEXT) WHERE key = 'user_version'"),
+        _pad(packed, 2_200_000, dense=True)),
+     "packed_meta.user_version: a key or value longer than 64 bytes"),
+    ("a 200 MB junk packed_meta row", lambda packed: (
+        pf.execute(packed, "INSERT INTO packed_meta VALUES ('junk', CAST(zeroblob(200000000) AS TEXT))"),
+        pf.execute(packed, "UPDATE packed_meta SET value = '2' WHERE key = 'format'"), _pad(packed, 2_200_000, dense=True)),
+     "packed_meta.format is '2', this client reads '1'"),  # read by key: the junk row is never loaded
+    ("a file in WAL mode", _wal_header, "the packed file is not in rollback-journal mode (header bytes 18-19 are 2, 2, not 1, 1)"),
     ("no user_version row", lambda packed: pf.execute(packed, "DELETE FROM packed_meta WHERE key = 'user_version'"),
      "packed_meta.user_version is 0 rows"),
     ("not a SQLite file", lambda packed: _overwrite(packed, b"not a database, but as long as a header " * 200),

@@ -11,7 +11,7 @@ import time
 import unittest
 
 import hostile_fixtures as fx
-from feedc_bundle import STOP_TIMES_VIEW, VIRTUAL_TABLES, apply_delta
+from feedc_bundle import FORMAT, STOP_TIMES_VIEW, VIRTUAL_TABLES, apply_delta
 from feedc_delta_check import check_delta_sql
 from feedc_http import resolve
 from feedc_limits import UpdateError, inflate, slices
@@ -49,7 +49,7 @@ class BuildingBlockTests(unittest.TestCase):
         conn = sqlite3.connect(":memory:", isolation_level=None)
         conn.executescript(fx.SCHEMA)
         conn.executemany("INSERT INTO stops VALUES (?, ?, ?, ?)", fx.stop_rows(1000))
-        conn.executemany("INSERT INTO meta VALUES (?, ?)", [("bundle", "t"), ("format", "2"), ("version", "1")])
+        conn.executemany("INSERT INTO meta VALUES (?, ?)", [("bundle", "t"), ("format", str(FORMAT)), ("version", "1")])
         sql = fx.DELTA_HEADER.decode() + "DELETE FROM stops WHERE stop_id IN (SELECT a.stop_id FROM stops a, stops b, stops c, stops d);\n"
         saved, feedc_bundle.check_delta_sql = feedc_bundle.check_delta_sql, lambda *_: 0
         try:

@@ -1,7 +1,9 @@
 """Every hostile-server test again with the Swift client, `feedc pull` ($FEEDC_BINARY, else
 .build/release/feedc; hostile_case.py): the test classes of test_hostile_good_path.py,
-test_hostile_manifest.py, test_hostile_delta.py, test_hostile_full_bundle.py and
-test_hostile_concurrency.py with `client = "swift"`.
+test_hostile_manifest.py, test_hostile_delta.py, test_hostile_full_bundle.py,
+test_hostile_concurrency.py and test_packed_pull.py's spoiled and hostile packed files with
+`client = "swift"` (for a packed file, the outcome: exit 2, one line naming the file, the
+database unchanged, in time and memory; Swift words its reasons in its own terms).
 
     python3 -m unittest discover -s clients/python/tests -v      (from the repository's root)
 """
@@ -13,6 +15,7 @@ import test_hostile_delta as delta
 import test_hostile_full_bundle as full_bundle
 import test_hostile_good_path as good_path
 import test_hostile_manifest as manifest
+import test_packed_pull as packed
 from hostile_case import setUpModule, tearDownModule  # noqa: F401
 
 
@@ -33,6 +36,10 @@ class SwiftFullBundleAttackTests(full_bundle.FullBundleAttackTests):
 
 
 class SwiftConcurrencyTests(concurrency.ConcurrencyTests):
+    client = "swift"
+
+
+class SwiftPackedPullTests(packed.PackedPullTests):
     client = "swift"
 
 

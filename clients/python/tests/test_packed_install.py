@@ -143,7 +143,9 @@ class PackedInstallTests(unittest.TestCase):
         self.assertEqual(packed_tables(self.packed), packed_tables(packed))
 
     def test_spoiled_packed_files_are_refused(self):
+        """Each installed as a pull installs it: capped by the plain bundle's size."""
         cases.make_rich_bundle(self.plain)
+        plain_bytes = os.path.getsize(self.plain)
         for name, spoil, words in cases.SPOILED:
             with self.subTest(name):
                 pf.pack(self.plain, self.packed)
@@ -153,10 +155,24 @@ class PackedInstallTests(unittest.TestCase):
                         os.remove(path)
                 started = time.monotonic()
                 with self.assertRaises(PackedError) as caught:
-                    install_packed(self.packed, self.new)
+                    install_packed(self.packed, self.new, (2 * plain_bytes + (1 << 20)) // 4096, plain_bytes)
                 self.assertLess(time.monotonic() - started, 5)  # refused quickly (an endless view too)
                 self.assertIn(cases.words(words), str(caught.exception))
-                self.assertEqual(sorted(os.listdir(self.folder)), ["b.new", "b.packed", "plain.sqlite"])
+                # No side file (a journal, a WAL file of the packed file); `b.new` only once the
+                # packed file was opened.
+                self.assertEqual(sorted(set(os.listdir(self.folder)) - {"b.new"}), ["b.packed", "plain.sqlite"])
+
+    def test_40_m_empty_presence_runs_are_refused_unread(self):
+        """Without a cap on the data (a manifest may declare a large plain bundle), a column of 40 M
+        empty presence runs is refused by their count, before any is read."""
+        cases.make_rich_bundle(self.plain)
+        pf.pack(self.plain, self.packed)
+        cases._empty_runs(self.packed, 40_000_000)
+        started = time.monotonic()
+        with self.assertRaises(PackedError) as caught:
+            install_packed(self.packed, self.new)
+        self.assertLess(time.monotonic() - started, 5)
+        self.assertIn("column stops.n: 40000002 presence runs for 5 rows", str(caught.exception))
 
     def test_a_varint_of_ten_bytes_decodes_and_eleven_do_not(self):
         cases.make_rich_bundle(self.plain)
@@ -172,9 +188,19 @@ class PackedInstallTests(unittest.TestCase):
     def test_an_installed_size_beyond_the_cap_is_refused(self):
         fx.make_bundle(self.plain, 2, fx.stop_rows(3000))
         pf.pack(self.plain, self.packed)
+        self.assertLess(sum(map(len, pf.table_entry(self.packed, "stops")[2])), 20 * 4096)  # its data fits the cap
+        with self.assertRaises(PackedError) as caught:
+            install_packed(self.packed, self.new, max_pages=20)
+        self.assertIn("full", str(caught.exception))
+
+    def test_a_tables_data_beyond_the_cap_is_refused_unread(self):
+        """A table's packed data larger than the installed file may be is refused before it is
+        read (one 157 MB value would otherwise be held three times over)."""
+        fx.make_bundle(self.plain, 2, fx.stop_rows(3000))
+        pf.pack(self.plain, self.packed)
         with self.assertRaises(PackedError) as caught:
             install_packed(self.packed, self.new, max_pages=8)
-        self.assertIn("full", str(caught.exception))
+        self.assertRegex(str(caught.exception), r"table stops: \d+ bytes of data, more than the installed bundle's cap of 32768")
 
 
 class EncodingChoiceTests(unittest.TestCase):

@@ -30,7 +30,7 @@ CLIENT_FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pard
 sys.path.insert(0, CLIENT_FOLDER)
 
 from feedc_network import SERVICES  # noqa: E402
-from feedc_planner import MAX_BATCH_LINE, STOP_TIMEZONE, BadQuery, JourneyPlanner, answer  # noqa: E402
+from feedc_planner import MAX_BATCH_LINE, PLACE_STOPS, STOP_TIMEZONE, BadQuery, JourneyPlanner, answer  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(CLIENT_FOLDER, os.pardir, os.pardir))
 DATA = os.path.abspath(os.path.join(REPO, os.pardir, "shared", "data"))
@@ -107,6 +107,7 @@ def write_tiny_bundle(path):
         CREATE TABLE pattern_stops (pattern_id TEXT, stop_index INTEGER, stop_id TEXT, pickup_type INTEGER, drop_off_type INTEGER);
         CREATE TABLE timing_stops (timing_id TEXT, stop_index INTEGER, arrival_offset INTEGER, departure_offset INTEGER);
         CREATE TABLE stop_transfers (from_stop_id TEXT, to_stop_id TEXT, seconds INTEGER);
+        CREATE TABLE same_places (stop_id TEXT, other_stop_id TEXT);
         CREATE TABLE transfers (from_stop_id TEXT, to_stop_id TEXT, from_route_id TEXT, to_route_id TEXT, from_trip_id TEXT,
                                 to_trip_id TEXT, transfer_type INTEGER, min_transfer_time INTEGER);
         INSERT INTO agencies VALUES ('X', 'UTC');
@@ -315,6 +316,8 @@ class PlannerTests(unittest.TestCase):
         with open(os.path.join(swift, "Queries", "DocumentedQueries.swift"), encoding="utf-8") as f:
             documented = " ".join(f.read().split()).replace(":stop_id", "?")
         self.assertIn(" ".join(SERVICES.split()), network)
+        with open(os.path.join(swift, "Planner", "JourneyPlanner.swift"), encoding="utf-8") as f:
+            self.assertIn(" ".join(PLACE_STOPS.split()), " ".join(f.read().split()))
         self.assertIn(" ".join(STOP_TIMEZONE.split()), documented)
 
 
@@ -521,6 +524,25 @@ class HostileInputTests(unittest.TestCase):
             self.assertLessEqual(len(self.planner.networks), JourneyPlanner.networks_kept)
         self.assertEqual(list(self.planner.networks), [20261228, 20261229, 20261230, 20261231])
         self.assertEqual(answer(self.planner, TINY_QUERY), self.good)
+
+    def test_the_planner_follows_its_database(self):
+        # A delta committed by another connection: every trip 5 minutes later; the same planner plans
+        # on the new times. Then a new file renamed over the old one: reopened.
+        path = os.path.join(FOLDER, "followed.sqlite")
+        shutil.copyfile(self.bundle, path)
+        planner = JourneyPlanner(path)
+        before = answer(planner, TINY_QUERY)["journeys"][0]["arrival"]
+        db = sqlite3.connect(path)
+        db.execute("UPDATE trips SET start_time = start_time + 300")
+        db.commit()
+        db.close()
+        later = answer(planner, TINY_QUERY)["journeys"][0]["arrival"]
+        self.assertEqual(answer(JourneyPlanner(path), TINY_QUERY)["journeys"][0]["arrival"], later)
+        self.assertNotEqual(later, before)
+        replacement = os.path.join(FOLDER, "replacement.sqlite")
+        shutil.copyfile(self.bundle, replacement)
+        os.replace(replacement, path)
+        self.assertEqual(answer(planner, TINY_QUERY)["journeys"][0]["arrival"], before)
 
     def test_swift_answers_the_hostile_lines_alike(self):
         # The same bytes from `feedc plan --batch` (a binary with issue 41's BoundedLines and

@@ -14,7 +14,7 @@ import sys
 import unittest
 
 import hostile_fixtures as fx
-from feedc_bundle import apply_delta, content_digest
+from feedc_bundle import FORMAT, apply_delta, content_digest
 from feedc_client import FeedClient, TerminalProgress, UpdateResult
 from hostile_case import CLIENT, FIXTURE, TIMEOUT, ClientTest, setUpModule, tearDownModule  # noqa: F401
 
@@ -139,7 +139,7 @@ class ApplyProgressTests(unittest.TestCase):
             conn = sqlite3.connect(":memory:", isolation_level=None)
             conn.executescript(fx.SCHEMA)
             conn.executemany("INSERT INTO stops VALUES (?, ?, ?, ?)", fx.stop_rows(5))
-            conn.executemany("INSERT INTO meta VALUES (?, ?)", [("bundle", fx.BUNDLE), ("format", "2"), ("version", "1")])
+            conn.executemany("INSERT INTO meta VALUES (?, ?)", [("bundle", fx.BUNDLE), ("format", str(FORMAT)), ("version", "1")])
             conns.append(conn)
         conns[1].executescript(sql)
         events = []

@@ -30,10 +30,12 @@ public final class FullBundle {
     /// Replaces `database` with the manifest's `latest` version of `bundle`; UpdateException,
     /// the database unchanged, when any step fails. The caller holds the database's lock.
     /// Returns the manifest entry of the file downloaded: `latest`, or its `chosenEncoding` when
-    /// the driver limits SQLite's work (`SqlDriver.supportsWorkLimit`; not on Android).
+    /// the driver limits SQLite's work and refuses SQL functions (`SqlDriver.supportsWorkLimit`,
+    /// `supportsFunctionDenial`; not on Android).
     public static ManifestEntry replace(Http http, String manifestUrl, String database, SqlDriver driver, ManifestEntry latest,
                                         String bundle) throws UpdateException {
-        ManifestEntry chosen = latest.chosenEncoding != null && driver.supportsWorkLimit() ? latest.chosenEncoding : latest;
+        ManifestEntry chosen = latest.chosenEncoding != null && driver.supportsWorkLimit() && driver.supportsFunctionDenial()
+                ? latest.chosenEncoding : latest;
         String url = Http.resolve(manifestUrl, chosen.file);
         Path db = Paths.get(database).toAbsolutePath();
         Path folder = db.getParent();
@@ -92,7 +94,7 @@ public final class FullBundle {
                                 Path unpacked) throws UpdateException, IOException {
         long pages = (2 * latest.unpackedBytes + (1 << 20)) / PackedInstall.PAGE_SIZE;
         try {
-            PackedInstall.install(driver, packed.toString(), unpacked.toString(), pages);
+            PackedInstall.install(driver, packed.toString(), unpacked.toString(), pages, latest.unpackedBytes);
         } catch (PackedInstall.PackedException error) {
             Http.remove(partial);
             throw new UpdateException(chosen.file + ": the packed bundle does not install: " + error.getMessage());

@@ -8,8 +8,13 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.ArrayList;
+import java.util.List;
+import org.sqlite.Function;
 import org.sqlite.ProgressHandler;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteLimits;
 import org.sqlite.SQLiteOpenMode;
 
 /// `SqlDatabase` on the xerial SQLite JDBC driver (Debian: `libxerial-sqlite-jdbc-java`, the jar
@@ -20,6 +25,9 @@ import org.sqlite.SQLiteOpenMode;
 ///
 /// The connection stays in autocommit mode; `begin` runs `BEGIN IMMEDIATE` itself. The work limit
 /// is SQLite's progress handler (`org.sqlite.ProgressHandler`), called every 1,000 instructions.
+/// xerial has no authorizer: `denyFunctions` registers, over every function `pragma_function_list`
+/// names, a function of that name that fails when called (an application's function takes the
+/// place of SQLite's own of the same name on that connection).
 /// Error messages are SQLite's own, without the driver's `[SQLITE_ERROR] …` wrapping.
 public final class JdbcSqlDatabase implements SqlDatabase {
     private static final int PROGRESS_STEP = 1000;
@@ -30,6 +38,7 @@ public final class JdbcSqlDatabase implements SqlDatabase {
     private long steps;
     private long stepLimit;
     private boolean limitReached;
+    private boolean functionDenied;
 
     /// The `SqlDriver` of this class: `open`, and databases that limit their work (so a version's
     /// packed encoding is taken).
@@ -41,6 +50,11 @@ public final class JdbcSqlDatabase implements SqlDatabase {
 
         @Override
         public boolean supportsWorkLimit() {
+            return true;
+        }
+
+        @Override
+        public boolean supportsFunctionDenial() {
             return true;
         }
     };
@@ -159,6 +173,44 @@ public final class JdbcSqlDatabase implements SqlDatabase {
     @Override
     public boolean workLimitReached() {
         return limitReached;
+    }
+
+    @Override
+    public boolean denyFunctions() throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (SqlCursor rows = query("SELECT DISTINCT name FROM pragma_function_list")) {
+            while (rows.next()) {
+                names.add(rows.getString(0));
+            }
+        } catch (SQLException error) {
+            return false;  // SQLite before 3.30, or built without it: the functions are unknown
+        }
+        if (names.isEmpty()) {
+            return false;
+        }
+        Function denied = new Function() {
+            @Override
+            protected void xFunc() throws SQLException {
+                functionDenied = true;
+                throw new SQLException("SQL functions are refused here");
+            }
+        };
+        for (String name : names) {
+            // Deterministic, so that an index on an expression calls it (and fails) rather than
+            // being refused by SQLite in other words.
+            Function.create(connection, name, denied, -1, Function.FLAG_DETERMINISTIC);
+        }
+        return true;
+    }
+
+    @Override
+    public boolean functionDenied() {
+        return functionDenied;
+    }
+
+    @Override
+    public int limitLength(int bytes) throws SQLException {
+        return ((SQLiteConnection) connection).getDatabase().limit(SQLiteLimits.SQLITE_LIMIT_LENGTH.getId(), bytes);
     }
 
     @Override

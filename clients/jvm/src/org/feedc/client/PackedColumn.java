@@ -1,6 +1,5 @@
 package org.feedc.client;
 
-import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
@@ -11,7 +10,8 @@ import java.util.List;
 
 /// One column of a packed bundle (docs/packed-bundle.md, "A column's bytes"; the Python client's
 /// `_Column` in feedc_packed.py, whose words it uses): its presence runs, read when it is made,
-/// then its values row by row, read byte by byte. `next()` gives the next row's value: null,
+/// at most `rows` + 1 of them and none empty but the first, then its values row by row, read byte
+/// by byte. `next()` gives the next row's value: null,
 /// `Long`, `Double`, `String` or `byte[]` (a BLOB). Anything that does not decode exactly throws
 /// `PackedInstall.PackedException`.
 final class PackedColumn {
@@ -41,18 +41,32 @@ final class PackedColumn {
         this.referencedName = referencedName;
         this.referenced = referenced;
         long count = varint();
+        if (Long.compareUnsigned(count, rows + 1) > 0) {
+            throw error(Long.toUnsignedString(count) + " presence runs for " + rows + " rows");
+        }
         runPos = pos;
-        BigInteger total = BigInteger.ZERO;
+        long total = 0;  // with its carries in `high`, the runs' exact sum (unsigned; past 2^64 it is only shown)
+        long high = 0;
         long sum = 0;
-        for (long k = 0; Long.compareUnsigned(k, count) < 0; k++) {  // a huge count ends at the data's end
+        for (long k = 0; k < count; k++) {
             long length = varint();
-            total = total.add(new BigInteger(Long.toUnsignedString(length)));
+            if (length == 0 && k > 0) {
+                throw error("an empty presence run after the first");
+            }
+            long added = total + length;
+            high += Long.compareUnsigned(added, total) < 0 ? 1 : 0;
+            total = added;
             sum += k % 2 == 0 ? length : 0;
         }
-        if (!total.equals(BigInteger.valueOf(rows))) {
-            throw error("its presence runs add up to " + total + " rows, not " + rows);
+        if (high != 0 || total != rows) {
+            throw error("its presence runs add up to " + unsigned128(high, total) + " rows, not " + rows);
         }
         present = sum;  // at most `rows`, as every run
+    }
+
+    private static String unsigned128(long high, long low) {
+        return new java.math.BigInteger(Long.toUnsignedString(high)).shiftLeft(64)
+                .add(new java.math.BigInteger(Long.toUnsignedString(low))).toString();
     }
 
     private PackedInstall.PackedException error(String message) {

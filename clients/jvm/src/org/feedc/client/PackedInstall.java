@@ -1,6 +1,11 @@
 package org.feedc.client;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,15 +18,24 @@ import java.util.regex.Pattern;
 /// Python client's feedc_packed.py, whose words it uses): the bundle's tables created from the
 /// packed file's `packed_schema`, their rows decoded column by column (`PackedColumn`) and
 /// inserted with their rowids, then the indexes and the view. The result is then checked as a
-/// downloaded plain bundle is (`FullBundle`).
+/// downloaded plain bundle is (`FullBundle`). A file in WAL mode is refused before it is opened
+/// (SQLite would make `-wal` and `-shm` files beside it), `packed_meta` is read by key with its
+/// values capped at META_MAX bytes, and the tables, rows and indexes are made with every SQL
+/// function refused (`SqlDatabase.denyFunctions`).
 public final class PackedInstall {
     public static final String ENCODING = "packed-gzip";
     public static final String FORMAT = "1";
     public static final int PAGE_SIZE = 4096;
-    /// The SQLite instructions an install may run: at least BUDGET_MIN, and BUDGET_PER_BYTE a byte
-    /// of the packed file (a `CREATE TABLE … AS SELECT` that would run for hours is refused).
+    /// The SQLite instructions an install may run: BUDGET_PER_VALUE a value the packed tables
+    /// declare (rows × columns), at most BUDGET_PER_BYTE a byte of the plain bundle, at least
+    /// BUDGET_MIN; never counted from the packed file's size, which padding would buy (a `CREATE
+    /// TABLE … AS SELECT` that would run for hours is refused).
     public static final long BUDGET_MIN = 10_000_000L;
-    public static final long BUDGET_PER_BYTE = 1_000L;
+    public static final long BUDGET_PER_VALUE = 100L;
+    public static final long BUDGET_PER_BYTE = 10L;
+    /// Bytes of a `packed_meta` key or value.
+    public static final int META_MAX = 64;
+    private static final byte[] HEADER = "SQLite format 3\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final Pattern USER_VERSION = Pattern.compile("[0-9]{1,9}");
     /// The packed file's own schema, exactly as the writer stores it in its `sqlite_master` (type,
     /// name, tbl_name, sql): anything else (a view or an index of its own, a trigger) is refused
@@ -50,32 +64,68 @@ public final class PackedInstall {
     private final Map<String, List<Object>> kept = new HashMap<>();     // their values
     private final Map<String, String> keptNames = new HashMap<>();
 
-    private final long budget;
+    private final Long unpackedBytes;
+    private long budget = BUDGET_MIN;  // until the tables' declared values are read
+    private Long maxBytes;             // the installed file's cap, when given: no table's data may be larger
 
-    private PackedInstall(SqlDatabase source, SqlDatabase target, long budget) {
+    private PackedInstall(SqlDatabase source, SqlDatabase target, Long unpackedBytes) {
         this.source = source;
         this.target = target;
-        this.budget = budget;
+        this.unpackedBytes = unpackedBytes;
     }
 
     /// Installs the packed file `packed` into the new file `created`, capped at `maxPages` pages
-    /// when not null; PackedException when the packed file is corrupt or does not install (the
-    /// caller deletes the new file).
-    public static void install(SqlDriver driver, String packed, String created, Long maxPages) throws PackedException {
-        long budget = Math.max(BUDGET_MIN, BUDGET_PER_BYTE * new java.io.File(packed).length());
+    /// when not null, its work at `budget(values, unpackedBytes)` (`unpackedBytes`: the plain
+    /// bundle's size, or null); PackedException when the packed file is corrupt or does not
+    /// install (the caller deletes the new file).
+    public static void install(SqlDriver driver, String packed, String created, Long maxPages, Long unpackedBytes)
+            throws PackedException {
+        checkHeader(packed);
         SqlDatabase target = null;
+        PackedInstall install = null;
         try (SqlDatabase source = driver.open(packed, true)) {
             target = driver.open(created, false);
             try {
-                new PackedInstall(source, target, budget).run(maxPages);
+                install = new PackedInstall(source, target, unpackedBytes);
+                install.run(maxPages);
             } finally {
                 target.close();
             }
         } catch (SQLException error) {
             if (target != null && target.workLimitReached()) {
-                throw new PackedException("the install needs more than " + budget + " SQLite instructions");
+                throw new PackedException("the install needs more than " + install.budget + " SQLite instructions");
+            }
+            if (target != null && target.functionDenied()) {
+                throw new PackedException("the packed schema calls a function");
             }
             throw new PackedException(error.getMessage() != null ? error.getMessage() : error.getClass().getSimpleName());
+        }
+    }
+
+    /// The SQLite instructions an install of `values` declared values (rows × columns, summed over
+    /// the tables) may run: BUDGET_PER_VALUE each, at most BUDGET_PER_BYTE a byte of the plain
+    /// bundle (`unpackedBytes`, when not null), at least BUDGET_MIN.
+    static long budget(long values, Long unpackedBytes) {
+        long declared = values > Long.MAX_VALUE / BUDGET_PER_VALUE ? Long.MAX_VALUE : BUDGET_PER_VALUE * values;
+        if (unpackedBytes != null) {
+            declared = Math.min(declared, BUDGET_PER_BYTE * unpackedBytes);  // unpacked_bytes < 2^53
+        }
+        return Math.max(BUDGET_MIN, declared);
+    }
+
+    /// Refuses a SQLite file not in rollback-journal mode (header bytes 18–19 are 2 in WAL mode)
+    /// before SQLite opens it: even read-only, SQLite would make `-wal` and `-shm` files beside
+    /// it. Anything else is left to SQLite (not a database, …).
+    private static void checkHeader(String packed) throws PackedException {
+        byte[] header;
+        try (InputStream in = Files.newInputStream(Paths.get(packed))) {
+            header = in.readNBytes(20);
+        } catch (IOException error) {
+            throw new PackedException("cannot read the packed file: " + error.getMessage());
+        }
+        if (header.length == 20 && Arrays.equals(Arrays.copyOf(header, 16), HEADER) && (header[18] != 1 || header[19] != 1)) {
+            throw new PackedException("the packed file is not in rollback-journal mode (header bytes 18-19 are "
+                    + (header[18] & 0xff) + ", " + (header[19] & 0xff) + ", not 1, 1)");
         }
     }
 
@@ -103,15 +153,27 @@ public final class PackedInstall {
         }
     }
 
+    /// The one `packed_meta` value of `key`, read by key, no key or value longer than META_MAX
+    /// bytes read (a 200 MB junk row is refused, not loaded), checked.
     private String metaValue(String key, boolean format) throws SQLException, PackedException {
         int count = 0;
         String text = null;
         String shown = null;
+        int previous = source.limitLength(META_MAX);
         try (SqlCursor rows = source.query("SELECT value FROM packed_meta WHERE key = ?", key)) {
             while (rows.next()) {
                 count++;
                 text = rows.type(0) == SqlCursor.TEXT ? rows.getString(0) : null;
                 shown = InstalledCheck.repr(rows, 0);
+            }
+        } catch (SQLException error) {
+            if (error.getErrorCode() == 18 || String.valueOf(error.getMessage()).contains("too big")) {  // SQLITE_TOOBIG
+                throw new PackedException("packed_meta." + key + ": a key or value longer than " + META_MAX + " bytes");
+            }
+            throw error;
+        } finally {
+            if (previous >= 0) {
+                source.limitLength(previous);
             }
         }
         if (count != 1) {
@@ -127,6 +189,7 @@ public final class PackedInstall {
     }
 
     private void run(Long maxPages) throws SQLException, PackedException {
+        maxBytes = maxPages != null ? maxPages * PAGE_SIZE : null;
         checkOwnSchema();
         metaValue("format", true);
         String userVersion = metaValue("user_version", false);
@@ -181,10 +244,12 @@ public final class PackedInstall {
                     + String.join(", ", tables));
         }
         List<PackedTable> entries = new ArrayList<>();
+        long values = 0;
         try (SqlCursor rows = source.query("SELECT rowid, name, rows, encodings FROM packed_tables ORDER BY rowid")) {
             while (rows.next()) {
                 PackedTable entry = new PackedTable(rows);
                 entries.add(entry);
+                values = saturated(values, entry.rows, entry.encodings.size());
                 for (String ref : entry.refs) {
                     if (ref != null) {
                         wanted.add(ref);
@@ -205,8 +270,12 @@ public final class PackedInstall {
                 target.execute("PRAGMA " + pragma);
             }
         }
+        budget = budget(values, unpackedBytes);
         if (!target.limitWork(budget)) {  // FullBundle takes a packed file only where it can be limited
             throw new PackedException("this platform cannot limit SQLite's work, which the packed install needs");
+        }
+        if (!target.denyFunctions()) {  // nor where functions cannot be refused
+            throw new PackedException("this platform cannot refuse SQL functions, which the packed install needs");
         }
         for (String[] row : schema) {
             if (row[1].equals("table")) {
@@ -235,6 +304,10 @@ public final class PackedInstall {
     /// Runs one `packed_schema` row as one prepared statement (a JDBC `Statement` would run a
     /// second one after it); SQLite must store exactly its `sql` under its name.
     private void create(String[] row) throws SQLException, PackedException {
+        boolean view = row[1].equals("view");
+        if (!view) {
+            refuseFunctions("EXPLAIN " + row[3]);  // `CREATE TABLE … AS SELECT f(…)`, an index on f(…)
+        }
         try (SqlStatement statement = target.prepare(row[3])) {
             statement.execute();
         }
@@ -249,6 +322,33 @@ public final class PackedInstall {
         if (count != 1 || !same) {
             throw new PackedException("packed_schema row " + row[0] + ": the " + row[1] + " `" + row[2]
                     + "` is not exactly one statement creating it");
+        }
+        if (row[1].equals("table")) {
+            refuseFunctions("EXPLAIN INSERT INTO " + quoted(row[2]) + " DEFAULT VALUES");  // its CHECKs, defaults, generated columns
+        }
+    }
+
+    /// Refuses what the program of an `EXPLAIN`ed statement calls functions in (xerial has no
+    /// authorizer, which would refuse them when the statement is compiled, as Python's does; the
+    /// functions `denyFunctions` made fail are only refused when called, never on an empty table).
+    /// Nothing runs: the program is only listed.
+    private void refuseFunctions(String explained) throws SQLException, PackedException {
+        try (SqlCursor program = target.query(explained)) {
+            while (program.next()) {
+                String opcode = program.getString(1);
+                if (opcode.startsWith("Function") || opcode.startsWith("PureFunc") || opcode.startsWith("Agg")) {
+                    throw new PackedException("the packed schema calls a function");
+                }
+            }
+        }
+    }
+
+    /// `values` + `rows` × `columns`, at most Long.MAX_VALUE.
+    private static long saturated(long values, long rows, long columns) {
+        try {
+            return Math.addExact(values, Math.multiplyExact(rows, columns));
+        } catch (ArithmeticException error) {
+            return Long.MAX_VALUE;
         }
     }
 
@@ -284,7 +384,7 @@ public final class PackedInstall {
         for (Object[] column : columns) {
             where.add(table + "." + column[1]);
         }
-        List<byte[]> parts = entry.split(source, where);
+        List<byte[]> parts = entry.split(source, where, maxBytes);
         PackedColumn[] decoders = new PackedColumn[columns.size()];
         List<List<Object>> keptHere = new ArrayList<>();
         Map<String, List<Object>> keptNow = new HashMap<>();  // kept only after the loop: a `k` column never refers to its own table

@@ -57,10 +57,16 @@ final class PackedTable {
         return new PackedInstall.PackedException(message);
     }
 
-    /// The table's blob (`data`, which must be a BLOB of at least `rows` bytes) cut into the bytes
-    /// of the columns named `names` ("table.column"): each a varint length, then the bytes; every
-    /// byte in a column.
-    List<byte[]> split(SqlDatabase source, List<String> names) throws SQLException, PackedInstall.PackedException {
+    /// The table's blob (`data`, which must be a BLOB of at least `rows` bytes, and of at most
+    /// `maxBytes` when not null: else it is never read) cut into the bytes of the columns named
+    /// `names` ("table.column"): each a varint length, then the bytes; every byte in a column.
+    List<byte[]> split(SqlDatabase source, List<String> names, Long maxBytes) throws SQLException, PackedInstall.PackedException {
+        try (SqlCursor row = source.query("SELECT length(data) FROM packed_tables WHERE rowid = ?", Long.toString(rowid))) {
+            if (maxBytes != null && row.next() && row.type(0) == SqlCursor.INTEGER && row.getLong(0) > maxBytes) {
+                throw error("table " + name + ": " + row.getLong(0) + " bytes of data, more than the installed bundle's cap of "
+                        + maxBytes);
+            }
+        }
         byte[] data = null;
         try (SqlCursor row = source.query("SELECT CASE WHEN typeof(data) = 'blob' THEN data END FROM packed_tables WHERE rowid = ?",
                 Long.toString(rowid))) {

@@ -46,6 +46,26 @@ public interface SqlDatabase extends AutoCloseable {
         return false;
     }
 
+    /// Makes every SQL function of the connection fail when it is called (what an authorizer
+    /// refusing `SQLITE_FUNCTION` does): the packed install's tables, rows and indexes run under
+    /// it, so that a `CHECK (length(randomblob(1e9)))` never runs. Returns false where the
+    /// platform cannot (Android's `SQLiteDatabase`): no packed bundle is installed there.
+    default boolean denyFunctions() throws SQLException {
+        return false;
+    }
+
+    /// Whether a function was called since `denyFunctions` (and failed).
+    default boolean functionDenied() {
+        return false;
+    }
+
+    /// Sets SQLite's longest string or blob (`SQLITE_LIMIT_LENGTH`): reading a longer value fails
+    /// ("string or blob too big") instead of loading it. Returns the previous limit, -1 where the
+    /// platform cannot set it.
+    default int limitLength(int bytes) throws SQLException {
+        return -1;
+    }
+
     /// Closes the connection; an open transaction is rolled back.
     @Override
     void close() throws SQLException;

@@ -17,4 +17,11 @@ public interface SqlDriver {
     default boolean supportsWorkLimit() {
         return false;
     }
+
+    /// Whether the databases it opens refuse SQL functions on request (`SqlDatabase.denyFunctions`
+    /// returns true): the packed install needs it as it needs the work limit. False unless the
+    /// driver says so: `JdbcSqlDatabase.DRIVER` does; Android's `SQLiteDatabase` cannot.
+    default boolean supportsFunctionDenial() {
+        return false;
+    }
 }
