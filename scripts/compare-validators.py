@@ -5,15 +5,17 @@ A benchmark, not a CI test. For every GTFS zip under ../shared/data (or the path
 gtfs-guru (Python API, `gtfs_guru.validate(path).notices`) and `feedc validate ZIP --json`, then
 prints how far they agree:
 
-- notices: the share of gtfs-guru's ERROR (and WARNING) notices whose (feed, code) feedc reports
-  with the same count;
+- notices: the share of gtfs-guru's ERROR (and WARNING, and INFO) notices whose (feed, code)
+  feedc reports with the same count;
 - pairs: the (feed, code) pairs either side reports at that severity, and how many agree on the
   count;
 - exit status: feedc exits 1 exactly when gtfs-guru has ERROR notices (feeds gtfs-guru reads);
 - a per-code table of the differences.
 
-Codes listed in the "Deliberate differences" table of docs/validation.md are counted apart
-("excluding documented differences"), and so are feeds gtfs-guru does not read: files in a
+Codes listed in the "Deliberate differences" table of docs/validation.md, and feedc's own codes
+listed below it ("Other codes feedc raises that MobilityData has not": what the compiler did,
+such as the info `rows_dropped`), are counted apart ("excluding documented differences"), and so
+are feeds gtfs-guru does not read: files in a
 subfolder (`invalid_input_files_in_subfolder`), which both report as missing from the top level
 and which feedc then reads from the subfolder, finding in them what MobilityData cannot.
 
@@ -92,16 +94,26 @@ def feedc(binary, path, today):
 
 
 def deliberate():
-    """Codes of the deliberate-differences table in docs/validation.md."""
+    """Codes of the deliberate-differences table in docs/validation.md, and feedc's own codes
+    (its paragraph "Other codes feedc raises that MobilityData has not"), which gtfs-guru never
+    raises."""
     path = os.path.join(ROOT, "docs", "validation.md")
     if not os.path.exists(path):
         return set()
-    codes, inside = set(), False
+    codes, inside, own = set(), False, False
     for line in open(path):
         if line.startswith("## "):
             inside = "deliberate" in line.lower()
+            own = False
         elif inside and line.startswith("| `"):
             codes.update(re.findall(r"`([a-z0-9_]+)`", line.split("|")[1]))
+        elif inside and line.startswith("Other codes feedc raises that MobilityData has not"):
+            own = True
+        if own:
+            # The paragraph ends on a blank line, or where it turns to MobilityData's i_o_error.
+            text, _, rest = line.partition("A dump of any format")
+            codes.update(re.findall(r"`([a-z0-9_]+)`", text))
+            own = bool(line.strip()) and not rest
     return codes
 
 
@@ -136,7 +148,7 @@ def main():
     print(f"date {today}; {len(feeds)} zips, {len(readable)} read by gtfs-guru")
     if skip:
         print("documented deliberate differences: " + ", ".join(sorted(skip)))
-    for severity in ("error", "warning"):
+    for severity in ("error", "warning", "info"):
         total = agreed = total_x = agreed_x = 0
         pairs = pairs_agreed = pairs_x = pairs_agreed_x = 0
         table = collections.defaultdict(lambda: [0, 0, 0, []])  # guru total, feedc total, feeds differing

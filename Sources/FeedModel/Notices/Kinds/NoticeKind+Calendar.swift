@@ -3,6 +3,8 @@ extension NoticeKind {
     static let calendarKinds: [NoticeKind] = [
         .expiredCalendar, .feedExpirationDate7Days, .feedExpirationDate30Days, .tripCoverageNotActiveForNext7Days,
         .serviceHasNoActiveDayOfTheWeek, .serviceNeverActive, .missingFeedContactEmailAndUrl, .missingFeedInfoDate,
+        .bigGapInService, .serviceExtendsFarInTheFuture, .serviceWindowOutsideFeedPeriod,
+        .feedValidBeyondTotalServiceWindow, .futureCalendar,
     ]
 
     package static let expiredCalendar = NoticeKind(
@@ -41,4 +43,24 @@ extension NoticeKind {
         "missing_feed_info_date", .warning, files: ["feed_info.txt"], .mobilityData,
         "One of `feed_start_date` or `feed_end_date` is specified, but not both. Even though `feed_info.start_date` and `feed_info.end_date` are optional, if one field is provided the second one should also be provided."
     )
+
+    package static let bigGapInService = NoticeKind(
+        "big_gap_in_service", .info, files: ["calendar.txt", "calendar_dates.txt"], .mobilityData,
+        "A service has a gap of more than 13 days between active service dates.")
+
+    package static let serviceExtendsFarInTheFuture = NoticeKind(
+        "service_extends_far_in_the_future", .info, files: ["calendar.txt", "calendar_dates.txt"], .mobilityData,
+        "A service end date is more than 2 years in the future.")
+
+    package static let serviceWindowOutsideFeedPeriod = NoticeKind(
+        "service_window_outside_feed_period", .info, files: ["calendar.txt", "calendar_dates.txt", "feed_info.txt"],
+        .mobilityData, "A service window is not covered by the feed's validity period.")
+
+    package static let feedValidBeyondTotalServiceWindow = NoticeKind(
+        "feed_valid_beyond_total_service_window", .info, files: ["calendar.txt", "calendar_dates.txt", "feed_info.txt"],
+        .mobilityData, "The feed is valid 14 days beyond its total service window.")
+
+    package static let futureCalendar = NoticeKind(
+        "future_calendar", .info, files: ["calendar.txt", "calendar_dates.txt"], .mobilityData,
+        "All services in the feed start in the future; no service covers today's date.")
 }

@@ -4,7 +4,7 @@ extension NoticeKind {
         .stopWithoutLocation, .missingStopName, .pointNearOrigin, .pointNearPole, .stationWithParentStation,
         .wrongParentLocationType, .stopWithoutStopTime, .locationWithUnexpectedStopTime,
         .sameNameAndDescriptionForStop, .sameStopAndAgencyUrl, .sameStopAndRouteUrl, .pathwayLoop,
-        .bidirectionalExitGate,
+        .bidirectionalExitGate, .unusedStation, .stopWithoutZoneId,
     ]
 
     package static let stopWithoutLocation = NoticeKind(
@@ -63,4 +63,14 @@ extension NoticeKind {
     package static let bidirectionalExitGate = NoticeKind(
         "bidirectional_exit_gate", .error, files: ["pathways.txt"], .mobilityData,
         "Pathway is bidirectional and has mode 7 (exit gate). Exit gates (pathway_mode=7) must not be bidirectional.")
+
+    package static let unusedStation = NoticeKind(
+        "unused_station", .info, files: ["stops.txt"], .mobilityData,
+        "Unused station. A stop has `location_type` STATION (1) but does not appear in any stop's `parent_station`.")
+
+    package static let stopWithoutZoneId = NoticeKind(
+        "stop_without_zone_id", .info, files: ["stops.txt", "stop_times.txt", "trips.txt", "routes.txt", "fare_rules.txt"],
+        .mobilityData,
+        "Stop without value for `stops.zone_id` contained in a route with a zone-dependent fare rule. If `fare_rules.txt` is provided, and `fare_rules.txt` uses at least one column among `origin_id`, `destination_id`, and `contains_id`, then all stops and platforms (location_type = 0) must have `stops.zone_id` assigned if they are defined in a trip defined in a route defined in a fare rule which also defines at least one of `origin_id`, `destination_id`, or `contains_id`."
+    )
 }

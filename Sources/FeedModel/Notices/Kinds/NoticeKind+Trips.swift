@@ -5,7 +5,7 @@ extension NoticeKind {
         .stopTimeWithArrivalBeforePreviousDepartureTime, .stopTimeWithDepartureBeforeArrivalTime,
         .missingTimepointValue, .stopTimeTimepointWithoutTimes, .decreasingOrEqualStopTimeDistance,
         .fastTravelBetweenConsecutiveStops, .fastTravelBetweenFarStops, .blockTripsWithOverlappingStopTimes,
-        .overlappingFrequency,
+        .overlappingFrequency, .tripHeadsignMatchesIntermediateStop, .unsortedStopTimes,
     ]
 
     package static let unusableTrip = NoticeKind(
@@ -66,5 +66,16 @@ extension NoticeKind {
     package static let overlappingFrequency = NoticeKind(
         "overlapping_frequency", .error, files: ["frequencies.txt"], .mobilityData,
         "Trip frequencies overlap. Trip frequencies must not overlap in time. Two entries X and Y are considered to directly overlap if X.start_time is less than or equal to Y.start_time and Y.start_time is less than X.end_time."
+    )
+
+    package static let tripHeadsignMatchesIntermediateStop = NoticeKind(
+        "trip_headsign_matches_intermediate_stop", .info, files: ["trips.txt", "stop_times.txt", "stops.txt"],
+        .mobilityData,
+        "Trip headsign matches the name of an intermediate stop, not the last stop. The `trip_headsign` matches the `stop_name` of a stop that is not the last stop of the trip. This may confuse passengers boarding after that stop, since the headsign suggests the vehicle is heading to a stop it has already passed."
+    )
+
+    package static let unsortedStopTimes = NoticeKind(
+        "unsorted_stop_times", .info, files: ["stop_times.txt"], .mobilityData,
+        "Stop times are not sorted by trip_id and stop_sequence. 'stop_times.txt' entries for a given trip are not sorted by stop_sequence, or are not contiguous in the file."
     )
 }
