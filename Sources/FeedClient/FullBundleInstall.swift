@@ -163,9 +163,10 @@ struct FullBundleInstall {
                 unpackedBytes: latest.unpackedBytes)
         } catch .local(let path, let reason) {
             throw .local(path: path, reason: reason)
-        } catch {
+        } catch .corrupt(let reason) {
+            // In the Python and JVM clients' words (docs/packed-bundle.md).
             try? FileManager.default.removeItem(at: partial)
-            throw .corruptDownload(file: download.file, reason: error.description)
+            throw .corruptDownload(file: download.file, reason: "the packed bundle does not install: \(reason)")
         }
         try? FileManager.default.removeItem(at: unpacked)
     }

@@ -107,7 +107,7 @@ struct PackedBundleTests {
         ("UPDATE packed_tables SET encodings = 'i t r6' WHERE name = 'stops'", "packed columns"),
         ("UPDATE packed_tables SET encodings = replace(encodings, 'k=stops.0', 'k=pairs.0') WHERE name = 'kinds'", "not a column installed before it"),
         ("DELETE FROM packed_tables WHERE name = 'gaps'", "packed_tables holds"),
-        ("UPDATE packed_tables SET data = x'020101020100' WHERE name = 'empty'", "2 presence runs for 0 rows"),
+        ("UPDATE packed_tables SET data = x'020101020100' WHERE name = 'empty'", "a count of 1 is more than 0"),
         ("UPDATE packed_meta SET value = printf('%0100d', 1) WHERE key = 'user_version'", "packed_meta.user_version: a key or value longer than 64 bytes"),
         ("PRAGMA journal_mode = WAL", "not in rollback-journal mode (header bytes 18-19 are 2, 2, not 1, 1)"),
     ]
