@@ -157,16 +157,19 @@ struct FullBundleInstall {
     /// with its download.
     private func install(_ unpacked: URL, into new: URL) throws(ClientError) {
         try? FileManager.default.removeItem(at: new)
-        do {
+        do throws(PackedBundleError) {
             try PackedBundleInstaller.install(
                 packedAt: unpacked.path, to: new.path, maxBytes: latest.unpackedBytes.map { 2 * $0 + (1 << 20) },
                 unpackedBytes: latest.unpackedBytes)
-        } catch .local(let path, let reason) {
-            throw .local(path: path, reason: reason)
-        } catch .corrupt(let reason) {
-            // In the Python and JVM clients' words (docs/packed-bundle.md).
-            try? FileManager.default.removeItem(at: partial)
-            throw .corruptDownload(file: download.file, reason: "the packed bundle does not install: \(reason)")
+        } catch {
+            switch error {
+            case .local(let path, let reason):
+                throw ClientError.local(path: path, reason: reason)
+            case .corrupt(let reason):
+                // In the Python and JVM clients' words (docs/packed-bundle.md).
+                try? FileManager.default.removeItem(at: partial)
+                throw ClientError.corruptDownload(file: download.file, reason: "the packed bundle does not install: \(reason)")
+            }
         }
         try? FileManager.default.removeItem(at: unpacked)
     }

@@ -20,6 +20,11 @@ import Testing
 
     @Test func namesFoldStreetWordsOrdinalsAndAgencyWords() {
         #expect(PlaceNameKey("23rd Street").words == PlaceNameKey("23 St").words)
+        // NFKC: full-width letters and digits, a ligature, a decomposed accent are the same words.
+        #expect(PlaceNameKey("Ｍｉｌｌｂｒａｅ ２３ｒｄ").words == PlaceNameKey("Millbrae 23rd").words)
+        #expect(PlaceNameKey("Gare de Lyon ﬁn").words == PlaceNameKey("Gare de Lyon fin").words)
+        #expect(PlaceNameKey("Cafe\u{0301} Central").words == PlaceNameKey("Café Central").words)
+        #expect(PlaceNameKey("Ｍｉｌｌｂｒａｅ").sharedDistinctive(PlaceNameKey("Millbrae")) == ["millbrae"])
         #expect(PlaceNameKey("23rd Street").sharedDistinctive(PlaceNameKey("23 St")).isEmpty, "numbers and street words are not distinctive")
         #expect(PlaceNameKey("Newark Penn Station").sharedDistinctive(PlaceNameKey("Newark, NJ - Pennsylvania Station")) == ["newark", "penn"])
         #expect(PlaceNameKey("Dublin-Pleasanton Amtrak Station").words == ["dublin", "pleasanton"])

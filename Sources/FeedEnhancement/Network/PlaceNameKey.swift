@@ -1,6 +1,9 @@
+import Foundation
+
 /// A place's name reduced for matching places across agencies, which name one station in their
 /// own ways ("34 St-Herald Sq", "Newark Penn Station", "Dublin-Pleasanton Amtrak Station"):
-/// lower case, words split at anything but letters and digits, street words folded ("Street" →
+/// NFKC-normalised and lower case (full-width "Ｍｉｌｌｂｒａｅ" is "millbrae"), words split at
+/// anything but letters and digits, street words folded ("Street" →
 /// "st", "Square" → "sq", "Pennsylvania" → "penn"), ordinals read as numbers ("23rd" → "23"),
 /// and words that name an agency or a kind of station dropped ("station", "amtrak", "metro").
 ///
@@ -41,7 +44,7 @@ package struct PlaceNameKey: Sendable, Equatable {
             }
             if !word.isEmpty { words.insert(word) }
         }
-        for character in name.lowercased() {
+        for character in name.precomposedStringWithCompatibilityMapping.lowercased() {
             if character.isLetter || character.isNumber { current.append(character) } else { flush() }
         }
         flush()

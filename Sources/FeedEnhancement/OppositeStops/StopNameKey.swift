@@ -1,4 +1,6 @@
-/// Stop names reduced to comparable words: lower case, "&" and "/" read as "and", common street
+import Foundation
+
+/// Stop names reduced to comparable words: NFKC-normalised, lower case, "&" and "/" read as "and", common street
 /// abbreviations folded ("Av", "Avenue" → "ave"), bay and platform letters dropped, word order
 /// ignored. "College Ave & Broadway" and "College Ave and Broadway" compare equal, and so do
 /// "Shattuck Av / 40th St" and "40th St & Shattuck Ave".
@@ -24,7 +26,7 @@ struct StopNameKey {
             if folded.isEmpty || (folded.count == 1 && !folded.first!.isNumber) || folded.allSatisfy(\.isNumber) && folded.count <= 2 { return }
             words.insert(folded)
         }
-        for character in name.lowercased() {
+        for character in name.precomposedStringWithCompatibilityMapping.lowercased() {
             if character.isLetter || character.isNumber { current.append(character) } else { flush() }
         }
         flush()
