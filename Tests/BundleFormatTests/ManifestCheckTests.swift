@@ -86,7 +86,7 @@ import Testing
     /// at any depth, escaped spellings included; the same key in two objects is fine.
     @Test func duplicatedKeysAreRefused() throws {
         let text = String(decoding: try manifest().encoded(), as: UTF8.self)
-        let twice = text.replacingOccurrences(of: "\"format\" : 2,", with: "\"format\" : 2, \"format\" : 2,")
+        let twice = text.replacingOccurrences(of: "\"format\" : 3,", with: "\"format\" : 3, \"format\" : 3,")
         #expect(reason(Data(twice.utf8)) == "the key `format` appears twice in one object")
         let deep = text.replacingOccurrences(of: "\"version\" : 2", with: "\"version\" : 2, \"vers\\u0069on\" : 999999")
         #expect(reason(Data(deep.utf8)) == "the key `version` appears twice in one object")

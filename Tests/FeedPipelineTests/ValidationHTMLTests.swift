@@ -87,16 +87,21 @@ struct ValidationHTMLTests {
 
     @Test func aCleanFeedHasNoNotices() {
         let folder = TemporaryFolder()
+        // Service until a year from today: not expiring, not far in the future (two years on).
+        var gregorian = Calendar(identifier: .gregorian)
+        gregorian.timeZone = TimeZone(identifier: "UTC")!
+        let end = gregorian.dateComponents([.year, .month, .day], from: Date().addingTimeInterval(365 * 86_400))
+        let last = String(format: "%04d%02d%02d", end.year!, end.month!, end.day!)
         let html = ValidationHTML().render(
             Self.check(
                 TinyFeed.with([
                     "feed_info.txt": """
                     feed_publisher_name,feed_publisher_url,feed_lang,feed_start_date,feed_end_date,feed_version,feed_contact_email
-                    P,https://example.org,en,20260101,20991231,1,a@example.org
+                    P,https://example.org,en,20260101,\(last),1,a@example.org
 
                     """,
                     "calendar.txt":
-                        "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260101,20991231\n",
+                        "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260101,\(last)\n",
                 ]), folder))
         #expect(html.contains("No notices."))
         #expect(html.contains("A build repairs nothing in this feed."))

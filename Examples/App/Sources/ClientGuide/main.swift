@@ -119,7 +119,7 @@ print("bus lines: \(routes.first?.first?.int ?? 0)")
 
 let planner = try JourneyPlanner(bundle: database)          // the same file FeedDatabase reads
 let here = try planner.accesses(for: "37.8001,-122.2427")  // stops within 800 m, with the walk
-let there = try planner.accesses(for: "s113")               // a stop; a station gives its stops
+let there = try planner.accesses(for: "s113")               // a stop: every stop of its place
 // A service date (YYYYMMDD) and seconds after its midnight, in the agency's time zone.
 let journeys = try planner.plan(from: here, to: there, date: 20261130, departure: 8 * 3600)
 if journeys.isEmpty { print("No journey.") }
