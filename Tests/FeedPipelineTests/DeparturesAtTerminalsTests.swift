@@ -1,4 +1,5 @@
 import BundleFormat
+import FeedModel
 import FeedPipeline
 import FeedSQLite
 import Foundation
@@ -27,17 +28,14 @@ import Testing
             ending[row[0].string ?? "", default: []].insert(row[1].string ?? "")
         }
         #expect(ending.count >= 2, "\(feed): terminals")
-        // The Monday most weekly services run on, in the calendar's first year.
-        let first = try #require(try database.scalar("SELECT min(start_date) FROM calendar")?.int, "\(feed): a calendar")
-        var monday = try #require(Self.firstMonday(onOrAfter: first)), busiest = (date: monday, services: -1)
-        for _ in 0..<52 {
-            let services =
-                try database.scalar("SELECT count(*) FROM calendar WHERE monday = 1 AND ? BETWEEN start_date AND end_date", [.integer(Int64(monday))])?
-                .int ?? 0
-            if services > busiest.services { busiest = (monday, services) }
-            monday = try #require(Self.firstMonday(onOrAfter: Self.dayAfter(monday)))
+        // The Monday most weekly services run on, in the calendar's first year (CivilDate's day
+        // numbers: weekday 0 is Monday).
+        let start = try #require(try database.scalar("SELECT min(start_date) FROM calendar")?.int.flatMap(CivilDate.day), "\(feed): a calendar")
+        let mondays = (0..<52).map { start + (7 - CivilDate.weekday(start)) % 7 + 7 * $0 }.map(CivilDate.yyyymmdd)
+        let services = try mondays.map { date in
+            try database.scalar("SELECT count(*) FROM calendar WHERE monday = 1 AND ? BETWEEN start_date AND end_date", [.integer(Int64(date))])?.int ?? 0
         }
-        monday = busiest.date
+        let monday = mondays[services.firstIndex(of: services.max() ?? 0) ?? 0]
         var listed = 0, wrong: [String] = []
         for stop in ending.keys.sorted() {
             for after in [7 * 3600, 12 * 3600, 18 * 3600] {
@@ -90,24 +88,5 @@ import Testing
             let departure = query == "next_departures" ? 3 : 6
             #expect(rows.map { "\($0[0].string ?? "") \($0[departure].int ?? -1)" } == ["LOOP 28800"], "\(query): \(rows)")
         }
-    }
-
-    /// The day after `date` (YYYYMMDD).
-    static func dayAfter(_ date: Int) -> Int {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let day = calendar.date(from: DateComponents(year: date / 10000, month: date / 100 % 100, day: date % 100 + 1))!
-        let c = calendar.dateComponents([.year, .month, .day], from: day)
-        return c.year! * 10000 + c.month! * 100 + c.day!
-    }
-
-    /// The first Monday on or after `date` (YYYYMMDD).
-    static func firstMonday(onOrAfter date: Int) -> Int? {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard var day = calendar.date(from: DateComponents(year: date / 10000, month: date / 100 % 100, day: date % 100)) else { return nil }
-        while calendar.component(.weekday, from: day) != 2 { day = calendar.date(byAdding: .day, value: 1, to: day)! }
-        let c = calendar.dateComponents([.year, .month, .day], from: day)
-        return c.year! * 10000 + c.month! * 100 + c.day!
     }
 }
