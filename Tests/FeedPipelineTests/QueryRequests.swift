@@ -65,6 +65,8 @@ struct QueryRequests {
             add("feed_id", ["id": id], mustFind: true)
             add("stop_by_id", ["stop_id": id], mustFind: true)
             add("transfers_from", ["stop_id": id], mustFind: false)
+            add("live_stop_routes", ["stop_id": id], mustFind: false)
+            add("live_route", ["route_id": line], mustFind: line != .text(""))
             let words = SearchText.words(name)
             if let first = words.first {
                 // A name of only "&" folds to no query, and "and" alone never finds the word
@@ -119,6 +121,18 @@ struct QueryRequests {
             for trip in stride(from: 0, to: trips.count, by: max(1, trips.count / 6)).map({ trips[$0] }) + ["no-such-trip"] {
                 for date in dates {
                     add("realtime_trip", ["source_id": source[0], "trip_id": .text(trip), "start_date": date], mustFind: trip != "no-such-trip")
+                }
+                // The live layer's reads of the same trip (docs/live.md), and the trip named by
+                // its route, direction and first departure instead.
+                add("trip_calls", ["trip_id": .text(prefix + trip)], mustFind: trip != "no-such-trip")
+                add("trip_line", ["trip_id": .text(prefix + trip)], mustFind: trip != "no-such-trip")
+                if let row = try database.rows("SELECT route_id, direction_id, start_time FROM trips WHERE trip_id = ?", [.text(prefix + trip)]).first,
+                    row[1] != .null
+                {
+                    let route = String((row[0].string ?? "").dropFirst(prefix.count))
+                    add(
+                        "realtime_trip_by_start", ["source_id": source[0], "route_id": .text(route), "direction_id": row[1], "start_time": row[2]],
+                        mustFind: true)
                 }
             }
         }

@@ -25,6 +25,7 @@ import Testing
                 "same_station", "transfers_from", "place_departures", "realtime_trip",
                 "places_near", "places_named", "realtime_stop", "realtime_route", "feed_id",
                 "stop_by_id", "direction_shapes", "service_range",
+                "trip_calls", "trip_line", "realtime_trip_by_start", "live_route", "live_stop_routes",
             ])
     }
 

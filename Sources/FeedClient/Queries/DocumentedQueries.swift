@@ -76,6 +76,17 @@ enum DocumentedQueries {
         GROUP BY r.route_id
         ORDER BY r.sort_order, r.short_name, r.route_id
         """,
+        "live_route": """
+        -- query: live_route
+        SELECT r.route_id, r.agency_id, r.type FROM routes r WHERE r.route_id = :route_id
+        """,
+        "live_stop_routes": """
+        -- query: live_stop_routes
+        SELECT DISTINCT sr.route_id, r.agency_id, r.type
+        FROM stop_routes sr JOIN routes r ON r.route_id = sr.route_id
+        WHERE sr.stop_id = :stop_id OR sr.stop_id IN (SELECT s.stop_id FROM stops s WHERE s.parent_station = :stop_id)
+        ORDER BY sr.route_id
+        """,
         "next_departures": """
         -- query: next_departures
         WITH RECURSIVE
@@ -428,6 +439,14 @@ enum DocumentedQueries {
         WHERE days.shift = 0 OR t.start_time >= 86400
         ORDER BY runs DESC, days.shift, t.trip_id
         """,
+        "realtime_trip_by_start": """
+        -- query: realtime_trip_by_start
+        SELECT substr(t.trip_id, length(f.id_prefix) + 1) AS feed_trip_id
+        FROM feeds f JOIN trips t ON t.route_id = f.id_prefix || :route_id
+        WHERE f.source_id = :source_id AND t.direction_id = CAST(:direction_id AS INTEGER)
+          AND t.start_time = CAST(:start_time AS INTEGER)
+        ORDER BY t.trip_id
+        """,
         "same_station": """
         -- query: same_station
         SELECT sp.other_stop_id AS stop_id, s.name, f.source_id, sp.distance_m, sp.confidence, sp.evidence
@@ -605,6 +624,27 @@ enum DocumentedQueries {
         WHERE st.from_stop_id = :stop_id
            OR st.from_stop_id = (SELECT parent_station FROM stops WHERE stop_id = :stop_id)
         ORDER BY st.seconds, st.to_stop_id
+        """,
+        "trip_calls": """
+        -- query: trip_calls
+        SELECT ps.stop_index, ps.stop_sequence, ps.stop_id, ts.arrival_offset, ts.departure_offset,
+               s.lat, s.lon, s.parent_station
+        FROM trips t
+        JOIN pattern_stops ps ON ps.pattern_id = t.pattern_id
+        JOIN timing_stops ts ON ts.timing_id = t.timing_id AND ts.stop_index = ps.stop_index
+        JOIN stops s ON s.stop_id = ps.stop_id
+        WHERE t.trip_id = :trip_id
+        ORDER BY ps.stop_index
+        """,
+        "trip_line": """
+        -- query: trip_line
+        SELECT t.trip_id, t.route_id, t.direction_id, t.start_time, p.direction_index, p.stop_count,
+               coalesce(t.headsign, p.headsign) AS headsign, sh.polyline,
+               EXISTS (SELECT 1 FROM frequencies f WHERE f.trip_id = t.trip_id) AS frequency_based
+        FROM trips t
+        JOIN patterns p ON p.pattern_id = t.pattern_id
+        LEFT JOIN shapes sh ON sh.shape_id = p.shape_id
+        WHERE t.trip_id = :trip_id
         """,
     ]
 
