@@ -8,7 +8,7 @@ let package = Package(
         .executable(name: "feedc", targets: ["feedc"]),
         .library(name: "FeedCompiler", targets: ["FeedPipeline"]),
         .library(name: "BundleFormat", targets: ["BundleFormat"]),
-        // What apps embed: Foundation, SQLite, zlib and swift-crypto only; none of the parsers.
+        // What apps embed: Foundation, SQLite, zlib, swift-crypto and swift-protobuf (GTFS-Realtime) only; none of the parsers.
         .library(name: "FeedClient", targets: ["FeedClient"]),
         .library(name: "FeedDiff", targets: ["FeedDiff"]),
     ],
@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // C libraries, each wrapped once by a Swift module.
@@ -50,8 +51,10 @@ let package = Package(
         ]),
         // Bounded HTTP exchanges (size, idle time, deadline), shared by the client, the build's fetch and S3 publication.
         .target(name: "FeedHTTP"),
-        // The client apps embed: manifest → delta or full → verify → apply.
-        .target(name: "FeedClient", dependencies: ["BundleFormat", "FeedModel", "FeedSQLite", "FeedHTTP"]),
+        // GTFS-Realtime messages read within bounds (swift-protobuf; the generated code is committed).
+        .target(name: "FeedRealtime", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+        // The client apps embed: manifest → delta or full → verify → apply; screens, planner, live layer.
+        .target(name: "FeedClient", dependencies: ["BundleFormat", "FeedModel", "FeedSQLite", "FeedHTTP", "FeedRealtime"]),
         // Feed → bundle rows → SQLite file; publication into the output folder.
         .target(name: "BundleWriter", dependencies: ["FeedModel", "FeedEnhancement", "BundleFormat", "FeedSQLite"]),
         // What changed between two bundles: compared through SQL, rendered as text, JSON or HTML.
@@ -69,7 +72,7 @@ let package = Package(
         ]),
         // The command line: thin commands over FeedPipeline.
         .executableTarget(name: "feedc", dependencies: [
-            "FeedPipeline", "FeedModel", "BundleFormat", "FeedClient", "FeedDiff", "FeedSQLite", "FeedPublish", "CFeedMalloc",
+            "FeedPipeline", "FeedModel", "BundleFormat", "FeedClient", "FeedRealtime", "FeedDiff", "FeedSQLite", "FeedPublish", "CFeedMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -79,7 +82,7 @@ let package = Package(
         .testTarget(name: "FeedEnhancementTests", dependencies: ["FeedEnhancement", "FeedSources", "FeedValidation", "FeedModel", "TestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat", "FeedSQLite"]),
-        .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FeedHTTP", "FeedPipeline", "BundleFormat", "FeedSQLite", "TestSupport"]),
+        .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FeedRealtime", "FeedHTTP", "FeedPipeline", "BundleFormat", "FeedSQLite", "TestSupport"]),
         .testTarget(name: "FeedXMLTests", dependencies: ["FeedXML", "TestSupport"]),
         .testTarget(name: "FeedLegacySourcesTests", dependencies: ["FeedLegacySources", "FeedXML", "FeedPipeline", "FeedDiff", "FeedSources", "FeedValidation", "BundleFormat", "FeedSQLite", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedDiffTests", dependencies: ["FeedDiff", "FeedPipeline", "FeedSources", "FeedModel", "BundleFormat", "FeedSQLite", "TestSupport"]),

@@ -64,6 +64,19 @@ public enum BundleFile {
     /// format does not define (which a count could run forever on), is refused as a client
     /// refuses it.
     public static func open(_ url: URL) throws -> (Database, () -> Void) {
+        let (path, cleanup) = try materialize(url)
+        do {
+            return (try Database(path: path.path, mode: .readOnly), cleanup)
+        } catch {
+            cleanup()
+            throw error
+        }
+    }
+
+    /// The plain SQLite file of a `.sqlite`, `.sqlite.gz` or packed bundle, unpacked or
+    /// installed into a temporary file as ``open(_:)`` does (the file itself when it is plain),
+    /// and the cleanup that removes what was made; checked as ``open(_:)`` checks it.
+    public static func materialize(_ url: URL) throws -> (URL, () -> Void) {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw BundleFileError.unreadable(path: url.path, reason: "no such file")
         }
@@ -86,7 +99,8 @@ public enum BundleFile {
                 try PackedBundleInstaller.install(packedAt: path, to: installed.path)
                 path = installed.path
             }
-            return (try checked(Database(path: path, mode: .readOnly), url), { cleanup() })
+            _ = try checked(Database(path: path, mode: .readOnly), url)
+            return (URL(fileURLWithPath: path), { cleanup() })
         } catch let error as GzipError {
             cleanup()
             throw BundleFileError.unreadable(path: url.path, reason: error.description)

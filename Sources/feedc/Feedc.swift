@@ -14,7 +14,8 @@ struct Feedc: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Build.self, Publish.self, Validate.self, Inspect.self, Diff.self, Pull.self, Apply.self, Unpack.self, Plan.self, Keygen.self, Schema.self,
+            Build.self, Publish.self, Validate.self, Inspect.self, Diff.self, Pull.self, Apply.self, Unpack.self, Plan.self, Live.self, Keygen.self,
+            Schema.self,
         ],
         defaultSubcommand: Build.self)
 

@@ -3,14 +3,6 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The virtual environment's python, where `.ci/run` installs gtfs-realtime-bindings.
-enum RealtimePython {
-    static var url: URL? {
-        let venv = SharedData.projectRoot.appendingPathComponent(".build/venv/bin/python")
-        return FileManager.default.isExecutableFile(atPath: venv.path) ? venv : nil
-    }
-}
-
 /// Real GTFS-Realtime messages joined to bundles of their static feeds with the documented
 /// `realtime_trip` query (issue 28), decoded by Google's gtfs-realtime-bindings (PyPI; `.ci/run`
 /// installs it into `.build/venv`): Tests/TestSupport/Fixtures/realtime_lookup.py.

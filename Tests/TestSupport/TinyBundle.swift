@@ -17,11 +17,18 @@ public enum TinyBundle {
         let dump = folder.feed("feed", files)
         let yaml = folder.url.appendingPathComponent("pipeline.yaml")
         try "output: out\nbundles:\n  - name: t\n    sources:\n      - id: t\n        path: \(dump.path)\n".write(to: yaml, atomically: true, encoding: .utf8)
-        let report = try BuildRunner(config: PipelineConfigParser().parse(contentsOf: yaml)).run()[0]
+        return try build(pipeline: yaml, bundle: "t", in: folder)
+    }
+
+    /// Bundle `name` of the pipeline `yaml` (whose `output:` is `out` in `folder`) built and
+    /// unpacked: `NAME.sqlite` in `folder`.
+    public static func build(pipeline yaml: URL, bundle name: String, in folder: TemporaryFolder) throws -> URL {
+        let reports = try BuildRunner(config: PipelineConfigParser().parse(contentsOf: yaml)).run()
+        guard let report = reports.first(where: { $0.bundle == name }) ?? reports.first else { throw Unpublished(reason: "no bundle \(name)") }
         guard report.status == .published else { throw Unpublished(reason: report.reason ?? "\(report.status)") }
-        let manifest = try Manifest.decode(Data(contentsOf: folder.url.appendingPathComponent("out/t/manifest.json")))
-        let db = folder.url.appendingPathComponent("t.sqlite")
-        let gzipped = folder.url.appendingPathComponent("out/t").appendingPathComponent(manifest.latest.file)
+        let manifest = try Manifest.decode(Data(contentsOf: folder.url.appendingPathComponent("out/\(name)/manifest.json")))
+        let db = folder.url.appendingPathComponent("\(name).sqlite")
+        let gzipped = folder.url.appendingPathComponent("out/\(name)").appendingPathComponent(manifest.latest.file)
         try Data(Gzip.decompress([UInt8](Data(contentsOf: gzipped)))).write(to: db)
         return db
     }

@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // The client apps embed, as a package of its own: an app that depends on it resolves and builds
-// only what `FeedClient` needs (swift-crypto, and the system's SQLite and zlib), never the
+// only what `FeedClient` needs (swift-crypto, swift-protobuf, and the system's SQLite and zlib), never the
 // compiler's dependencies (Yams, ZIPFoundation, swift-argument-parser). Its sources are the
 // repository's own (Sources/, linked): the root package's `FeedClient` product is the same code.
 import PackageDescription
@@ -14,6 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         .systemLibrary(name: "CFeedSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -25,6 +26,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "FeedHTTP"),
-        .target(name: "FeedClient", dependencies: ["BundleFormat", "FeedModel", "FeedSQLite", "FeedHTTP"]),
+        .target(name: "FeedRealtime", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+        .target(name: "FeedClient", dependencies: ["BundleFormat", "FeedModel", "FeedSQLite", "FeedHTTP", "FeedRealtime"]),
     ]
 )

@@ -1,0 +1,132 @@
+import BundleFormat
+import FeedRealtime
+import FeedSQLite
+import Foundation
+
+extension FeedDatabase {
+    /// Live departures from a stop at `moment` (docs/live.md, section 5): the timetable's
+    /// departures with what `feeds` say of each (predicted, propagated, skipped, canceled), added
+    /// trips and duplicated runs calling there, soonest first by the time a rider sees.
+    public func liveDepartures(
+        at stopID: String, feeds: [LiveFeed], moment: Date = Date(), limit: Int = 20, language: String? = nil
+    ) throws(ClientError) -> LiveDepartures {
+        var context = LiveContext(moment: moment, zone: try agencyTimeZone())
+        let answer = try liveDepartures(at: stopID, feeds: feeds, limit: limit, language: language, &context)
+        return LiveDepartures(departures: answer, stale: feeds.contains { $0.isStale(at: moment) })
+    }
+
+    func liveDepartures(
+        at stopID: String, feeds: [LiveFeed], limit: Int, language: String?, _ context: inout LiveContext
+    ) throws(ClientError) -> [LiveDeparture] {
+        let limit = max(0, min(limit, 1000))
+        let joined = try joinedTripUpdates(feeds, &context)
+        var byRun: [RunKey: JoinedTrip] = [:]
+        for trip in joined where trip.kind != .duplicated {
+            let key = RunKey(tripID: trip.run.tripID, serviceDate: trip.run.serviceDate, start: trip.run.start)
+            if byRun[key] == nil { byRun[key] = trip }
+        }
+        var extra: [LiveDeparture] = []
+        for trip in joined where trip.kind == .duplicated {
+            let predicted = TripPredictor.predict(
+                trip.run, update: trip.entity.tripUpdate, canceled: false, prefix: trip.prefix, entity: trip.entity.id, reasons: &context.reasons)
+            for i in trip.run.calls.indices where trip.run.calls[i].stopID == stopID && i < trip.run.calls.count - 1 {
+                extra.append(departure(trip.run, call: i, predicted[i], kind: .duplicated))
+            }
+        }
+        extra += try addedDepartures(at: stopID, feeds: feeds, &context)
+        let zone = context.zone
+        var rows = limit + 100
+        var predictions: [RunKey: [PredictedCall]] = [:]
+        while true {
+            var parameters = ServiceTime(context.moment.addingTimeInterval(-3600), timeZone: zone).parameters
+            parameters["stop_id"] = .text(stopID)
+            parameters["limit"] = .integer(Int64(rows))
+            parameters["lang"] = language.map { .text($0.lowercased()) } ?? .null
+            let scheduled = try run("next_departures", parameters)
+            var kept = extra
+            for row in scheduled {
+                let tripID = try row.text("trip_id"), serviceDate = try row.int("service_date"), seconds = try row.int("departure")
+                let key = RunKey(tripID: tripID, serviceDate: serviceDate, start: try row.int("start_time"))
+                var item = LiveDeparture(
+                    tripID: tripID, routeID: try row.text("route_id"), stopID: stopID, stopSequence: nil, serviceDate: serviceDate,
+                    headsign: try row.optionalText("headsign"), scheduled: ServiceTime.instant(serviceDate: serviceDate, seconds: seconds, timeZone: zone),
+                    predicted: nil, delay: nil, status: .scheduled, trip: .scheduled)
+                if let trip = byRun[key] {
+                    let predicted =
+                        predictions[key]
+                        ?? TripPredictor.predict(
+                            trip.run, update: trip.entity.tripUpdate, canceled: trip.kind == .canceled, prefix: trip.prefix, entity: trip.entity.id,
+                            reasons: &context.reasons)
+                    predictions[key] = predicted
+                    let due = trip.run.dayStart + Int64(seconds)
+                    if let i = trip.run.calls.indices.first(where: { trip.run.calls[$0].stopID == stopID && predicted[$0].scheduledDeparture == due }) {
+                        item = departure(trip.run, call: i, predicted[i], kind: trip.kind)
+                        item.headsign = try row.optionalText("headsign")
+                    }
+                } else {
+                    let calls = try tripCalls(tripID, &context)
+                    item.stopSequence = calls.first { $0.stopID == stopID && $0.departureOffset.map { key.start + $0 } == seconds }?.sequence
+                }
+                kept.append(item)
+            }
+            let moment = context.moment
+            kept = kept.filter { d in
+                switch d.status {
+                case .skipped, .canceled: (d.scheduled ?? .distantPast) >= moment
+                default: d.time >= moment
+                }
+            }
+            kept.sort { ($0.time, $0.tripID, $0.serviceDate) < ($1.time, $1.tripID, $1.serviceDate) }
+            if kept.count >= limit || scheduled.count < rows || rows >= 10_000 { return Array(kept.prefix(limit)) }
+            rows = min(rows * 2, 10_000)
+        }
+    }
+
+    private func departure(_ run: TripRun, call i: Int, _ predicted: PredictedCall, kind: LiveTripKind) -> LiveDeparture {
+        let scheduled = predicted.scheduledDeparture ?? predicted.scheduledArrival
+        let live = predicted.departure ?? predicted.arrival
+        let call = LiveCall(
+            stopIndex: i, stopSequence: run.calls[i].sequence, stopID: run.calls[i].stopID,
+            scheduledArrival: predicted.scheduledArrival.map(Self.date), scheduledDeparture: predicted.scheduledDeparture.map(Self.date),
+            predictedArrival: predicted.arrival.map(Self.date), predictedDeparture: predicted.departure.map(Self.date), status: predicted.status)
+        return LiveDeparture(
+            tripID: run.tripID, routeID: run.routeID, stopID: run.calls[i].stopID, stopSequence: run.calls[i].sequence, serviceDate: run.serviceDate,
+            headsign: run.headsign, scheduled: scheduled.map(Self.date), predicted: live.map(Self.date), delay: call.delay, status: predicted.status,
+            trip: kind)
+    }
+
+    /// Calls at `stopID` of trips the bundle does not hold (`ADDED`, `NEW`): each update at the
+    /// stop with a time of its own.
+    private func addedDepartures(at stopID: String, feeds: [LiveFeed], _ context: inout LiveContext) throws(ClientError) -> [LiveDeparture] {
+        var found: [LiveDeparture] = []
+        for feed in feeds {
+            let prefix = try livePrefix(feed.source, &context)
+            for entity in feed.entities {
+                guard let update = entity.tripUpdate, update.trip.relationship == .added || update.trip.relationship == .new else { continue }
+                for (i, stu) in update.updates.enumerated() where i < update.updates.count - 1 {
+                    guard let stop = stu.stopID, prefix + stop == stopID, stu.relationship != .skipped else { continue }
+                    guard let time = stu.departure?.time ?? stu.arrival?.time, time > 0 else {
+                        context.reasons.add(.addedWithoutTime, entity.id)
+                        continue
+                    }
+                    let date = liveDate(update.trip.startDate) ?? ServiceTime(Self.date(time), timeZone: context.zone).date
+                    found.append(
+                        LiveDeparture(
+                            tripID: prefix + (update.trip.tripID ?? entity.id), routeID: update.trip.routeID.map { prefix + $0 }, stopID: stopID,
+                            stopSequence: stu.stopSequence, serviceDate: date, headsign: nil, scheduled: nil, predicted: Self.date(time), delay: nil,
+                            status: .added, trip: .added))
+                }
+            }
+        }
+        return found
+    }
+
+    static func date(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+}
+
+/// One run of a trip: its id, service date and start (seconds into the service day).
+struct RunKey: Hashable {
+    var tripID: String
+    var serviceDate: Int
+    var start: Int
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import BundleFormat
+import FeedClient
+import FeedModel
+import FeedPipeline
+import FeedRealtime
+import Foundation
+
+struct Live: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Join GTFS-Realtime messages to a bundle, as an app's live layer does.",
+        discussion: """
+            Reads GTFS-Realtime messages (TripUpdates, VehiclePositions, Alerts; --feed, in order, \
+            full or differential) of one source of the bundle and answers one screen with the \
+            client library's live layer (docs/live.md): a stop's live departures, the vehicles on \
+            their lines, the alerts that apply, or the join report. Ids are the bundle's; --at is \
+            local to the bundle's first agency (default: now).
+
+            Exit status: 0 answered; 1 a message cannot be read (its code: too_large, malformed, \
+            too_deep, too_many_entities, too_many_updates, unsupported_version); 2 a usage error \
+            or a bad bundle.
+            """)
+
+    @Argument(help: "A bundle file (.sqlite, .sqlite.gz or packed).")
+    var bundle: String
+
+    @Option(help: "A GTFS-Realtime message (protobuf); repeat for several, applied in order.")
+    var feed: [String] = []
+
+    @Option(help: "The bundle's source (feeds.source_id) the messages belong to.")
+    var source: String
+
+    @Option(help: "The moment asked, local to the agency: YYYY-MM-DDTHH:MM:SS (default: now).")
+    var at: String?
+
+    @Option(help: "Seconds after which a message is stale.")
+    var maxAge: Double = 90
+
+    @Option(help: "A stop's live departures (a bundle stop id).")
+    var stop: String?
+
+    @Option(help: "Departures to list with --stop.")
+    var limit = 10
+
+    @Flag(help: "The vehicles placed on their lines (with --route and --direction to filter).")
+    var vehicles = false
+
+    @Option(help: "Only this route's vehicles or alerts (a bundle route id).")
+    var route: String?
+
+    @Option(help: "Only this direction's vehicles (the bundle's direction_index, 0 or 1).")
+    var direction: Int?
+
+    @Flag(help: "The alerts (with --stop or --route: those that apply to it).")
+    var alerts = false
+
+    @Option(help: "The rider's language for alert texts (BCP 47, e.g. es).")
+    var lang: String?
+
+    @Flag(help: "What joined and what did not, with reasons and examples.")
+    var report = false
+
+    @Flag(help: "Print the answer as JSON (docs/live.md, section 6).")
+    var json = false
+
+    func validate() throws {
+        let screens = [stop != nil && !alerts, vehicles, alerts, report].filter { $0 }.count
+        guard screens == 1 else { throw ValidationError("give one of --stop, --vehicles, --alerts or --report") }
+        guard !feed.isEmpty else { throw ValidationError("give at least one --feed") }
+        guard (1...1000).contains(limit) else { throw ValidationError("--limit is 1 to 1000") }
+    }
+
+    func run() throws {
+        let opened: (URL, () -> Void)
+        do {
+            opened = try BundleFile.materialize(URL(fileURLWithPath: bundle))
+        } catch {
+            Terminal.fail(error, file: bundle)
+        }
+        defer { opened.1() }
+        let database: FeedDatabase
+        do {
+            database = try FeedDatabase(path: opened.0)
+        } catch {
+            Terminal.fail(error, file: bundle)
+        }
+        var state = LiveFeed(source: source, maxAge: maxAge)
+        for file in feed {
+            guard let data = Self.read(file) else { Terminal.fail("\(file): cannot be read", code: .fileNotFound, file: file) }
+            do {
+                try state.apply(data)
+            } catch {
+                Terminal.fail(ErrorReport(.toolError, message: "\(file): \(error.description)", file: file), status: 1)
+            }
+        }
+        let applied = state
+        let answer = Self.blocking { () async -> Result<String, any Error> in
+            do {
+                return .success(try await self.answer(database, applied))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch answer {
+        case .success(let text): print(text)
+        case .failure(let error as ValidationError): Terminal.fail(error.message, code: .usageError)
+        case .failure(let error): Terminal.fail(error, file: bundle)
+        }
+    }
+
+    /// The screen asked for, as text or JSON.
+    private func answer(_ database: FeedDatabase, _ state: LiveFeed) async throws -> String {
+        let zone = try await database.agencyTimeZone()
+        let moment =
+            try at.map { text in
+                guard let moment = LiveOutput.moment(text, zone) else { throw ValidationError("--at is YYYY-MM-DDTHH:MM:SS: `\(text)`") }
+                return moment
+            } ?? Date()
+        let output = LiveOutput(zone: zone, json: json)
+        if let stop, !alerts {
+            return output.departures(try await database.liveDepartures(at: stop, feeds: [state], moment: moment, limit: limit))
+        } else if vehicles {
+            return output.vehicles(try await database.vehicles(feeds: [state], route: route, direction: direction, moment: moment))
+        } else if alerts {
+            return output.alerts(try await database.alerts(feeds: [state], stop: stop, route: route, moment: moment, language: lang))
+        }
+        return output.report(try await database.liveReport(feeds: [state], moment: moment))
+    }
+
+    /// `work`'s result, waited for on this (the main) thread.
+    static func blocking<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+        let box = Locked<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            box.value = await work()
+            done.signal()
+        }
+        done.wait()
+        return box.value!
+    }
+
+    /// The file's bytes, at most one byte past the reader's limit (so that a huge file is
+    /// refused as too large without being read whole).
+    static func read(_ path: String) -> Data? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return try? handle.read(upToCount: RealtimeLimits.default.maxBytes + 1) ?? Data()
+    }
+}
