@@ -26,7 +26,12 @@ struct LiveOutput {
         return formatter.string(from: date)
     }
 
-    static func round(_ value: Double?, _ step: Double) -> Double? { value.map { ($0 / step).rounded() * step } }
+    /// `value` to `step` (0.1, 1e-4, 1e-6): scaled, rounded half away from zero, divided back
+    /// (1234.5, not 1234.5000000000002).
+    static func round(_ value: Double?, _ step: Double) -> Double? {
+        let scale = (1 / step).rounded()
+        return value.map { ($0 * scale).rounded() / scale }
+    }
 
     private func encode(_ value: some Encodable) -> String {
         guard let data = try? StableJSON.encoder().encode(value) else { return "{}" }

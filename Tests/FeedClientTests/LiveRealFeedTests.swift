@@ -32,10 +32,10 @@ struct LiveRealFeedTests {
 
     private static let wmataMessages = ["wmata-2345.pb", "wmata-2354.pb", "wmata-0004.pb", "wmata-0009.pb"]
 
-    private func oracle(_ zip: String, _ messages: [URL]) throws -> [Expected] {
+    private func oracle(_ dump: String, _ messages: [URL]) throws -> [Expected] {
         let python = try #require(RealtimePython.url)
         let script = SharedData.projectRoot.appendingPathComponent("Tests/TestSupport/Fixtures/live_oracle.py")
-        let run = try Subprocess.run(python, [script.path, SharedData.url(zip).path] + messages.map(\.path), timeout: 300)
+        let run = try Subprocess.run(python, [script.path, SharedData.url(dump).path] + messages.map(\.path), timeout: 300)
         try #require(run.status == 0, "\(run.error)")
         return try run.output.split(separator: "\n").map { try JSONDecoder().decode(Expected.self, from: Data($0.utf8)) }
     }
@@ -46,10 +46,10 @@ struct LiveRealFeedTests {
     /// one, the scheduled time plus the last earlier delay where it does not, none before the
     /// first update — on the right service date; the trips the subset lacks are counted unknown.
     @Test func wmataPredictionsAreTheReferences() async throws {
-        let zip = "gtfs/medium/wmata_2023_subset_oba.zip"
-        let built = try BuiltFeeds.bundle(of: SharedData.url(zip))
+        let dump = "gtfs/medium/wmata_2023_subset_oba.zip"
+        let built = try BuiltFeeds.bundle(of: SharedData.url(dump))
         let files = Self.wmataMessages.map { SharedData.url("gtfs-rt/wmata_2023_subset/" + $0) }
-        let expected = try oracle(zip, files)
+        let expected = try oracle(dump, files)
         #expect(expected.count == 4)
         let database = try FeedDatabase(path: built.sqlite)
         var compared = 0, predicted = 0, propagated = 0, trips = 0
@@ -85,10 +85,10 @@ struct LiveRealFeedTests {
     /// at the message's time for that stop where it gives one (arrival only, with no dwell in
     /// WMATA's schedule: the departure is the arrival).
     @Test func wmataLiveDeparturesAtABusyStop() async throws {
-        let zip = "gtfs/medium/wmata_2023_subset_oba.zip"
-        let built = try BuiltFeeds.bundle(of: SharedData.url(zip))
+        let dump = "gtfs/medium/wmata_2023_subset_oba.zip"
+        let built = try BuiltFeeds.bundle(of: SharedData.url(dump))
         let file = SharedData.url("gtfs-rt/wmata_2023_subset/wmata-2345.pb")
-        let expected = try #require(try oracle(zip, [file]).first)
+        let expected = try #require(try oracle(dump, [file]).first)
         var feed = LiveFeed(source: "feed")
         try feed.apply(try Data(contentsOf: file))
         let database = try FeedDatabase(path: built.sqlite)

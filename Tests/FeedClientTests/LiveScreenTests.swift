@@ -71,16 +71,16 @@ import Testing
 
     /// An enum value the schema does not know reads as the field's default (proto2).
     @Test func anUnknownEnumValueReadsAsTheDefault() async throws {
-        var bytes = [UInt8](F.message([F.trip("T1", [F.update(sequence: 2, arrivalDelay: 60)])], at: F.posix(7, 55)))
+        var bytes: [UInt8] = [UInt8](F.message([F.trip("T1", [F.update(sequence: 2, arrivalDelay: 60)])], at: F.posix(7, 55)))
         // TripDescriptor.schedule_relationship (field 4, varint) = 0 appended as 99: the trip
         // descriptor is re-encoded with the unknown value after its known fields.
         var m = try F.Message(serializedBytes: bytes)
         var trip = m.entity[0].tripUpdate.trip
         trip.clearScheduleRelationship()
-        var raw = [UInt8](try trip.serializedBytes())
+        var raw: [UInt8] = try trip.serializedBytes()
         raw += [0x20, 99]
         m.entity[0].tripUpdate.trip = try TransitRealtime_TripDescriptor(serializedBytes: raw)
-        bytes = [UInt8](try m.serializedBytes())
+        bytes = try m.serializedBytes()
         let read = try RealtimeReader.read(Data(bytes))
         #expect(read.entities[0].tripUpdate?.trip.relationship == .scheduled)
         let listed = try await departures(try F.feed(Data(bytes)))

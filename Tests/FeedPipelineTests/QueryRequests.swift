@@ -126,13 +126,13 @@ struct QueryRequests {
                 // its route, direction and first departure instead.
                 add("trip_calls", ["trip_id": .text(prefix + trip)], mustFind: trip != "no-such-trip")
                 add("trip_line", ["trip_id": .text(prefix + trip)], mustFind: trip != "no-such-trip")
-                if let row = try database.rows("SELECT route_id, direction_id, start_time FROM trips WHERE trip_id = ?", [.text(prefix + trip)]).first,
-                    row[1] != .null
-                {
+                // A feed without direction_id is asked for direction 0 (and owes no answer).
+                if let row = try database.rows("SELECT route_id, direction_id, start_time FROM trips WHERE trip_id = ?", [.text(prefix + trip)]).first {
                     let route = String((row[0].string ?? "").dropFirst(prefix.count))
                     add(
-                        "realtime_trip_by_start", ["source_id": source[0], "route_id": .text(route), "direction_id": row[1], "start_time": row[2]],
-                        mustFind: true)
+                        "realtime_trip_by_start",
+                        ["source_id": source[0], "route_id": .text(route), "direction_id": row[1] == .null ? .integer(0) : row[1], "start_time": row[2]],
+                        mustFind: row[1] != .null)
                 }
             }
         }

@@ -50,7 +50,7 @@ extension FeedDatabase {
                 var item = LiveDeparture(
                     tripID: tripID, routeID: try row.text("route_id"), stopID: stopID, stopSequence: nil, serviceDate: serviceDate,
                     headsign: try row.optionalText("headsign"), scheduled: ServiceTime.instant(serviceDate: serviceDate, seconds: seconds, timeZone: zone),
-                    predicted: nil, delay: nil, status: .scheduled, trip: .scheduled)
+                    predicted: nil, delay: nil, status: .scheduled, trip: .scheduled, runStart: key.start)
                 if let trip = byRun[key] {
                     let predicted =
                         predictions[key]
@@ -92,7 +92,7 @@ extension FeedDatabase {
         return LiveDeparture(
             tripID: run.tripID, routeID: run.routeID, stopID: run.calls[i].stopID, stopSequence: run.calls[i].sequence, serviceDate: run.serviceDate,
             headsign: run.headsign, scheduled: scheduled.map(Self.date), predicted: live.map(Self.date), delay: call.delay, status: predicted.status,
-            trip: kind)
+            trip: kind, runStart: run.start)
     }
 
     /// Calls at `stopID` of trips the bundle does not hold (`ADDED`, `NEW`): each update at the
@@ -114,7 +114,7 @@ extension FeedDatabase {
                         LiveDeparture(
                             tripID: prefix + (update.trip.tripID ?? entity.id), routeID: update.trip.routeID.map { prefix + $0 }, stopID: stopID,
                             stopSequence: stu.stopSequence, serviceDate: date, headsign: nil, scheduled: nil, predicted: Self.date(time), delay: nil,
-                            status: .added, trip: .added))
+                            status: .added, trip: .added, runStart: nil))
                 }
             }
         }
@@ -129,4 +129,24 @@ struct RunKey: Hashable {
     var tripID: String
     var serviceDate: Int
     var start: Int
+}
+
+extension FeedDatabase {
+    /// Live departures from every stop of `stopID`'s place (its station, the stations
+    /// `same_places` links, their stops: the planner's places, docs/client.md), each run once,
+    /// at the first of its stops; sorted and cut as ``liveDepartures(at:feeds:moment:limit:language:)``.
+    public func livePlaceDepartures(
+        at stopID: String, feeds: [LiveFeed], moment: Date = Date(), limit: Int = 20, language: String? = nil
+    ) throws(ClientError) -> LiveDepartures {
+        var context = LiveContext(moment: moment, zone: try agencyTimeZone())
+        let stops = try readRows(JourneyPlanner.placeStops, [.text(stopID)]).compactMap { $0.first?.string }
+        var all: [LiveDeparture] = []
+        for stop in stops { all += try liveDepartures(at: stop, feeds: feeds, limit: limit, language: language, &context) }
+        all.sort { ($0.time, $0.tripID, $0.serviceDate, $0.stopID) < ($1.time, $1.tripID, $1.serviceDate, $1.stopID) }
+        var seen: Set<String> = []
+        all = all.filter { d in
+            seen.insert("\(d.tripID)\u{1F}\(d.serviceDate)\u{1F}\(d.runStart.map(String.init) ?? "-")\u{1F}\(d.trip.rawValue)").inserted
+        }
+        return LiveDepartures(departures: Array(all.prefix(max(0, limit))), stale: feeds.contains { $0.isStale(at: moment) })
+    }
 }

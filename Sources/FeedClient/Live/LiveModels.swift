@@ -56,6 +56,9 @@ public struct LiveDeparture: Sendable, Hashable {
     public var delay: Int?
     public var status: LiveStatus
     public var trip: LiveTripKind
+    /// The run's start, seconds into its service day (`trip_id`, `service_date` and this name
+    /// one run); nil for an added trip.
+    public var runStart: Int?
 
     /// The time a rider sees: predicted, else scheduled.
     public var time: Date { predicted ?? scheduled ?? .distantPast }

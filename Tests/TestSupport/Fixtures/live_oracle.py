@@ -8,8 +8,8 @@ messages decoded by Google's gtfs-realtime-bindings. Prints one JSON object per 
 `arrival` / `departure`: the predicted POSIX time, or null where the reference gives none (calls
 before the first update, events without a schedule). The rules, from trip-updates.md of
 google/transit: an update's own time where it gives one, else its delay on the schedule; a call
-without an update takes the last earlier update's delay (the departure's, else the arrival's);
-no backward propagation; SKIPPED carries the delay over, NO_DATA stops it. A missing arrival is
+without an update takes the last earlier update's delay (the departure's, else the arrival's),
+or before the first update the TripUpdate's own `delay`; no other backward propagation; SKIPPED carries the delay over, NO_DATA stops it. A missing arrival is
 the scheduled arrival plus the update's departure delay; a missing departure the scheduled
 departure plus its arrival delay, never before the predicted arrival (docs/live.md states these
 two choices the reference leaves open). The service date is `start_date`, or the day before
@@ -86,7 +86,8 @@ def service_date(trip_id, start_date, stamp):
 def predict(trip_id, date, update):
     base = day_start(date)
     by_sequence = {u.stop_sequence: u for u in update.stop_time_update if u.HasField("stop_sequence")}
-    out, carry = [], None
+    # The trip's own delay holds until the first stop time update (reference.md, TripUpdate.delay).
+    out, carry = [], (update.delay if update.HasField("delay") else None)
     for row in calls[trip_id]:
         arr, dep = seconds(row["arrival_time"]), seconds(row["departure_time"])
         sched_arr = base + arr if arr is not None else None
