@@ -333,11 +333,23 @@ def main(arguments=None):
         sys.stderr.write("feedc-live: %s cannot be read: %s\n" % (options.bundle, error))
         return 1
     answer = live.render(answer)
-    if options.json:
-        print(json.dumps(answer, ensure_ascii=False, sort_keys=False))
-    else:
-        print("\n".join(_text_lines(mode, answer)))
+    _write(json.dumps(answer, ensure_ascii=False, sort_keys=False) if options.json else "\n".join(_text_lines(mode, answer)))
     return 0
+
+
+def _write(text):
+    """The answer on standard output, in UTF-8 whatever the locale; when it cannot be written
+    (the reader gone, a full disk) exit 2 with a message, as feedc_planner does."""
+    try:
+        sys.stdout.buffer.write((text + "\n").encode("utf-8"))
+        sys.stdout.buffer.flush()
+    except OSError as error:
+        try:
+            sys.stderr.write("feedc-live: cannot write to standard output: %s\n" % (error.strerror or error))
+            sys.stderr.flush()
+        except OSError:
+            pass
+        os._exit(2)  # not sys.exit: its flush of what is still buffered would fail again
 
 
 if __name__ == "__main__":

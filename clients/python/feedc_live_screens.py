@@ -235,16 +235,30 @@ def decode_polyline(encoded):
 
 class Line:
     """A line on the local plane of its first point: x = Δlon · 111,320 · cos(lat₀),
-    y = Δlat · 111,320, metres; the distance along it at each point."""
+    y = Δlat · 111,320, metres; the distance along it at each point. Its segments are kept in
+    blocks of BLOCK with their bounding boxes, so that a projection skips the blocks that
+    cannot hold a nearer point (the answer is the same as trying every segment in order)."""
+    BLOCK = 32
 
     def __init__(self, points):
         self.lat0, self.lon0 = points[0]
         self.scale = METRES_PER_DEGREE * math.cos(math.radians(self.lat0))
-        self.xy = [self.plane(lat, lon) for lat, lon in points]
-        self.along = [0.0]
-        for (x0, y0), (x1, y1) in zip(self.xy, self.xy[1:]):
-            self.along.append(self.along[-1] + math.hypot(x1 - x0, y1 - y0))
-        self.length = self.along[-1]
+        xy = [self.plane(lat, lon) for lat, lon in points]
+        if len(xy) == 1:
+            xy.append(xy[0])
+        self.segments, along = [], 0.0
+        for (ax, ay), (bx, by) in zip(xy, xy[1:]):
+            dx, dy = bx - ax, by - ay
+            squared = dx * dx + dy * dy
+            length = math.sqrt(squared)
+            self.segments.append((ax, ay, dx, dy, squared, length, along))
+            along += length
+        self.length = along
+        self.blocks = []
+        for start in range(0, len(self.segments), self.BLOCK):
+            part = xy[start:start + self.BLOCK + 1]
+            self.blocks.append((start, min(start + self.BLOCK, len(self.segments)), min(x for x, _ in part), max(x for x, _ in part),
+                                min(y for _, y in part), max(y for _, y in part)))
 
     def plane(self, lat, lon):
         return (lon - self.lon0) * self.scale, (lat - self.lat0) * METRES_PER_DEGREE
@@ -253,18 +267,24 @@ class Line:
         """The nearest point of the segments from `first_segment` on: (segment, distance along);
         ties: the first."""
         px, py = self.plane(lat, lon)
-        best = None
-        for segment in range(first_segment, max(len(self.xy) - 1, 1)):
-            (ax, ay) = self.xy[segment]
-            (bx, by) = self.xy[segment + 1] if segment + 1 < len(self.xy) else (ax, ay)
-            dx, dy = bx - ax, by - ay
-            squared = dx * dx + dy * dy
-            t = 0.0 if squared == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / squared))
-            qx, qy = ax + t * dx, ay + t * dy
-            distance = (px - qx) ** 2 + (py - qy) ** 2
-            if best is None or distance < best[0]:
-                best = (distance, segment, self.along[segment] + t * math.sqrt(squared))
-        return best[1], best[2]
+        best, best_segment, best_along = math.inf, first_segment, self.segments[first_segment][6]
+        segments = self.segments
+        for start, end, min_x, max_x, min_y, max_y in self.blocks:
+            if end <= first_segment:
+                continue
+            outside_x = min_x - px if px < min_x else px - max_x if px > max_x else 0.0
+            outside_y = min_y - py if py < min_y else py - max_y if py > max_y else 0.0
+            if outside_x * outside_x + outside_y * outside_y >= best:
+                continue
+            for segment in range(max(start, first_segment), end):
+                ax, ay, dx, dy, squared, length, along = segments[segment]
+                t = ((px - ax) * dx + (py - ay) * dy) / squared if squared else 0.0
+                t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+                ex, ey = px - ax - t * dx, py - ay - t * dy
+                distance = ex * ex + ey * ey
+                if distance < best:
+                    best, best_segment, best_along = distance, segment, along + t * length
+        return best_segment, best_along
 
 
 def _number(value):
@@ -273,25 +293,30 @@ def _number(value):
 
 def trip_geometry(reader, trip_id):
     """(Line, [(segment, distance) or None per call]) of a trip: its shape, else the line
-    through its stops; each call's stop projected from the previous call's segment on."""
+    through its stops; each call's stop projected from the previous call's segment on. Kept by
+    shape and stops (the trips of a pattern share them)."""
+    calls = reader.calls(trip_id)
+    line = reader.line(trip_id)
+    polyline = line["polyline"] if line and text(line["polyline"]) else None
+    stops = tuple((lat, lon) if _number(lat) is not None and _number(lon) is not None else None
+                  for _, _, _, _, _, lat, lon, _ in calls)
+
     def read():
-        calls = reader.calls(trip_id)
-        line = reader.line(trip_id)
-        points = decode_polyline(line["polyline"]) if line and text(line["polyline"]) else []
+        points = decode_polyline(polyline) if polyline else []
         if len(points) < 2:
-            points = [(lat, lon) for _, _, _, _, _, lat, lon, _ in calls if _number(lat) is not None and _number(lon) is not None]
+            points = [stop for stop in stops if stop is not None]
         if not points:
-            return None
+            return False
         shape = Line(points)
         placed, segment = [], 0
-        for _, _, _, _, _, lat, lon, _ in calls:
-            if _number(lat) is None or _number(lon) is None:
+        for stop in stops:
+            if stop is None:
                 placed.append(None)
                 continue
-            segment, along = shape.project(lat, lon, segment)
+            segment, along = shape.project(stop[0], stop[1], segment)
             placed.append((segment, along))
         return shape, placed
-    return reader.kept("geometry", trip_id, lambda: read() or False) or None
+    return reader.kept("geometry", (polyline, stops), read) or None
 
 
 def round_to(value, digits):
