@@ -132,6 +132,19 @@ class BundleReader:
             found = self.cache[(kind, key)] = read()
         return found
 
+    def may_name(self, source, trip_id):
+        """Whether the realtime_trip query can answer a row for `trip_id` of `source`: a trip of
+        the bundle is the source's prefix + it, or realtime_trips maps it (the ids read once;
+        most of a message's trips may be unknown to the bundle, and asking costs a query each)."""
+        names = self.cache.get(("names", source))
+        if names is None:
+            prefix = self.prefixes.get(source, "")
+            names = {trip[len(prefix):] for (trip,) in self.db.execute("SELECT trip_id FROM trips")
+                     if text(trip) is not None and trip.startswith(prefix)}
+            names.update(row[0] for row in self.db.execute("SELECT realtime_trip_id FROM realtime_trips WHERE source_id = ?", (source,)))
+            self.cache[("names", source)] = names
+        return trip_id in names
+
     def calls(self, trip_id):
         """The trip's calls (trip_calls): tuples (stop_index, stop_sequence, stop_id,
         arrival_offset, departure_offset, lat, lon, parent_station)."""
@@ -197,6 +210,8 @@ class AddedTrip:
 
 
 def _rows(reader, source, trip_id, start_date):
+    if not reader.may_name(source, trip_id):
+        return []
     return [row for row in reader.query("realtime_trip", {"source_id": source, "trip_id": trip_id, "start_date": start_date})
             if text(row[0]) is not None and integer(row[1]) is not None and integer(row[4]) is not None]
 
