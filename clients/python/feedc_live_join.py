@@ -19,6 +19,7 @@ from feedc_network import civil_day, day_before, integer, text
 from feedc_queries import QUERIES
 
 DAY = 86_400
+MAX_INSTANT = 253_402_214_400      # 9999-12-31T00:00:00Z: the last instant every zone can write as a date
 CLOCK = re.compile(r"([0-9]+):([0-5][0-9]):([0-5][0-9])")
 DATE = re.compile(r"[0-9]{8}")
 # The reasons of docs/live.md section 7, in its order (the report lists them so).
@@ -77,6 +78,17 @@ def service_time(instant, zone):
     return date, int((instant - service_start(date, zone)) // 1), int((instant - service_start(day_before(date), zone)) // 1)
 
 
+def calendar_day(value):
+    """`YYYYMMDD` (a real date) as an int, else None."""
+    if value is None or not DATE.fullmatch(value):
+        return None
+    try:
+        datetime.date(int(value[:4]), int(value[4:6]), int(value[6:]))
+    except ValueError:
+        return None
+    return int(value)
+
+
 def clock_seconds(value):
     """`HH:MM:SS` (the hours may pass 24) as seconds, else None."""
     match = CLOCK.fullmatch(value or "")
@@ -85,8 +97,8 @@ def clock_seconds(value):
 
 def iso(instant, zone):
     """An instant as ISO 8601 with the zone's offset (`Z` for UTC), as Foundation writes it;
-    None stays None."""
-    if instant is None:
+    None stays None, and so does an instant past the years 1 to 9999."""
+    if instant is None or not -62_135_596_800 + DAY <= instant <= MAX_INSTANT:
         return None
     moment = datetime.datetime.fromtimestamp(instant, zone)
     offset = int(moment.utcoffset().total_seconds())
@@ -245,9 +257,16 @@ def join_trip(reader, source, trip, moment, timestamp, reasons, entity_id):
             if start is None:
                 reasons.add("frequency_without_start_time", entity_id)
                 return None
-        distance = abs(service_start(service_date, reader.zone) + start - reference)
+        try:
+            day_start = service_start(service_date, reader.zone)
+        except (ValueError, OverflowError):  # not a day of the years 1 to 9999
+            continue
+        distance = abs(day_start + start - reference)
         if best is None or distance < best[0]:
             best = (distance, trip_id, service_date, start)
+    if best is None:
+        reasons.add("not_running", entity_id)
+        return None
     return best[1:]
 
 
@@ -294,8 +313,8 @@ def join_update(reader, source, entity_id, update, header_timestamp, moment, rea
         if start is None:
             reasons.add("unknown_trip", entity_id)  # a copy without its start cannot be named
             return None
-        if copy_date is not None and DATE.fullmatch(copy_date):
-            service_date = int(copy_date)
+        if calendar_day(copy_date) is not None:
+            service_date = calendar_day(copy_date)
         return Run(trip_id, service_date, start, service_start(service_date, reader.zone), "duplicated", update,
                    copy_id, entity_id, timestamp)
     how = "canceled" if relationship in (CANCELED, DELETED) else "scheduled"
@@ -318,10 +337,10 @@ def _added(reader, source, entity_id, update, timestamp, moment, reasons):
         if arrival is None and departure is None:
             reasons.add("added_without_time", entity_id)
             continue
-        if (arrival is not None and arrival <= 0) or (departure is not None and departure <= 0):
+        if any(time is not None and not 0 < time <= MAX_INSTANT for time in (arrival, departure)):
             reasons.add("time_out_of_range", entity_id)
-            arrival = arrival if arrival is not None and arrival > 0 else None
-            departure = departure if departure is not None and departure > 0 else None
+            arrival = arrival if arrival is not None and 0 < arrival <= MAX_INSTANT else None
+            departure = departure if departure is not None and 0 < departure <= MAX_INSTANT else None
             if arrival is None and departure is None:
                 continue
         calls.append({"stop_index": len(calls), "stop_sequence": u.stop_sequence, "stop_id": stop["stop_id"], "status": "added",
@@ -333,9 +352,8 @@ def _added(reader, source, entity_id, update, timestamp, moment, reasons):
         return None
     trip = update.trip
     route = reader.route(prefix + trip.route_id) if trip.route_id is not None else None
-    if trip.start_date is not None and DATE.fullmatch(trip.start_date):
-        service_date = int(trip.start_date)
-    else:
+    service_date = calendar_day(trip.start_date)
+    if service_date is None:
         service_date = calendar_date(calls[0]["predicted_departure"], reader.zone)
     return AddedTrip(prefix + (trip.trip_id or entity_id), route[0] if route else None, service_date, calls, entity_id,
                      timestamp, trip.trip_id)

@@ -993,6 +993,54 @@ class HostileMessages(unittest.TestCase):
         self.assertEqual(len(read_message(data).entities[0].trip_update.updates), 1001)
         self.assertEqual(self.code(data, Limits(max_entities=0)), "too_many_entities")
 
+    def test_mutated_messages_read_or_refuse_and_answer(self):
+        """Bytes of a message with every kind of entity, changed at random (a byte set, cut,
+        repeated): each reads or is a LiveError; what reads is answered by every screen."""
+        import random
+        now = local(7, 50)
+        v = pb.FeedEntity(id="v")
+        v.vehicle.trip.trip_id, v.vehicle.trip.start_date = "T1", "20260304"
+        v.vehicle.position.latitude, v.vehicle.position.longitude = 38.92, -77.0
+        v.vehicle.current_stop_sequence, v.vehicle.timestamp = 20, now
+        a = pb.FeedEntity(id="a")
+        a.alert.informed_entity.add(stop_id="B")
+        a.alert.informed_entity.add(trip=pb.TripDescriptor(trip_id="T1"))
+        a.alert.active_period.add(start=now - 10, end=now + 10)
+        a.alert.header_text.translation.add(text="x", language="en")
+        data = message([trip_update("e1", "T1", [stop_update(20, "B", now + 60, now + 70), stop_update(30, arrival_delay=30)],
+                                    start_date="20260304", start_time="08:00:00", delay=5, timestamp=now),
+                        trip_update("e2", "FQ", [stop_update(2, arrival=now)], start_time="07:00:00", relationship=pb.TripDescriptor.ADDED),
+                        trip_update("e3", "T1", [], relationship=pb.TripDescriptor.DUPLICATED, properties=("c", "20260304", "12:00:00")),
+                        v, a], now)
+        live = LiveBundle(BUNDLES["tiny"]) if "tiny" in BUNDLES else None
+        rng, answered, refused = random.Random(44), 0, 0
+        for _ in range(1500):
+            mutated = bytearray(data)
+            for _ in range(rng.randrange(1, 4)):
+                where = rng.randrange(len(mutated))
+                change = rng.randrange(3)
+                if change == 0:
+                    mutated[where] = rng.randrange(256)
+                elif change == 1:
+                    del mutated[where:where + rng.randrange(1, 8)]
+                else:
+                    mutated[where:where] = mutated[where:where + rng.randrange(1, 8)]
+            try:
+                read = read_message(bytes(mutated))
+            except LiveError:
+                refused += 1
+                continue
+            if live is not None and answered < 200:
+                answered += 1
+                feed = LiveFeed("tiny")
+                feed.apply(read)
+                for ask in (lambda: live.report([feed], now), lambda: live.live_departures([feed], now, "tiny:B"),
+                            lambda: live.vehicles([feed], now), lambda: live.alerts([feed], now, stop="tiny:B"),
+                            lambda: live.trip_progress([feed], now, "tiny:T1")):
+                    json.dumps(live.render(ask()))
+        self.assertGreater(refused, 100)
+        self.assertGreater(answered, 20 if live is not None else -1)
+
     def test_extensions_are_ignored(self):
         extended = header() + field(2, field(1, b"e1") + field(1001, b"\x0a\x03abc"))
         self.assertEqual(read_message(extended).entities[0].id, "e1")
