@@ -25,10 +25,26 @@ import sqlite3
 import sys
 import time
 
-from feedc_live_read import DIFFERENTIAL, Limits, LiveError, LiveMessage, read_file, read_message  # noqa: F401
-from feedc_live_join import BundleReader, Reasons, Run, iso, join_update
-from feedc_live_alerts import alerts, name_selector
-from feedc_live_screens import join_vehicle, live_departures, place_departures, place_vehicle, trip_progress, vehicles
+try:
+    from feedc_live_read import DIFFERENTIAL, Limits, LiveError, LiveMessage, read_file, read_message  # noqa: F401
+    from feedc_live_join import BundleReader, Reasons, Run, iso, join_update
+    from feedc_live_alerts import alerts, name_selector
+    from feedc_live_screens import join_vehicle, live_departures, place_departures, place_vehicle, trip_progress, vehicles
+    MISSING = None
+except ImportError as error:  # no gtfs-realtime-bindings: the command says so; the library raises it when used
+    if "gtfs-realtime-bindings" not in str(error):
+        raise
+    MISSING = str(error)
+
+    class LiveError(Exception):
+        pass
+
+    class LiveMessage:
+        pass
+
+    def read_message(*_, **__):
+        raise ImportError(MISSING)
+    read_file = read_message
 
 MAX_AGE = 90                       # seconds after its newest header.timestamp a state is stale
 HISTORY = 8                        # messages a state keeps for the join report
@@ -46,6 +62,8 @@ class LiveFeed:
     there is no timestamp."""
 
     def __init__(self, source, max_age=MAX_AGE, history=HISTORY):
+        if MISSING:
+            raise ImportError(MISSING)
         self.source, self.max_age, self.history = source, max_age, history
         self.entities, self.stamps, self.timestamp, self.messages = {}, {}, None, []
 
@@ -153,6 +171,8 @@ class LiveBundle:
     (LiveFeed list) and the moment (POSIX seconds or an aware datetime), and carries `stale`."""
 
     def __init__(self, path):
+        if MISSING:
+            raise ImportError(MISSING)
         self.reader = BundleReader(os.path.abspath(path))
 
     @property
@@ -301,6 +321,9 @@ def _text_lines(mode, answer):
 def main(arguments=None):
     parser = _parser()
     options = parser.parse_args(arguments)
+    if MISSING:
+        sys.stderr.write("feedc-live: %s\n" % MISSING)
+        return 2
     mode = _mode(parser, options)
     try:
         if not os.path.isfile(options.bundle):
