@@ -26,7 +26,7 @@ import sys
 import time
 
 try:
-    from feedc_live_read import DIFFERENTIAL, Limits, LiveError, LiveMessage, read_file, read_message  # noqa: F401
+    from feedc_live_read import Limits, LiveError, LiveMessage, read_file, read_message  # noqa: F401 (Limits: the API)
     from feedc_live_join import BundleReader, Reasons, Run, iso, join_update
     from feedc_live_alerts import alerts, name_selector
     from feedc_live_screens import join_vehicle, live_departures, place_departures, place_vehicle, trip_progress, vehicles

@@ -9,7 +9,7 @@ ties: the first in the states' order).
 """
 import math
 
-from feedc_live_join import (AddedTrip, NoReasons, Run, calendar_date, clock_seconds, join_trip, join_update, service_start,
+from feedc_live_join import (AddedTrip, NoReasons, Run, calendar_date, join_trip, join_update, service_start,
                              service_time)
 from feedc_live_read import ADDED, CANCELED, DELETED, DUPLICATED, NEW, REPLACEMENT, SCHEDULED, STOPPED_AT, UNSCHEDULED
 from feedc_network import integer, text

@@ -70,7 +70,6 @@ def _find_bindings():
 
 pb = _find_bindings()
 if pb is not None:
-    import feedc_live  # noqa: E402
     from feedc_live import LiveBundle, LiveFeed, read_file, read_message  # noqa: E402
     from feedc_live_read import LiveError, Limits  # noqa: E402
 
