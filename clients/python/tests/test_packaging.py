@@ -1,7 +1,8 @@
 """`pip install clients/python` (pyproject.toml, built by hatchling): into a fresh virtual
 environment, straight from the checkout, which it must leave as it was (no build/, no
 *.egg-info); then `feedc-client --help`, `feedc-query --list` and `import feedc_client` from a
-folder outside the checkout.
+folder outside the checkout; `feedc-live`, installed without its `live` extra (no index here),
+says how to get gtfs-realtime-bindings, the one dependency, which only that extra requires.
 
     python3 -m unittest discover -s clients/python/tests -v -p test_packaging.py
 
@@ -10,6 +11,7 @@ folder outside the checkout.
 /usr/share/python-wheels when they hold it, else from the package index pip is configured with.
 """
 import glob
+import json
 import os
 import shutil
 import subprocess
@@ -128,16 +130,24 @@ class PackagingTests(unittest.TestCase):
         self.assertIn("no bundle file at", done.stdout)
 
     def test_the_modules_import_from_the_installed_copy(self):
-        code = ("import os, sys, importlib.metadata as m\n"
+        code = ("import json, os, sys, importlib.metadata as m\n"
                 "import feedc_client, feedc_planner\n"
                 "from feedc_client import FeedClient, UpdateError, fold_query\n"
                 "assert fold_query('Café & Bäckerei-Nord') == 'cafe and backerei nord'\n"
                 "print(os.path.dirname(feedc_client.__file__))\n"
-                "print(m.requires('feedc-client'))\n"
+                "print(json.dumps(m.requires('feedc-client')))\n"
                 "print(m.metadata('feedc-client')['Requires-Python'])\n")
         folder, requires, python = self.run_outside(os.path.join(self.bin, "python"), "-c", code).splitlines()
         self.assertTrue(folder.startswith(self.folder) and "site-packages" in folder, folder)
-        self.assertEqual((requires, python), ("None", ">=3.9"))
+        # Standard library only, but for the live layer's extra.
+        self.assertEqual((json.loads(requires), python), (["gtfs-realtime-bindings==3.0.0; extra == 'live'"], ">=3.9"))
+
+    def test_the_live_command_without_its_extra(self):
+        done = _run([os.path.join(self.bin, "feedc-live"), "bundle.sqlite", "--feed", "x.pb", "--source", "s", "--report"],
+                    cwd=self.outside)
+        self.assertEqual(done.returncode, 2, done.stdout)
+        self.assertIn("pip install 'feedc-client[live]'", done.stdout)
+        self.assertNotIn("Traceback", done.stdout)
 
     def test_every_client_module_is_installed(self):
         modules = sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(CLIENT_FOLDER, "feedc_*.py")))
