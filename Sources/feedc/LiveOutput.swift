@@ -1,5 +1,6 @@
 import FeedClient
 import FeedModel
+import FeedRealtime
 import Foundation
 
 /// `feedc live`'s answers as text, or as the JSON of docs/live.md (section 6): snake_case keys,
@@ -100,7 +101,6 @@ struct LiveOutput {
         var trip_id: String
         var realtime_trip_id: String?
         var route_id: String
-        var direction_index: Int
         var stop_id: String?
         var lat: Double?
         var lon: Double?
@@ -116,7 +116,6 @@ struct LiveOutput {
             try c.encode(trip_id, forKey: .trip_id)
             try c.encode(realtime_trip_id, forKey: .realtime_trip_id)
             try c.encode(route_id, forKey: .route_id)
-            try c.encode(direction_index, forKey: .direction_index)
             try c.encode(stop_id, forKey: .stop_id)
             try c.encode(lat, forKey: .lat)
             try c.encode(lon, forKey: .lon)
@@ -127,7 +126,7 @@ struct LiveOutput {
             try c.encode(timestamp, forKey: .timestamp)
         }
         enum Key: String, CodingKey {
-            case vehicle_id, trip_id, realtime_trip_id, route_id, direction_index, stop_id, lat, lon, distance_along_m, share, next_stop_id, status, timestamp
+            case vehicle_id, trip_id, realtime_trip_id, route_id, stop_id, lat, lon, distance_along_m, share, next_stop_id, status, timestamp
         }
     }
 
@@ -147,8 +146,8 @@ struct LiveOutput {
             Vehicles(
                 vehicles: answer.vehicles.map { v in
                     VehicleJSON(
-                        vehicle_id: v.vehicleID, trip_id: v.tripID, realtime_trip_id: v.realtimeTripID, route_id: v.routeID,
-                        direction_index: v.directionIndex, stop_id: v.stopID, lat: Self.round(v.latitude, 1e-6), lon: Self.round(v.longitude, 1e-6),
+                        vehicle_id: v.vehicleID, trip_id: v.tripID, realtime_trip_id: v.realtimeTripID, route_id: v.routeID, stop_id: v.stopID,
+                        lat: Self.round(v.latitude, 1e-6), lon: Self.round(v.longitude, 1e-6),
                         distance_along_m: Self.round(v.distanceAlong, 0.1), share: Self.round(v.share, 1e-4), next_stop_id: v.nextStopID,
                         status: v.status, timestamp: time(v.timestamp))
                 }, stale: answer.stale))
@@ -204,6 +203,14 @@ struct LiveOutput {
 
     // MARK: - Report
 
+    /// One message's report (joined alone), for `--report`.
+    struct MessageReport {
+        var file: String
+        var source: String
+        var message: RealtimeMessage
+        var report: LiveReport
+    }
+
     struct Kind: Encodable {
         var total: Int
         var joined: Int
@@ -214,33 +221,83 @@ struct LiveOutput {
         var examples: [String]
     }
 
-    struct Report: Encodable {
-        var messages: Int
+    struct MessageJSON: Encodable {
+        var feed: String
+        var source: String
+        var timestamp: String?
+        var incrementality: String
+        var entities: Int
         var trip_updates: Kind
-        var stop_time_updates: Kind
+        var vehicles: Kind
+        var alerts: Kind
+        var reasons: [String: Reason]
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(feed, forKey: .feed)
+            try c.encode(source, forKey: .source)
+            try c.encode(timestamp, forKey: .timestamp)
+            try c.encode(incrementality, forKey: .incrementality)
+            try c.encode(entities, forKey: .entities)
+            try c.encode(trip_updates, forKey: .trip_updates)
+            try c.encode(vehicles, forKey: .vehicles)
+            try c.encode(alerts, forKey: .alerts)
+            try c.encode(reasons, forKey: .reasons)
+        }
+        enum Key: String, CodingKey { case feed, source, timestamp, incrementality, entities, trip_updates, vehicles, alerts, reasons }
+    }
+
+    struct Report: Encodable {
+        var messages: [MessageJSON]
+        var entities: Int
+        var trip_updates: Kind
         var vehicles: Kind
         var alerts: Kind
         var reasons: [String: Reason]
         var stale: Bool
     }
 
-    func report(_ r: LiveReport) -> String {
-        let reasons = Dictionary(uniqueKeysWithValues: r.reasons.counts.map { ($0.key.rawValue, Reason(count: $0.value.count, examples: $0.value.examples)) })
-        guard json else {
-            var lines = [
-                "messages: \(r.messages)\(r.stale ? " (stale)" : "")",
-                "trip updates: \(r.tripUpdates.joined) of \(r.tripUpdates.total) joined; stop time updates: \(r.stopTimeUpdates.joined) of \(r.stopTimeUpdates.total)",
-                "vehicles: \(r.vehicles.joined) of \(r.vehicles.total) joined; alerts: \(r.alerts.joined) of \(r.alerts.total)",
-            ]
-            for (name, reason) in reasons.sorted(by: { $0.key < $1.key }) {
-                lines.append("  \(name) × \(reason.count): \(reason.examples.joined(separator: ", "))")
+    func report(_ each: [MessageReport], stale: Bool) -> String {
+        func kind(_ k: KeyPath<LiveReport, LiveReport.Kind>) -> Kind {
+            Kind(total: each.reduce(0) { $0 + $1.report[keyPath: k].total }, joined: each.reduce(0) { $0 + $1.report[keyPath: k].joined })
+        }
+        func reasons(_ r: LiveReasons) -> [String: Reason] {
+            Dictionary(uniqueKeysWithValues: r.counts.map { ($0.key.rawValue, Reason(count: $0.value.count, examples: $0.value.examples)) })
+        }
+        var sums: [String: Reason] = [:]
+        for entry in each {
+            for (name, reason) in reasons(entry.report.reasons) {
+                var sum = sums[name] ?? Reason(count: 0, examples: [])
+                sum.count += reason.count
+                sum.examples = Array(Set(sum.examples + reason.examples).sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }.prefix(5))
+                sums[name] = sum
             }
+        }
+        let messages = each.map { entry in
+            MessageJSON(
+                feed: entry.file, source: entry.source, timestamp: time(entry.message.timestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) }),
+                incrementality: entry.message.isDifferential ? "DIFFERENTIAL" : "FULL_DATASET", entities: entry.message.entities.count,
+                trip_updates: Kind(total: entry.report.tripUpdates.total, joined: entry.report.tripUpdates.joined),
+                vehicles: Kind(total: entry.report.vehicles.total, joined: entry.report.vehicles.joined),
+                alerts: Kind(total: entry.report.alerts.total, joined: entry.report.alerts.joined), reasons: reasons(entry.report.reasons))
+        }
+        let entities = each.reduce(0) { $0 + $1.message.entities.count }
+        guard json else {
+            var lines: [String] = []
+            for m in messages {
+                lines.append(
+                    "\(m.feed): \(m.entities) entities; trip updates \(m.trip_updates.joined) of \(m.trip_updates.total) joined, vehicles \(m.vehicles.joined) of \(m.vehicles.total), alerts \(m.alerts.joined) of \(m.alerts.total)"
+                )
+                for (name, reason) in m.reasons.sorted(by: { $0.key < $1.key }) {
+                    lines.append("  \(name) × \(reason.count): \(reason.examples.joined(separator: ", "))")
+                }
+            }
+            if stale { lines.append("(stale: a message is older than its maximum age)") }
             return lines.joined(separator: "\n")
         }
-        let kind = { (k: LiveReport.Kind) in Kind(total: k.total, joined: k.joined) }
         return encode(
             Report(
-                messages: r.messages, trip_updates: kind(r.tripUpdates), stop_time_updates: kind(r.stopTimeUpdates), vehicles: kind(r.vehicles),
-                alerts: kind(r.alerts), reasons: reasons, stale: r.stale))
+                messages: messages, entities: entities, trip_updates: kind(\.tripUpdates), vehicles: kind(\.vehicles), alerts: kind(\.alerts),
+                reasons: sums, stale: stale))
     }
 }

@@ -139,6 +139,8 @@ def _message_report(reader, source, message, moment):
         if entity.alert is not None:
             counts["alerts"][0] += 1
             names = [name_selector(reader, source, s, moment, state.timestamp, reasons, entity.id) for s in entity.alert.informed]
+            if not entity.alert.informed:  # the reference requires one: it names nothing the bundle knows
+                reasons.add("unknown_informed_entity", entity.id)
             counts["alerts"][1] += any(named.known for named in names)
     return counts, reasons
 

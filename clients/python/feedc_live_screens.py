@@ -266,8 +266,14 @@ class Line:
     def project(self, lat, lon, first_segment=0):
         """The nearest point of the segments from `first_segment` on: (segment, distance along);
         ties: the first."""
+        return self.snap(lat, lon, first_segment)[:2]
+
+    def snap(self, lat, lon, first_segment=0):
+        """The nearest point of the segments from `first_segment` on: (segment, distance along,
+        its latitude, its longitude); ties: the first."""
         px, py = self.plane(lat, lon)
         best, best_segment, best_along = math.inf, first_segment, self.segments[first_segment][6]
+        best_x, best_y = self.segments[first_segment][0], self.segments[first_segment][1]
         segments = self.segments
         for start, end, min_x, max_x, min_y, max_y in self.blocks:
             if end <= first_segment:
@@ -284,7 +290,8 @@ class Line:
                 distance = ex * ex + ey * ey
                 if distance < best:
                     best, best_segment, best_along = distance, segment, along + t * length
-        return best_segment, best_along
+                    best_x, best_y = ax + t * dx, ay + t * dy
+        return best_segment, best_along, self.lat0 + best_y / METRES_PER_DEGREE, self.lon0 + (best_x / self.scale if self.scale else 0.0)
 
 
 def _number(value):
@@ -367,10 +374,12 @@ def place_vehicle(reader, prefix, trip_id, vehicle, reasons=NoReasons(), entity_
         return stop_id, vehicle.lat, vehicle.lon, None, None, None
     line, placed = geometry
     if vehicle.lat is not None:
-        first = placed[named][0] if named is not None and placed[named] is not None else 0
-        along = line.project(vehicle.lat, vehicle.lon, first)[1]
+        # From the segment of the call before the named one (the vehicle is on its way there),
+        # the named call's own for the first; every segment when no call is named.
+        before = named - 1 if named is not None and named > 0 else named
+        first = placed[before][0] if before is not None and placed[before] is not None else 0
+        _, along, lat, lon = line.snap(vehicle.lat, vehicle.lon, first)
         following = next((p for p, spot in enumerate(placed) if spot is not None and spot[1] > along), None)
-        lat, lon = vehicle.lat, vehicle.lon
     elif named is not None:
         along = placed[named][1] if placed[named] is not None else None
         lat, lon = calls[named][5], calls[named][6]

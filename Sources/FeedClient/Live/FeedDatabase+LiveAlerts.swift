@@ -16,7 +16,7 @@ extension FeedDatabase {
             for entity in feed.entities {
                 guard let alert = entity.alert else { continue }
                 guard selectors.isEmpty || alert.informed.contains(where: { selectors.match($0, prefix: prefix) }) else { continue }
-                let (stops, routes) = try named(alert, prefix: prefix, entity: entity.id, &context.reasons)
+                let (stops, routes) = try named(alert, prefix: prefix, entity: entity.id, source: feed.source, &context)
                 let now = Int64(moment.timeIntervalSince1970.rounded(.down))
                 let active = alert.activePeriods.isEmpty || alert.activePeriods.contains { ($0.start ?? .min) <= now && now < ($0.end ?? .max) }
                 found.append(
@@ -29,10 +29,13 @@ extension FeedDatabase {
     }
 
     /// The bundle's stops and routes an alert's entities name; an entity naming nothing the
-    /// bundle knows is counted.
-    func named(_ alert: RealtimeAlert, prefix: String, entity: String, _ reasons: inout LiveReasons) throws(ClientError) -> ([String], [String]) {
+    /// bundle knows (no such agency, route, stop or route type; a trip that does not join) is
+    /// counted, and so is an alert naming no entity.
+    func named(
+        _ alert: RealtimeAlert, prefix: String, entity: String, source: String, _ context: inout LiveContext
+    ) throws(ClientError) -> ([String], [String]) {
         var stops: Set<String> = [], routes: Set<String> = []
-        if alert.informed.isEmpty { reasons.add(.unknownInformedEntity, entity) }
+        if alert.informed.isEmpty { context.reasons.add(.unknownInformedEntity, entity) }
         for informed in alert.informed {
             var known = false
             if let stop = informed.stopID, try self.stop(id: prefix + stop) != nil {
@@ -43,64 +46,75 @@ extension FeedDatabase {
                 routes.insert(prefix + route)
                 known = true
             }
-            if informed.stopID == nil && informed.routeID == nil && (informed.agencyID != nil || informed.routeType != nil || informed.trip != nil) {
+            if let agency = informed.agencyID, try !readRows("SELECT 1 FROM agencies WHERE agency_id = ?", [.text(prefix + agency)]).isEmpty {
                 known = true
             }
-            if !known { reasons.add(.unknownInformedEntity, entity) }
+            if let type = informed.routeType, try !readRows("SELECT 1 FROM routes WHERE type = ? LIMIT 1", [.integer(Int64(type))]).isEmpty {
+                known = true
+            }
+            if let trip = informed.trip {
+                var ignored = context
+                let probe = RealtimeEntity(id: entity)
+                if try joinTrip(trip, entity: probe, stamp: nil, source: source, &ignored) != nil { known = true }
+            }
+            if !known { context.reasons.add(.unknownInformedEntity, entity) }
         }
         return (stops.sorted(), routes.sorted())
     }
 
-    /// The translation in `language` (any case), else in its base language, else the one
-    /// without a language, else the first.
+    /// The translation in `language` (any case), else one of the same base language (`de` for
+    /// `de-CH`, `de-CH` for `de`), else the one without a language, else the first.
     static func text(_ texts: [TranslatedText], _ language: String?) -> String? {
-        if let language = language?.lowercased() {
-            if let exact = texts.first(where: { $0.language?.lowercased() == language }) { return exact.text }
-            let base = language.split(separator: "-").first.map(String.init) ?? language
-            if let near = texts.first(where: { $0.language?.lowercased() == base }) { return near.text }
+        func base(_ tag: String) -> String { String(tag.split(separator: "-").first ?? Substring(tag)) }
+        if let asked = language?.lowercased(), !asked.isEmpty {
+            if let exact = texts.first(where: { $0.language?.lowercased() == asked }) { return exact.text }
+            if let near = texts.first(where: { $0.language.map { !$0.isEmpty && base($0.lowercased()) == base(asked) } ?? false }) { return near.text }
         }
-        return texts.first { $0.language == nil }?.text ?? texts.first?.text
+        return texts.first { ($0.language ?? "").isEmpty }?.text ?? texts.first?.text
     }
 }
 
 /// What an alert's informed entities are matched against: a stop (its parent station and the
-/// lines calling there) or a route (its agency and type).
+/// lines calling there) and a route (its agency and type); an alert applies when it matches
+/// either given.
 struct AlertSelectors {
+    typealias Line = (route: String, agency: String, type: Int)
     var stop: String?
     var parent: String?
-    var route: String?
-    /// (route, agency, type) of the lines at the stop, or of the route.
-    var lines: [(route: String, agency: String, type: Int)] = []
+    var stopLines: [Line] = []
+    var route: Line?
 
     var isEmpty: Bool { stop == nil && route == nil }
 
     init(database: isolated FeedDatabase, stop: String?, route: String?) throws(ClientError) {
         self.stop = stop
-        self.route = route
         if let stop {
             parent = try database.stop(id: stop)?.parentStation
-            lines = try database.run("live_stop_routes", ["stop_id": .text(stop)]).map { row throws(ClientError) in
-                (try row.text("route_id"), try row.text("agency_id"), try row.int("type"))
-            }
-        } else if let route {
-            lines = try database.run("live_route", ["route_id": .text(route)]).map { row throws(ClientError) in
+            stopLines = try database.run("live_stop_routes", ["stop_id": .text(stop)]).map { row throws(ClientError) in
                 (try row.text("route_id"), try row.text("agency_id"), try row.int("type"))
             }
         }
+        if let route, let row = try database.run("live_route", ["route_id": .text(route)]).first {
+            self.route = (try row.text("route_id"), try row.text("agency_id"), try row.int("type"))
+        }
+    }
+
+    /// An entity naming only an agency and/or a route type matches a line of that agency and type.
+    private static func agencyOrType(_ e: InformedEntity, prefix: String, _ line: Line) -> Bool {
+        guard e.routeID == nil, e.stopID == nil, e.trip == nil, e.agencyID != nil || e.routeType != nil else { return false }
+        return (e.agencyID.map { prefix + $0 == line.agency } ?? true) && (e.routeType.map { $0 == line.type } ?? true)
     }
 
     func match(_ e: InformedEntity, prefix: String) -> Bool {
         if let stop {
-            if let id = e.stopID { return prefix + id == stop || (parent != nil && prefix + id == parent) }
-        } else if e.stopID != nil && e.routeID == nil {
-            return false
+            if let id = e.stopID, prefix + id == stop || (parent != nil && prefix + id == parent) { return true }
+            if let id = e.routeID, e.stopID == nil, stopLines.contains(where: { $0.route == prefix + id }) { return true }
+            if stopLines.contains(where: { Self.agencyOrType(e, prefix: prefix, $0) }) { return true }
         }
-        if let id = e.routeID { return lines.contains { $0.route == prefix + id } }
-        if e.trip != nil { return false }
-        if let agency = e.agencyID {
-            return lines.contains { $0.agency == prefix + agency } && (e.routeType.map { t in lines.contains { $0.type == t } } ?? true)
+        if let route {
+            if let id = e.routeID, prefix + id == route.route { return true }
+            if Self.agencyOrType(e, prefix: prefix, route) { return true }
         }
-        if let type = e.routeType { return lines.contains { $0.type == type } }
         return false
     }
 }

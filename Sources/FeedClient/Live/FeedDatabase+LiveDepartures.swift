@@ -23,7 +23,11 @@ extension FeedDatabase {
         var byRun: [RunKey: JoinedTrip] = [:]
         for trip in joined where trip.kind != .duplicated {
             let key = RunKey(tripID: trip.run.tripID, serviceDate: trip.run.serviceDate, start: trip.run.start)
-            if byRun[key] == nil { byRun[key] = trip }
+            if let held = byRun[key] {
+                if let stamp = trip.stamp, held.stamp.map({ stamp > $0 }) ?? true { byRun[key] = trip }
+            } else {
+                byRun[key] = trip
+            }
         }
         var extra: [LiveDeparture] = []
         for trip in joined where trip.kind == .duplicated {
@@ -95,33 +99,84 @@ extension FeedDatabase {
             trip: kind, runStart: run.start)
     }
 
-    /// Calls at `stopID` of trips the bundle does not hold (`ADDED`, `NEW`): each update at the
-    /// stop with a time of its own.
+    /// Calls at `stopID` of trips the bundle does not hold (`ADDED`, `NEW`): of each such trip
+    /// (the newest update of each), its calls at `stopID` but its last.
     private func addedDepartures(at stopID: String, feeds: [LiveFeed], _ context: inout LiveContext) throws(ClientError) -> [LiveDeparture] {
-        var found: [LiveDeparture] = []
+        var trips: [String: (trip: AddedTrip, stamp: Int64?)] = [:]
+        var order: [String] = []
         for feed in feeds {
-            let prefix = try livePrefix(feed.source, &context)
             for entity in feed.entities {
                 guard let update = entity.tripUpdate, update.trip.relationship == .added || update.trip.relationship == .new else { continue }
-                for (i, stu) in update.updates.enumerated() where i < update.updates.count - 1 {
-                    guard let stop = stu.stopID, prefix + stop == stopID, stu.relationship != .skipped else { continue }
-                    guard let time = stu.departure?.time ?? stu.arrival?.time, time > 0 else {
-                        context.reasons.add(.addedWithoutTime, entity.id)
-                        continue
-                    }
-                    let date = liveDate(update.trip.startDate) ?? ServiceTime(Self.date(time), timeZone: context.zone).date
-                    found.append(
-                        LiveDeparture(
-                            tripID: prefix + (update.trip.tripID ?? entity.id), routeID: update.trip.routeID.map { prefix + $0 }, stopID: stopID,
-                            stopSequence: stu.stopSequence, serviceDate: date, headsign: nil, scheduled: nil, predicted: Self.date(time), delay: nil,
-                            status: .added, trip: .added, runStart: nil))
+                guard let trip = try addedTrip(update, entity: entity.id, source: feed.source, &context) else { continue }
+                let key = "\(trip.tripID)\u{1F}\(trip.serviceDate)"
+                let stamp = update.timestamp ?? feed.messageTimestamp(of: entity.id)
+                if let held = trips[key] {
+                    if let stamp, held.stamp.map({ stamp > $0 }) ?? true { trips[key] = (trip, stamp) }
+                } else {
+                    trips[key] = (trip, stamp)
+                    order.append(key)
                 }
             }
         }
-        return found
+        return order.flatMap { key -> [LiveDeparture] in
+            let trip = trips[key]!.trip
+            return trip.calls.dropLast().filter { $0.stopID == stopID }.map { call in
+                LiveDeparture(
+                    tripID: trip.tripID, routeID: trip.routeID, stopID: stopID, stopSequence: call.sequence, serviceDate: trip.serviceDate,
+                    headsign: nil, scheduled: nil, predicted: Self.date(call.time), delay: nil, status: .added, trip: .added, runStart: nil)
+            }
+        }
+    }
+
+    /// An added trip's calls: each update at a stop the bundle has, at its departure's time,
+    /// else its arrival's (counted when it has neither, or one out of range).
+    func addedTrip(_ update: RealtimeTripUpdate, entity: String, source: String, _ context: inout LiveContext) throws(ClientError) -> AddedTrip? {
+        let prefix = try livePrefix(source, &context)
+        var calls: [AddedTrip.Call] = []
+        for stu in update.updates {
+            guard let stop = stu.stopID, try self.stop(id: prefix + stop) != nil else {
+                context.reasons.add(.unknownStop, entity)
+                continue
+            }
+            var arrival = stu.arrival?.time, departure = stu.departure?.time
+            guard arrival != nil || departure != nil else {
+                context.reasons.add(.addedWithoutTime, entity)
+                continue
+            }
+            let valid = { (time: Int64?) in time.map { 0 < $0 && $0 <= AddedTrip.maxInstant } ?? true }
+            if !valid(arrival) || !valid(departure) {
+                context.reasons.add(.timeOutOfRange, entity)
+                if !valid(arrival) { arrival = nil }
+                if !valid(departure) { departure = nil }
+                guard arrival != nil || departure != nil else { continue }
+            }
+            calls.append(AddedTrip.Call(stopID: prefix + stop, sequence: stu.stopSequence, time: departure ?? arrival!))
+        }
+        guard let first = calls.first else { return nil }
+        let route = try update.trip.routeID.flatMap { id throws(ClientError) in
+            try run("live_route", ["route_id": .text(prefix + id)]).isEmpty ? nil : prefix + id
+        }
+        let date = liveDate(update.trip.startDate) ?? ServiceTime(Self.date(first.time), timeZone: context.zone).date
+        return AddedTrip(tripID: prefix + (update.trip.tripID ?? entity), routeID: route, serviceDate: date, calls: calls)
     }
 
     static func date(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+}
+
+/// A trip the bundle does not hold, from a message's stop time updates.
+struct AddedTrip {
+    struct Call {
+        var stopID: String
+        var sequence: Int?
+        var time: Int64
+    }
+    /// 9999-12-31T00:00:00Z: the last instant every time zone writes as a date.
+    static let maxInstant: Int64 = 253_402_214_400
+
+    var tripID: String
+    var routeID: String?
+    var serviceDate: Int
+    var calls: [Call]
 }
 
 /// One run of a trip: its id, service date and start (seconds into the service day).

@@ -16,19 +16,13 @@ extension FeedDatabase {
                     report.tripUpdates.total += 1
                     report.stopTimeUpdates.total += update.updates.count
                     if update.trip.relationship == .added || update.trip.relationship == .new {
-                        report.tripUpdates.joined += 1
-                        for stu in update.updates {
-                            guard let stop = stu.stopID, try self.stop(id: prefix + stop) != nil else {
-                                context.reasons.add(.unknownStop, entity.id)
-                                continue
-                            }
-                            if stu.departure?.time == nil && stu.arrival?.time == nil {
-                                context.reasons.add(.addedWithoutTime, entity.id)
-                                continue
-                            }
-                            report.stopTimeUpdates.joined += 1
+                        if let added = try addedTrip(update, entity: entity.id, source: feed.source, &context) {
+                            report.tripUpdates.joined += 1
+                            report.stopTimeUpdates.joined += added.calls.count
                         }
-                    } else if let joined = try joinTrip(update.trip, entity: entity, stamp: update.timestamp ?? feed.timestamp, source: feed.source, &context) {
+                    } else if let joined = try joinTrip(
+                        update.trip, entity: entity, stamp: update.timestamp ?? feed.messageTimestamp(of: entity.id), source: feed.source, &context)
+                    {
                         report.tripUpdates.joined += 1
                         if joined.kind != .canceled {
                             let matched = TripPredictor.match(update.updates, to: joined.run, prefix: prefix, entity: entity.id, reasons: &context.reasons)
@@ -44,16 +38,21 @@ extension FeedDatabase {
                 if let vehicle = entity.vehicle {
                     report.vehicles.total += 1
                     if let trip = vehicle.trip,
-                        try joinTrip(trip, entity: entity, stamp: vehicle.timestamp ?? feed.timestamp, source: feed.source, &context) != nil
+                        let joined = try joinTrip(
+                            trip, entity: entity, stamp: vehicle.timestamp ?? feed.messageTimestamp(of: entity.id), source: feed.source, &context)
                     {
                         report.vehicles.joined += 1
+                        _ = place(vehicle, entity: entity, on: joined.run, prefix: prefix, reasons: &context.reasons)
+                    } else if vehicle.trip == nil {
+                        context.reasons.add(.unknownTrip, entity.id)
                     }
                 }
                 if let alert = entity.alert {
                     report.alerts.total += 1
-                    var check = LiveReasons()
-                    _ = try named(alert, prefix: prefix, entity: entity.id, &check)
-                    let unknown = check.counts[.unknownInformedEntity]?.count ?? 0
+                    var check = context
+                    check.reasons = LiveReasons()
+                    _ = try named(alert, prefix: prefix, entity: entity.id, source: feed.source, &check)
+                    let unknown = check.reasons.counts[.unknownInformedEntity]?.count ?? 0
                     if unknown < max(1, alert.informed.count) { report.alerts.joined += 1 }
                     for _ in 0..<unknown { context.reasons.add(.unknownInformedEntity, entity.id) }
                 }

@@ -14,9 +14,10 @@ extension FeedDatabase {
         guard let line = try tripLine(tripID, &context) else { return nil }
         let runStart: Int
         if let start { runStart = start } else { runStart = try line.int("start_time") }
-        let joined = try joinedTripUpdates(feeds, &context).first {
-            $0.kind != .duplicated && $0.run.tripID == tripID && $0.run.serviceDate == serviceDate && $0.run.start == runStart
-        }
+        let joined = JoinedTrip.newest(
+            try joinedTripUpdates(feeds, &context).filter {
+                $0.kind != .duplicated && $0.run.tripID == tripID && $0.run.serviceDate == serviceDate && $0.run.start == runStart
+            })
         let run: TripRun
         if let joined {
             run = joined.run

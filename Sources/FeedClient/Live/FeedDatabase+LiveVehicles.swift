@@ -10,13 +10,17 @@ extension FeedDatabase {
         for feed in feeds {
             for entity in feed.entities {
                 guard let vehicle = entity.vehicle, let trip = vehicle.trip else { continue }
-                guard let joined = try joinTrip(trip, entity: entity, stamp: vehicle.timestamp ?? feed.timestamp, source: feed.source, &context) else {
+                guard
+                    let joined = try joinTrip(
+                        trip, entity: entity, stamp: vehicle.timestamp ?? feed.messageTimestamp(of: entity.id), source: feed.source, &context)
+                else {
                     continue
                 }
                 let run = joined.run
                 if let route, run.routeID != route { continue }
                 if let direction, run.directionIndex != direction { continue }
-                found.append(place(vehicle, entity: entity, on: run, prefix: joined.prefix))
+                var ignored = LiveReasons()
+                found.append(place(vehicle, entity: entity, on: run, prefix: joined.prefix, reasons: &ignored))
             }
         }
         return LiveVehicles(vehicles: found, stale: feeds.contains { $0.isStale(at: moment) })
@@ -24,19 +28,21 @@ extension FeedDatabase {
 
     /// Where `vehicle` is on its run's line: snapped when the message has a position, else at
     /// the call it names.
-    func place(_ vehicle: RealtimeVehicle, entity: RealtimeEntity, on run: TripRun, prefix: String) -> LiveVehicle {
+    func place(_ vehicle: RealtimeVehicle, entity: RealtimeEntity, on run: TripRun, prefix: String, reasons: inout LiveReasons) -> LiveVehicle {
         let stops = run.calls.map { call in
             call.latitude.flatMap { lat in call.longitude.map { Coordinate(latitude: lat, longitude: $0) } }
         }
         let shape = run.polyline.map(EncodedPolyline.decode) ?? []
         let geometry = LineGeometry(shape.count > 1 ? shape : stops.compactMap { $0 })
         let snaps = geometry?.stops(stops) ?? stops.map { _ in nil }
-        let named: Int? =
-            if let sequence = vehicle.currentStopSequence {
-                run.calls.firstIndex { $0.sequence == sequence }
-            } else if let stop = vehicle.stopID {
-                run.calls.firstIndex { $0.stopID == prefix + stop }
-            } else { nil }
+        var named: Int?
+        if let sequence = vehicle.currentStopSequence {
+            named = run.calls.firstIndex { $0.sequence == sequence }
+            if named == nil { reasons.add(.unknownStopSequence, entity.id) }
+        } else if let stop = vehicle.stopID {
+            named = run.calls.firstIndex { $0.stopID == prefix + stop }
+            if named == nil { reasons.add(.unknownStop, entity.id) }
+        }
         var result = LiveVehicle(
             vehicleID: vehicle.vehicleID ?? vehicle.label ?? entity.id, tripID: run.tripID, realtimeTripID: vehicle.trip?.tripID, routeID: run.routeID,
             directionIndex: run.directionIndex, stopID: named.map { run.calls[$0].stopID }, status: vehicle.status.rawValue,

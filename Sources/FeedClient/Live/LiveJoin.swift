@@ -11,6 +11,19 @@ struct JoinedTrip: Sendable {
     var source: String
     var prefix: String
     var entity: RealtimeEntity
+    /// The update's own timestamp, else its message's: of several updates naming one run, the
+    /// newest is used.
+    var stamp: Int64?
+
+    /// Of updates naming one run, the one with the newest stamp (ties, and those without one:
+    /// the first).
+    static func newest(_ trips: [JoinedTrip]) -> JoinedTrip? {
+        trips.reduce(nil) { held, trip in
+            guard let held else { return trip }
+            if let stamp = trip.stamp, held.stamp.map({ stamp > $0 }) ?? true { return trip }
+            return held
+        }
+    }
 }
 
 /// What one screen's answer has read so far: the agency's time zone, sources' prefixes, trips'
@@ -89,7 +102,7 @@ extension FeedDatabase {
                     guard try row.int("runs") == 1 else { continue }
                     let serviceDate = try row.int("service_date"), start = try row.int("start_time")
                     let begins = Int64(ServiceTime.start(of: serviceDate, timeZone: context.zone).timeIntervalSince1970) + Int64(start)
-                    let distance = stamp.map { abs($0 - begins) } ?? 0
+                    let distance = abs((stamp ?? Int64(context.moment.timeIntervalSince1970)) - begins)
                     if best == nil || distance < best!.distance { best = (try row.text("trip_id"), serviceDate, start, distance) }
                 }
                 if let best { found = (best.id, best.date, best.start) }
@@ -98,7 +111,7 @@ extension FeedDatabase {
                 context.reasons.add(any ? .notRunning : .unknownTrip, entity.id)
                 return nil
             }
-            return try makeRun(found, trip: trip, kind: trip.relationship, entity: entity, source: source, prefix: prefix, &context)
+            return try makeRun(found, trip: trip, kind: trip.relationship, entity: entity, source: source, prefix: prefix, stamp: stamp, &context)
         }
         guard let route = trip.routeID, let direction = trip.directionID, let start = liveSeconds(trip.startTime), let startDate else {
             context.reasons.add(.unknownTrip, entity.id)
@@ -120,12 +133,12 @@ extension FeedDatabase {
             context.reasons.add(running.isEmpty ? .unknownTrip : .ambiguousTrip, entity.id)
             return nil
         }
-        return try makeRun(running[0], trip: trip, kind: trip.relationship, entity: entity, source: source, prefix: prefix, &context)
+        return try makeRun(running[0], trip: trip, kind: trip.relationship, entity: entity, source: source, prefix: prefix, stamp: stamp, &context)
     }
 
     private func makeRun(
         _ found: (id: String, date: Int, start: Int), trip: RealtimeTrip, kind relationship: TripRelationship, entity: RealtimeEntity, source: String,
-        prefix: String, _ context: inout LiveContext
+        prefix: String, stamp: Int64?, _ context: inout LiveContext
     ) throws(ClientError) -> JoinedTrip? {
         guard let line = try tripLine(found.id, &context) else {
             context.reasons.add(.unknownTrip, entity.id)
@@ -144,11 +157,11 @@ extension FeedDatabase {
         switch relationship {
         case .canceled, .deleted: kind = .canceled
         case .duplicated:
-            guard let copyStart = liveSeconds(entity.tripUpdate?.duplicateStartTime), let copyDate = liveDate(entity.tripUpdate?.duplicateStartDate) else {
+            guard let copyStart = liveSeconds(entity.tripUpdate?.duplicateStartTime) else {
                 context.reasons.add(.unknownTrip, entity.id)
                 return nil
             }
-            (start, date, kind) = (copyStart, copyDate, .duplicated)
+            (start, date, kind) = (copyStart, liveDate(entity.tripUpdate?.duplicateStartDate) ?? date, .duplicated)
         default: kind = .scheduled
         }
         let run = TripRun(
@@ -156,7 +169,7 @@ extension FeedDatabase {
             directionID: try line.optionalInt("direction_id"), headsign: try line.optionalText("headsign"), polyline: try line.optionalText("polyline"),
             serviceDate: date, start: start, dayStart: Int64(ServiceTime.start(of: date, timeZone: context.zone).timeIntervalSince1970),
             calls: try tripCalls(found.id, &context))
-        return JoinedTrip(run: run, kind: kind, source: source, prefix: prefix, entity: entity)
+        return JoinedTrip(run: run, kind: kind, source: source, prefix: prefix, entity: entity, stamp: stamp)
     }
 
     func tripLine(_ tripID: String, _ context: inout LiveContext) throws(ClientError) -> ResultRow? {
@@ -185,7 +198,8 @@ extension FeedDatabase {
         for feed in feeds {
             for entity in feed.entities {
                 guard let update = entity.tripUpdate else { continue }
-                if let trip = try joinTrip(update.trip, entity: entity, stamp: update.timestamp ?? feed.timestamp, source: feed.source, &context) {
+                let stamp = update.timestamp ?? feed.messageTimestamp(of: entity.id)
+                if let trip = try joinTrip(update.trip, entity: entity, stamp: stamp, source: feed.source, &context) {
                     joined.append(trip)
                 }
             }

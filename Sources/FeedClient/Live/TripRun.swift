@@ -61,7 +61,7 @@ enum TripPredictor {
         for i in calls.indices {
             let scheduled = (calls[i].scheduledArrival, calls[i].scheduledDeparture)
             guard let stu = matched[i] else {
-                if let carry, scheduled.0 != nil || scheduled.1 != nil {
+                if let carry {
                     calls[i].arrival = scheduled.0.map { $0 + carry }
                     calls[i].departure = scheduled.1.map { $0 + carry }
                     calls[i].status = .propagated
@@ -86,12 +86,12 @@ enum TripPredictor {
                 calls[i].arrival = predictedArrival
                 calls[i].departure = predictedDeparture
                 calls[i].status = .predicted
-                if let d = departure?.delay ?? arrival?.delay { carry = d }
+                carry = departure?.delay ?? arrival?.delay
             }
         }
         var previous: Int64?
         for call in calls {
-            guard let time = call.departure ?? call.arrival else { continue }
+            guard let time = call.departure else { continue }
             if let previous, time < previous { reasons.add(.timesOutOfOrder, entity) }
             previous = time
         }
@@ -113,7 +113,7 @@ enum TripPredictor {
             } else if let stop = stu.stopID.map({ prefix + $0 }) {
                 index = run.calls[(last + 1)...].firstIndex { $0.stopID == stop }
                 if index == nil {
-                    reasons.add(run.calls.contains { $0.stopID == stop } ? .outOfOrder : .unknownStop, entity)
+                    reasons.add(.unknownStop, entity)
                     continue
                 }
             } else {

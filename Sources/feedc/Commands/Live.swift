@@ -39,7 +39,10 @@ struct Live: ParsableCommand {
     @Option(help: "A stop's live departures (a bundle stop id).")
     var stop: String?
 
-    @Option(help: "Departures to list with --stop.")
+    @Option(help: "A place's live departures: every stop of its station and of the stations it is the same place as.")
+    var place: String?
+
+    @Option(help: "Departures to list with --stop or --place.")
     var limit = 10
 
     @Flag(help: "The vehicles placed on their lines (with --route and --direction to filter).")
@@ -64,8 +67,8 @@ struct Live: ParsableCommand {
     var json = false
 
     func validate() throws {
-        let screens = [stop != nil && !alerts, vehicles, alerts, report].filter { $0 }.count
-        guard screens == 1 else { throw ValidationError("give one of --stop, --vehicles, --alerts or --report") }
+        let screens = [stop != nil && !alerts, place != nil, vehicles, alerts, report].filter { $0 }.count
+        guard screens == 1 else { throw ValidationError("give one of --stop, --place, --vehicles, --alerts or --report") }
         guard !feed.isEmpty else { throw ValidationError("give at least one --feed") }
         guard (1...1000).contains(limit) else { throw ValidationError("--limit is 1 to 1000") }
     }
@@ -84,19 +87,21 @@ struct Live: ParsableCommand {
         } catch {
             Terminal.fail(error, file: bundle)
         }
-        var state = LiveFeed(source: source, maxAge: maxAge)
+        // One state per file (trip updates, vehicles and alerts may come from three), each
+        // message kept for the report.
+        var messages: [(file: String, message: RealtimeMessage)] = []
         for file in feed {
             guard let data = Self.read(file) else { Terminal.fail("\(file): cannot be read", code: .fileNotFound, file: file) }
             do {
-                try state.apply(data)
+                messages.append((file, try RealtimeReader.read(data)))
             } catch {
                 Terminal.fail(ErrorReport(.toolError, message: "\(file): \(error.description)", file: file), status: 1)
             }
         }
-        let applied = state
+        let read = messages
         let answer = Self.blocking { () async -> Result<String, any Error> in
             do {
-                return .success(try await self.answer(database, applied))
+                return .success(try await self.answer(database, read))
             } catch {
                 return .failure(error)
             }
@@ -109,7 +114,13 @@ struct Live: ParsableCommand {
     }
 
     /// The screen asked for, as text or JSON.
-    private func answer(_ database: FeedDatabase, _ state: LiveFeed) async throws -> String {
+    private func answer(_ database: FeedDatabase, _ messages: [(file: String, message: RealtimeMessage)]) async throws -> String {
+        func state(_ message: RealtimeMessage) -> LiveFeed {
+            var state = LiveFeed(source: source, maxAge: maxAge)
+            state.apply(message)
+            return state
+        }
+        let states = messages.map { state($0.message) }
         let zone = try await database.agencyTimeZone()
         let moment =
             try at.map { text in
@@ -118,13 +129,20 @@ struct Live: ParsableCommand {
             } ?? Date()
         let output = LiveOutput(zone: zone, json: json)
         if let stop, !alerts {
-            return output.departures(try await database.liveDepartures(at: stop, feeds: [state], moment: moment, limit: limit))
+            return output.departures(try await database.liveDepartures(at: stop, feeds: states, moment: moment, limit: limit))
+        } else if let place {
+            return output.departures(try await database.livePlaceDepartures(at: place, feeds: states, moment: moment, limit: limit))
         } else if vehicles {
-            return output.vehicles(try await database.vehicles(feeds: [state], route: route, direction: direction, moment: moment))
+            return output.vehicles(try await database.vehicles(feeds: states, route: route, direction: direction, moment: moment))
         } else if alerts {
-            return output.alerts(try await database.alerts(feeds: [state], stop: stop, route: route, moment: moment, language: lang))
+            return output.alerts(try await database.alerts(feeds: states, stop: stop, route: route, moment: moment, language: lang))
         }
-        return output.report(try await database.liveReport(feeds: [state], moment: moment))
+        // Each message joined alone, then the sums.
+        var each: [LiveOutput.MessageReport] = []
+        for (file, message) in messages {
+            each.append(.init(file: file, source: source, message: message, report: try await database.liveReport(feeds: [state(message)], moment: moment)))
+        }
+        return output.report(each, stale: states.contains { $0.isStale(at: moment) })
     }
 
     /// `work`'s result, waited for on this (the main) thread.
