@@ -46,6 +46,9 @@ final class LiveAlerts {
             TreeSet<String> stops = new TreeSet<>();
             TreeSet<String> routes = new TreeSet<>();
             boolean joined = false;
+            if (alert.getInformedEntityCount() == 0) {
+                tally.count("unknown_informed_entity", entity.getId());  // it names nothing at all
+            }
             for (EntitySelector selector : alert.getInformedEntityList()) {
                 boolean known = false;
                 if (selector.hasStopId() && view.bundle.stop(prefix + selector.getStopId()) != null) {

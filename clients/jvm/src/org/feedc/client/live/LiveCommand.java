@@ -1,5 +1,6 @@
 package org.feedc.client.live;
 
+import com.google.transit.realtime.GtfsRealtime.FeedHeader;
 import com.google.transit.realtime.GtfsRealtime.FeedMessage;
 import java.io.File;
 import java.io.IOException;
@@ -20,8 +21,10 @@ import org.feedc.client.PyText;
 ///          [--max-age SECONDS] (--stop ID [--limit N] | --vehicles [--route ID] [--direction I]
 ///          | --alerts [--stop ID] [--route ID] [--lang L] | --report) [--json]
 ///
-/// Each `--feed` is read (`MessageReader`) and applied to a state of its own (`LiveFeed`; an
-/// agency's TripUpdates, VehiclePositions and Alerts may come apart), in the order given. `--at`
+/// Each `--feed` is read (`MessageReader`) and applied, in the order given, to a state of its own
+/// (`LiveFeed`: an agency's TripUpdates, VehiclePositions and Alerts may come apart), or, when it
+/// is `DIFFERENTIAL`, to the state of the message before it. Where two TripUpdates name one run,
+/// the later (in the states' order, then the entities') is taken. `--at`
 /// is local to the bundle's first agency (default now). Exit 0 with an answer, 1 when a message
 /// cannot be read (one line: the file, the `LiveException`'s code and what was found), 2 for a
 /// usage error (or a bundle, source, stop or route that is not there).
@@ -205,9 +208,12 @@ public final class LiveCommand {
                     err.println("feedc-jvm: " + feed + ": cannot read: " + PyText.oneLine(why));
                     return 1;
                 }
-                LiveFeed state = new LiveFeed(source);
-                state.apply(message);
-                states.add(state);
+                // A DIFFERENTIAL message merges into the state before it; any other starts one.
+                boolean differential = message.getHeader().getIncrementality() == FeedHeader.Incrementality.DIFFERENTIAL;
+                if (!differential || states.isEmpty()) {
+                    states.add(new LiveFeed(source));
+                }
+                states.get(states.size() - 1).apply(message);
                 messages.add(message);
                 sources.add(source);
             }
