@@ -61,7 +61,7 @@ NYCT_ZIP = os.path.join(SHARED_DATA, "gtfs", "medium", "nyct_subway_2023_oba.zip
 WMATA_MESSAGES = [os.path.join(SHARED_DATA, "gtfs-rt", "wmata_2023_subset", "wmata-%s.pb" % t)
                   for t in ("2345", "2354", "0004", "0009")]
 NYCT_MESSAGE = os.path.join(SHARED_DATA, "gtfs-rt", "nyct_subway_2023", "nyct_subways_gtfs_rt.pb")
-PROTOBUF_JAR = os.environ.get("PROTOBUF_JAR") or "/usr/share/java/protobuf.jar"
+PROTOBUF_JAR = hc.PROTOBUF_JAR
 NEW_YORK = ZoneInfo("America/New_York")
 PEAK_MAX_MB = 256
 BUNDLES = {}        # "wmata", "nyct" -> bundle path
