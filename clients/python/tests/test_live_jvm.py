@@ -207,6 +207,37 @@ def instant(text):
     return None if text is None else int(datetime.fromisoformat(text).timestamp())
 
 
+def along(points, calls_points, snap=None):
+    """The doc's distances on the local plane (docs/live.md, "Vehicles"): each call's point
+    projected onto the segments from the previous call's on; the line's length; and, for `snap`
+    (a point), its projection onto all the segments (ties: the first)."""
+    lat0, lon0 = points[0]
+    scale = 111320 * math.cos(math.radians(lat0))
+    xy = [((lon - lon0) * scale, (lat - lat0) * 111320) for lat, lon in points]
+    cumulative = [0.0]
+    for (x1, y1), (x2, y2) in zip(xy, xy[1:]):
+        cumulative.append(cumulative[-1] + math.hypot(x2 - x1, y2 - y1))
+    out, start = [], 0
+    for lat, lon in list(calls_points) + ([snap] if snap else []):
+        if snap and len(out) == len(calls_points):
+            start = 0
+        px, py = (lon - lon0) * scale, (lat - lat0) * 111320
+        best = None
+        for s in range(start, len(xy) - 1):
+            (x1, y1), (x2, y2) = xy[s], xy[s + 1]
+            dx, dy = x2 - x1, y2 - y1
+            square = dx * dx + dy * dy
+            t = 0 if square == 0 else max(0.0, min(1.0, ((px - x1) * dx + (py - y1) * dy) / square))
+            d = (x1 + t * dx - px) ** 2 + (y1 + t * dy - py) ** 2
+            if best is None or d < best[0]:
+                best = (d, s, cumulative[s] + t * math.sqrt(square))
+        out.append(best[2])
+        start = best[1]
+    if snap:
+        return out[:-1], cumulative[-1], out[-1]
+    return out, cumulative[-1]
+
+
 def decode(path):
     message = rt.FeedMessage()
     with open(path, "rb") as f:
@@ -391,32 +422,6 @@ class NyctTests(LiveCase):
         here = {stop} | {s for s, row in self.table.stops.items() if row["parent_station"] == stop}
         return {self.table.trips[t]["route_id"] for t, calls in self.table.calls.items() if any(c[1] in here for c in calls)}
 
-    @staticmethod
-    def along(points, calls_points):
-        """The doc's distances on the local plane: each call's point projected onto the segments
-        from the previous call's on; the line's length."""
-        lat0, lon0 = points[0]
-        scale = 111320 * math.cos(math.radians(lat0))
-        xy = [((lon - lon0) * scale, (lat - lat0) * 111320) for lat, lon in points]
-        cumulative = [0.0]
-        for (x1, y1), (x2, y2) in zip(xy, xy[1:]):
-            cumulative.append(cumulative[-1] + math.hypot(x2 - x1, y2 - y1))
-        out, start = [], 0
-        for lat, lon in calls_points:
-            px, py = (lon - lon0) * scale, (lat - lat0) * 111320
-            best = None
-            for s in range(start, len(xy) - 1):
-                (x1, y1), (x2, y2) = xy[s], xy[s + 1]
-                dx, dy = x2 - x1, y2 - y1
-                square = dx * dx + dy * dy
-                t = 0 if square == 0 else max(0.0, min(1.0, ((px - x1) * dx + (py - y1) * dy) / square))
-                d = (x1 + t * dx - px) ** 2 + (y1 + t * dy - py) ** 2
-                if best is None or d < best[0]:
-                    best = (d, s, cumulative[s] + t * math.sqrt(square))
-            out.append(best[2])
-            start = best[1]
-        return out, cumulative[-1]
-
     def test_vehicles_at_their_stops(self):
         at = self.message.header.timestamp
         answer = self.answer("nyct", [NYCT_MESSAGE], "--at", local(at), "--vehicles")
@@ -454,7 +459,7 @@ class NyctTests(LiveCase):
                 points = [(lat, lon) for _, lat, lon in shape]
                 stops = [(float(self.table.stops[c[1]]["stop_lat"]), float(self.table.stops[c[1]]["stop_lon"]))
                          for c in calls]
-                distances, length = self.along(points, stops)
+                distances, length = along(points, stops)
                 self.assertTrue(0 <= vehicle["distance_along_m"] <= length * 1.002 + 5, (vehicle, length))
                 # The shape as the bundle keeps it (an encoded polyline, 1e-5°) moves points by up to a metre.
                 self.assertLess(abs(vehicle["distance_along_m"] - distances[index]), 5 + distances[index] * 0.002,
@@ -669,6 +674,36 @@ class WrittenMessageTests(LiveCase):
         self.assertCall(self.departure(full, 1, "--feed", change)[0], "predicted", 120)
         self.assertCall(self.departure(full, 1, "--feed", change, "--feed", deleted)[0], "scheduled", None)
         self.assertCall(self.departure(change, 1, "--feed", full)[0], "predicted", 60)
+
+    def test_vehicle_with_position(self):
+        """A vehicle between two stops, naming no call: snapped to the nearest point of the trip's
+        shape, its next stop the first call beyond it; its id its label (it has no id)."""
+        trip = self.table.trips[self.trip]
+        stops = [(float(self.table.stops[c[1]]["stop_lat"]), float(self.table.stops[c[1]]["stop_lon"])) for c in self.calls]
+        here = ((stops[3][0] + stops[4][0]) / 2, (stops[3][1] + stops[4][1]) / 2)
+        message = self.message()
+        entity = message.entity.add(id="v1")
+        entity.vehicle.trip.trip_id = self.trip
+        entity.vehicle.trip.start_date = str(self.DATE)
+        entity.vehicle.vehicle.label = "bus 7"
+        entity.vehicle.position.latitude, entity.vehicle.position.longitude = here
+        entity.vehicle.timestamp = self.at - 5
+        path = self.write("position.pb", message)
+        vehicles = self.answer("wmata", [path], "--at", local(self.at), "--vehicles")["vehicles"]
+        self.assertEqual(len(vehicles), 1, vehicles)
+        v = vehicles[0]
+        position = (entity.vehicle.position.latitude, entity.vehicle.position.longitude)  # as float32 holds them
+        points = [(lat, lon) for _, lat, lon in self.table.shapes[trip["shape_id"]]]
+        distances, length, snapped = along(points, stops, snap=position)
+        self.assertEqual((v["vehicle_id"], v["trip_id"], v["realtime_trip_id"], v["route_id"], v["stop_id"], v["status"]),
+                         ("bus 7", self.trip, self.trip, trip["route_id"], None, None))
+        self.assertAlmostEqual(v["lat"], position[0], delta=5.1e-7)  # rounded to 1e-6
+        self.assertAlmostEqual(v["lon"], position[1], delta=5.1e-7)
+        self.assertLess(abs(v["distance_along_m"] - snapped), 5 + snapped * 0.002, (v, snapped))
+        self.assertLess(abs(v["share"] - snapped / length), 0.002, v)
+        beyond = next(i for i, d in enumerate(distances) if d > snapped)
+        self.assertEqual(v["next_stop_id"], self.calls[beyond][1])
+        self.assertEqual(instant(v["timestamp"]), self.at - 5)
 
     def test_stale(self):
         old = self.write("old.pb", self.message(timestamp=self.at - 200))
