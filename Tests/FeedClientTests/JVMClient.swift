@@ -14,13 +14,16 @@ struct JVMClient {
     static let jar = SharedData.projectRoot.appendingPathComponent(".build/jvm/feedc-jvm.jar")
     static let driver = URL(fileURLWithPath: ProcessInfo.processInfo.environment["SQLITE_JDBC_JAR"] ?? "/usr/share/java/sqlite-jdbc.jar")
     static let buildScript = SharedData.projectRoot.appendingPathComponent("clients/jvm/build.sh")
+    /// The protobuf runtime build.sh compiles the live layer against (`pull` runs without it).
+    static let protobuf = URL(fileURLWithPath: ProcessInfo.processInfo.environment["PROTOBUF_JAR"] ?? "/usr/share/java/protobuf.jar")
 
-    static let skipMessage = "needs java, javac and the SQLite JDBC driver (Debian: openjdk-17-jdk-headless, libxerial-sqlite-jdbc-java; .ci/run installs them)"
+    static let skipMessage = "needs java, javac, the SQLite JDBC driver and protobuf.jar (.ci/run installs them: see clients/jvm/README.md)"
 
-    /// True when java, javac and the JDBC driver's jar are here: the tests that run the client
-    /// are skipped only without them.
+    /// True when java, javac, the JDBC driver's jar and protobuf's are here: the tests that run
+    /// the client are skipped only without them.
     static var isAvailable: Bool {
-        Subprocess.which("java") != nil && Subprocess.which("javac") != nil && FileManager.default.fileExists(atPath: driver.path)
+        let jars = FileManager.default.fileExists(atPath: driver.path) && FileManager.default.fileExists(atPath: protobuf.path)
+        return Subprocess.which("java") != nil && Subprocess.which("javac") != nil && jars
     }
 
     struct BuildFailure: Error, Sendable, CustomStringConvertible {

@@ -44,6 +44,7 @@ ROOT = os.path.normpath(os.path.join(fx.CLIENT_FOLDER, os.pardir, os.pardir))
 FEEDC = os.environ.get("FEEDC_BINARY") or os.path.join(ROOT, ".build", "release", "feedc")
 JVM_JAR = os.environ.get("FEEDC_JVM_JAR") or os.path.join(ROOT, ".build", "jvm", "feedc-jvm.jar")
 SQLITE_JDBC_JAR = os.environ.get("SQLITE_JDBC_JAR") or "/usr/share/java/sqlite-jdbc.jar"
+PROTOBUF_JAR = os.environ.get("PROTOBUF_JAR") or "/usr/share/java/protobuf.jar"  # build.sh compiles the live layer with it
 JVM_BUILT = []         # what clients/jvm/build.sh did, once it has run in this process
 TIMEOUT = 5            # --timeout of every pull
 WALL_MAX = 10.0        # seconds: the deadline of a small request, with room to spare, plus
@@ -154,8 +155,9 @@ class ClientTest(unittest.TestCase):
             return
         if "FEEDC_BINARY" in os.environ:
             self.skipTest("the JVM client's cases run in JVMClientTests under swift test (FEEDC_JVM_JAR unset)")
-        if shutil.which("javac") is None:
-            self.skipTest("needs javac to build the JVM client (Debian: openjdk-17-jdk-headless)")
+        if shutil.which("javac") is None or not os.path.exists(PROTOBUF_JAR):
+            self.skipTest("needs javac and protobuf.jar to build the JVM client (Debian: openjdk-17-jdk-headless, "
+                          "libprotobuf-java)")
         if not JVM_BUILT:
             JVM_BUILT.append(subprocess.run(["bash", os.path.join(ROOT, "clients", "jvm", "build.sh")],
                                             capture_output=True, text=True))

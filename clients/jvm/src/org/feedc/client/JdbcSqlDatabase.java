@@ -112,6 +112,35 @@ public final class JdbcSqlDatabase implements SqlDatabase {
     }
 
     @Override
+    public SqlCursor queryTyped(String sql, Object... args) throws SQLException {
+        try {
+            PreparedStatement statement = connection.prepareStatement(sql);
+            try {
+                for (int i = 0; i < args.length; i++) {
+                    Object value = args[i];
+                    if (value == null) {
+                        statement.setNull(i + 1, Types.NULL);
+                    } else if (value instanceof Long || value instanceof Integer) {
+                        statement.setLong(i + 1, ((Number) value).longValue());
+                    } else if (value instanceof Double) {
+                        statement.setDouble(i + 1, (Double) value);
+                    } else if (value instanceof byte[]) {
+                        statement.setBytes(i + 1, (byte[]) value);
+                    } else {
+                        statement.setString(i + 1, value.toString());
+                    }
+                }
+                return new Rows(statement, statement.executeQuery());
+            } catch (SQLException error) {
+                statement.close();
+                throw error;
+            }
+        } catch (SQLException error) {
+            throw plain(error);
+        }
+    }
+
+    @Override
     public SqlStatement prepare(String sql) throws SQLException {
         try {
             return new Prepared(connection.prepareStatement(sql));

@@ -18,6 +18,22 @@ public interface SqlDatabase extends AutoCloseable {
     /// Runs one query (a `SELECT` or a `PRAGMA` returning rows); close the cursor when done.
     SqlCursor query(String sql, String... args) throws SQLException;
 
+    /// Runs one query with typed values bound positionally: `Long` or `Integer` as INTEGER,
+    /// `Double` as REAL, `String` as TEXT, `byte[]` as BLOB, null as NULL. An integer bound as
+    /// text compares differently (`'5' = 5` is false in SQLite), so the documented queries'
+    /// integers go through this (the live layer, org.feedc.client.live). The default binds each
+    /// value as text, NULL as the empty string (a platform that binds strings only, as Android's
+    /// `rawQuery`): every integer parameter of the queries the live layer runs is `CAST(? AS
+    /// INTEGER)` in the SQL, so they still work there, `:lang` excepted (NULL: the feed's own names).
+    default SqlCursor queryTyped(String sql, Object... args) throws SQLException {
+        String[] text = new String[args.length];
+        for (int i = 0; i < args.length; i++) {
+            text[i] = args[i] == null ? "" : args[i] instanceof byte[]
+                    ? new String((byte[]) args[i], java.nio.charset.StandardCharsets.UTF_8) : String.valueOf(args[i]);
+        }
+        return query(sql, text);
+    }
+
     /// Compiles the first statement of `sql` once, to run it with typed values bound
     /// (`android.database.sqlite.SQLiteStatement`; a JDBC `PreparedStatement`): the packed
     /// bundle's rows are inserted through it (`PackedInstall`). Text after the first statement is

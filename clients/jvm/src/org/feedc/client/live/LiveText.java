@@ -1,0 +1,73 @@
+package org.feedc.client.live;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+
+/// The live answers as lines for a terminal (`feedc-jvm live` without `--json`).
+final class LiveText {
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
+
+    private LiveText() {
+    }
+
+    private static String clock(Long epoch, ZoneId zone) {
+        return epoch == null ? "--:--:--" : CLOCK.format(Instant.ofEpochSecond(epoch).atZone(zone));
+    }
+
+    /// `00:31:48  (00:31:00)  V2  feed:32097060  to Somewhere  predicted +48 s`
+    static String departure(Departure d, ZoneId zone) {
+        String delay = d.delay == null ? "" : String.format(" %+d s", d.delay);
+        return clock(d.time(), zone) + "  (" + clock(d.scheduled, zone) + ")  " + d.routeId + "  " + d.tripId + "  "
+                + (d.headsign == null ? "" : d.headsign) + "  " + d.status + delay
+                + (d.trip.equals("scheduled") ? "" : " [" + d.trip + "]");
+    }
+
+    /// `vehicle 3266  trip T  route R  at STOP  1234.5 m (25.0%)  next NEXT  STOPPED_AT`
+    static String vehicle(Vehicle v) {
+        String along = v.distanceAlong == null ? "" : String.format("  %.1f m", v.distanceAlong)
+                + (v.share == null ? "" : String.format(" (%.1f%%)", v.share * 100));
+        return "vehicle " + v.vehicleId + "  trip " + v.tripId + "  route " + v.routeId
+                + (v.stopId == null ? "" : "  at " + v.stopId) + along
+                + (v.nextStopId == null ? "" : "  next " + v.nextStopId) + (v.status == null ? "" : "  " + v.status);
+    }
+
+    /// `alert ID (active) EFFECT: header  [stops …] [routes …]`
+    static String alert(AlertView a) {
+        return "alert " + a.id + (a.active ? " (active) " : " (inactive) ") + a.effect + ": "
+                + (a.header == null ? "" : a.header) + (a.stops.isEmpty() ? "" : "  stops " + String.join(" ", a.stops))
+                + (a.routes.isEmpty() ? "" : "  routes " + String.join(" ", a.routes));
+    }
+
+    /// One line per message and one in all: entities, joined, and the reasons counted.
+    @SuppressWarnings("unchecked")
+    static String report(Map<String, Object> report) {
+        StringBuilder out = new StringBuilder();
+        for (Object each : (List<Object>) report.get("messages")) {
+            Map<String, Object> message = (Map<String, Object>) each;
+            out.append(message.get("file")).append(": ").append(counts(message)).append('\n');
+        }
+        out.append("in all: ").append(counts((Map<String, Object>) report.get("all")));
+        return out.toString();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String counts(Map<String, Object> part) {
+        Map<String, Object> entities = (Map<String, Object>) part.get("entities");
+        Map<String, Object> joined = (Map<String, Object>) part.get("joined");
+        StringBuilder out = new StringBuilder();
+        for (String kind : LiveTally.KINDS) {
+            out.append(joined.get(kind)).append('/').append(entities.get(kind)).append(' ').append(kind).append(" joined, ");
+        }
+        for (Map.Entry<String, Object> reason : ((Map<String, Object>) part.get("left_out")).entrySet()) {
+            Map<String, Object> one = (Map<String, Object>) reason.getValue();
+            if ((Long) one.get("count") > 0) {
+                out.append(reason.getKey()).append(' ').append(one.get("count")).append(' ').append(one.get("examples")).append(", ");
+            }
+        }
+        out.append(Boolean.TRUE.equals(part.get("stale")) ? "stale" : "not stale");
+        return out.toString();
+    }
+}
