@@ -70,6 +70,11 @@ public final class Statement {
         try bind(positional)
     }
 
+    /// Resets the statement, so that it holds no read transaction open (its bindings stay).
+    public func reset() {
+        sqlite3_reset(handle)
+    }
+
     /// Advances to the next row; false when done.
     public func step() throws(SQLiteError) -> Bool {
         let rc = sqlite3_step(handle)

@@ -49,6 +49,9 @@ struct JVMClient {
         }
     }
 
+    /// The class path of the live layer: the client's jar, the JDBC driver's and protobuf's.
+    static var liveClassPath: String { "\(jar.path):\(driver.path):\(protobuf.path)" }
+
     /// The class path: the client's jar and the JDBC driver's.
     static var classPath: String { "\(jar.path):\(driver.path)" }
 

@@ -19,7 +19,19 @@ extension FeedDatabase {
         at stopID: String, feeds: [LiveFeed], limit: Int, language: String?, _ context: inout LiveContext
     ) throws(ClientError) -> [LiveDeparture] {
         let limit = max(0, min(limit, 1000))
-        let joined = try joinedTripUpdates(feeds, &context)
+        // Only the updates of trips calling here can change a departure here: the others are
+        // not joined (a source whose real-time ids follow a convention is joined whole).
+        let here = Set(
+            try readRows("SELECT DISTINCT t.trip_id FROM pattern_stops ps JOIN trips t ON t.pattern_id = ps.pattern_id WHERE ps.stop_id = ?", [.text(stopID)])
+                .compactMap { $0.first?.string })
+        var conventional: [String: Bool] = [:]
+        for feed in feeds where conventional[feed.source] == nil {
+            conventional[feed.source] = try !readRows("SELECT 1 FROM realtime_trips WHERE source_id = ? LIMIT 1", [.text(feed.source)]).isEmpty
+        }
+        let joined = try joinedTripUpdates(feeds, &context) { feed, prefix, trip in
+            guard let id = trip.tripID, conventional[feed.source] != true else { return true }
+            return here.contains(prefix + id)
+        }
         var byRun: [RunKey: JoinedTrip] = [:]
         for trip in joined where trip.kind != .duplicated {
             let key = RunKey(tripID: trip.run.tripID, serviceDate: trip.run.serviceDate, start: trip.run.start)

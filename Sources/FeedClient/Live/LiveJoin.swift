@@ -193,11 +193,14 @@ extension FeedDatabase {
 
     /// Every trip update of `feeds` joined, in order (the first update of a run wins), with
     /// the reasons of those that do not join counted in `context`.
-    func joinedTripUpdates(_ feeds: [LiveFeed], _ context: inout LiveContext) throws(ClientError) -> [JoinedTrip] {
+    func joinedTripUpdates(
+        _ feeds: [LiveFeed], _ context: inout LiveContext, only wanted: (LiveFeed, String, RealtimeTrip) -> Bool = { _, _, _ in true }
+    ) throws(ClientError) -> [JoinedTrip] {
         var joined: [JoinedTrip] = []
         for feed in feeds {
+            let prefix = try livePrefix(feed.source, &context)
             for entity in feed.entities {
-                guard let update = entity.tripUpdate else { continue }
+                guard let update = entity.tripUpdate, wanted(feed, prefix, update.trip) else { continue }
                 let stamp = update.timestamp ?? feed.messageTimestamp(of: entity.id)
                 if let trip = try joinTrip(update.trip, entity: entity, stamp: stamp, source: feed.source, &context) {
                     joined.append(trip)

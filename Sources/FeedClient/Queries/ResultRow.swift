@@ -101,8 +101,22 @@ extension Database {
     func resultRows(_ query: String, _ sql: String, _ arguments: [SQLValue] = [], named: [String: SQLValue]? = nil)
         throws(ClientError) -> [ResultRow]
     {
+        let statement: Statement
         do {
-            let statement = try prepare(sql)
+            statement = try prepare(sql)
+        } catch {
+            throw FeedDatabase.queryError(error, path: path)
+        }
+        return try resultRows(query, statement, arguments, named: named)
+    }
+
+    /// The rows of a statement prepared before (``FeedDatabase`` keeps the documented queries'),
+    /// bound afresh and reset when read, so that it holds no read transaction open.
+    func resultRows(_ query: String, _ statement: Statement, _ arguments: [SQLValue] = [], named: [String: SQLValue]? = nil)
+        throws(ClientError) -> [ResultRow]
+    {
+        defer { statement.reset() }
+        do {
             if let named { try statement.bind(named: named) } else { try statement.bind(arguments) }
             let columns = ResultRow.Columns(query: query, path: path, names: (0..<statement.columnCount).map(statement.columnName))
             var rows: [ResultRow] = []

@@ -63,6 +63,9 @@ struct Live: ParsableCommand {
     @Flag(help: "What joined and what did not, with reasons and examples.")
     var report = false
 
+    @Option(name: .customLong("repeat"), help: "Answer this many times from the bytes read, and print the median time on standard error (a benchmark).")
+    var repeatRuns = 0
+
     @Flag(help: "Print the answer as JSON (docs/live.md, section 6).")
     var json = false
 
@@ -71,6 +74,7 @@ struct Live: ParsableCommand {
         guard screens == 1 else { throw ValidationError("give one of --stop, --place, --vehicles, --alerts or --report") }
         guard !feed.isEmpty else { throw ValidationError("give at least one --feed") }
         guard (1...1000).contains(limit) else { throw ValidationError("--limit is 1 to 1000") }
+        guard (0...10_000).contains(repeatRuns) else { throw ValidationError("--repeat is 0 to 10000") }
     }
 
     func run() throws {
@@ -87,24 +91,43 @@ struct Live: ParsableCommand {
         } catch {
             Terminal.fail(error, file: bundle)
         }
-        // One state per file (trip updates, vehicles and alerts may come from three), each
-        // message kept for the report.
-        var messages: [(file: String, message: RealtimeMessage)] = []
+        var bytes: [(file: String, data: Data)] = []
         for file in feed {
             guard let data = Self.read(file) else { Terminal.fail("\(file): cannot be read", code: .fileNotFound, file: file) }
-            do {
-                messages.append((file, try RealtimeReader.read(data)))
-            } catch {
-                Terminal.fail(ErrorReport(.toolError, message: "\(file): \(error.description)", file: file), status: 1)
+            bytes.append((file, data))
+        }
+        // One state per file (trip updates, vehicles and alerts may come from three), each
+        // message kept for the report.
+        func decoded() -> [(file: String, message: RealtimeMessage)] {
+            bytes.map { file, data in
+                do throws(LiveError) {
+                    return (file, try RealtimeReader.read(data))
+                } catch {
+                    Terminal.fail(ErrorReport(.toolError, message: "\(file): \(error.description)", file: file), status: 1)
+                }
             }
         }
-        let read = messages
-        let answer = Self.blocking { () async -> Result<String, any Error> in
-            do {
-                return .success(try await self.answer(database, read))
-            } catch {
-                return .failure(error)
+        var timings: [Double] = []
+        var answer: Result<String, any Error> = .success("")
+        for _ in 0..<max(1, repeatRuns) {
+            let clock = ContinuousClock.now
+            let read = decoded()
+            answer = Self.blocking { () async -> Result<String, any Error> in
+                do {
+                    return .success(try await self.answer(database, read))
+                } catch {
+                    return .failure(error)
+                }
             }
+            let took = ContinuousClock.now - clock
+            timings.append(Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15)
+        }
+        if repeatRuns > 0 {
+            let sorted = timings.sorted()
+            let line = String(
+                format: "live: %d runs, median %.2f ms (min %.2f, max %.2f): messages read, joined and answered", sorted.count, sorted[sorted.count / 2],
+                sorted[0], sorted[sorted.count - 1])
+            FileHandle.standardError.write(Data((line + "\n").utf8))
         }
         switch answer {
         case .success(let text): print(text)
