@@ -53,6 +53,9 @@ struct LiveParityTests {
         return out
     }
 
+    /// How far two numbers of a key may be apart: the rounding docs/live.md states.
+    static let tolerances: [String: Double] = ["distance_along_m": 0.1001, "share": 0.000_101, "lat": 0.000_001_01, "lon": 0.000_001_01]
+
     /// Equal JSON, numbers within `tolerance` of their key (the rounding docs/live.md states).
     static func same(_ a: Any, _ b: Any, key: String = "", path: String, _ differences: inout [String]) {
         switch (a, b) {
@@ -71,7 +74,7 @@ struct LiveParityTests {
             }
             for (i, (u, v)) in zip(x, y).enumerated() { same(u, v, key: key, path: "\(path)[\(i)]", &differences) }
         case let (x as NSNumber, y as NSNumber):
-            let tolerance = ["distance_along_m": 0.1001, "share": 0.000_101, "lat": 0.000_001_01, "lon": 0.000_001_01][key] ?? 0
+            let tolerance = Self.tolerances[key] ?? 0
             if abs(x.doubleValue - y.doubleValue) > tolerance { differences.append("\(path): \(x) against \(y)") }
         case let (x as String, y as String):
             if x != y { differences.append("\(path): \(x) against \(y)") }

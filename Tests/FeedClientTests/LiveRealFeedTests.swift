@@ -33,11 +33,16 @@ struct LiveRealFeedTests {
     private static let wmataMessages = ["wmata-2345.pb", "wmata-2354.pb", "wmata-0004.pb", "wmata-0009.pb"]
 
     private func oracle(_ dump: String, _ messages: [URL]) throws -> [Expected] {
+        try oracleLines(dump, messages).split(separator: "\n").map { try JSONDecoder().decode(Expected.self, from: Data($0.utf8)) }
+    }
+
+    /// live_oracle.py's output: a JSON line per message.
+    private func oracleLines(_ dump: String, _ messages: [URL]) throws -> String {
         let python = try #require(RealtimePython.url)
         let script = SharedData.projectRoot.appendingPathComponent("Tests/TestSupport/Fixtures/live_oracle.py")
         let run = try Subprocess.run(python, [script.path, SharedData.url(dump).path] + messages.map(\.path), timeout: 300)
         try #require(run.status == 0, "\(run.error)")
-        return try run.output.split(separator: "\n").map { try JSONDecoder().decode(Expected.self, from: Data($0.utf8)) }
+        return run.output
     }
 
     /// WMATA, four TripUpdates messages from 23:45 to 00:09 on the night of 9–10 February 2024,
@@ -115,6 +120,36 @@ struct LiveRealFeedTests {
             }
         }
         #expect(checked >= 5, "\(checked) predicted departures checked")
+    }
+
+    /// A journey re-planned on a message (`feedc plan --live`) arrives when a connection scan
+    /// over the raw GTFS arrives once the reference's predictions change those trips' calls
+    /// (csa_oracle.py with ORACLE_LIVE, the predictions from live_oracle.py: both written apart
+    /// from feedc): WMATA's 23:45 and 00:04 messages, 300 random queries each in the hour after.
+    @Test func wmataJourneysReplannedOnTheMessagesAreTheOracles() throws {
+        let dump = "gtfs/medium/wmata_2023_subset_oba.zip"
+        let built = try BuiltFeeds.bundle(of: SharedData.url(dump))
+        let feedc = try #require(FeedcBinary.url)
+        let python = try #require(Subprocess.which("python3"))
+        let folder = TemporaryFolder()
+        var changed = 0
+        for (name, window) in [("wmata-2345.pb", "85500-88800"), ("wmata-0004.pb", "86640-89940")] {
+            let file = SharedData.url("gtfs-rt/wmata_2023_subset/" + name)
+            let times = folder.url.appendingPathComponent(name + ".json")
+            try Data(try oracleLines(dump, [file]).utf8).write(to: times)
+            let script = SharedData.projectRoot.appendingPathComponent("Tests/TestSupport/Fixtures/csa_oracle.py")
+            let run = try Subprocess.run(
+                python, [script.path, built.sqlite.path, "20240209", "300", "11", "=" + SharedData.url(dump).path],
+                environment: [
+                    "FEEDC_BINARY": feedc.path, "ORACLE_LIVE": times.path, "ORACLE_WINDOW": window,
+                    "ORACLE_PLAN_ARGS": "--live \(file.path) --source feed",
+                ], timeout: 900)
+            try #require(run.status == 0, "\(run.error)")
+            let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+            #expect(summary["answers"] as? Int == 300 && summary["agree"] as? Int == 300, "\(name): \(run.output)")
+            changed += summary["live_changed"] as? Int ?? 0
+        }
+        #expect(changed > 0, "the predictions change some earliest arrivals")
     }
 
     /// New York's subway: every vehicle of a trip the bundle knows (real-time ids by MTA's

@@ -126,14 +126,15 @@ struct QueryRequests {
                 // its route, direction and first departure instead.
                 add("trip_calls", ["trip_id": .text(prefix + trip)], mustFind: trip != "no-such-trip")
                 add("trip_line", ["trip_id": .text(prefix + trip)], mustFind: trip != "no-such-trip")
-                // A feed without direction_id is asked for direction 0 (and owes no answer).
-                if let row = try database.rows("SELECT route_id, direction_id, start_time FROM trips WHERE trip_id = ?", [.text(prefix + trip)]).first {
-                    let route = String((row[0].string ?? "").dropFirst(prefix.count))
-                    add(
-                        "realtime_trip_by_start",
-                        ["source_id": source[0], "route_id": .text(route), "direction_id": row[1] == .null ? .integer(0) : row[1], "start_time": row[2]],
-                        mustFind: row[1] != .null)
-                }
+                // A feed without direction_id is asked for direction 0 (and owes no answer); a
+                // trip the bundle lacks, by a route it lacks.
+                let row = try database.rows("SELECT route_id, direction_id, start_time FROM trips WHERE trip_id = ?", [.text(prefix + trip)]).first
+                let route = row.map { String(($0[0].string ?? "").dropFirst(prefix.count)) } ?? "no-such-route"
+                let direction = row.map { $0[1] == .null ? .integer(0) : $0[1] } ?? .integer(0)
+                add(
+                    "realtime_trip_by_start",
+                    ["source_id": source[0], "route_id": .text(route), "direction_id": direction, "start_time": row?[2] ?? .integer(0)],
+                    mustFind: row.map { $0[1] != .null } ?? false)
             }
         }
         for text in Self.riderTexts {

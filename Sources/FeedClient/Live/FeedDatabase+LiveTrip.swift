@@ -45,3 +45,38 @@ extension FeedDatabase {
             delay: next.flatMap { calls[$0].delay }, stale: feeds.contains { $0.isStale(at: moment) })
     }
 }
+
+extension FeedDatabase {
+    /// The runs `feeds` predict, for re-planning a journey on them (docs/live.md, section 5,
+    /// ``JourneyPlanner/plan(from:to:date:departure:delays:live:)``): each joined trip update
+    /// of a scheduled or canceled run (the newest of a run), its predicted and propagated calls'
+    /// times as seconds from the start of its service date, its skipped calls.
+    public func liveRuns(feeds: [LiveFeed], moment: Date = Date()) throws(ClientError) -> [LiveRun] {
+        var context = LiveContext(moment: moment, zone: try agencyTimeZone())
+        var order: [RunKey] = []
+        var byRun: [RunKey: JoinedTrip] = [:]
+        for trip in try joinedTripUpdates(feeds, &context) where trip.kind != .duplicated {
+            let key = RunKey(tripID: trip.run.tripID, serviceDate: trip.run.serviceDate, start: trip.run.start)
+            if byRun[key] == nil { order.append(key) }
+            byRun[key] = JoinedTrip.newest([byRun[key], trip].compactMap { $0 })
+        }
+        return order.map { key in
+            let trip = byRun[key]!
+            let predicted = TripPredictor.predict(
+                trip.run, update: trip.entity.tripUpdate, canceled: trip.kind == .canceled, prefix: trip.prefix, entity: trip.entity.id,
+                reasons: &context.reasons)
+            let calls = trip.run.calls.indices.compactMap { i -> LiveRun.Call? in
+                let call = predicted[i]
+                switch call.status {
+                case .skipped: return LiveRun.Call(stopIndex: trip.run.calls[i].index, arrival: nil, departure: nil, skipped: true)
+                case .predicted, .propagated:
+                    return LiveRun.Call(
+                        stopIndex: trip.run.calls[i].index, arrival: call.arrival.map { Int($0 - trip.run.dayStart) },
+                        departure: call.departure.map { Int($0 - trip.run.dayStart) })
+                default: return nil
+                }
+            }
+            return LiveRun(tripID: key.tripID, serviceDate: key.serviceDate, start: key.start, canceled: trip.kind == .canceled, calls: calls)
+        }
+    }
+}

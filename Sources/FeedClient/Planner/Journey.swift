@@ -81,3 +81,44 @@ public struct TripDelay: Sendable, Equatable {
         self.cancelled = cancelled
     }
 }
+
+/// One run as GTFS-Realtime messages predict it, for re-planning
+/// (``FeedDatabase/liveRuns(feeds:moment:)``, docs/live.md section 5): the planner runs it at
+/// these times instead of the timetable's.
+public struct LiveRun: Sendable, Hashable {
+    /// A call's live times, seconds from the start of the run's service date; or skipped.
+    public struct Call: Sendable, Hashable {
+        /// The call's position in its pattern (`stop_index`).
+        public var stopIndex: Int
+        public var arrival: Int?
+        public var departure: Int?
+        /// The vehicle does not stop here: no boarding, no alighting.
+        public var skipped: Bool
+
+        public init(stopIndex: Int, arrival: Int?, departure: Int?, skipped: Bool = false) {
+            self.stopIndex = stopIndex
+            self.arrival = arrival
+            self.departure = departure
+            self.skipped = skipped
+        }
+    }
+
+    /// The bundle's `trip_id`.
+    public var tripID: String
+    /// The service date, YYYYMMDD.
+    public var serviceDate: Int
+    /// The run's start, seconds into its service date (a frequency-based trip's run).
+    public var start: Int
+    /// The run does not run.
+    public var canceled: Bool
+    /// The calls with live times (or skipped); the others keep the timetable's.
+    public var calls: [Call]
+
+    public init(tripID: String, serviceDate: Int, start: Int, canceled: Bool = false, calls: [Call]) {
+        self.tripID = tripID
+        self.serviceDate = serviceDate
+        self.start = start
+        self.canceled = canceled
+        self.calls = calls
+    }
+}

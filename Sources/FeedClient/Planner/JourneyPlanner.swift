@@ -161,15 +161,19 @@ public final class JourneyPlanner: @unchecked Sendable {
     /// stop: the earliest arrival by any means (what boarding needs) and the earliest by a ride
     /// (what a walk may start from); a ride is pruned only by an earlier ride, since an earlier
     /// arrival on foot cannot walk on.
+    ///
+    /// `live`: runs as GTFS-Realtime messages predict them (``FeedDatabase/liveRuns(feeds:moment:)``):
+    /// each taken out of its route and run at its live times, never boarded or alighted at a
+    /// skipped call; a canceled one taken out. `delays` apply to the trips `live` leaves alone.
     public func plan(
         from origins: [StopAccess], to destinations: [StopAccess], date: Int, departure: Int,
-        delays: [String: TripDelay] = [:]
+        delays: [String: TripDelay] = [:], live: [LiveRun] = []
     ) throws(ClientError) -> [Journey] {
         if let (trip, delay) = delays.sorted(by: { $0.key < $1.key }).first(where: { $0.value.seconds.magnitude > UInt(TripDelay.maxSeconds) }) {
             throw .badQuery(reason: "the delay of trip `\(trip)`, \(delay.seconds) s, is beyond ±\(TripDelay.maxSeconds) s (a day)")
         }
         let network = try self.network(date)
-        let live = LiveTimetable(network, delays: delays)
+        let live = LiveTimetable(network, delays: delays, live: live, date: date)
         let starts = origins.compactMap { access in network.stopIndex[access.stopId].map { ($0, access.walkSeconds) } }
         let ends = destinations.compactMap { access in network.stopIndex[access.stopId].map { ($0, access.walkSeconds) } }
         guard !starts.isEmpty, !ends.isEmpty else { return [] }
@@ -397,9 +401,39 @@ public final class JourneyPlanner: @unchecked Sendable {
         /// Runs not to board, as route << 32 | run.
         var skipped: Set<Int64> = []
 
-        init(_ network: TransitNetwork, delays: [String: TripDelay]) {
+        init(_ network: TransitNetwork, delays: [String: TripDelay], live: [LiveRun], date: Int) {
             self.network = network
-            for (trip, delay) in delays.sorted(by: { $0.key < $1.key }) {
+            let yesterday = TransitNetwork.dayBefore(date)
+            var changed: Set<String> = []
+            for run in live {
+                let shift: Int? = run.serviceDate == date ? 0 : run.serviceDate == yesterday ? -86_400 : nil
+                guard let shift else { continue }
+                let calls = Dictionary(run.calls.map { ($0.stopIndex, $0) }, uniquingKeysWith: { first, _ in first })
+                for (route, number) in network.runsOf[run.tripID] ?? [] where network.routes[route].starts[number] == run.start + shift {
+                    skipped.insert(Int64(route) << 32 | Int64(number))
+                    changed.insert(run.tripID)
+                    guard !run.canceled else { continue }
+                    let base = network.routes[route]
+                    var late = base
+                    late.starts = [base.starts[number]]
+                    late.trips = [run.tripID]
+                    for position in base.stops.indices {
+                        guard let call = calls[base.stopIndexes[position]] else { continue }
+                        if call.skipped {
+                            late.canBoard[position] = false
+                            late.canAlight[position] = false
+                        }
+                        // Offsets from the run's start: the live time less the start.
+                        if let arrival = call.arrival { late.arrivals[position] = arrival - run.start }
+                        if let departure = call.departure { late.departures[position] = departure - run.start }
+                        late.departures[position] = max(late.departures[position], late.arrivals[position])
+                    }
+                    let index = network.routes.count + extra.count
+                    for (position, stop) in late.stops.enumerated() { routesAt[stop, default: []].append((index, position)) }
+                    extra.append(late)
+                }
+            }
+            for (trip, delay) in delays.sorted(by: { $0.key < $1.key }) where !changed.contains(trip) {
                 for (route, run) in network.runsOf[trip] ?? [] {
                     skipped.insert(Int64(route) << 32 | Int64(run))
                     guard !delay.cancelled else { continue }

@@ -117,7 +117,11 @@ public struct JourneyPlanning: Sendable {
     }
 
     /// Plans the query; a query that cannot be read is answered with a `problem`, not thrown.
-    public func answer(_ query: Query) throws(ClientError) -> Answer {
+    /// `live`: runs as GTFS-Realtime messages predict them, for each service date asked
+    /// (``FeedDatabase/liveRuns(feeds:moment:)``; docs/live.md).
+    public func answer(_ query: Query, live: (_ date: Int, _ seconds: Int) throws(ClientError) -> [LiveRun] = { _, _ in [] }) throws(ClientError)
+        -> Answer
+    {
         guard let (date, seconds) = Self.parse(query.depart) else {
             return Answer(journeys: [], problem: "`\(query.depart)` is not a local time YYYY-MM-DDTHH:MM")
         }
@@ -142,7 +146,7 @@ public struct JourneyPlanning: Sendable {
         let zone = planner.timeZone(of: origins[0].stopId)
         let journeys = try planner.plan(
             from: origins, to: destinations, date: date, departure: seconds,
-            delays: (query.delays ?? [:]).mapValues(\.tripDelay))
+            delays: (query.delays ?? [:]).mapValues(\.tripDelay), live: try live(date, seconds))
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = zone
         formatter.formatOptions = [.withInternetDateTime]

@@ -17,6 +17,8 @@ struct TransitNetwork: Sendable {
         var routeId: String
         /// The timed stops, in order: stop numbers, offsets from the run's start.
         var stops: [Int]
+        /// Each timed stop's position in its pattern (`stop_index`: an untimed stop has none here).
+        var stopIndexes: [Int] = []
         var arrivals: [Int]
         var departures: [Int]
         var canBoard: [Bool]
@@ -105,9 +107,10 @@ struct TransitNetwork: Sendable {
             var route = Route(
                 patternId: parts[0], routeId: routeOf[key] ?? "", stops: [], arrivals: [], departures: [],
                 canBoard: [], canAlight: [], starts: [], trips: [])
-            for (stop, offset) in zip(stops, offsets) {
+            for (index, (stop, offset)) in zip(stops, offsets).enumerated() {
                 guard let arrival = offset.arrival ?? offset.departure, let departure = offset.departure ?? offset.arrival else { continue }
                 route.stops.append(stop.stop)
+                route.stopIndexes.append(index)
                 route.arrivals.append(arrival)
                 route.departures.append(departure)
                 route.canBoard.append(stop.board)

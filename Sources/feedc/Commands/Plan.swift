@@ -2,6 +2,7 @@ import ArgumentParser
 import BundleFormat
 import FeedClient
 import FeedModel
+import FeedPipeline
 import Foundation
 
 struct Plan: ParsableCommand {
@@ -41,6 +42,12 @@ struct Plan: ParsableCommand {
     @Option(help: "Live delays, a JSON file: {\"TRIP_ID\": {\"seconds\": 600, \"from_stop_id\": \"S2\"}, \"OTHER\": {\"cancelled\": true}}.")
     var delays: String?
 
+    @Option(help: "A GTFS-Realtime TripUpdates message to re-plan on (docs/live.md); repeat for several.")
+    var live: [String] = []
+
+    @Option(help: "The bundle's source (feeds.source_id) the --live messages belong to.")
+    var source: String?
+
     @Flag(help: "Print the journeys as JSON (docs/client.md).")
     var json = false
 
@@ -61,6 +68,8 @@ struct Plan: ParsableCommand {
         }
         defer { opened.cleanup() }
         let planning = JourneyPlanning(planner: opened.planner)
+        let (liveRuns, liveCleanup) = try liveTimes()
+        defer { liveCleanup() }
         if batch {
             var lines = BoundedLines(descriptor: STDIN_FILENO, maxBytes: Self.maxBatchLine)
             while let next = lines.next() {
@@ -75,7 +84,8 @@ struct Plan: ParsableCommand {
                     Terminal.printJSON(JourneyPlanning.Answer(journeys: [], problem: "not a query: \(line.prefix(200))"), line: true)
                     continue
                 }
-                Terminal.printJSON((try? planning.answer(query)) ?? JourneyPlanning.Answer(journeys: [], problem: "the bundle cannot be read"), line: true)
+                Terminal.printJSON(
+                    (try? planning.answer(query, live: liveRuns)) ?? JourneyPlanning.Answer(journeys: [], problem: "the bundle cannot be read"), line: true)
             }
             return
         }
@@ -91,7 +101,7 @@ struct Plan: ParsableCommand {
                 }
                 live = parsed
             }
-            answer = try planning.answer(JourneyPlanning.Query(from: from, to: to, depart: depart, delays: live))
+            answer = try planning.answer(JourneyPlanning.Query(from: from, to: to, depart: depart, delays: live), live: liveRuns)
         } catch {
             Terminal.fail(error, file: bundle)
         }
@@ -101,5 +111,39 @@ struct Plan: ParsableCommand {
         } else {
             print(planning.text(answer))
         }
+    }
+
+    /// The runs `--live` predicts at each moment asked (docs/live.md, "A journey re-planned on
+    /// the messages"): the messages read once, joined at the query's moment.
+    private func liveTimes() throws -> ((Int, Int) throws(ClientError) -> [LiveRun], () -> Void) {
+        guard !live.isEmpty else { return ({ _, _ in [] }, {}) }
+        guard let source else { Terminal.fail("give --source with --live (the bundle's feeds.source_id)", code: .usageError) }
+        var states: [LiveFeed] = []
+        for file in live {
+            guard let data = Live.read(file) else { Terminal.fail("\(file): cannot be read", code: .fileNotFound, file: file) }
+            var state = LiveFeed(source: source)
+            do {
+                try state.apply(data)
+            } catch {
+                Terminal.fail(ErrorReport(.toolError, message: "\(file): \(error.description)", file: file), status: 1)
+            }
+            states.append(state)
+        }
+        let (url, cleanup) = try BundleFile.materialize(URL(fileURLWithPath: bundle))
+        let database = try FeedDatabase(path: url)
+        let zone = Live.blocking { try? await database.agencyTimeZone() } ?? TimeZone(identifier: "UTC")!
+        let feeds = states
+        let runs = { (date: Int, seconds: Int) throws(ClientError) -> [LiveRun] in
+            let moment = ServiceTime.instant(serviceDate: date, seconds: seconds, timeZone: zone)
+            let result = Live.blocking { () async -> Result<[LiveRun], ClientError> in
+                do throws(ClientError) {
+                    return .success(try await database.liveRuns(feeds: feeds, moment: moment))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            return try result.get()
+        }
+        return (runs, cleanup)
     }
 }

@@ -18,11 +18,18 @@ boarded, drop_off_type 1 not alighted at; both service days (the day before's tr
     python3 csa_oracle.py BUNDLE.sqlite DATE QUERIES SEED PREFIX=ZIP...
     ORACLE_DELAYS=N also re-plans N answered queries with their first ride's trip cancelled, and
     again with it 10 minutes late from where it is boarded, against the oracle on the same delays.
+    ORACLE_LIVE=TIMES.json plans on GTFS-Realtime predictions instead: the file (live_oracle.py's
+    lines, the reference's predicted times of each trip a message names) changes those trips'
+    calls on their service date (a call the reference predicts at its predicted arrival and
+    departure); the queries depart within ORACLE_WINDOW (`FROM-TO`, seconds of the day) and
+    `feedc plan` gets ORACLE_PLAN_ARGS (`--live FILE --source ID`). The summary also counts the
+    queries whose earliest arrival the predictions change.
 
 Prints one JSON object: the queries, how many agree, the first disagreements, and whether any
 answered Pareto set holds a dominated journey.
 """
 import bisect, csv, datetime, io, json, os, random, sqlite3, subprocess, sys, zipfile
+from zoneinfo import ZoneInfo
 
 MAX_RIDES = 8  # the planner's cap: JourneyPlanner.maxRides, feedc_planner.max_rides
 
@@ -56,6 +63,7 @@ def active(z, date):
 
 
 TRIP_STOPS = {}  # trip id (prefixed) -> its timed stops, in order
+LIVE = {}  # trip id (prefixed) -> (service date, {stop_sequence: (arrival, departure) seconds of that day})
 FORBIDDEN = -1  # no change of vehicles at the stop (transfer_type 3)
 
 
@@ -109,14 +117,21 @@ def connections(zips, date):
             if not shifts:
                 continue
             stops.sort(key=lambda r: int(r["stop_sequence"]))
-            timed = []
-            for r in stops:
-                a, d = seconds(r.get("arrival_time")), seconds(r.get("departure_time"))
-                a, d = (a if a is not None else d), (d if d is not None else a)
-                if a is None:
-                    continue
-                timed.append((prefix + r["stop_id"], a, d, (r.get("pickup_type") or "0").strip() != "1",
-                              (r.get("drop_off_type") or "0").strip() != "1"))
+            live_date, live_calls = LIVE.get(prefix + trip, (None, {}))
+
+            def timed_stops(predicted):
+                timed = []
+                for r in stops:
+                    a, d = seconds(r.get("arrival_time")), seconds(r.get("departure_time"))
+                    a, d = (a if a is not None else d), (d if d is not None else a)
+                    if a is None:
+                        continue
+                    p_a, p_d = predicted.get(int(r["stop_sequence"]), (None, None))
+                    a, d = (p_a if p_a is not None else a), (p_d if p_d is not None else d)
+                    timed.append((prefix + r["stop_id"], a, max(a, d), (r.get("pickup_type") or "0").strip() != "1",
+                                  (r.get("drop_off_type") or "0").strip() != "1"))
+                return timed
+            timed = timed_stops({})
             if len(timed) < 2:
                 continue
             TRIP_STOPS[prefix + trip] = [t[0] for t in timed]
@@ -130,9 +145,13 @@ def connections(zips, date):
                         offsets.append(run - first)
                         run += headway
             for shift in shifts:
+                # The predictions apply to the run of their service date (today's, or
+                # yesterday's less a day).
+                on = live_date is not None and live_date == (date if shift == 0 else previous)
+                run_stops = timed_stops(live_calls) if on else timed
                 for offset in offsets:
                     key = (prefix + trip, offset + shift)
-                    for i, ((s1, _, d1, board, _), (s2, a2, _, _, alight)) in enumerate(zip(timed, timed[1:])):
+                    for i, ((s1, _, d1, board, _), (s2, a2, _, _, alight)) in enumerate(zip(run_stops, run_stops[1:])):
                         out.append((d1 + offset + shift, a2 + offset + shift, s1, s2, key, board, alight, prefix + trip, i))
     out.sort(key=lambda c: (c[0], c[1]))
     return out
@@ -198,6 +217,20 @@ def earliest(conns, departures, footpaths, origins, targets, t0, stops, runs, ch
 def main():
     bundle, date, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     zips = [(a.split("=", 1)[0], a.split("=", 1)[1]) for a in sys.argv[5:]]
+    plan_args = os.environ.get("ORACLE_PLAN_ARGS", "").split()
+    window = tuple(int(x) for x in os.environ["ORACLE_WINDOW"].split("-")) if os.environ.get("ORACLE_WINDOW") else (0, 24 * 3600)
+    static_conns = None
+    if os.environ.get("ORACLE_LIVE"):
+        static_conns = connections(zips, date)
+        zone = ZoneInfo(rows(zipfile.ZipFile(zips[0][1]), "agency.txt")[0]["agency_timezone"])
+        prefix = zips[0][0]
+        for line in open(os.environ["ORACLE_LIVE"], encoding="utf-8"):
+            for trip in json.loads(line)["trips"]:
+                d = trip["service_date"]
+                start = int(datetime.datetime(d // 10000, d // 100 % 100, d % 100, 12, tzinfo=zone).timestamp()) - 12 * 3600
+                LIVE[prefix + trip["trip_id"]] = (d, {c["stop_sequence"]: (c["arrival"] - start if c["arrival"] is not None else None,
+                                                                           c["departure"] - start if c["departure"] is not None else None)
+                                                      for c in trip["calls"]})
     db = sqlite3.connect(bundle)
     served = sorted({r[0] for r in db.execute("SELECT DISTINCT stop_id FROM pattern_stops")})
     served_set = set(served)
@@ -225,11 +258,16 @@ def main():
     for stop, n in numbers.items():
         change_at[n] = changes.get(stop, 0)
     departures = [c[0] for c in conns]
+    # The timetable as published, for counting what the predictions change.
+    static = static_departures = None
+    if static_conns is not None:
+        static = [(d_, a_, number(s1), number(s2), keys.setdefault(k, len(keys)), b, c) for d_, a_, s1, s2, k, b, c, _, _ in static_conns]
+        static_departures = [c[0] for c in static]
     rng = random.Random(seed)
     day = f"{date // 10000:04d}-{date // 100 % 100:02d}-{date % 100:02d}"
     queries = []
     for _ in range(count):
-        t = rng.randrange(0, 24 * 3600, 60)  # around the clock: at 00:30, last night's trains
+        t = rng.randrange(window[0], window[1], 60)  # around the clock: at 00:30, last night's trains
         queries.append((rng.choice(served), rng.choice(served), t))
     # A stop id names its place: the stop, its station (stops.txt), every stop or station the
     # bundle's same_places links to either, and the stops of those stations; served ones only.
@@ -250,12 +288,15 @@ def main():
         stops = ids | {child for i in ids for child in children.get(i, [])}
         return sorted(numbers[s] for s in stops if s in served_set)
     text = "".join(json.dumps({"from": o, "to": d, "depart": f"{day}T{t // 3600:02d}:{t % 3600 // 60:02d}"}) + "\n" for o, d, t in queries)
-    run = subprocess.run([os.environ["FEEDC_BINARY"], "plan", bundle, "--batch"], input=text, capture_output=True, text=True, timeout=1200)
+    run = subprocess.run([os.environ["FEEDC_BINARY"], "plan", bundle, "--batch"] + plan_args, input=text, capture_output=True, text=True, timeout=1200)
     answers = [json.loads(line) for line in run.stdout.splitlines()]
+    live_changed = 0
     midnight = datetime.datetime(date // 10000, date // 100 % 100, date % 100)
     agree, found, disagreements, dominated = 0, 0, [], 0
     for (o, d, t), answer in zip(queries, answers):
         expected = earliest(conns, departures, paths, place(o), place(d), t, len(paths), len(keys) + 1, change_at)
+        if static is not None:
+            live_changed += earliest(static, static_departures, paths, place(o), place(d), t, len(paths), len(keys) + 1, change_at) != expected
         arrivals = [(datetime.datetime.fromisoformat(j["arrival"]).replace(tzinfo=None) - midnight).total_seconds() for j in answer["journeys"]]
         got = int(min(arrivals)) if arrivals else None
         if set(place(o)) & set(place(d)):
@@ -309,7 +350,7 @@ def main():
     headway = {r[0] for r in db.execute("SELECT DISTINCT trip_id FROM frequencies")}
     frequency_rides = sum(1 for a in answers for j in a["journeys"] for leg in j["legs"] if leg.get("trip_id") in headway)
     print(json.dumps({"queries": len(queries), "answers": len(answers), "agree": agree, "found": found, "frequency_rides": frequency_rides,
-                      "delayed": delay_runs, "delayed_agree": delay_agree, "delayed_changed": delay_changed,
+                      "delayed": delay_runs, "delayed_agree": delay_agree, "delayed_changed": delay_changed, "live_changed": live_changed,
                       "disagreements": disagreements, "dominated": dominated, "connections": len(conns)}))
 
 
