@@ -31,9 +31,12 @@ public final class JoinedTrip {
     public final String routeId;
     /// The zone service days are counted in.
     public final ZoneId zone;
+    /// The TripUpdate's own timestamp, else its message's (null: neither): of several updates
+    /// naming one run, the newest is used.
+    public final Long stamp;
 
     JoinedTrip(Kind kind, String tripId, String realtimeTripId, int serviceDate, Long start, TripLine line,
-               String routeId, ZoneId zone) {
+               String routeId, ZoneId zone, Long stamp) {
         this.kind = kind;
         this.tripId = tripId;
         this.realtimeTripId = realtimeTripId;
@@ -42,6 +45,13 @@ public final class JoinedTrip {
         this.line = line;
         this.routeId = routeId;
         this.zone = zone;
+        this.stamp = stamp;
+    }
+
+    /// Whether this is newer than `held` (null: nothing held): it has a stamp, and `held` has
+    /// none or an older one (ties: the one held, the first in the states' order).
+    boolean newerThan(JoinedTrip held) {
+        return held == null || (stamp != null && (held.stamp == null || stamp > held.stamp));
     }
 
     /// The run's start as epoch seconds: the start of its service day + `start`.
@@ -49,9 +59,10 @@ public final class JoinedTrip {
         return ServiceDay.start(serviceDate, zone) + (start == null ? 0 : start);
     }
 
-    /// What names the run in the bundle's timetable: trip, service date and start.
+    /// What names the run in the bundle's timetable: trip, service date and start (an added
+    /// trip: its id and service date).
     public String key() {
-        return key(tripId, serviceDate, start == null ? -1 : start);
+        return start == null ? tripId + "\u0000" + serviceDate : key(tripId, serviceDate, start);
     }
 
     static String key(String tripId, long serviceDate, long start) {

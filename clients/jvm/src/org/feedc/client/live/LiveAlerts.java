@@ -7,23 +7,31 @@ import com.google.transit.realtime.GtfsRealtime.TimeRange;
 import com.google.transit.realtime.GtfsRealtime.TranslatedString;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.TreeSet;
 
 /// Alerts (docs/live.md, section 5): which alerts apply to a stop (an entity naming it or its
-/// parent station, a route calling there, or only an agency or route type of such a route) and
-/// to a route (an entity naming it, or only its agency or route type); whether each is active;
-/// its texts in the rider's language.
+/// parent station, a route calling there, or only an agency or route type of such a route) or
+/// to a route (an entity naming it, or only its agency or route type), either when both are
+/// asked; whether each is active; its texts in the rider's language. An informed entity is
+/// known when it names something the bundle has: an agency of `agencies`, a route of `routes`,
+/// a stop of `stops`, a route type some route has, a trip that joins; one naming nothing known
+/// is counted `unknown_informed_entity`, and so is an alert with no informed entity at all.
 final class LiveAlerts {
     private final LiveView view;
+    private final Map<String, Boolean> agencies = new HashMap<>();
+    private final Map<Long, Boolean> types = new HashMap<>();
 
     LiveAlerts(LiveView view) {
         this.view = view;
     }
 
-    /// The alerts applying to `stop` and to `route` (the bundle's ids; null: no selector), texts
-    /// in `language` (null: the untranslated), in the states' order.
+    /// The alerts applying to `stop` or to `route` (the bundle's ids; null: no selector; every
+    /// alert when neither is given), texts in `language` (null: the untranslated), in the
+    /// states' order.
     List<AlertView> find(String stop, String route, String language, LiveTally tally) throws SQLException {
         List<AlertView> out = new ArrayList<>();
         for (LiveFeed state : view.states) {
@@ -43,8 +51,8 @@ final class LiveAlerts {
                 continue;
             }
             Alert alert = entity.getAlert();
-            TreeSet<String> stops = new TreeSet<>();
-            TreeSet<String> routes = new TreeSet<>();
+            TreeSet<String> stops = new TreeSet<>(LiveTally::compareCodePoints);
+            TreeSet<String> routes = new TreeSet<>(LiveTally::compareCodePoints);
             boolean joined = false;
             if (alert.getInformedEntityCount() == 0) {
                 tally.count("unknown_informed_entity", entity.getId());  // it names nothing at all
@@ -59,27 +67,23 @@ final class LiveAlerts {
                     routes.add(prefix + selector.getRouteId());
                     known = true;
                 }
-                if (selector.hasTrip() && join.join(selector.getTrip(), view.timestamp(false, 0, entry), null,
-                        entity.getId(), new LiveTally()) != null) {
+                if (selector.hasAgencyId() && agency(prefix + selector.getAgencyId())) {
                     known = true;
                 }
-                if (onlyAgencyOrType(selector)) {
-                    known = true;  // no documented query lists agencies or types on their own: taken as named
+                if (selector.hasRouteType() && routeType(selector.getRouteType())) {
+                    known = true;
+                }
+                if (selector.hasTrip() && join.join(selector.getTrip(), null, null, entity.getId(), new LiveTally()) != null) {
+                    known = true;
                 }
                 if (!known) {
                     tally.count("unknown_informed_entity", entity.getId());
                 }
                 joined |= known;
             }
-            if (alert.getUnknownFields().hasField(Alert.CAUSE_FIELD_NUMBER)
-                    || alert.getUnknownFields().hasField(Alert.EFFECT_FIELD_NUMBER)) {
-                tally.count("unknown_enum", entity.getId());
-            }
             tally.entity("alerts", joined);
-            if (stop != null && !appliesToStop(alert, stop, prefix)) {
-                continue;
-            }
-            if (route != null && !appliesToRoute(alert, route, prefix)) {
+            if ((stop != null || route != null) && !(stop != null && appliesToStop(alert, stop, prefix))
+                    && !(route != null && appliesToRoute(alert, route, prefix))) {
                 continue;
             }
             out.add(new AlertView(entity.getId(), text(alert.hasHeaderText() ? alert.getHeaderText() : null, language),
@@ -88,6 +92,27 @@ final class LiveAlerts {
                     active(alert, view.at), List.copyOf(stops), List.copyOf(routes)));
         }
         return out;
+    }
+
+    /// Whether `agencies` has `agencyId` (not a documented query: the table itself,
+    /// docs/bundle-format.md "agencies").
+    private boolean agency(String agencyId) throws SQLException {
+        Boolean known = agencies.get(agencyId);
+        if (known == null) {
+            known = view.bundle.exists("SELECT 1 FROM agencies WHERE agency_id = ?", agencyId);
+            agencies.put(agencyId, known);
+        }
+        return known;
+    }
+
+    /// Whether some route of the bundle has `routeType`.
+    private boolean routeType(long routeType) throws SQLException {
+        Boolean known = types.get(routeType);
+        if (known == null) {
+            known = view.bundle.exists("SELECT 1 FROM routes WHERE type = ? LIMIT 1", routeType);
+            types.put(routeType, known);
+        }
+        return known;
     }
 
     /// A selector naming an agency or a route type and no route, stop or trip.
@@ -128,28 +153,34 @@ final class LiveAlerts {
         return false;
     }
 
+    /// Whether the alert applies to `route`; never for a route the bundle does not have.
     private boolean appliesToRoute(Alert alert, String route, String prefix) throws SQLException {
         Object[] row = view.bundle.route(route);
+        if (row == null) {
+            return false;
+        }
         for (EntitySelector selector : alert.getInformedEntityList()) {
             if (selector.hasRouteId() && (prefix + selector.getRouteId()).equals(route)) {
                 return true;
             }
-            if (row != null && onlyAgencyOrType(selector) && agencyAndType(selector, row, prefix)) {
+            if (onlyAgencyOrType(selector) && agencyAndType(selector, row, prefix)) {
                 return true;
             }
         }
         return false;
     }
 
-    /// No active period, or one with start ≤ `at` < end (a missing or 0 start or end is open).
+    /// No active period, or one with start ≤ `at` < end; a missing start or end is open, a 0 is
+    /// taken as it is (start 0: always begun; end 0: over), and so is one past Int64 (as Swift
+    /// and Python read a uint64: missing).
     static boolean active(Alert alert, long at) {
         if (alert.getActivePeriodCount() == 0) {
             return true;
         }
         for (TimeRange period : alert.getActivePeriodList()) {
-            boolean started = !period.hasStart() || period.getStart() == 0 || period.getStart() <= at;
-            boolean ended = period.hasEnd() && period.getEnd() != 0 && at >= period.getEnd();
-            if (started && !ended) {
+            Long start = period.hasStart() ? LiveFeed.posix(period.getStart()) : null;
+            Long end = period.hasEnd() ? LiveFeed.posix(period.getEnd()) : null;
+            if ((start == null || start <= at) && (end == null || at < end)) {
                 return true;
             }
         }
@@ -164,9 +195,9 @@ final class LiveAlerts {
             return null;
         }
         List<TranslatedString.Translation> all = texts.getTranslationList();
-        if (language != null) {
+        if (language != null && !language.isEmpty()) {
             for (TranslatedString.Translation t : all) {
-                if (t.getLanguage().equalsIgnoreCase(language)) {
+                if (t.hasLanguage() && t.getLanguage().toLowerCase(Locale.ROOT).equals(language.toLowerCase(Locale.ROOT))) {
                     return t.getText();
                 }
             }
@@ -185,8 +216,14 @@ final class LiveAlerts {
         return all.get(0).getText();
     }
 
+    /// A language tag's first non-empty part before a `-`, lower case (the tag itself when it
+    /// has none, as Swift's `split(separator: "-").first`).
     private static String base(String language) {
-        int dash = language.indexOf('-');
-        return (dash < 0 ? language : language.substring(0, dash)).toLowerCase(Locale.ROOT);
+        for (String part : language.toLowerCase(Locale.ROOT).split("-")) {
+            if (!part.isEmpty()) {
+                return part;
+            }
+        }
+        return language.toLowerCase(Locale.ROOT);
     }
 }

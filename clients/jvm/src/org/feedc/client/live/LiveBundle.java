@@ -123,6 +123,14 @@ public final class LiveBundle implements AutoCloseable {
         return prefixes.get(source);
     }
 
+    /// Whether `sql` (one of the few reads outside the documented queries: a table itself, as
+    /// docs/bundle-format.md describes it) gives a row for `value`.
+    boolean exists(String sql, Object value) throws SQLException {
+        try (SqlCursor cursor = db.queryTyped(sql, value)) {
+            return cursor.next();
+        }
+    }
+
     /// The time zone of the agency serving `stopId` most (`stop_timezone`); with null, the
     /// bundle's first agency's.
     public ZoneId zone(String stopId) throws SQLException {

@@ -1,6 +1,5 @@
 package org.feedc.client.live;
 
-import com.google.transit.realtime.GtfsRealtime.FeedHeader;
 import com.google.transit.realtime.GtfsRealtime.FeedMessage;
 import java.io.File;
 import java.io.IOException;
@@ -22,12 +21,13 @@ import org.feedc.client.PyText;
 ///          | --alerts [--stop ID] [--route ID] [--lang L] | --report) [--json]
 ///
 /// Each `--feed` is read (`MessageReader`) and applied, in the order given, to a state of its own
-/// (`LiveFeed`: an agency's TripUpdates, VehiclePositions and Alerts may come apart), or, when it
-/// is `DIFFERENTIAL`, to the state of the message before it. Where two TripUpdates name one run,
-/// the later (in the states' order, then the entities') is taken. `--at`
-/// is local to the bundle's first agency (default now). Exit 0 with an answer, 1 when a message
-/// cannot be read (one line: the file, the `LiveException`'s code and what was found), 2 for a
-/// usage error (or a bundle, source, stop or route that is not there).
+/// (`LiveFeed`: an agency's TripUpdates, VehiclePositions and Alerts may come apart; a
+/// `DIFFERENTIAL` file does not merge into the one before it). Where several TripUpdates name
+/// one run, the newest is taken (`LiveDepartures`). `--at` is local to the bundle's first agency
+/// (default now). A stop or route the bundle does not have is no error: nothing applies to it.
+/// Exit 0 with an answer, 1 when a message cannot be read (one line: the file, the
+/// `LiveException`'s code and what was found), 2 for a usage error (or a bundle or source that is
+/// not there).
 public final class LiveCommand {
     static final String USAGE = "usage: feedc-jvm live BUNDLE --feed FILE [--feed FILE ...] --source SOURCE_ID"
             + " [--at YYYY-MM-DDTHH:MM:SS] [--max-age SECONDS] (--stop ID [--limit N] | --vehicles [--route ID]"
@@ -186,13 +186,7 @@ public final class LiveCommand {
                 throw new Usage("argument --at: not YYYY-MM-DDTHH:MM:SS: " + PyText.repr(options.get("--at")));
             }
             String stop = options.get("--stop");
-            if (stop != null && bundle.stop(stop) == null) {
-                throw new Usage("argument --stop: the bundle has no stop " + PyText.repr(stop));
-            }
             String route = options.get("--route");
-            if (route != null && bundle.route(route) == null) {
-                throw new Usage("argument --route: the bundle has no route " + PyText.repr(route));
-            }
             List<LiveFeed> states = new ArrayList<>();
             List<FeedMessage> messages = new ArrayList<>();
             List<String> sources = new ArrayList<>();
@@ -208,24 +202,20 @@ public final class LiveCommand {
                     err.println("feedc-jvm: " + feed + ": cannot read: " + PyText.oneLine(why));
                     return 1;
                 }
-                // A DIFFERENTIAL message merges into the state before it; any other starts one.
-                boolean differential = message.getHeader().getIncrementality() == FeedHeader.Incrementality.DIFFERENTIAL;
-                if (!differential || states.isEmpty()) {
-                    states.add(new LiveFeed(source));
-                }
-                states.get(states.size() - 1).apply(message);
+                LiveFeed state = new LiveFeed(source);  // one state per file
+                state.apply(message);
+                states.add(state);
                 messages.add(message);
                 sources.add(source);
             }
             LiveView view = new LiveView(bundle, states, at, maxAge);
             Map<String, Object> answer = new LinkedHashMap<>();
             if (departures) {
-                ZoneId stopZone = bundle.zone(stop);
                 List<Object> list = new ArrayList<>();
                 for (Departure departure : view.departures(stop, limit, null)) {
-                    list.add(departure.json(stopZone));
+                    list.add(departure.json(zone));
                     if (!json) {
-                        out.println(LiveText.departure(departure, stopZone));
+                        out.println(LiveText.departure(departure, zone));
                     }
                 }
                 answer.put("departures", list);
@@ -248,13 +238,12 @@ public final class LiveCommand {
                 }
                 answer.put("alerts", list);
             } else {
-                Map<String, Object> result = LiveReport.json(view, feeds, sources, messages);
-                answer.put("report", result);
+                answer = LiveReport.json(view, feeds, sources, messages);  // its "stale" last
                 if (!json) {
-                    out.println(LiveText.report(result));
+                    out.println(LiveText.report(answer));
                 }
             }
-            answer.put("stale", view.stale());
+            answer.putIfAbsent("stale", view.stale());
             if (json) {
                 out.println(LiveJson.write(answer));
             } else if (view.stale()) {

@@ -5,6 +5,7 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,27 +29,31 @@ final class LiveDepartures {
 
     List<Departure> at(String stopId, int limit, String language) throws SQLException {
         LiveBundle bundle = view.bundle;
-        ZoneId zone = bundle.zone(stopId);
+        ZoneId zone = bundle.zone(null);  // service days are the first agency's (docs/live.md, section 3)
+        // Of several updates naming one run (or one added trip), the newest (ties: the first).
         Map<String, LiveRun> byRun = new HashMap<>();
-        List<LiveRun> extra = new ArrayList<>();
+        Map<String, LiveRun> extra = new LinkedHashMap<>();
         for (LiveRun run : view.runs()) {
-            if (run.trip.kind == JoinedTrip.Kind.ADDED || run.trip.kind == JoinedTrip.Kind.DUPLICATED) {
-                extra.add(run);
-            } else {
-                byRun.put(run.trip.key(), run);  // two updates of one run: the later
+            boolean scheduled = run.trip.kind == JoinedTrip.Kind.SCHEDULED || run.trip.kind == JoinedTrip.Kind.CANCELED;
+            Map<String, LiveRun> held = scheduled ? byRun : extra;
+            String key = scheduled ? run.trip.key() : run.trip.kind.name() + "\u0000" + run.trip.key();
+            LiveRun before = held.get(key);
+            if (run.trip.newerThan(before == null ? null : before.trip)) {
+                held.put(key, run);
             }
+        }
+        List<Departure> added = new ArrayList<>();
+        for (LiveRun run : extra.values()) {
+            added(run, stopId, added);
         }
         long[] moment = ServiceDay.parameters(view.at - LOOK_BACK, zone);
         int n = limit + EXTRA_ROWS;
         while (true) {
             List<Object[]> rows = bundle.rows("next_departures", LiveBundle.values("date", moment[0], "after", moment[1],
                     "previous_after", moment[2], "stop_id", stopId, "limit", (long) n, "lang", language));
-            List<Departure> all = new ArrayList<>();
+            List<Departure> all = new ArrayList<>(added);
             for (Object[] row : rows) {
                 all.add(scheduled(row, stopId, zone, byRun));
-            }
-            for (LiveRun run : extra) {
-                added(run, stopId, all);
             }
             List<Departure> kept = new ArrayList<>();
             for (Departure departure : all) {
@@ -57,7 +62,8 @@ final class LiveDepartures {
                     kept.add(departure);
                 }
             }
-            kept.sort(Comparator.comparing(Departure::time).thenComparing(d -> d.tripId).thenComparingInt(d -> d.serviceDate));
+            kept.sort(Comparator.comparing(Departure::time).thenComparing(d -> d.tripId, LiveTally::compareCodePoints)
+                    .thenComparingInt(d -> d.serviceDate));
             if (kept.size() >= limit || rows.size() < n || n >= MAX_ROWS) {
                 return kept.subList(0, Math.min(limit, kept.size()));
             }
@@ -65,7 +71,8 @@ final class LiveDepartures {
         }
     }
 
-    /// A row of `next_departures`, predicted from its run's TripUpdate where there is one.
+    /// A row of `next_departures`, predicted from its run's TripUpdate where there is one: the
+    /// call of its run at this stop whose scheduled departure is the row's.
     private Departure scheduled(Object[] row, String stopId, ZoneId zone, Map<String, LiveRun> byRun) throws SQLException {
         String tripId = (String) row[0];
         String routeId = (String) row[1];
@@ -89,24 +96,24 @@ final class LiveDepartures {
                     "scheduled", "scheduled");
         }
         PredictedCall call = run.calls.get(index);
-        return new Departure(tripId, routeId, stopId, sequence, serviceDate, headsign, scheduled, call.predictedDeparture,
+        return new Departure(tripId, routeId, stopId, sequence, serviceDate, headsign, call.scheduled(), call.live(),
                 call.delay(), call.status, run.trip.kind.json());
     }
 
-    /// An added trip's or a duplicated run's calls at `stopId`.
+    /// An added trip's or a duplicated run's calls at `stopId`, but its last (where it ends).
     private static void added(LiveRun run, String stopId, List<Departure> out) {
         JoinedTrip trip = run.trip;
-        for (PredictedCall call : run.calls) {
+        for (int i = 0; i < run.calls.size() - 1; i++) {
+            PredictedCall call = run.calls.get(i);
             if (!call.stopId.equals(stopId)) {
                 continue;
             }
             if (trip.kind == JoinedTrip.Kind.ADDED) {
-                out.add(new Departure(trip.tripId, trip.routeId, stopId, call.stopSequence, trip.serviceDate, run.headsign,
+                out.add(new Departure(trip.tripId, trip.routeId, stopId, call.stopSequence, trip.serviceDate, null,
                         null, call.predictedDeparture, null, "added", "added"));
-            } else if (call.call.stopIndex < trip.line.calls.size() - 1 && call.scheduledDeparture != null) {
-                String headsign = run.headsign != null ? run.headsign : trip.line.headsign;
-                out.add(new Departure(trip.tripId, trip.routeId, stopId, call.stopSequence, trip.serviceDate, headsign,
-                        call.scheduledDeparture, call.predictedDeparture, call.delay(), call.status, "duplicated"));
+            } else {
+                out.add(new Departure(trip.tripId, trip.routeId, stopId, call.stopSequence, trip.serviceDate, trip.line.headsign,
+                        call.scheduled(), call.live(), call.delay(), call.status, "duplicated"));
             }
         }
     }

@@ -10,11 +10,12 @@ import java.util.List;
 import java.util.Map;
 
 /// What the messages of one source (a `feeds.source_id` of the bundle) say now (docs/live.md,
-/// section 2). `apply`: a `FULL_DATASET` message (the default) replaces everything the state
-/// held, a `DIFFERENTIAL` one merges (an entity replaces the one with the same id, an entity with
-/// `is_deleted` removes it); the state's timestamp is the newest `header.timestamp` applied.
-/// Entities keep the order they were first applied in; within one message an id given twice is
-/// the later entity.
+/// section 2). `apply`: a `FULL_DATASET` message (the default, and what an incrementality the
+/// schema does not know reads as) replaces everything the state held (its deleted entities say
+/// nothing), a `DIFFERENTIAL` one merges (an entity replaces the one with the same id, an entity
+/// with `is_deleted` removes it); the state's timestamp is the newest `header.timestamp` applied.
+/// Entities keep the order their ids first came in; an id given twice is the later entity, in
+/// the first one's place.
 public final class LiveFeed {
     /// One entity of the state, with the header timestamp of the message it came in (null when
     /// that message had none): an entity without a timestamp of its own is dated by it.
@@ -32,7 +33,6 @@ public final class LiveFeed {
     public final String source;
     private final Map<String, Entry> entities = new LinkedHashMap<>();
     private Long timestamp;
-    private int unknownIncrementality;
 
     public LiveFeed(String source) {
         this.source = source;
@@ -41,18 +41,16 @@ public final class LiveFeed {
     /// Applies `message` to the state.
     public void apply(FeedMessage message) {
         FeedHeader header = message.getHeader();
-        boolean unknown = header.getUnknownFields().hasField(FeedHeader.INCREMENTALITY_FIELD_NUMBER);
-        if (unknown) {
-            unknownIncrementality++;  // counted (unknown_enum), read as the default, FULL_DATASET
-        }
-        boolean differential = !unknown && header.getIncrementality() == FeedHeader.Incrementality.DIFFERENTIAL;
-        Long stamp = header.hasTimestamp() ? Long.valueOf(header.getTimestamp()) : null;
+        boolean differential = header.getIncrementality() == FeedHeader.Incrementality.DIFFERENTIAL;
+        Long stamp = header.hasTimestamp() ? posix(header.getTimestamp()) : null;
         if (!differential) {
             entities.clear();
         }
         for (FeedEntity entity : message.getEntityList()) {
             if (entity.getIsDeleted()) {
-                entities.remove(entity.getId());
+                if (differential) {
+                    entities.remove(entity.getId());
+                }
             } else {
                 entities.put(entity.getId(), new Entry(entity, stamp));
             }
@@ -60,6 +58,11 @@ public final class LiveFeed {
         if (stamp != null && (timestamp == null || stamp > timestamp)) {
             timestamp = stamp;
         }
+    }
+
+    /// A uint64 POSIX time as the schema sends it: null past Int64 (as Swift and Python read it).
+    static Long posix(long value) {
+        return value < 0 ? null : Long.valueOf(value);
     }
 
     /// The entities the state holds, in order.
@@ -70,11 +73,6 @@ public final class LiveFeed {
     /// The newest `header.timestamp` applied (epoch seconds), null when none had one.
     public Long timestamp() {
         return timestamp;
-    }
-
-    /// How many messages applied had an `incrementality` the schema does not know.
-    public int unknownIncrementality() {
-        return unknownIncrementality;
     }
 
     /// Whether the state is stale at `at` (epoch seconds): no timestamp, or older than `maxAge`.

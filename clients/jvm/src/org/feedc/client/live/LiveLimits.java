@@ -9,7 +9,8 @@ public final class LiveLimits {
     public static final long DEFAULT_MAX_BYTES = 16L << 20;
     public static final int DEFAULT_MAX_ENTITIES = 100_000;
     public static final int DEFAULT_MAX_STOP_TIME_UPDATES = 1_000_000;
-    /// Messages within messages (the schema's deepest path is 7); protobuf's recursion limit.
+    /// The most levels of messages and groups, the FeedMessage itself level 1 (the schema's
+    /// deepest path is 7); 33 is `too_deep`.
     public static final int MAX_DEPTH = 32;
     /// A state is stale when its timestamp is more than this many seconds before the moment asked.
     public static final long DEFAULT_MAX_AGE = 90;

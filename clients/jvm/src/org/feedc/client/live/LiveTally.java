@@ -7,10 +7,12 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /// What a join left out and why (docs/live.md, section 7): each reason counted, with up to five
-/// examples, the ids of the entities it was found in, smallest first; and the entities of each
-/// kind and how many of them joined.
+/// examples, the distinct ids of the entities it was found in, smallest first (by code point);
+/// and the entities of each kind and how many of them joined.
 public final class LiveTally {
-    /// Every reason, in the doc's order.
+    /// Every reason, in the doc's order (`unknown_enum` is kept for a runtime that would hand an
+    /// unknown enum value over; protobuf-java reads it as the field's default, so it is never
+    /// counted).
     public static final List<String> REASONS = List.of("unknown_trip", "not_running", "ambiguous_trip",
             "frequency_without_start_time", "unknown_stop", "unknown_stop_sequence", "out_of_order", "time_out_of_range",
             "times_out_of_order", "added_without_time", "unscheduled", "replacement", "unknown_enum",
@@ -27,12 +29,29 @@ public final class LiveTally {
     public LiveTally() {
         for (String reason : REASONS) {
             counts.put(reason, new long[1]);
-            examples.put(reason, new TreeSet<>());
+            examples.put(reason, new TreeSet<>(LiveTally::compareCodePoints));
         }
         for (String kind : KINDS) {
             entities.put(kind, new long[1]);
             joined.put(kind, new long[1]);
         }
+    }
+
+    /// `a` and `b` compared by Unicode code point (String.compareTo compares UTF-16 units, which
+    /// orders the characters past U+FFFF before U+E000–U+FFFF).
+    public static int compareCodePoints(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int x = a.codePointAt(i);
+            int y = b.codePointAt(j);
+            if (x != y) {
+                return Integer.compare(x, y);
+            }
+            i += Character.charCount(x);
+            j += Character.charCount(y);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
     }
 
     /// One occurrence of `reason` in entity `entityId`.
@@ -42,6 +61,10 @@ public final class LiveTally {
             throw new IllegalArgumentException("no reason " + reason);
         }
         count[0]++;
+        example(reason, entityId);
+    }
+
+    private void example(String reason, String entityId) {
         TreeSet<String> ids = examples.get(reason);
         ids.add(entityId);
         if (ids.size() > EXAMPLES) {
@@ -61,26 +84,39 @@ public final class LiveTally {
         return counts.get(reason)[0];
     }
 
-    /// `{"trip_updates": n, …}`, `{"trip_updates": joined, …}` and each reason's
-    /// `{"count": n, "examples": [ids]}`, in the doc's order.
-    Map<String, Object> json() {
-        Map<String, Object> out = new LinkedHashMap<>();
-        Map<String, Object> kinds = new LinkedHashMap<>();
-        Map<String, Object> joins = new LinkedHashMap<>();
-        for (String kind : KINDS) {
-            kinds.put(kind, entities.get(kind)[0]);
-            joins.put(kind, joined.get(kind)[0]);
-        }
-        out.put("entities", kinds);
-        out.put("joined", joins);
-        Map<String, Object> reasons = new LinkedHashMap<>();
+    /// Adds `other`'s counts to this one's: the sums, examples the first five of both.
+    public void add(LiveTally other) {
         for (String reason : REASONS) {
-            Map<String, Object> one = new LinkedHashMap<>();
-            one.put("count", counts.get(reason)[0]);
-            one.put("examples", new ArrayList<>(examples.get(reason)));
-            reasons.put(reason, one);
+            counts.get(reason)[0] += other.counts.get(reason)[0];
+            for (String id : other.examples.get(reason)) {
+                example(reason, id);
+            }
         }
-        out.put("left_out", reasons);
+        for (String kind : KINDS) {
+            entities.get(kind)[0] += other.entities.get(kind)[0];
+            joined.get(kind)[0] += other.joined.get(kind)[0];
+        }
+    }
+
+    /// `{"total": n, "joined": n}` of `kind`.
+    Map<String, Object> kind(String kind) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("total", entities.get(kind)[0]);
+        out.put("joined", joined.get(kind)[0]);
+        return out;
+    }
+
+    /// Each reason that occurred, in the doc's order: `{"count": n, "examples": [ids]}`.
+    Map<String, Object> reasons() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (String reason : REASONS) {
+            if (counts.get(reason)[0] > 0) {
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("count", counts.get(reason)[0]);
+                one.put("examples", new ArrayList<>(examples.get(reason)));
+                out.put(reason, one);
+            }
+        }
         return out;
     }
 }

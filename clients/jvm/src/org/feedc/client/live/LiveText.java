@@ -20,7 +20,7 @@ final class LiveText {
     /// `00:31:48  (00:31:00)  V2  feed:32097060  to Somewhere  predicted +48 s`
     static String departure(Departure d, ZoneId zone) {
         String delay = d.delay == null ? "" : String.format(" %+d s", d.delay);
-        return clock(d.time(), zone) + "  (" + clock(d.scheduled, zone) + ")  " + d.routeId + "  " + d.tripId + "  "
+        return clock(d.time(), zone) + "  (" + clock(d.scheduled, zone) + ")  " + (d.routeId == null ? "-" : d.routeId) + "  " + d.tripId + "  "
                 + (d.headsign == null ? "" : d.headsign) + "  " + d.status + delay
                 + (d.trip.equals("scheduled") ? "" : " [" + d.trip + "]");
     }
@@ -41,33 +41,32 @@ final class LiveText {
                 + (a.routes.isEmpty() ? "" : "  routes " + String.join(" ", a.routes));
     }
 
-    /// One line per message and one in all: entities, joined, and the reasons counted.
+    /// One line per message and one in all: entities, joined by kind, and the reasons counted.
     @SuppressWarnings("unchecked")
     static String report(Map<String, Object> report) {
         StringBuilder out = new StringBuilder();
         for (Object each : (List<Object>) report.get("messages")) {
             Map<String, Object> message = (Map<String, Object>) each;
-            out.append(message.get("file")).append(": ").append(counts(message)).append('\n');
+            out.append(message.get("feed")).append(": ").append(counts(message)).append('\n');
         }
-        out.append("in all: ").append(counts((Map<String, Object>) report.get("all")));
+        out.append("in all: ").append(counts(report)).append(", ")
+                .append(Boolean.TRUE.equals(report.get("stale")) ? "stale" : "not stale");
         return out.toString();
     }
 
     @SuppressWarnings("unchecked")
     private static String counts(Map<String, Object> part) {
-        Map<String, Object> entities = (Map<String, Object>) part.get("entities");
-        Map<String, Object> joined = (Map<String, Object>) part.get("joined");
         StringBuilder out = new StringBuilder();
+        out.append(part.get("entities")).append(" entities");
         for (String kind : LiveTally.KINDS) {
-            out.append(joined.get(kind)).append('/').append(entities.get(kind)).append(' ').append(kind).append(" joined, ");
+            Map<String, Object> counted = (Map<String, Object>) part.get(kind);
+            out.append(", ").append(counted.get("joined")).append('/').append(counted.get("total")).append(' ')
+                    .append(kind).append(" joined");
         }
-        for (Map.Entry<String, Object> reason : ((Map<String, Object>) part.get("left_out")).entrySet()) {
+        for (Map.Entry<String, Object> reason : ((Map<String, Object>) part.get("reasons")).entrySet()) {
             Map<String, Object> one = (Map<String, Object>) reason.getValue();
-            if ((Long) one.get("count") > 0) {
-                out.append(reason.getKey()).append(' ').append(one.get("count")).append(' ').append(one.get("examples")).append(", ");
-            }
+            out.append(", ").append(reason.getKey()).append(' ').append(one.get("count")).append(' ').append(one.get("examples"));
         }
-        out.append(Boolean.TRUE.equals(part.get("stale")) ? "stale" : "not stale");
         return out.toString();
     }
 }

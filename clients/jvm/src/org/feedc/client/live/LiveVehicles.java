@@ -8,15 +8,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/// Vehicles (docs/live.md, section 5): each VehiclePosition whose trip joins, placed on its
-/// trip's line (its pattern's shape, else the line through its stops): snapped to the line when
-/// it has a position (from the named call's segment on), else at the call the message names;
-/// its next stop, and its share of the line.
+/// Vehicles (docs/live.md, section 5): each VehiclePosition whose trip joins (a vehicle of an
+/// added trip has no line of the bundle: left out, not counted), placed on its trip's line (its
+/// pattern's shape, else the line through its stops). With a position it is snapped to the line,
+/// the segments searched from the segment of the call before the one the message names (the
+/// named call's own for the first call, every segment when none is named): its place, distance
+/// and next stop are the snap's. Without one it is at the call the message names (its stop's
+/// place; `STOPPED_AT` makes the call after it the next stop, `IN_TRANSIT_TO`, the default, and
+/// `INCOMING_AT` the named one); when that call is not on the trip, or none is named, the vehicle
+/// is listed with no place.
 final class LiveVehicles {
     private final LiveView view;
     private final Map<String, Placed> lines = new HashMap<>();
 
-    /// A trip's line on the plane, and each call's segment and distance along it.
+    /// A trip's line on the plane, and each call's segment and distance along it (-1 and NaN for
+    /// a call whose stop has no place).
     private static final class Placed {
         final LinePlane plane;
         final int[] segment;
@@ -26,6 +32,10 @@ final class LiveVehicles {
             this.plane = plane;
             this.segment = segment;
             this.distance = distance;
+        }
+
+        Double distance(int call) {
+            return Double.isNaN(distance[call]) ? null : Double.valueOf(distance[call]);
         }
     }
 
@@ -47,7 +57,8 @@ final class LiveVehicles {
         return out;
     }
 
-    /// The vehicles among `entries` of `state`.
+    /// The vehicles among `entries` of `state`, each counted as a vehicle of the report (joined:
+    /// its trip joins).
     List<Vehicle> of(LiveFeed state, List<LiveFeed.Entry> entries, LiveTally tally) throws SQLException {
         TripJoin join = view.join(state.source);
         List<Vehicle> out = new ArrayList<>();
@@ -72,17 +83,12 @@ final class LiveVehicles {
             tally.count("unknown_trip", id);
             return null;
         }
-        JoinedTrip trip = join.join(v.getTrip(), view.timestamp(v.hasTimestamp(), v.getTimestamp(), entry), null, id, tally);
-        if (trip == null) {
-            return null;
-        }
-        if (trip.line == null) {  // an added trip: no line of the bundle to place it on
-            tally.count("unknown_trip", id);
+        JoinedTrip trip = join.join(v.getTrip(), LiveView.stamp(v.hasTimestamp(), v.getTimestamp(), entry), null, id, tally);
+        if (trip == null) {  // not joined (counted), or an added trip (not counted)
             return null;
         }
         List<TripLine.Call> calls = trip.line.calls;
         int named = -1;
-        String missing = null;
         if (v.hasCurrentStopSequence()) {
             long sequence = Integer.toUnsignedLong(v.getCurrentStopSequence());
             for (int i = 0; i < calls.size() && named < 0; i++) {
@@ -90,7 +96,9 @@ final class LiveVehicles {
                     named = i;
                 }
             }
-            missing = named < 0 ? "unknown_stop_sequence" : null;
+            if (named < 0) {
+                tally.count("unknown_stop_sequence", id);
+            }
         } else if (v.hasStopId()) {
             String stop = join.prefix() + v.getStopId();
             for (int i = 0; i < calls.size() && named < 0; i++) {
@@ -98,58 +106,51 @@ final class LiveVehicles {
                     named = i;
                 }
             }
-            missing = named < 0 ? "unknown_stop" : null;
-        }
-        String status = null;
-        if (v.getUnknownFields().hasField(VehiclePosition.CURRENT_STATUS_FIELD_NUMBER)) {
-            tally.count("unknown_enum", id);
-        } else if (v.hasCurrentStatus()) {
-            status = v.getCurrentStatus().name();
-        }
-        Placed placed = placed(trip.line);
-        Double lat;
-        Double lon;
-        Double along;
-        String next = null;
-        if (v.hasPosition()) {
-            if (missing != null) {
-                tally.count(missing, id);
+            if (named < 0) {
+                tally.count("unknown_stop", id);
             }
-            lat = (double) v.getPosition().getLatitude();
-            lon = (double) v.getPosition().getLongitude();
-            along = null;
-            if (placed != null) {
-                along = placed.plane.snap(lat, lon, named < 0 ? 0 : placed.segment[named]).distance;
-                for (int i = 0; i < calls.size() && next == null; i++) {
-                    if (placed.distance[i] > along) {
-                        next = calls.get(i).stopId;
-                    }
+        }
+        String status = v.getCurrentStatus().name();  // IN_TRANSIT_TO when absent or not the schema's
+        Placed placed = placed(trip.line);
+        boolean position = v.hasPosition() && Float.isFinite(v.getPosition().getLatitude())
+                && Float.isFinite(v.getPosition().getLongitude());
+        Double lat = null;
+        Double lon = null;
+        Double along = null;
+        String next = null;
+        if (position && placed != null) {
+            int before = named > 0 ? named - 1 : named;
+            int from = before >= 0 && placed.segment[before] >= 0 ? placed.segment[before] : 0;
+            LinePlane.Snap snap = placed.plane.snap(v.getPosition().getLatitude(), v.getPosition().getLongitude(), from);
+            lat = snap.lat;
+            lon = snap.lon;
+            along = snap.distance;
+            for (int i = 0; i < calls.size() && next == null; i++) {
+                if (!Double.isNaN(placed.distance[i]) && placed.distance[i] > snap.distance) {
+                    next = calls.get(i).stopId;
                 }
             }
-        } else {
-            if (named < 0) {
-                tally.count(missing != null ? missing : "unknown_stop", id);
-                return null;
-            }
+        } else if (named >= 0) {
             lat = calls.get(named).lat;
             lon = calls.get(named).lon;
-            along = placed == null ? null : Double.valueOf(placed.distance[named]);
-            int nextIndex = v.hasCurrentStatus() && status != null && status.equals("STOPPED_AT") ? named + 1 : named;
+            along = placed == null ? null : placed.distance(named);
+            int nextIndex = status.equals("STOPPED_AT") ? named + 1 : named;
             next = nextIndex < calls.size() ? calls.get(nextIndex).stopId : null;
         }
         Double share = null;
         if (placed != null && along != null && placed.plane.length() > 0) {
             share = along / placed.plane.length();
         }
-        String vehicleId = v.hasVehicle() && !v.getVehicle().getId().isEmpty() ? v.getVehicle().getId()
-                : v.hasVehicle() && !v.getVehicle().getLabel().isEmpty() ? v.getVehicle().getLabel() : id;
-        Long timestamp = v.hasTimestamp() ? Long.valueOf(v.getTimestamp()) : entry.headerTimestamp;
-        return new Vehicle(vehicleId, trip.tripId, trip.realtimeTripId, trip.routeId, trip.line.directionIndex,
-                named < 0 ? null : calls.get(named).stopId, lat, lon, along, share, next, status, timestamp);
+        String vehicleId = v.hasVehicle() && v.getVehicle().hasId() ? v.getVehicle().getId()
+                : v.hasVehicle() && v.getVehicle().hasLabel() ? v.getVehicle().getLabel() : id;
+        Long timestamp = v.hasTimestamp() ? LiveFeed.posix(v.getTimestamp()) : null;
+        return new Vehicle(vehicleId, trip.tripId, v.getTrip().hasTripId() ? v.getTrip().getTripId() : null, trip.routeId,
+                trip.line.directionIndex, named < 0 ? null : calls.get(named).stopId, lat, lon, along, share, next, status,
+                timestamp);
     }
 
     /// `line` on the plane with its calls placed, each projected onto the segments from the
-    /// previous call's on; null when it has no point.
+    /// previous placed call's on; null when it has no point.
     private Placed placed(TripLine line) {
         if (lines.containsKey(line.tripId)) {
             return lines.get(line.tripId);
@@ -169,19 +170,17 @@ final class LiveVehicles {
             int[] segment = new int[line.calls.size()];
             double[] distance = new double[line.calls.size()];
             int from = 0;
-            double last = 0;
             for (int i = 0; i < line.calls.size(); i++) {
                 TripLine.Call call = line.calls.get(i);
                 if (call.lat == null || call.lon == null) {
-                    segment[i] = from;
-                    distance[i] = last;
+                    segment[i] = -1;
+                    distance[i] = Double.NaN;
                     continue;
                 }
                 LinePlane.Snap snap = plane.snap(call.lat, call.lon, from);
                 segment[i] = snap.segment;
                 distance[i] = snap.distance;
                 from = snap.segment;
-                last = snap.distance;
             }
             placed = new Placed(plane, segment, distance);
         }

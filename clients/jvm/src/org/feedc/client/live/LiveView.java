@@ -52,15 +52,15 @@ public final class LiveView {
         return join;
     }
 
-    /// The time an entity is dated by: its own `timestamp`, else its message's, else the moment.
-    long timestamp(boolean has, long own, LiveFeed.Entry entry) {
-        if (has) {
-            return own;
-        }
-        return entry.headerTimestamp != null ? entry.headerTimestamp : at;
+    /// The time an entity is dated by: its own `timestamp` (`has`, `own`), else its message's;
+    /// null when neither is given.
+    static Long stamp(boolean has, long own, LiveFeed.Entry entry) {
+        Long mine = has ? LiveFeed.posix(own) : null;
+        return mine != null ? mine : entry.headerTimestamp;
     }
 
-    /// Every TripUpdate of the states joined and predicted, in order (states, then entities).
+    /// Every TripUpdate of the states joined and predicted, in order (states, then entities);
+    /// several may name one run (`LiveDepartures` takes the newest).
     public List<LiveRun> runs() throws SQLException {
         if (runs == null) {
             runs = new ArrayList<>();
@@ -72,7 +72,8 @@ public final class LiveView {
     }
 
     /// The TripUpdates among `entries` of `state` joined and predicted, what did not join
-    /// counted in `tally`.
+    /// counted in `tally`, and each counted as a trip update of the report (joined: a run of the
+    /// bundle, or an added trip with at least one call).
     List<LiveRun> runs(LiveFeed state, List<LiveFeed.Entry> entries, LiveTally tally) throws SQLException {
         TripJoin join = join(state.source);
         List<LiveRun> out = new ArrayList<>();
@@ -82,16 +83,20 @@ public final class LiveView {
                 continue;
             }
             TripUpdate update = entity.getTripUpdate();
-            JoinedTrip trip = join.join(update.getTrip(), timestamp(update.hasTimestamp(), update.getTimestamp(), entry),
-                    update.hasTripProperties() ? update.getTripProperties() : null, entity.getId(), tally);
-            tally.entity("trip_updates", trip != null);
-            if (trip == null) {
-                continue;
+            Long stamp = stamp(update.hasTimestamp(), update.getTimestamp(), entry);
+            LiveRun run;
+            if (TripJoin.isAdded(update.getTrip())) {
+                run = join.added(update, stamp, entity.getId(), tally);
+            } else {
+                JoinedTrip trip = join.join(update.getTrip(), stamp,
+                        update.hasTripProperties() ? update.getTripProperties() : null, entity.getId(), tally);
+                run = trip == null ? null
+                        : new LiveRun(trip, Prediction.calls(trip, update, join.prefix(), bundle, entity.getId(), tally), entity.getId());
             }
-            List<PredictedCall> calls = Prediction.calls(trip, update, join.prefix(), bundle, entity.getId(), tally);
-            String headsign = update.hasTripProperties() && update.getTripProperties().hasTripHeadsign()
-                    ? update.getTripProperties().getTripHeadsign() : null;
-            out.add(new LiveRun(trip, calls, entity.getId(), headsign));
+            tally.entity("trip_updates", run != null);
+            if (run != null) {
+                out.add(run);
+            }
         }
         return out;
     }
@@ -107,7 +112,7 @@ public final class LiveView {
         return new LiveVehicles(this).find(route, direction, new LiveTally());
     }
 
-    /// The alerts applying to `stop` and `route` (null: no selector), texts in `language`.
+    /// The alerts applying to `stop` or `route` (null: no selector), texts in `language`.
     public List<AlertView> alerts(String stop, String route, String language) throws SQLException {
         return new LiveAlerts(this).find(stop, route, language, new LiveTally());
     }

@@ -28,16 +28,26 @@ public final class PredictedCall {
         this.predictedDeparture = predictedDeparture;
     }
 
-    /// The call's delay (`delay_s`): predicted departure − scheduled departure, the arrivals'
-    /// where there is no departure; null where either is missing.
+    /// The call's delay (`delay_s`): predicted departure − scheduled departure, else predicted
+    /// arrival − scheduled arrival; null where neither pair is whole.
     public Long delay() {
         if (predictedDeparture != null && scheduledDeparture != null) {
             return predictedDeparture - scheduledDeparture;
         }
-        if (scheduledDeparture == null && predictedArrival != null && scheduledArrival != null) {
+        if (predictedArrival != null && scheduledArrival != null) {
             return predictedArrival - scheduledArrival;
         }
         return null;
+    }
+
+    /// The scheduled time a departure shows: the scheduled departure, else the scheduled arrival.
+    public Long scheduled() {
+        return scheduledDeparture != null ? scheduledDeparture : scheduledArrival;
+    }
+
+    /// The predicted time a departure shows: the predicted departure, else the predicted arrival.
+    public Long live() {
+        return predictedDeparture != null ? predictedDeparture : predictedArrival;
     }
 
     /// The departure a rider sees: predicted where there is one, else scheduled.

@@ -12,8 +12,10 @@ import java.util.Map;
 /// The calls of a joined run predicted from its TripUpdate (docs/live.md, section 4): stop time
 /// updates matched to calls by `stop_sequence`, else by `stop_id` after the previous match;
 /// each call's status and times by the doc's table, a delay carried forward (from the
-/// TripUpdate's own `delay` until the first update), never backward. What cannot be used is
-/// counted in the tally and left out.
+/// TripUpdate's own `delay` until the first update), never backward. An update `UNSCHEDULED`
+/// is taken as `SCHEDULED` (its events are used), and so is a relationship the schema does not
+/// know (protobuf-java reads it as the default). What cannot be used is counted in the tally
+/// and left out.
 final class Prediction {
     /// One day: an event further from its scheduled time is out of range.
     private static final long DAY = 86_400;
@@ -24,9 +26,6 @@ final class Prediction {
     /// The calls of `run`; `update` (null: none) is its TripUpdate, from entity `entityId`.
     static List<PredictedCall> calls(JoinedTrip run, TripUpdate update, String prefix, LiveBundle bundle,
                                      String entityId, LiveTally tally) throws SQLException {
-        if (run.kind == JoinedTrip.Kind.ADDED) {
-            return added(update, prefix, bundle, entityId, tally);
-        }
         List<TripLine.Call> calls = run.line.calls;
         long base = run.base();
         List<PredictedCall> out = new ArrayList<>(calls.size());
@@ -79,11 +78,7 @@ final class Prediction {
                             predictedDeparture = predictedArrival;
                         }
                     }
-                    if (departureDelay != null) {
-                        carry = departureDelay;
-                    } else if (arrivalDelay != null) {
-                        carry = arrivalDelay;
-                    }
+                    carry = departureDelay != null ? departureDelay : arrivalDelay;  // none when neither has a schedule
                 }
             }
             if (predictedDeparture != null) {
@@ -104,14 +99,6 @@ final class Prediction {
         Map<Integer, StopTimeUpdate> matched = new HashMap<>();
         int previous = -1;
         for (StopTimeUpdate u : update.getStopTimeUpdateList()) {
-            if (u.getUnknownFields().hasField(StopTimeUpdate.SCHEDULE_RELATIONSHIP_FIELD_NUMBER)) {
-                tally.count("unknown_enum", entityId);
-                continue;
-            }
-            if (u.getScheduleRelationship() == StopTimeUpdate.ScheduleRelationship.UNSCHEDULED) {
-                tally.count("unscheduled", entityId);
-                continue;
-            }
             int index = -1;
             if (u.hasStopSequence()) {
                 for (int i = 0; i < calls.size() && index < 0; i++) {
@@ -163,42 +150,45 @@ final class Prediction {
         return new long[] {time};
     }
 
-    /// An added trip's calls: each update's stop (the bundle's), its own departure time, else
-    /// arrival time.
-    private static List<PredictedCall> added(TripUpdate update, String prefix, LiveBundle bundle, String entityId,
-                                             LiveTally tally) throws SQLException {
+    /// The last instant every zone writes as a date: 9999-12-31T00:00:00Z.
+    static final long MAX_INSTANT = 253_402_214_400L;
+
+    /// An added trip's calls: each stop time update at a stop the bundle has (else counted
+    /// `unknown_stop`), whatever its relationship, at its departure's `time`, else its
+    /// arrival's (neither: `added_without_time`; a time 0 or less or past `MAX_INSTANT` is
+    /// counted `time_out_of_range`, once for the update, and dropped).
+    static List<PredictedCall> added(TripUpdate update, String prefix, LiveBundle bundle, String entityId,
+                                     LiveTally tally) throws SQLException {
         List<PredictedCall> out = new ArrayList<>();
-        if (update == null) {
-            return out;
-        }
         for (StopTimeUpdate u : update.getStopTimeUpdateList()) {
             if (!u.hasStopId() || bundle.stop(prefix + u.getStopId()) == null) {
                 tally.count("unknown_stop", entityId);
                 continue;
             }
-            if (u.getUnknownFields().hasField(StopTimeUpdate.SCHEDULE_RELATIONSHIP_FIELD_NUMBER)) {
-                tally.count("unknown_enum", entityId);
-                continue;
-            }
-            if (u.getScheduleRelationship() != StopTimeUpdate.ScheduleRelationship.SCHEDULED) {
-                continue;  // skipped or without data: an added trip has no schedule to show instead
-            }
-            long[] time = null;
-            if (u.hasDeparture() && u.getDeparture().hasTime()) {
-                time = event(u.getDeparture(), null, entityId, tally);
-            } else if (u.hasArrival() && u.getArrival().hasTime()) {
-                time = event(u.getArrival(), null, entityId, tally);
-            } else {
+            Long arrival = u.hasArrival() && u.getArrival().hasTime() ? Long.valueOf(u.getArrival().getTime()) : null;
+            Long departure = u.hasDeparture() && u.getDeparture().hasTime() ? Long.valueOf(u.getDeparture().getTime()) : null;
+            if (arrival == null && departure == null) {
                 tally.count("added_without_time", entityId);
                 continue;
             }
-            if (time == null) {
-                continue;
+            if (!inRange(arrival) || !inRange(departure)) {
+                tally.count("time_out_of_range", entityId);
+                arrival = inRange(arrival) ? arrival : null;
+                departure = inRange(departure) ? departure : null;
+                if (arrival == null && departure == null) {
+                    continue;
+                }
             }
-            out.add(new PredictedCall(null, prefix + u.getStopId(), u.hasStopSequence() ? Long.valueOf(Integer.toUnsignedLong(u.getStopSequence())) : null,
-                    "added", null, null, time[0], time[0]));
+            long time = departure != null ? departure : arrival;
+            out.add(new PredictedCall(null, prefix + u.getStopId(),
+                    u.hasStopSequence() ? Long.valueOf(Integer.toUnsignedLong(u.getStopSequence())) : null, "added", null, null,
+                    arrival != null ? arrival : departure, time));
         }
         return out;
+    }
+
+    private static boolean inRange(Long time) {
+        return time == null || (time > 0 && time <= MAX_INSTANT);
     }
 
     private static Long plus(Long time, Long seconds) {

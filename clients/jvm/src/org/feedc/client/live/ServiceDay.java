@@ -12,7 +12,11 @@ import java.time.format.DateTimeFormatter;
 /// stop"): a service day starts at local noon minus 12 hours (midnight, except on the two days a
 /// year clocks change), and GTFS times count seconds from it. Instants are epoch seconds.
 public final class ServiceDay {
-    private static final DateTimeFormatter ISO = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssxxx");
+    private static final DateTimeFormatter ISO = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssXXX");
+    /// The instants every zone writes as a date of the years 1 to 9999 (as the Python client's
+    /// `iso`): 0001-01-02T00:00:00Z to 9999-12-31T00:00:00Z.
+    private static final long FIRST_INSTANT = -62_135_596_800L + 86_400;
+    private static final long LAST_INSTANT = 253_402_214_400L;
 
     private ServiceDay() {
     }
@@ -69,8 +73,12 @@ public final class ServiceDay {
         return LocalDateTime.parse(text).atZone(zone).toEpochSecond();
     }
 
-    /// The moment `epoch` in ISO 8601 with `zone`'s offset: `2024-02-10T00:31:48-05:00`.
+    /// The moment `epoch` in ISO 8601 with `zone`'s offset: `2024-02-10T00:31:48-05:00` (`Z` for
+    /// UTC, as Foundation writes it); null for an instant past the years 1 to 9999.
     public static String iso(long epoch, ZoneId zone) {
+        if (epoch < FIRST_INSTANT || epoch > LAST_INSTANT) {
+            return null;
+        }
         return OffsetDateTime.ofInstant(Instant.ofEpochSecond(epoch), zone).format(ISO);
     }
 

@@ -1,6 +1,7 @@
 package org.feedc.client.live;
 
 import com.google.transit.realtime.GtfsRealtime.TripDescriptor;
+import com.google.transit.realtime.GtfsRealtime.TripUpdate;
 import com.google.transit.realtime.GtfsRealtime.TripUpdate.TripProperties;
 import java.sql.SQLException;
 import java.time.ZoneId;
@@ -12,7 +13,9 @@ import java.util.Set;
 /// Joins a real-time `TripDescriptor` of one source to one run of a bundle trip on one service
 /// date (docs/live.md, section 3), with the documented `realtime_trip`, `realtime_trip_by_start`
 /// and `trip_line` queries; what does not join is counted in the tally with its reason and gives
-/// null.
+/// null. An `ADDED` or `NEW` trip is not the bundle's: `join` gives null for it without counting
+/// (a vehicle of one is left out), and a TripUpdate of one is `added`, its calls its stop time
+/// updates.
 final class TripJoin {
     private final LiveBundle bundle;
     private final String source;
@@ -38,71 +41,86 @@ final class TripJoin {
         return prefix;
     }
 
-    /// The run `trip` names; `timestamp` is the entity's own (else its message's, else `at`),
-    /// `properties` a TripUpdate's `trip_properties` (null for a vehicle). Null, counted in
-    /// `tally` for entity `entityId`, when it does not join or is left out.
-    JoinedTrip join(TripDescriptor trip, long timestamp, TripProperties properties, String entityId, LiveTally tally)
+    /// Whether `trip` is `ADDED` or `NEW` (an enum value the schema does not know reads as
+    /// `SCHEDULED`: protobuf-java keeps it as an unknown field).
+    static boolean isAdded(TripDescriptor trip) {
+        int relationship = trip.getScheduleRelationship().getNumber();
+        return relationship == 1 || relationship == 8;  // ADDED (deprecated), NEW
+    }
+
+    /// The run `trip` names; `stamp` is the entity's own timestamp, else its message's (null:
+    /// none; the moment is used), `properties` a TripUpdate's `trip_properties` (null for a
+    /// vehicle or an alert). Null, counted in `tally` for entity `entityId`, when it does not
+    /// join or is left out; null, not counted, for an added trip.
+    JoinedTrip join(TripDescriptor trip, Long stamp, TripProperties properties, String entityId, LiveTally tally)
             throws SQLException {
-        if (trip.getUnknownFields().hasField(TripDescriptor.SCHEDULE_RELATIONSHIP_FIELD_NUMBER)) {
-            tally.count("unknown_enum", entityId);
-            return null;
-        }
-        int relationship = trip.hasScheduleRelationship() ? trip.getScheduleRelationship().getNumber() : 0;
-        switch (relationship) {
-            case 2:
+        switch (trip.getScheduleRelationship().getNumber()) {
+            case 2:  // UNSCHEDULED
                 tally.count("unscheduled", entityId);
                 return null;
-            case 5:
+            case 5:  // REPLACEMENT
                 tally.count("replacement", entityId);
                 return null;
             case 1:  // ADDED (deprecated)
             case 8:  // NEW
-                return added(trip, entityId);
+                return null;
             default:
                 break;
         }
-        JoinedTrip run = trip.hasTripId() && !trip.getTripId().isEmpty()
-                ? byTripId(trip, timestamp, entityId, tally) : byStart(trip, entityId, tally);
+        JoinedTrip run = trip.hasTripId() ? byTripId(trip, stamp == null ? at : stamp, entityId, tally)
+                : byStart(trip, entityId, tally);
         if (run == null) {
             return null;
         }
-        if (relationship == 3 || relationship == 7) {  // CANCELED, DELETED
-            return new JoinedTrip(JoinedTrip.Kind.CANCELED, run.tripId, run.realtimeTripId, run.serviceDate, run.start,
-                    run.line, run.routeId, zone);
-        }
-        if (relationship == 6) {  // DUPLICATED: a copy of the run, at trip_properties' start
-            long start = properties == null ? -1 : ServiceDay.parseTime(properties.getStartTime());
-            if (start < 0) {
-                tally.count("unknown_trip", entityId);
-                return null;
+        switch (trip.getScheduleRelationship().getNumber()) {
+            case 3:  // CANCELED
+            case 7:  // DELETED
+                return new JoinedTrip(JoinedTrip.Kind.CANCELED, run.tripId, run.realtimeTripId, run.serviceDate, run.start,
+                        run.line, run.routeId, zone, stamp);
+            case 6: {  // DUPLICATED: a copy of the run, at trip_properties' start (and date, where it gives one)
+                long start = properties == null || !properties.hasStartTime() ? -1 : ServiceDay.parseTime(properties.getStartTime());
+                if (start < 0) {
+                    tally.count("unknown_trip", entityId);
+                    return null;
+                }
+                int date = properties.hasStartDate() ? ServiceDay.parseDate(properties.getStartDate()) : -1;
+                String id = properties.hasTripId() ? properties.getTripId() : null;
+                return new JoinedTrip(JoinedTrip.Kind.DUPLICATED, run.tripId, id, date < 0 ? run.serviceDate : date, start,
+                        run.line, run.routeId, zone, stamp);
             }
-            int date = properties.hasStartDate() ? ServiceDay.parseDate(properties.getStartDate()) : run.serviceDate;
-            if (date < 0) {
-                tally.count("unknown_trip", entityId);
-                return null;
-            }
-            String id = properties.hasTripId() && !properties.getTripId().isEmpty() ? properties.getTripId() : run.realtimeTripId;
-            return new JoinedTrip(JoinedTrip.Kind.DUPLICATED, run.tripId, id, date, start, run.line, run.routeId, zone);
+            default:
+                return new JoinedTrip(JoinedTrip.Kind.SCHEDULED, run.tripId, run.realtimeTripId, run.serviceDate, run.start,
+                        run.line, run.routeId, zone, stamp);
         }
-        return run;
     }
 
-    /// An `ADDED` or `NEW` trip: not the bundle's; its calls are its stop time updates.
-    private JoinedTrip added(TripDescriptor trip, String entityId) throws SQLException {
-        String id = trip.hasTripId() && !trip.getTripId().isEmpty() ? trip.getTripId() : entityId;
+    /// An `ADDED` or `NEW` trip's run: its calls (`Prediction.added`: the stop time updates at
+    /// stops the bundle has, each at its own time) and, where at least one is left, the trip:
+    /// `trip_id` the source's prefix + its real-time id (else the entity's id), service date its
+    /// `start_date`, else the agency's calendar date at its first call, route the bundle's where
+    /// it has the `route_id`. Null when no call is left (not a trip).
+    LiveRun added(TripUpdate update, Long stamp, String entityId, LiveTally tally) throws SQLException {
+        List<PredictedCall> calls = Prediction.added(update, prefix, bundle, entityId, tally);
+        if (calls.isEmpty()) {
+            return null;
+        }
+        TripDescriptor trip = update.getTrip();
+        String id = trip.hasTripId() ? trip.getTripId() : entityId;
         String route = null;
         if (trip.hasRouteId() && bundle.route(prefix + trip.getRouteId()) != null) {
             route = prefix + trip.getRouteId();
         }
         int date = trip.hasStartDate() ? ServiceDay.parseDate(trip.getStartDate()) : -1;
         if (date < 0) {
-            date = ServiceDay.date(at, zone);
+            date = ServiceDay.date(calls.get(0).predictedDeparture, zone);
         }
-        return new JoinedTrip(JoinedTrip.Kind.ADDED, prefix + id, id, date, null, null, route, zone);
+        JoinedTrip joined = new JoinedTrip(JoinedTrip.Kind.ADDED, prefix + id, trip.hasTripId() ? id : null, date, null, null,
+                route, zone, stamp);
+        return new LiveRun(joined, calls, entityId);
     }
 
     /// By `trip_id`: its start date's run (without one, `at`'s service date's, else the day
-    /// before's), the running row whose start is nearest to `timestamp`.
+    /// before's), the running row whose start is nearest to `timestamp` (ties: the first).
     private JoinedTrip byTripId(TripDescriptor trip, long timestamp, String entityId, LiveTally tally) throws SQLException {
         List<Integer> dates = new ArrayList<>();
         if (trip.hasStartDate()) {
@@ -119,7 +137,6 @@ final class TripJoin {
         }
         long requested = trip.hasStartTime() ? ServiceDay.parseTime(trip.getStartTime()) : -1;
         boolean anyRow = false;
-        boolean frequencyWithoutStart = false;
         for (int date : dates) {
             JoinedTrip best = null;
             long bestDistance = Long.MAX_VALUE;
@@ -127,7 +144,7 @@ final class TripJoin {
                     "trip_id", trip.getTripId(), "source_id", source));
             for (Object[] row : rows) {
                 anyRow = true;
-                if ((Long) row[2] == 0) {
+                if ((Long) row[2] != 1) {
                     continue;
                 }
                 TripLine line = bundle.line((String) row[0]);
@@ -135,10 +152,10 @@ final class TripJoin {
                     continue;
                 }
                 long start = (Long) row[4];
-                if (line.frequencyBased) {
+                if (line.frequencyBased) {  // the run is named by its start_time
                     if (requested < 0) {
-                        frequencyWithoutStart = true;
-                        continue;
+                        tally.count("frequency_without_start_time", entityId);
+                        return null;
                     }
                     start = requested;
                 }
@@ -147,14 +164,14 @@ final class TripJoin {
                 if (distance < bestDistance) {
                     bestDistance = distance;
                     best = new JoinedTrip(JoinedTrip.Kind.SCHEDULED, line.tripId, trip.getTripId(), serviceDate, start,
-                            line, line.routeId, zone);
+                            line, line.routeId, zone, null);
                 }
             }
             if (best != null) {
                 return best;
             }
         }
-        tally.count(frequencyWithoutStart ? "frequency_without_start_time" : anyRow ? "not_running" : "unknown_trip", entityId);
+        tally.count(anyRow ? "not_running" : "unknown_trip", entityId);
         return null;
     }
 
@@ -182,6 +199,10 @@ final class TripJoin {
             return null;
         }
         TripLine line = bundle.line(running.iterator().next());
-        return new JoinedTrip(JoinedTrip.Kind.SCHEDULED, line.tripId, null, date, start, line, line.routeId, zone);
+        if (line == null) {
+            tally.count("unknown_trip", entityId);
+            return null;
+        }
+        return new JoinedTrip(JoinedTrip.Kind.SCHEDULED, line.tripId, null, date, start, line, line.routeId, zone, null);
     }
 }

@@ -16,7 +16,8 @@ public final class Vehicle {
     public final long directionIndex;
     /// The bundle's stop of the call the message names, null without one.
     public final String stopId;
-    /// The reported position, or (without one) the named call's stop's.
+    /// The reported position snapped to the line, or (without one) the named call's stop's;
+    /// null when there is neither.
     public final Double lat;
     public final Double lon;
     /// Metres along the line, null when the line has no point.
@@ -24,9 +25,9 @@ public final class Vehicle {
     /// Distance along ÷ the line's length, null when it has no length.
     public final Double share;
     public final String nextStopId;
-    /// `current_status`'s name as the message gives it, null without one.
+    /// `current_status`'s name; `IN_TRANSIT_TO` (the schema's default) when the message gives none.
     public final String status;
-    /// Epoch seconds, null without one.
+    /// The vehicle's own `timestamp`, epoch seconds; null without one.
     public final Long timestamp;
 
     Vehicle(String vehicleId, String tripId, String realtimeTripId, String routeId, long directionIndex, String stopId,
@@ -65,12 +66,17 @@ public final class Vehicle {
         return out;
     }
 
-    /// `value` rounded to 1 / `per` (half away from zero).
+    /// `value` rounded to 1 / `per` (half away from zero), as Swift's
+    /// `(value * per).rounded() / per`.
     static Double round(Double value, double per) {
         if (value == null) {
             return null;
         }
         double scaled = Math.abs(value) * per;
-        return Math.copySign(Math.floor(scaled + 0.5) / per, value);
+        double whole = Math.floor(scaled);
+        if (scaled - whole >= 0.5) {
+            whole += 1;
+        }
+        return Math.copySign(whole, value) / per;
     }
 }

@@ -8,12 +8,15 @@ import com.google.transit.realtime.GtfsRealtime;
 import java.io.IOException;
 
 /// One pass over a message's wire format before protobuf decodes it, guided by the schema's
-/// descriptors: its nesting (messages and groups, known or not, at most `LiveLimits.MAX_DEPTH`
-/// deep), its entities and its stop time updates are counted, and what protobuf-java would let
-/// through or recurse into unbounded is refused: a known field of the wrong wire type, a string
-/// that is not UTF-8 (proto2 Java does not check), unknown groups nested without end (protobuf
-/// 3.21 skips and keeps them recursively, without its recursion limit). Nothing is built: the
-/// bytes are only read, so a hostile message costs its length in time and nothing in memory.
+/// descriptors: its nesting (messages and groups, known or not: the FeedMessage is level 1, at
+/// most `LiveLimits.MAX_DEPTH` levels), its entities and its stop time updates are counted, and
+/// what protobuf-java would let through or recurse into unbounded is refused: a string that is
+/// not UTF-8 (proto2 Java does not check), wire types 6 and 7, an end of group without its
+/// start, a field that runs past the end, unknown groups nested without end (protobuf 3.21 skips
+/// and keeps them recursively, without its recursion limit). A known field sent with another
+/// (existing) wire type is an unknown field, as upb and swift-protobuf read it (and protobuf-java:
+/// its tag matches no case of the generated parser). Nothing is built: the bytes are only read,
+/// so a hostile message costs its length in time and nothing in memory.
 final class WireCheck {
     private static final Descriptor FEED_MESSAGE = GtfsRealtime.FeedMessage.getDescriptor();
     private static final Descriptor TRIP_UPDATE = GtfsRealtime.TripUpdate.getDescriptor();
@@ -33,13 +36,13 @@ final class WireCheck {
     static void check(byte[] bytes, LiveLimits limits) throws LiveException {
         WireCheck check = new WireCheck(bytes, limits);
         try {
-            check.fields(FEED_MESSAGE, 0, -1);
+            check.fields(FEED_MESSAGE, 1, -1);
         } catch (IOException | RuntimeException error) {  // InvalidProtocolBufferException, or a byte array's end
             throw new LiveException(LiveException.MALFORMED, "not a FeedMessage: " + error.getMessage());
         }
     }
 
-    /// The fields of a message of `type` (null: unknown) at `depth`, up to the stream's limit,
+    /// The fields of a message of `type` (null: unknown) at level `depth`, up to the stream's limit,
     /// or, in a group (`group` its field number, else -1), up to its end tag.
     private void fields(Descriptor type, int depth, int group) throws LiveException, IOException {
         while (true) {
@@ -59,8 +62,11 @@ final class WireCheck {
                 return;
             }
             FieldDescriptor field = type == null ? null : type.findFieldByNumber(number);
-            if (field == null) {
-                unknown(number, wire, depth);
+            int expected = field == null ? -1 : field.getLiteType().getWireType();
+            boolean packed = field != null && field.isRepeated() && field.isPackable()
+                    && wire == WireFormat.WIRETYPE_LENGTH_DELIMITED;
+            if (field == null || (wire != expected && !packed)) {
+                unknown(number, wire, depth);  // not the schema's, or not as the schema sends it
                 continue;
             }
             if (type == FEED_MESSAGE && number == GtfsRealtime.FeedMessage.ENTITY_FIELD_NUMBER
@@ -72,12 +78,6 @@ final class WireCheck {
                     && ++updates > limits.maxStopTimeUpdates) {
                 throw new LiveException(LiveException.TOO_MANY_UPDATES,
                         "more than " + limits.maxStopTimeUpdates + " stop time updates");
-            }
-            int expected = field.getLiteType().getWireType();
-            boolean packed = field.isRepeated() && field.isPackable() && wire == WireFormat.WIRETYPE_LENGTH_DELIMITED;
-            if (wire != expected && !packed) {
-                throw new LiveException(LiveException.MALFORMED, "not a FeedMessage: field " + field.getFullName()
-                        + " has wire type " + wire + ", not " + expected);
             }
             switch (field.getType()) {
                 case MESSAGE: {
