@@ -29,7 +29,8 @@ try:
     from feedc_live_read import Limits, LiveError, LiveMessage, read_file, read_message  # noqa: F401 (Limits: the API)
     from feedc_live_join import BundleReader, Reasons, Run, iso, join_update
     from feedc_live_alerts import alerts, name_selector
-    from feedc_live_screens import join_vehicle, live_departures, place_departures, place_vehicle, trip_progress, vehicles
+    from feedc_live_screens import (join_vehicle, live_departures, live_runs, place_departures, place_vehicle, trip_progress,
+                                    vehicles)
     MISSING = None
 except ImportError as error:  # no gtfs-realtime-bindings: the command says so; the library raises it when used
     if "gtfs-realtime-bindings" not in str(error):
@@ -199,6 +200,12 @@ class LiveBundle:
         self.reader.fresh()
         moment = _instant(moment)
         return self._answer("trip", trip_progress(self.reader, feeds, moment, trip_id, service_date), feeds, moment)
+
+    def live_runs(self, feeds, moment):
+        """The runs the states predict at `moment` (LiveRun list), for the journey planner:
+        `JourneyPlanner.plan(..., live=live.live_runs(feeds, moment))` (docs/live.md, section 5)."""
+        self.reader.fresh()
+        return live_runs(self.reader, feeds, _instant(moment))
 
     def vehicles(self, feeds, moment, route=None, direction=None):
         self.reader.fresh()

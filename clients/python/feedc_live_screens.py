@@ -12,7 +12,7 @@ import math
 from feedc_live_join import (AddedTrip, NoReasons, Run, calendar_date, join_trip, join_update, service_start,
                              service_time)
 from feedc_live_read import ADDED, CANCELED, DELETED, DUPLICATED, NEW, REPLACEMENT, SCHEDULED, STOPPED_AT, UNSCHEDULED
-from feedc_network import integer, text
+from feedc_network import LiveCall, LiveRun, integer, text
 from feedc_queries import QUERIES
 
 METRES_PER_DEGREE = 111_320
@@ -202,6 +202,27 @@ def trip_progress(reader, feeds, moment, trip_id, service_date=None):
             "calls": shown, "last_stop_id": calls[last]["stop_id"] if last is not None else None,
             "next_stop_id": next_call["stop_id"] if next_call else None,
             "delay_s": next_call["delay_s"] if next_call else None}
+
+
+def live_runs(reader, feeds, moment):
+    """The runs the states predict at `moment`, for re-planning a journey on them (docs/live.md,
+    section 5; feedc_planner's `plan(..., live=...)`): each joined trip update of a scheduled or
+    canceled run (the newest of a run; not duplicated runs nor added trips), in the order the
+    runs first appear, as a LiveRun: its predicted and propagated calls' times as seconds from
+    the start of its service date, its skipped calls."""
+    index = LiveIndex(reader, feeds, moment)
+    found = []
+    for run in index.runs.values():
+        calls = []
+        for call in index.calls(run):
+            if call["status"] == "skipped":
+                calls.append(LiveCall(call["stop_index"], None, None, True))
+            elif call["status"] in ("predicted", "propagated"):
+                arrival, departure = call["predicted_arrival"], call["predicted_departure"]
+                calls.append(LiveCall(call["stop_index"], arrival - run.day_start if arrival is not None else None,
+                                      departure - run.day_start if departure is not None else None))
+        found.append(LiveRun(run.trip_id, run.service_date, run.start, run.trip == "canceled", calls))
+    return found
 
 
 # Vehicles: lines on a local plane.

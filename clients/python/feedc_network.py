@@ -9,6 +9,7 @@ schema gives it (TEXT ids, INTEGER times); a row without one is passed over.
 """
 import datetime
 import re
+from collections import namedtuple
 
 DAY = 86_400
 FORBIDDEN = -1  # a stop's change time where transfers.txt forbids changing there (transfer_type 3)
@@ -29,6 +30,16 @@ SERVICES = """
     UNION
     SELECT service_id FROM calendar_dates WHERE date = ? AND exception_type = 1
     """
+
+
+# A run as GTFS-Realtime messages predict it (Swift's LiveRun; feedc_live_screens.live_runs): the
+# bundle trip, its service date (YYYYMMDD), its start (seconds into that day), whether it is
+# canceled, and the calls with live times or skipped (LiveCall). The planner runs it at these times.
+LiveRun = namedtuple("LiveRun", "trip_id service_date start canceled calls")
+# A call's position in its pattern (stop_index), its live arrival and departure as seconds from
+# the start of the run's service date (None where there is no prediction), or skipped: no boarding,
+# no alighting there.
+LiveCall = namedtuple("LiveCall", "stop_index arrival departure skipped", defaults=(False,))
 
 
 def text(value):
@@ -95,13 +106,14 @@ def services(db, date):
 
 class Route:
     """The trips of one stop pattern and one timing: the timed stops in order (stop numbers,
-    offsets from a run's start, who may board and alight) and the runs by start time."""
-    __slots__ = ("pattern_id", "route_id", "stops", "arrivals", "departures", "can_board", "can_alight",
+    offsets from a run's start, who may board and alight, each one's position in its pattern,
+    `stop_index`: an untimed stop has none here) and the runs by start time."""
+    __slots__ = ("pattern_id", "route_id", "stops", "stop_indexes", "arrivals", "departures", "can_board", "can_alight",
                  "starts", "trips")
 
     def __init__(self, pattern_id, route_id):
         self.pattern_id, self.route_id = pattern_id, route_id
-        self.stops, self.arrivals, self.departures, self.can_board, self.can_alight = [], [], [], [], []
+        self.stops, self.stop_indexes, self.arrivals, self.departures, self.can_board, self.can_alight = [], [], [], [], [], []
         self.starts, self.trips = [], []
 
     def copy(self):
@@ -155,11 +167,12 @@ class TransitNetwork:
             if stops is None or offsets is None or len(stops) != len(offsets):
                 continue
             route = Route(pattern, route_of.get(key, ""))
-            for (stop, board, alight), (arrival, departure) in zip(stops, offsets):
+            for index, ((stop, board, alight), (arrival, departure)) in enumerate(zip(stops, offsets)):
                 arrival, departure = (arrival if arrival is not None else departure), (departure if departure is not None else arrival)
                 if arrival is None:
                     continue
                 route.stops.append(stop)
+                route.stop_indexes.append(index)
                 route.arrivals.append(arrival)
                 route.departures.append(departure)
                 route.can_board.append(board)
@@ -208,13 +221,54 @@ def change_times(db, stop_ids, stop_index):
 
 
 class LiveTimetable:
-    """The day's network with live delays ({trip_id: {"seconds", "from_stop_id", "cancelled"}}):
-    each late run taken out of its route and run as a route of its own at its new times (numbered
-    after the network's routes, by trip id), each cancelled run taken out."""
+    """The day's network (service date `date`) with live times: first the runs GTFS-Realtime
+    messages predict (`live`, LiveRun list, in its order), then the hand-given `delays`
+    ({trip_id: {"seconds", "from_stop_id", "cancelled"}}, by trip id) of the trips no live run
+    changed. Each changed run is taken out of its route and run as a route of its own at its new
+    times (numbered after the network's routes, in that order), each cancelled run taken out.
 
-    def __init__(self, network, delays):
+    A live run of `date` (or of the day before, its times less a day) matches the network's runs
+    of its trip starting at its start; at each timed stop whose stop_index it lists, the live
+    arrival and departure less the run's start where given, a departure never before the arrival;
+    at a skipped one, no boarding and no alighting."""
+
+    def __init__(self, network, delays, live=(), date=None):
         self.network, self.extra, self.routes_at, self.skipped = network, [], {}, set()
+        yesterday = day_before(date) if live else None
+        changed = set()
+        for run in live:
+            shift = 0 if run.service_date == date else -DAY if run.service_date == yesterday else None
+            if shift is None:
+                continue
+            calls = {}
+            for call in run.calls:
+                calls.setdefault(call.stop_index, call)
+            for route, number in network.runs_of.get(run.trip_id, []):
+                base = network.routes[route]
+                if base.starts[number] != run.start + shift:
+                    continue
+                self.skipped.add((route, number))
+                changed.add(run.trip_id)
+                if run.canceled:
+                    continue
+                late = base.copy()
+                late.starts, late.trips = [base.starts[number]], [run.trip_id]
+                for position, stop_index in enumerate(base.stop_indexes):
+                    call = calls.get(stop_index)
+                    if call is None:
+                        continue
+                    if call.skipped:
+                        late.can_board[position] = late.can_alight[position] = False
+                    # Offsets from the run's start: the live time less the start.
+                    if call.arrival is not None:
+                        late.arrivals[position] = call.arrival - run.start
+                    if call.departure is not None:
+                        late.departures[position] = call.departure - run.start
+                    late.departures[position] = max(late.departures[position], late.arrivals[position])
+                self._add(late)
         for trip in sorted(delays):
+            if trip in changed:
+                continue
             delay = delays[trip]
             for route, run in network.runs_of.get(trip, []):
                 self.skipped.add((route, run))
@@ -229,10 +283,14 @@ class LiveTimetable:
                 for position in range(start, len(base.stops)):
                     late.arrivals[position] += delay.get("seconds") or 0
                     late.departures[position] += delay.get("seconds") or 0
-                number = len(network.routes) + len(self.extra)
-                for position, stop in enumerate(late.stops):
-                    self.routes_at.setdefault(stop, []).append((number, position))
-                self.extra.append(late)
+                self._add(late)
+
+    def _add(self, late):
+        """`late` as a route of its own, numbered after the network's and the extra ones before."""
+        number = len(self.network.routes) + len(self.extra)
+        for position, stop in enumerate(late.stops):
+            self.routes_at.setdefault(stop, []).append((number, position))
+        self.extra.append(late)
 
     def route(self, number):
         routes = self.network.routes

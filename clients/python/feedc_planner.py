@@ -7,6 +7,8 @@ or newer (zoneinfo).
     planner = JourneyPlanner("bundle.sqlite")
     answer(planner, {"from": "bart:12TH", "to": "37.44,-122.16", "depart": "2018-06-13T08:00"})
     python3 feedc_planner.py BUNDLE.sqlite --batch     (JSON lines in, one answer line each)
+    python3 feedc_planner.py BUNDLE.sqlite --batch --live tripupdates.pb --source wmata
+                                                       (re-planned on GTFS-Realtime messages)
 
 Hostile input is answered, never a traceback: a batch line over 1 MiB (read in chunks, never held
 whole) gets a problem and the next line is read as usual; a delay beyond a day either way or of
@@ -278,15 +280,20 @@ class JourneyPlanner:
                 self.networks.popitem(last=False)
         return self.networks[date]
 
-    def plan(self, origins, destinations, date, departure, delays=None):
+    def plan(self, origins, destinations, date, departure, delays=None, live=None):
         """The journeys from `origins` to `destinations` (StopAccess lists) leaving at `departure`
         (seconds from the start of service date `date`, YYYYMMDD), with live `delays` by trip id
         ({"seconds": 600, "from_stop_id": "S2"} or {"cancelled": True}). Unknown stops are left
         out; none known: no journey. BadQuery for delays beyond a day or not delays (as Swift's
-        `plan` throws badQuery), before anything is read."""
+        `plan` throws badQuery), before anything is read.
+
+        `live`: runs as GTFS-Realtime messages predict them (LiveRun list, from
+        feedc_live.LiveBundle.live_runs; docs/live.md section 5): each taken out of its route and
+        run at its live times, never boarded or alighted at a skipped call; a canceled one taken
+        out. `delays` apply to the trips `live` leaves alone."""
         delays = _live(delays)
         network = self.network(date)
-        live = LiveTimetable(network, delays)
+        live = LiveTimetable(network, delays, live or (), date)
         starts = [(network.stop_index[a.stop_id], a.walk_seconds) for a in origins if a.stop_id in network.stop_index]
         ends = [(network.stop_index[a.stop_id], a.walk_seconds) for a in destinations if a.stop_id in network.stop_index]
         if not starts or not ends:
@@ -399,11 +406,15 @@ def _no_place(place):
     return {"journeys": [], "problem": "no stop `%s` in the bundle" % place}
 
 
-def answer(planner, query):
+def answer(planner, query, live=None):
     """The answer `feedc plan --json` gives to `query` ({"from", "to", "depart", "delays"}):
     {"journeys": [...]} with "reason" when there is none, or "problem" for a bad query: also for
     what Swift's JSONDecoder would not read as a query (a missing place, delays of the wrong
-    types), and for a delay beyond a day either way."""
+    types), and for a delay beyond a day either way.
+
+    `live`: the runs GTFS-Realtime messages predict, as `live(date, seconds)` gives them for the
+    query's service date and departure (LiveRun list; `feedc plan --live` joins the messages at
+    the query's moment, the service date's start + its seconds), or such a list itself."""
     if not isinstance(query, dict) or not all(
             isinstance(query.get(key), str) and not SURROGATE.search(query[key]) for key in ("from", "to", "depart")):
         return {"journeys": [], "problem": "not a query: " + _shown(query)}
@@ -426,7 +437,8 @@ def answer(planner, query):
 
     trips = []
     try:
-        for journey in planner.plan(origins, destinations, date, seconds, query.get("delays")):
+        runs = live(date, seconds) if callable(live) else live
+        for journey in planner.plan(origins, destinations, date, seconds, query.get("delays"), runs):
             legs = [leg(*item) for item in journey.legs]
             if not journey.legs:
                 # On foot all the way: one walk, from the stop it starts at when the origin is that
@@ -553,12 +565,81 @@ def _write_line(result):
         os._exit(2)  # not sys.exit: its flush of what is still buffered would fail again
 
 
+USAGE = "usage: feedc_planner.py BUNDLE.sqlite --batch [--live FILE]... [--source ID]"
+
+
+def _options(arguments):
+    """(bundle, --live files, --source) of the command line, in any order after the bundle
+    (`--live FILE` or `--live=FILE`, repeatable); None when it is not the usage."""
+    if not arguments or arguments[0].startswith("--"):
+        return None
+    bundle, rest, batch, files, source = arguments[0], list(arguments[1:]), False, [], None
+    while rest:
+        argument = rest.pop(0)
+        name, equals, value = argument.partition("=")
+        if argument == "--batch":
+            batch = True
+        elif name in ("--live", "--source"):
+            if not equals:
+                if not rest:
+                    return None
+                value = rest.pop(0)
+            if name == "--live":
+                files.append(value)
+            else:
+                source = value
+        else:
+            return None
+    return (bundle, files, source) if batch else None
+
+
+def _fail(message, status):
+    """`error: message` on standard error, as Swift's Terminal writes it; exit `status`."""
+    sys.stderr.write("error: %s\n" % message)
+    sys.stderr.flush()
+    sys.exit(status)
+
+
+def live_times(bundle, files, source):
+    """What `feedc plan --live FILE... --source ID` re-plans on (docs/live.md, section 5): the
+    messages read once, one state per file, then for each query the runs they predict at its
+    moment (its service date's start + its seconds, in the agency's time zone), as
+    `answer(..., live=...)` takes them. A message that cannot be read: exit 1, naming the file;
+    no --source, or no gtfs-realtime-bindings: exit 2."""
+    if not files:
+        return None
+    if source is None:
+        _fail("give --source with --live (the bundle's feeds.source_id)", 2)
+    import feedc_live  # only here: the planner alone needs no gtfs-realtime-bindings
+    if feedc_live.MISSING:
+        _fail("--live: %s" % feedc_live.MISSING, 2)
+    from feedc_live_join import service_start
+    feeds = []
+    for path in files:
+        feed = feedc_live.LiveFeed(source)
+        try:
+            feed.apply(feedc_live.read_file(path), name=path)
+        except feedc_live.LiveError as error:
+            _fail("%s: %s" % (path, error), 1)
+        except OSError as error:
+            _fail("%s: cannot be read: %s" % (path, error.strerror or error), 1)
+        feeds.append(feed)
+    live = feedc_live.LiveBundle(bundle)
+    return lambda date, seconds: live.live_runs(feeds, service_start(date, live.zone) + seconds)
+
+
 def main(arguments):
-    if len(arguments) != 2 or arguments[1] != "--batch":
-        sys.exit("usage: feedc_planner.py BUNDLE.sqlite --batch")
-    if not os.path.isfile(arguments[0]):
-        sys.exit("%s: no such file" % arguments[0])
-    planner = JourneyPlanner(arguments[0])
+    options = _options(arguments)
+    if options is None:
+        sys.exit(USAGE)
+    bundle, files, source = options
+    if not os.path.isfile(bundle):
+        sys.exit("%s: no such file" % bundle)
+    planner = JourneyPlanner(bundle)
+    try:
+        live = live_times(bundle, files, source)
+    except sqlite3.Error as error:
+        _fail("%s cannot be read: %s" % (bundle, error), 1)
     for line in bounded_lines(sys.stdin.buffer):
         if isinstance(line, int):
             _write_line({"journeys": [], "problem": "a line of %d bytes: at most %d a query" % (line, MAX_BATCH_LINE)})
@@ -570,7 +651,7 @@ def main(arguments):
             _write_line({"journeys": [], "problem": "not a query: " + line[:200]})
             continue
         try:
-            result = answer(planner, query)
+            result = answer(planner, query, live)
         except sqlite3.Error:
             result = {"journeys": [], "problem": "the bundle cannot be read"}
         _write_line(result)
