@@ -20,7 +20,8 @@ struct LiveOutput {
     }
 
     func time(_ date: Date?) -> String? {
-        guard let date else { return nil }
+        // Years 1 to 9999 only (a message's time far out is not a date ISO 8601 writes).
+        guard let date, date.timeIntervalSince1970 >= -62_135_596_800, date.timeIntervalSince1970 < 253_402_300_800 else { return nil }
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = zone
         formatter.formatOptions = [.withInternetDateTime]

@@ -83,11 +83,14 @@ struct AlertSelectors {
     var parent: String?
     var stopLines: [Line] = []
     var route: Line?
+    /// A stop or a route was asked for (one the bundle lacks matches nothing).
+    var asked: Bool
 
-    var isEmpty: Bool { stop == nil && route == nil }
+    var isEmpty: Bool { !asked }
 
     init(database: isolated FeedDatabase, stop: String?, route: String?) throws(ClientError) {
         self.stop = stop
+        asked = stop != nil || route != nil
         if let stop {
             parent = try database.stop(id: stop)?.parentStation
             stopLines = try database.run("live_stop_routes", ["stop_id": .text(stop)]).map { row throws(ClientError) in

@@ -42,7 +42,15 @@ extension FeedDatabase {
             }
         }
         var extra: [LiveDeparture] = []
+        // A duplicated run (a copy at its own start) once, from its newest update.
+        var copies: [RunKey: JoinedTrip] = [:]
+        var copyOrder: [RunKey] = []
         for trip in joined where trip.kind == .duplicated {
+            let key = RunKey(tripID: trip.run.tripID, serviceDate: trip.run.serviceDate, start: trip.run.start)
+            if copies[key] == nil { copyOrder.append(key) }
+            copies[key] = JoinedTrip.newest([copies[key], trip].compactMap { $0 })
+        }
+        for trip in copyOrder.map({ copies[$0]! }) {
             let predicted = TripPredictor.predict(
                 trip.run, update: trip.entity.tripUpdate, canceled: false, prefix: trip.prefix, entity: trip.entity.id, reasons: &context.reasons)
             for i in trip.run.calls.indices where trip.run.calls[i].stopID == stopID && i < trip.run.calls.count - 1 {

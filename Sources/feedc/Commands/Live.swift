@@ -93,7 +93,7 @@ struct Live: ParsableCommand {
         }
         var bytes: [(file: String, data: Data)] = []
         for file in feed {
-            guard let data = Self.read(file) else { Terminal.fail("\(file): cannot be read", code: .fileNotFound, file: file) }
+            guard let data = Self.read(file) else { Terminal.fail(ErrorReport(.fileNotFound, message: "\(file): cannot be read", file: file), status: 1) }
             bytes.append((file, data))
         }
         // One state per file (trip updates, vehicles and alerts may come from three), each

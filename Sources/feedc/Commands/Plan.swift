@@ -120,7 +120,7 @@ struct Plan: ParsableCommand {
         guard let source else { Terminal.fail("give --source with --live (the bundle's feeds.source_id)", code: .usageError) }
         var states: [LiveFeed] = []
         for file in live {
-            guard let data = Live.read(file) else { Terminal.fail("\(file): cannot be read", code: .fileNotFound, file: file) }
+            guard let data = Live.read(file) else { Terminal.fail(ErrorReport(.fileNotFound, message: "\(file): cannot be read", file: file), status: 1) }
             var state = LiveFeed(source: source)
             do {
                 try state.apply(data)
