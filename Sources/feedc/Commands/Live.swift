@@ -78,6 +78,18 @@ struct Live: ParsableCommand {
     }
 
     func run() throws {
+        // The messages first, each read and checked once, before a temporary copy of the
+        // bundle is made (a failure exits without running `defer`).
+        var bytes: [(file: String, data: Data)] = []
+        for file in feed {
+            guard let data = Self.read(file) else { Terminal.fail(ErrorReport(.fileNotFound, message: "\(file): cannot be read", file: file), status: 1) }
+            do throws(LiveError) {
+                _ = try RealtimeReader.read(data)
+            } catch {
+                Terminal.fail(ErrorReport(.toolError, message: "\(file): \(error.description)", file: file), status: 1)
+            }
+            bytes.append((file, data))
+        }
         let opened: (URL, () -> Void)
         do {
             opened = try BundleFile.materialize(URL(fileURLWithPath: bundle))
@@ -89,12 +101,8 @@ struct Live: ParsableCommand {
         do {
             database = try FeedDatabase(path: opened.0)
         } catch {
+            opened.1()
             Terminal.fail(error, file: bundle)
-        }
-        var bytes: [(file: String, data: Data)] = []
-        for file in feed {
-            guard let data = Self.read(file) else { Terminal.fail(ErrorReport(.fileNotFound, message: "\(file): cannot be read", file: file), status: 1) }
-            bytes.append((file, data))
         }
         // One state per file (trip updates, vehicles and alerts may come from three), each
         // message kept for the report.
@@ -131,8 +139,12 @@ struct Live: ParsableCommand {
         }
         switch answer {
         case .success(let text): print(text)
-        case .failure(let error as ValidationError): Terminal.fail(error.message, code: .usageError)
-        case .failure(let error): Terminal.fail(error, file: bundle)
+        case .failure(let error as ValidationError):
+            opened.1()
+            Terminal.fail(error.message, code: .usageError)
+        case .failure(let error):
+            opened.1()
+            Terminal.fail(error, file: bundle)
         }
     }
 
