@@ -58,8 +58,7 @@ import Testing
         let start: [UInt8] = [0x9B, 0x06], end: [UInt8] = [0x9C, 0x06]
         for _ in 0..<100_000 { bytes += start }
         for _ in 0..<100_000 { bytes += end }
-        let result = code(Data(bytes))
-        #expect(result == .tooDeep || result == .malformed, "\(String(describing: result))")
+        #expect(code(Data(bytes)) == .tooDeep)
         // Known messages nested in length-delimited fields past the limit: an entity's trip
         // update's trip (depth 4) read with a limit of 3.
         #expect(code(F.message([F.trip("T1", [F.update(sequence: 1, arrivalDelay: 1)])], at: 1), limits: RealtimeLimits(maxDepth: 3)) == .tooDeep)

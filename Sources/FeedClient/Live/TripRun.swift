@@ -39,8 +39,6 @@ struct PredictedCall: Sendable {
     var arrival: Int64?
     var departure: Int64?
     var status: LiveStatus
-
-    var live: (Int64?, Int64?, LiveStatus) { (arrival, departure, status) }
 }
 
 /// Docs/live.md section 4: stop time updates matched to calls, then the calls in order carrying

@@ -3,6 +3,7 @@ import BundleFormat
 import FeedClient
 import FeedModel
 import FeedPipeline
+import FeedSQLite
 import Foundation
 
 struct Plan: ParsableCommand {
@@ -59,17 +60,23 @@ struct Plan: ParsableCommand {
 
     func run() throws {
         guard FileManager.default.fileExists(atPath: bundle) else { Terminal.fail("\(bundle): no such file", code: .fileNotFound, file: bundle) }
-        let opened: (planner: JourneyPlanner, cleanup: () -> Void)
+        // The bundle as a plain file once (unpacked or installed into a temporary one when it
+        // is gzipped or packed), read by the planner and, with --live, by the live layer.
+        let opened: (planner: JourneyPlanner, file: URL, cleanup: () -> Void)
         do {
-            let (database, cleanup) = try BundleFile.open(URL(fileURLWithPath: bundle))
-            opened = (JourneyPlanner(database: database), cleanup)
+            let (file, cleanup) = try BundleFile.materialize(URL(fileURLWithPath: bundle))
+            do {
+                opened = (JourneyPlanner(database: try Database(path: file.path, mode: .readOnly)), file, cleanup)
+            } catch {
+                cleanup()
+                throw error
+            }
         } catch {
             Terminal.fail(error, file: bundle)
         }
         defer { opened.cleanup() }
         let planning = JourneyPlanning(planner: opened.planner)
-        let (liveRuns, liveCleanup) = try liveTimes()
-        defer { liveCleanup() }
+        let liveRuns = try liveTimes(opened.file)
         if batch {
             var lines = BoundedLines(descriptor: STDIN_FILENO, maxBytes: Self.maxBatchLine)
             while let next = lines.next() {
@@ -115,8 +122,8 @@ struct Plan: ParsableCommand {
 
     /// The runs `--live` predicts at each moment asked (docs/live.md, "A journey re-planned on
     /// the messages"): the messages read once, joined at the query's moment.
-    private func liveTimes() throws -> ((Int, Int) throws(ClientError) -> [LiveRun], () -> Void) {
-        guard !live.isEmpty else { return ({ _, _ in [] }, {}) }
+    private func liveTimes(_ file: URL) throws -> (Int, Int) throws(ClientError) -> [LiveRun] {
+        guard !live.isEmpty else { return { _, _ in [] } }
         guard let source else { Terminal.fail("give --source with --live (the bundle's feeds.source_id)", code: .usageError) }
         var states: [LiveFeed] = []
         for file in live {
@@ -129,8 +136,7 @@ struct Plan: ParsableCommand {
             }
             states.append(state)
         }
-        let (url, cleanup) = try BundleFile.materialize(URL(fileURLWithPath: bundle))
-        let database = try FeedDatabase(path: url)
+        let database = try FeedDatabase(path: file)
         let zone = Live.blocking { try? await database.agencyTimeZone() } ?? TimeZone(identifier: "UTC")!
         let feeds = states
         let runs = { (date: Int, seconds: Int) throws(ClientError) -> [LiveRun] in
@@ -144,6 +150,6 @@ struct Plan: ParsableCommand {
             }
             return try result.get()
         }
-        return (runs, cleanup)
+        return runs
     }
 }

@@ -44,31 +44,9 @@ FEEDC = os.path.abspath(os.environ["FEEDC_BINARY"]) if os.environ.get("FEEDC_BIN
 sys.path.insert(0, CLIENT_FOLDER)
 
 
-def _binding_paths():
-    return (glob.glob(os.path.join(REPO, ".build", "venv", "lib", "python3*", "site-packages"))
-            + [os.path.join(REPO, ".build", "rclone-pkg")])
+from realtime_bindings import binding_paths as _binding_paths, find_bindings  # noqa: E402
 
-
-def _find_bindings():
-    """gtfs_realtime_pb2, from python3's own packages or from .build; None when neither has it."""
-    try:
-        from google.transit import gtfs_realtime_pb2
-        return gtfs_realtime_pb2
-    except ImportError:
-        pass
-    for path in _binding_paths():
-        if os.path.isdir(path) and path not in sys.path:
-            sys.path.append(path)
-    for name in [name for name in sys.modules if name == "google" or name.startswith("google.")]:
-        del sys.modules[name]  # a `google` namespace found before the paths were added
-    try:
-        from google.transit import gtfs_realtime_pb2
-        return gtfs_realtime_pb2
-    except ImportError:
-        return None
-
-
-pb = _find_bindings()
+pb = find_bindings()
 if pb is not None:
     from feedc_live import LiveBundle, LiveFeed, read_file, read_message  # noqa: E402
     from feedc_live_read import LiveError, Limits  # noqa: E402

@@ -49,20 +49,11 @@ from zoneinfo import ZoneInfo
 
 import hostile_case as hc
 
-try:
-    from google.transit import gtfs_realtime_pb2 as rt
-except ImportError:
-    for site in sorted(glob.glob(os.path.join(hc.ROOT, ".build", "venv", "lib", "python3*", "site-packages"))):
-        if site not in sys.path:
-            sys.path.append(site)
-    try:
-        from google.transit import gtfs_realtime_pb2 as rt
-    except ImportError:
-        rt = None
+from realtime_bindings import find_bindings  # noqa: E402
+
+rt = find_bindings()
 
 SHARED_DATA = os.path.normpath(os.path.join(hc.ROOT, os.pardir, "shared", "data"))
-if not os.path.isdir(SHARED_DATA):
-    SHARED_DATA = "/work/shared/data"
 WMATA_ZIP = os.path.join(SHARED_DATA, "gtfs", "medium", "wmata_2023_subset_oba.zip")
 NYCT_ZIP = os.path.join(SHARED_DATA, "gtfs", "medium", "nyct_subway_2023_oba.zip")
 WMATA_MESSAGES = [os.path.join(SHARED_DATA, "gtfs-rt", "wmata_2023_subset", "wmata-%s.pb" % t)
