@@ -11,6 +11,8 @@ import datetime
 import re
 from collections import namedtuple
 
+from feedc_runs import NOTHING_SKIPPED, Runs, Skipped, Window
+
 DAY = 86_400
 FORBIDDEN = -1  # a stop's change time where transfers.txt forbids changing there (transfer_type 3)
 DEPART = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?")
@@ -107,26 +109,29 @@ def services(db, date):
 class Route:
     """The trips of one stop pattern and one timing: the timed stops in order (stop numbers,
     offsets from a run's start, who may board and alight, each one's position in its pattern,
-    `stop_index`: an untimed stop has none here) and the runs by start time."""
-    __slots__ = ("pattern_id", "route_id", "stops", "stop_indexes", "arrivals", "departures", "can_board", "can_alight",
-                 "starts", "trips")
+    `stop_index`: an untimed stop has none here) and the runs (feedc_runs.Runs: fixed-time runs
+    and frequency windows, ordered by (start, trip_id))."""
+    __slots__ = ("pattern_id", "route_id", "stops", "stop_indexes", "arrivals", "departures", "can_board", "can_alight", "runs")
 
     def __init__(self, pattern_id, route_id):
         self.pattern_id, self.route_id = pattern_id, route_id
         self.stops, self.stop_indexes, self.arrivals, self.departures, self.can_board, self.can_alight = [], [], [], [], [], []
-        self.starts, self.trips = [], []
+        self.runs = Runs()
 
-    def copy(self):
+    def copy(self, runs):
+        """The same stops and times (copies, to be changed), with `runs`."""
         other = Route(self.pattern_id, self.route_id)
-        for name in self.__slots__[2:]:
+        for name in self.__slots__[2:-1]:
             setattr(other, name, list(getattr(self, name)))
+        other.runs = runs
         return other
 
 
 class TransitNetwork:
     """The network of service date `date` (YYYYMMDD): the runs of that date and those of the day
-    before (less a day), a frequency-based trip as one run per headway, only a pattern's timed
-    stops, and footpaths (`stop_transfers`) between stops some trip calls at."""
+    before (less a day), a frequency-based trip as its windows (each one run per headway, never
+    expanded: feedc_runs), only a pattern's timed stops, and footpaths (`stop_transfers`) between
+    stops some trip calls at. `routes_of`: by trip id, the routes holding a run of it."""
 
     def __init__(self, db, date):
         self.stop_ids = [row[0] for row in db.execute("SELECT stop_id FROM stops ORDER BY stop_id") if text(row[0]) is not None]
@@ -146,8 +151,11 @@ class TransitNetwork:
             for days, shift in ((today, 0), (yesterday, -DAY)):
                 if service not in days:
                     continue
-                for first, end, headway in windows.get(trip, [(start, start + 1, 1)]):
-                    runs.setdefault(key, []).extend((run + shift, trip) for run in range(first, end, headway))
+                fixed, frequent = runs.setdefault(key, ([], []))
+                if trip in windows:
+                    frequent.extend(Window(first, end, headway, trip, shift) for first, end, headway in windows[trip])
+                else:
+                    fixed.append((start + shift, trip))
         pattern_stops = {}
         for pattern, stop, pickup, drop_off in db.execute(
                 "SELECT pattern_id, stop_id, pickup_type, drop_off_type FROM pattern_stops ORDER BY pattern_id, stop_index"):
@@ -160,7 +168,7 @@ class TransitNetwork:
                 timings.setdefault(timing, []).append((integer(arrival), integer(departure)))
         self.routes = []
         self.routes_at = [[] for _ in self.stop_ids]
-        self.runs_of = {}
+        self.routes_of = {}
         for key in sorted(runs):
             pattern, timing = [part for part in key.split("\t") if part][:2]
             stops, offsets = pattern_stops.get(pattern), timings.get(timing)
@@ -179,12 +187,11 @@ class TransitNetwork:
                 route.can_alight.append(alight)
             if len(route.stops) <= 1:
                 continue
-            ordered = sorted(runs[key])
-            route.starts, route.trips = [start for start, _ in ordered], [trip for _, trip in ordered]
+            route.runs = Runs(*runs[key])
             for position, stop in enumerate(route.stops):
                 self.routes_at[stop].append((len(self.routes), position))
-            for run, trip in enumerate(route.trips):
-                self.runs_of.setdefault(trip, []).append((len(self.routes), run))
+            for trip in sorted(route.runs.trips):
+                self.routes_of.setdefault(trip, []).append(len(self.routes))
             self.routes.append(route)
         self.footpaths = [[] for _ in self.stop_ids]
         called = [False] * len(self.stop_ids)
@@ -225,15 +232,17 @@ class LiveTimetable:
     messages predict (`live`, LiveRun list, in its order), then the hand-given `delays`
     ({trip_id: {"seconds", "from_stop_id", "cancelled"}}, by trip id) of the trips no live run
     changed. Each changed run is taken out of its route and run as a route of its own at its new
-    times (numbered after the network's routes, in that order), each cancelled run taken out.
+    times (numbered after the network's routes, in that order), each cancelled run taken out. A
+    delayed trip is one such route per route holding it, with all of the trip's runs there (its
+    fixed runs and its frequency windows, not expanded), each moved alike.
 
-    A live run of `date` (or of the day before, its times less a day) matches the network's runs
-    of its trip starting at its start; at each timed stop whose stop_index it lists, the live
-    arrival and departure less the run's start where given, a departure never before the arrival;
-    at a skipped one, no boarding and no alighting."""
+    A live run of `date` (or of the day before, its times less a day) matches the network's run
+    of its trip starting at its start (a fixed run, or a run of one of its windows); at each timed
+    stop whose stop_index it lists, the live arrival and departure less the run's start where
+    given, a departure never before the arrival; at a skipped one, no boarding and no alighting."""
 
     def __init__(self, network, delays, live=(), date=None):
-        self.network, self.extra, self.routes_at, self.skipped = network, [], {}, set()
+        self.network, self.extra, self.routes_at, self.skipped = network, [], {}, {}
         yesterday = day_before(date) if live else None
         changed = set()
         for run in live:
@@ -243,16 +252,15 @@ class LiveTimetable:
             calls = {}
             for call in run.calls:
                 calls.setdefault(call.stop_index, call)
-            for route, number in network.runs_of.get(run.trip_id, []):
+            for route in network.routes_of.get(run.trip_id, []):
                 base = network.routes[route]
-                if base.starts[number] != run.start + shift:
+                if not base.runs.has(run.start + shift, run.trip_id):
                     continue
-                self.skipped.add((route, number))
+                self.skipped.setdefault(route, Skipped()).runs.add((run.start + shift, run.trip_id))
                 changed.add(run.trip_id)
                 if run.canceled:
                     continue
-                late = base.copy()
-                late.starts, late.trips = [base.starts[number]], [run.trip_id]
+                late = base.copy(Runs([(run.start + shift, run.trip_id)]))
                 for position, stop_index in enumerate(base.stop_indexes):
                     call = calls.get(stop_index)
                     if call is None:
@@ -270,16 +278,15 @@ class LiveTimetable:
             if trip in changed:
                 continue
             delay = delays[trip]
-            for route, run in network.runs_of.get(trip, []):
-                self.skipped.add((route, run))
+            for route in network.routes_of.get(trip, []):
+                self.skipped.setdefault(route, Skipped()).trips.add(trip)
                 if delay.get("cancelled"):
                     continue
                 base = network.routes[route]
                 stop_ids = [network.stop_ids[stop] for stop in base.stops]
                 named = delay.get("from_stop_id")
                 start = stop_ids.index(named) if named in stop_ids else 0
-                late = base.copy()
-                late.starts, late.trips = [base.starts[run]], [trip]
+                late = base.copy(base.runs.of_trip(trip))
                 for position in range(start, len(base.stops)):
                     late.arrivals[position] += delay.get("seconds") or 0
                     late.departures[position] += delay.get("seconds") or 0
@@ -295,3 +302,8 @@ class LiveTimetable:
     def route(self, number):
         routes = self.network.routes
         return routes[number] if number < len(routes) else self.extra[number - len(routes)]
+
+    def skipped_in(self, number):
+        """The runs of route `number` taken out (Skipped): of a network route changed or
+        cancelled; none of a route of its own."""
+        return self.skipped.get(number, NOTHING_SKIPPED)

@@ -12,9 +12,10 @@ or newer (zoneinfo).
 
 Hostile input is answered, never a traceback: a batch line over 1 MiB (read in chunks, never held
 whole) gets a problem and the next line is read as usual; a delay beyond a day either way or of
-no whole number of seconds is refused with a problem naming the trip.
+no whole number of seconds is refused with a problem naming the trip. A hostile timetable costs
+its rows, not what they expand to (frequency windows are never expanded: feedc_runs), and a
+search its work: past `max_steps` steps it stops (SearchLimit), answered with no journey.
 """
-import bisect
 import datetime
 import json
 import math
@@ -71,6 +72,16 @@ STOP_TIMEZONE = """
 
 class BadQuery(ValueError):
     """A query `plan` refuses (Swift's ClientError.badQuery): a delay beyond a day, or not a delay."""
+
+
+class SearchLimit(Exception):
+    """A search that took more than `max_steps` steps, counted at the end of a round (Swift's
+    ClientError.searchLimit): the route positions scanned plus the footpaths tried. `answer` says
+    `no journey: search limit (N steps)`."""
+
+    def __init__(self, max_steps):
+        super().__init__("search limit (%d steps)" % max_steps)
+        self.max_steps = max_steps
 
 
 def _coordinate(part):
@@ -151,14 +162,15 @@ class _Search:
     """The labels of one search, round by round: per stop the earliest arrival by any means (what
     the destination takes), by a ride (what a walk may start from), and the earliest time a
     vehicle can be boarded there (a walk's or the start's arrival, or a ride's plus the stop's
-    change time), with pruning by the best arrivals over all rounds and at the destination."""
+    change time), with pruning by the best arrivals over all rounds and at the destination; and
+    the steps taken (route positions scanned, footpaths tried)."""
 
     def __init__(self, count):
         self.arrival, self.label = [[NEVER] * count], [[None] * count]
         self.ride_arrival, self.ride_label = [[NEVER] * count], [[None] * count]
         self.ready, self.ready_label = [[NEVER] * count], [[None] * count]
         self.best, self.best_ride = [NEVER] * count, [NEVER] * count
-        self.egress, self.target = {}, NEVER
+        self.egress, self.target, self.steps = {}, NEVER, 0
 
     def new_round(self):
         count = len(self.best)
@@ -195,6 +207,7 @@ class _Search:
         stops where a vehicle can be boarded sooner."""
         improved = set()
         for stop in sources:
+            self.steps += len(network.footpaths[stop])
             for to, seconds in network.footpaths[stop]:
                 time = self.ride_arrival[k][stop] + seconds
                 if time >= self.target:
@@ -211,9 +224,11 @@ class _Search:
 class JourneyPlanner:
     """A planner over the bundle at `path` (a `.sqlite` file), read only; the network of a
     service date is built at its first query and kept, the `networks_kept` last used (a query
-    may name any day from the year 1 to 9999: keeping every one would grow without bound)."""
+    may name any day from the year 1 to 9999: keeping every one would grow without bound). A
+    search past `max_steps` steps at the end of a round stops (SearchLimit)."""
     max_rides = 8
     networks_kept = 4
+    max_steps = 20_000_000
 
     def __init__(self, path):
         self.path = os.path.abspath(path)
@@ -285,7 +300,9 @@ class JourneyPlanner:
         (seconds from the start of service date `date`, YYYYMMDD), with live `delays` by trip id
         ({"seconds": 600, "from_stop_id": "S2"} or {"cancelled": True}). Unknown stops are left
         out; none known: no journey. BadQuery for delays beyond a day or not delays (as Swift's
-        `plan` throws badQuery), before anything is read.
+        `plan` throws badQuery), before anything is read; SearchLimit when the search takes more
+        than `max_steps` steps (route positions scanned plus footpaths tried, counted at the end
+        of each round, round 0's footpaths too).
 
         `live`: runs as GTFS-Realtime messages predict them (LiveRun list, from
         feedc_live.LiveBundle.live_runs; docs/live.md section 5): each taken out of its route and
@@ -308,6 +325,7 @@ class JourneyPlanner:
                 search.ride_arrival[0][stop] = search.ready[0][stop] = departure + walk
         sources = [stop for stop, time in enumerate(search.ride_arrival[0]) if time != NEVER]
         marked = set(sources) | search.walk(sources, 0, network)
+        self._bound(search)
         k = 0
         while marked and k < self.max_rides:
             k += 1
@@ -320,6 +338,7 @@ class JourneyPlanner:
             for route in sorted(queue):
                 self._scan(search, live, network.change, route, queue[route], k, marked, sources)
             marked |= search.walk(sorted(set(sources)), k, network)
+            self._bound(search)
         journeys, best_so_far = [], NEVER
         for k in range(len(search.arrival)):
             end = None
@@ -331,15 +350,23 @@ class JourneyPlanner:
                 journeys.append(self._journey(network, live, search, k, end[0], departure, search.egress.get(end[0], 0)))
         return sorted(journeys, key=lambda journey: (journey.arrival, journey.transfers))
 
+    def _bound(self, search):
+        """The end of a round: SearchLimit when the search has taken more than max_steps steps."""
+        if search.steps > self.max_steps:
+            raise SearchLimit(self.max_steps)
+
     @staticmethod
     def _scan(search, live, change, number, first, k, marked, sources):
         """Round k's scan of one route from its first marked stop: alight the run ridden at each
-        stop, switch to an earlier run where round k-1's boarding time catches one."""
+        stop, switch to an earlier run where round k-1's boarding time catches one (a run is
+        (start, trip_id); the earliest one left at or after a time: feedc_runs.Runs.first_at)."""
         r, run, boarded = live.route(number), None, 0
+        skipped = live.skipped_in(number)
+        search.steps += len(r.stops) - first
         for position in range(first, len(r.stops)):
             stop = r.stops[position]
             if run is not None and r.can_alight[position]:
-                time = r.starts[run] + r.arrivals[position]
+                time = run[0] + r.arrivals[position]
                 if time < search.ride_arrival[k][stop] and search.ride_reach(stop, time):
                     ride = ("ride", number, boarded, position, run)
                     search.ride_arrival[k][stop], search.ride_label[k][stop] = time, ride
@@ -351,10 +378,8 @@ class JourneyPlanner:
             ready = search.ready[k - 1][stop]
             if not r.can_board[position] or ready == NEVER:
                 continue
-            earliest = bisect.bisect_left(r.starts, ready - r.departures[position])
-            while earliest < len(r.starts) and (number, earliest) in live.skipped:
-                earliest += 1
-            if earliest < len(r.starts) and (run is None or earliest < run):
+            earliest = r.runs.first_at(ready - r.departures[position], skipped)
+            if earliest is not None and (run is None or earliest < run):
                 run, boarded = earliest, position
 
     @staticmethod
@@ -370,10 +395,10 @@ class JourneyPlanner:
                 k -= 1
                 current = labels[k][here]
             elif current[0] == "ride":
-                _, number, board, alight, run = current
+                _, number, board, alight, (start, trip) = current
                 r = live.route(number)
-                legs.append(Leg("ride", network.stop_ids[r.stops[board]], network.stop_ids[here], r.starts[run] + r.departures[board],
-                                r.starts[run] + r.arrivals[alight], r.trips[run], r.route_id))
+                legs.append(Leg("ride", network.stop_ids[r.stops[board]], network.stop_ids[here], start + r.departures[board],
+                                start + r.arrivals[alight], trip, r.route_id))
                 here, k, labels = r.stops[board], k - 1, search.ready_label
                 current = labels[k][here]
             elif current[0] == "walk":
@@ -454,6 +479,8 @@ def answer(planner, query, live=None):
                           "transfers": journey.transfers, "legs": legs})
     except BadQuery:
         raise  # not reached: delay_problem answered it above
+    except SearchLimit as limit:
+        return {"journeys": [], "reason": "no journey: %s" % limit}
     except (OverflowError, ValueError):
         # Python's dates end where Swift's do not: the day before 0001-01-01 (the network holds
         # that day's late runs), a journey's time past 9999-12-31 or before the year 1.

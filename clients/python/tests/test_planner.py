@@ -5,6 +5,13 @@ repository; skipped when absent), the repository's samples (Samples/metro and Sa
 frequencies, stations, calendar exceptions, two time zones, daylight saving days) and a feed
 written here for ties (equal times everywhere, so that every order of the Swift code shows).
 
+Frequency-based trips are kept as their windows, never expanded into runs (FrequencyTests): on a
+feed written here, two windows of different trips interleaving on one route (ordered by (start,
+trip_id)), a window whose end is no whole number of headways past its start (end exclusive), a
+delayed and a cancelled frequency trip, a live run of one, yesterday's window past midnight, and
+a search over its bound (SearchLimit); and a hostile feed of 40 trips of headway 1 s over 24 hours
+(3.5 million runs expanded) answered in a few MB and a fraction of a second of CPU.
+
 Hostile input (issue 41) runs without feedc, on a tiny bundle written here: a --batch line over
 1 MiB (also endless) answered with a problem in little memory and the next line read as usual,
 delays beyond a day or of no whole number of seconds refused, and other lines that once raised.
@@ -29,8 +36,9 @@ import unittest
 CLIENT_FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
 sys.path.insert(0, CLIENT_FOLDER)
 
-from feedc_network import SERVICES  # noqa: E402
-from feedc_planner import MAX_BATCH_LINE, PLACE_STOPS, STOP_TIMEZONE, BadQuery, JourneyPlanner, answer  # noqa: E402
+from feedc_network import SERVICES, LiveCall, LiveRun, LiveTimetable  # noqa: E402
+from feedc_planner import MAX_BATCH_LINE, PLACE_STOPS, STOP_TIMEZONE, BadQuery, JourneyPlanner, SearchLimit, answer  # noqa: E402
+from feedc_runs import Runs, Skipped, Window  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(CLIENT_FOLDER, os.pardir, os.pardir))
 DATA = os.path.abspath(os.path.join(REPO, os.pardir, "shared", "data"))
@@ -89,6 +97,64 @@ def write_ties_feed(folder, rng):
             f.write("\n".join(lines) + "\n")
 
 
+def write_gtfs(folder, files):
+    """`files` ({name: lines}) as a GTFS folder."""
+    os.makedirs(folder)
+    for name, lines in files.items():
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+def clock(seconds):
+    return "%02d:%02d:%02d" % (seconds // 3600, seconds // 60 % 60, seconds % 60)
+
+
+def gtfs_lines(lines, windows=(), calendar=("ALL,1,1,1,1,1,1,1,20260101,20301231",)):
+    """The files of a feed in UTC: `lines` ({route: (stops, seconds from the first stop to each,
+    {trip: (service, start)})}, each stop 5.5 km from any other: no footpaths), `windows` (trip,
+    start, end, headway) its frequencies."""
+    files = {"agency.txt": ["agency_id,agency_name,agency_url,agency_timezone", "X,Frequencies,https://example.org,UTC"],
+             "calendar.txt": ["service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date"] + list(calendar),
+             "stops.txt": ["stop_id,stop_name,stop_lat,stop_lon"], "routes.txt": ["route_id,agency_id,route_short_name,route_type"],
+             "trips.txt": ["route_id,service_id,trip_id"], "stop_times.txt": ["trip_id,arrival_time,departure_time,stop_id,stop_sequence"],
+             "frequencies.txt": ["trip_id,start_time,end_time,headway_secs"] + ["%s,%s,%s,%d" % (trip, clock(start), clock(end), headway)
+                                                                                for trip, start, end, headway in windows]}
+    for route, (stops, offsets, trips) in sorted(lines.items()):
+        files["routes.txt"].append("%s,X,%s,3" % (route, route))
+        for stop in stops:
+            files["stops.txt"].append("%s,Stop %s,%.6f,13.400000" % (stop, stop, 52.0 + 0.05 * len(files["stops.txt"])))
+        for trip, (service, start) in sorted(trips.items()):
+            files["trips.txt"].append("%s,%s,%s" % (route, service, trip))
+            files["stop_times.txt"] += ["%s,%s,%s,%s,%d" % (trip, clock(start + offset), clock(start + offset), stop, sequence + 1)
+                                        for sequence, (stop, offset) in enumerate(zip(stops, offsets))]
+    return files
+
+
+def write_frequency_feed(folder):
+    """Line L1 from A to B (5 minutes): trips F1 every 15 and F2 every 10 minutes from 08:00 to
+    09:00, fixed-time trips G0830 and Z0851; line L2 from C to D (10 minutes): W every 10 minutes
+    from 10:00 to 10:25 and from 11:00 to 11:30; line L3 from E to F (10 minutes): N every 30
+    minutes from 23:30 to 25:30 on weekdays. Every day of 2026 to 2030 in UTC."""
+    lines = {"L1": (["A", "B"], [0, 300], {"F1": ("ALL", 8 * 3600), "F2": ("ALL", 8 * 3600), "G0830": ("ALL", 8 * 3600 + 1800),
+                                           "Z0851": ("ALL", 8 * 3600 + 3060)}),
+             "L2": (["C", "D"], [0, 600], {"W": ("ALL", 10 * 3600)}),
+             "L3": (["E", "F"], [0, 600], {"N": ("WK", 23 * 3600 + 1800)})}
+    windows = [("F1", 8 * 3600, 9 * 3600, 900), ("F2", 8 * 3600, 9 * 3600, 600), ("W", 10 * 3600, 10 * 3600 + 1500, 600),
+               ("W", 11 * 3600, 11 * 3600 + 1800, 600), ("N", 23 * 3600 + 1800, 25 * 3600 + 1800, 1800)]
+    write_gtfs(folder, gtfs_lines(lines, windows, ["ALL,1,1,1,1,1,1,1,20260101,20301231", "WK,1,1,1,1,1,0,0,20260101,20301231"]))
+
+
+HOSTILE_TRIPS = ["F%02d" % number for number in range(40)]
+
+
+def write_hostile_feed(folder):
+    """Line L from A over B (5 minutes) to C (10 minutes): 40 trips F00 to F39, each a run every
+    second from 00:00:00 to 24:00:00 (86,400 runs a trip, 3,456,000 in all, twice that with the day
+    before's), every day of 2026 to 2030 in UTC."""
+    lines = {"L": (["A", "B", "C"], [0, 300, 600], {trip: ("ALL", 0) for trip in HOSTILE_TRIPS})}
+    write_gtfs(folder, gtfs_lines(lines, [(trip, 0, 24 * 3600, 1) for trip in HOSTILE_TRIPS]))
+
+
 def write_tiny_bundle(path):
     """The tables and columns of a bundle the planner reads (docs/bundle-format.md), written here
     so that the hostile-input tests need no feedc: line L from A over B to C, a run every 10
@@ -132,7 +198,10 @@ def setUpModule():
     if not FEEDC:
         return  # the comparisons with the Swift planner skip
     write_ties_feed(os.path.join(FOLDER, "ties"), random.Random(3))
-    sources = dict(SOURCES, ties=[("t", os.path.join(FOLDER, "ties"))])
+    write_frequency_feed(os.path.join(FOLDER, "frequencies"))
+    write_hostile_feed(os.path.join(FOLDER, "hostile"))
+    sources = dict(SOURCES, ties=[("t", os.path.join(FOLDER, "ties"))], frequencies=[("f", os.path.join(FOLDER, "frequencies"))],
+                   hostile=[("h", os.path.join(FOLDER, "hostile"))])
     names = [name for name, feeds in sources.items() if all(os.path.exists(path) for _, path in feeds)]
     with open(os.path.join(FOLDER, "pipeline.yaml"), "w", encoding="utf-8") as f:
         f.write("output: out\nbundles:\n")
@@ -569,6 +638,180 @@ class HostileInputTests(unittest.TestCase):
         swift = subprocess.run([FEEDC, "plan", BUNDLES["samples"], "--batch"], input=data, capture_output=True, check=True).stdout
         python = subprocess.run(PLANNER + [BUNDLES["samples"], "--batch"], input=data, capture_output=True, check=True).stdout
         self.assertEqual(python.decode("utf-8").splitlines(), swift.decode("utf-8").splitlines())
+
+
+# Runs a command (argv as JSON) on standard input, then prints what it printed and its resource use
+# as RUSAGE_CHILDREN gives it: in a process of its own, whose one child the command is (the test
+# process's children, `feedc build` among them, would count too).
+USAGE_OF = """
+import json, resource, subprocess, sys
+done = subprocess.run(json.loads(sys.argv[1]), stdin=sys.stdin, capture_output=True)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"status": done.returncode, "out": done.stdout.decode("utf-8", "replace"), "err": done.stderr.decode("utf-8", "replace"),
+                  "peak_mb": usage.ru_maxrss / 1024, "cpu": usage.ru_utime + usage.ru_stime}))
+"""
+
+
+def child_usage(command, data):
+    """(what `command` prints for the bytes `data` on standard input, its peak resident memory in
+    MB, its CPU seconds, user and system)."""
+    with tempfile.TemporaryFile() as given:
+        given.write(data)
+        given.seek(0)
+        done = subprocess.run([sys.executable, "-c", USAGE_OF, json.dumps(command)], stdin=given, capture_output=True, check=True, timeout=300)
+    usage = json.loads(done.stdout)
+    if usage["status"] != 0 or usage["err"]:
+        raise AssertionError("exit status %d: %s" % (usage["status"], usage["err"][-2000:]))
+    return [json.loads(line) for line in usage["out"].splitlines()], usage["peak_mb"], usage["cpu"]
+
+
+def ride(reply):
+    """(departure, trip_id) of the one ride of an answer's first journey, None with no journey."""
+    if not reply["journeys"]:
+        return None
+    leg, = [leg for leg in reply["journeys"][0]["legs"] if leg["mode"] == "ride"]
+    return leg["departure"], leg["trip_id"]
+
+
+class RunModelTests(unittest.TestCase):
+    """feedc_runs.Runs, the runs of a route as fixed runs and frequency windows, gives what their
+    eager expansion gives, in its order (start, trip_id): the earliest run at or after each time and
+    the run after each, with whole trips and single runs taken out."""
+
+    def test_as_the_expansion_on_random_routes(self):
+        rng = random.Random(41)
+        for case in range(1500):
+            trips = ["t%d" % n for n in range(rng.randrange(1, 5))] + [""]
+            fixed = [(rng.randrange(-100, 200), rng.choice(trips)) for _ in range(rng.randrange(6))]
+            windows = [Window(rng.randrange(-20, 150), rng.randrange(-20, 200), rng.randrange(1, 30), rng.choice(trips), rng.choice([0, -100]))
+                       for _ in range(rng.randrange(6))]
+            runs = Runs(fixed, windows)
+            expanded = sorted(set(fixed + [(start + w.shift, w.trip_id) for w in windows for start in range(w.first, w.end, w.headway)]))
+            self.assertEqual(runs.expand(), expanded)
+            skipped = Skipped(set(rng.sample(trips, rng.randrange(2))), set(rng.sample(expanded, min(len(expanded), rng.randrange(4)))))
+            left = [run for run in expanded if run[1] not in skipped.trips and run not in skipped.runs]
+            for time in range(-210, 220):
+                at = [run for run in left if run[0] >= time]
+                self.assertEqual(runs.first_at(time, skipped), at[0] if at else None, (case, time))
+            chain, run = [], runs.first_at(-10 ** 6, skipped)
+            while run is not None:
+                chain.append(run)
+                run = runs.after(run, skipped)
+            self.assertEqual(chain, left, case)
+            for start, trip in [(rng.randrange(-210, 220), rng.choice(trips)) for _ in range(20)] + expanded:
+                self.assertEqual(runs.has(start, trip), (start, trip) in expanded)
+
+    def test_a_day_of_runs_every_second_is_its_windows(self):
+        runs = Runs([(100, "b")], [Window(0, 86_400, 1, "a", 0), Window(0, 86_400, 1, "c", -86_400)])
+        self.assertEqual((runs.first_at(-5), runs.first_at(100), runs.after((100, "a")), runs.after((100, "b"))),
+                         ((-5, "c"), (100, "a"), (100, "b"), (101, "a")))
+        self.assertEqual((runs.first_at(86_399), runs.first_at(86_400)), ((86_399, "a"), None))
+        every = Skipped({"a"})
+        self.assertEqual((runs.first_at(1, every), runs.first_at(101, every)), ((100, "b"), None))
+
+
+class FrequencyTests(unittest.TestCase):
+    """The planner on frequency-based trips kept as windows: each answer as `feedc plan` gives it
+    (the Swift planner) and as expected; a hostile feed in bounded memory and time."""
+
+    def setUp(self):
+        if not FEEDC:
+            self.skipTest("FEEDC_BINARY is not set")
+        self.planner = JourneyPlanner(BUNDLES["frequencies"])
+
+    def rides(self, queries):
+        """(departure, trip_id) of the first journey's ride of each query, both planners alike."""
+        return [ride(reply) for reply in PlannerTests.assert_same_answers(self, "frequencies", queries, self.planner)]
+
+    def test_two_windows_interleave_by_start_then_trip(self):
+        network = self.planner.network(20260304)
+        route, = [route for route in network.routes if "F1" in route.runs.trips]
+        day = sorted([(8 * 3600 + 900 * n, "F1") for n in range(4)] + [(8 * 3600 + 600 * n, "F2") for n in range(6)]
+                     + [(8 * 3600 + 1800, "G0830"), (8 * 3600 + 3060, "Z0851")])
+        self.assertEqual(route.runs.expand(), [(start - 86_400, trip) for start, trip in day] + day)   # the day before's, and the day's
+        self.assertEqual(len(route.runs.windows), 4)   # the windows as written, not their 20 runs
+        self.assertEqual(day[5:8], [(8 * 3600 + 1800, "F1"), (8 * 3600 + 1800, "F2"), (8 * 3600 + 1800, "G0830")])
+        times = ["08:00", "08:01", "08:11", "08:16", "08:21", "08:31", "08:41", "08:46", "08:50:01", "08:51:01"]
+        got = self.rides([{"from": "A", "to": "B", "depart": "2026-03-04T" + time} for time in times])
+        self.assertEqual(got, [("2026-03-04T%s:00Z" % time, trip) if time else None for time, trip in [
+            ("08:00", "F1"), ("08:10", "F2"), ("08:15", "F1"), ("08:20", "F2"), ("08:30", "F1"), ("08:40", "F2"), ("08:45", "F1"),
+            ("08:50", "F2"), ("08:51", "Z0851"), (None, None)]])
+
+    def test_a_window_ends_before_its_end(self):
+        # 10:00 to 10:25 every 10 minutes: 10:00, 10:10, 10:20; 11:00 to 11:30: not 11:30.
+        times = ["10:00", "10:11", "10:20:01", "11:10:30", "11:20:01"]
+        got = self.rides([{"from": "C", "to": "D", "depart": "2026-03-04T" + time} for time in times])
+        self.assertEqual(got, [("2026-03-04T10:00:00Z", "W"), ("2026-03-04T10:20:00Z", "W"), ("2026-03-04T11:00:00Z", "W"),
+                               ("2026-03-04T11:20:00Z", "W"), None])
+
+    def test_yesterdays_window_past_midnight(self):
+        # N runs on weekdays 23:30 to 25:30: Friday's late runs are Saturday's 00:30 and 01:00.
+        queries = [{"from": "E", "to": "F", "depart": depart} for depart in [
+            "2026-03-07T00:10", "2026-03-07T00:30:01", "2026-03-07T01:00:01", "2026-03-04T23:59", "2026-03-04T24:10"]]
+        self.assertEqual(self.rides(queries), [("2026-03-07T00:30:00Z", "N"), ("2026-03-07T01:00:00Z", "N"), None,
+                                               ("2026-03-05T00:00:00Z", "N"), ("2026-03-05T00:30:00Z", "N")])
+
+    def test_a_delayed_frequency_trip(self):
+        def late(time, delays):
+            return {"from": "A", "to": "B", "depart": "2026-03-04T" + time, "delays": delays}
+        queries = [late("08:00", {"F1": {"seconds": 120}}),      # F1 at 08:02 arrives after F2 of 08:00
+                   late("08:11", {"F1": {"seconds": 120}}),      # F1's 08:15 at 08:17 arrives before F2's 08:20
+                   late("08:11", {"F1": {"seconds": 600, "from_stop_id": "B"}}),
+                   late("08:30", {"F1": {"cancelled": True}}),
+                   late("08:01", {"F2": {"cancelled": True}}),
+                   late("08:29", {"G0830": {"seconds": -60}}),
+                   late("08:52", {"F2": {"seconds": 3600}})]     # every run of F2 an hour late, past its window
+        self.assertEqual(self.rides(queries), [("2026-03-04T08:00:00Z", "F2"), ("2026-03-04T08:17:00Z", "F1"), ("2026-03-04T08:20:00Z", "F2"),
+                                               ("2026-03-04T08:30:00Z", "F2"), ("2026-03-04T08:15:00Z", "F1"),
+                                               ("2026-03-04T08:29:00Z", "G0830"), ("2026-03-04T09:00:00Z", "F2")])
+        # One route of its own for F1's runs, its windows (the day before's and the day's) not expanded.
+        live = LiveTimetable(self.planner.network(20260304), {"F1": {"seconds": 120}}, (), 20260304)
+        late_route, = live.extra
+        self.assertEqual((late_route.runs.windows, late_route.runs.fixed),
+                         ([Window(8 * 3600, 9 * 3600, 900, "F1", -86_400), Window(8 * 3600, 9 * 3600, 900, "F1", 0)], []))
+
+    def test_a_live_run_of_a_frequency_trip(self):
+        # Matched by its start: F1's run of 08:15, 1 minute late at A and 2 at B; cancelled; a start
+        # no run of F1 has (08:16) left alone.
+        def plan(runs):
+            return ride(answer(self.planner, {"from": "A", "to": "B", "depart": "2026-03-04T08:11"}, live=runs))
+        start = 8 * 3600 + 900
+        self.assertEqual(plan([LiveRun("F1", 20260304, start, False, [LiveCall(0, None, start + 60), LiveCall(1, start + 420, None)])]),
+                         ("2026-03-04T08:16:00Z", "F1"))
+        self.assertEqual(plan([LiveRun("F1", 20260304, start, True, [])]), ("2026-03-04T08:20:00Z", "F2"))
+        self.assertEqual(plan([LiveRun("F1", 20260304, start + 60, True, [])]), ("2026-03-04T08:15:00Z", "F1"))
+
+    def test_a_search_over_its_bound_stops(self):
+        query = {"from": "A", "to": "B", "depart": "2026-03-04T08:00"}
+        self.assertEqual(JourneyPlanner.max_steps, 20_000_000)
+        self.planner.max_steps = 1
+        with self.assertRaises(SearchLimit) as stopped:
+            self.planner.plan(self.planner.accesses("A"), self.planner.accesses("B"), 20260304, 8 * 3600)
+        self.assertEqual((str(stopped.exception), stopped.exception.max_steps), ("search limit (1 steps)", 1))
+        self.assertEqual(answer(self.planner, query), {"journeys": [], "reason": "no journey: search limit (1 steps)"})
+        # 2 steps: round 0 tries no footpath (none from A), round 1 scans L1's 2 positions, and B,
+        # reached at the best arrival there is, starts no round 2. A bound of 2 is not passed.
+        self.planner.max_steps = 2
+        self.assertEqual(ride(answer(self.planner, query)), ("2026-03-04T08:00:00Z", "F1"))
+
+    def test_a_hostile_feed_of_runs_every_second(self):
+        # 40 trips of headway 1 s over 24 hours: expanded, 1.5 GB and 10 s for a query; as windows,
+        # the feed's rows. The first run at the query's second, F00's (the least trip id of the 40).
+        bundle = BUNDLES["hostile"]
+        one = {"from": "A", "to": "C", "depart": "2026-03-04T08:00:17"}
+        three = [one, {"from": "A", "to": "C", "depart": "2026-03-04T13:27:41", "delays": {"F00": {"seconds": 30}}},
+                 {"from": "B", "to": "C", "depart": "2026-03-04T23:59:59", "delays": {"F00": {"cancelled": True}, "F01": {"seconds": 30}}}]
+        for queries, expected in [([one], [("2026-03-04T08:00:17Z", "F00")]),
+                                  (three, [("2026-03-04T08:00:17Z", "F00"), ("2026-03-04T13:27:41Z", "F01"),
+                                           ("2026-03-04T23:59:59Z", "F02")])]:
+            replies, peak, cpu = child_usage(PLANNER + [bundle, "--batch"], b"".join(line_of(query) for query in queries))
+            print("\n  hostile frequencies, %d queries: peak %.1f MB, %.2f s of CPU" % (len(queries), peak, cpu), file=sys.stderr)
+            self.assertEqual([ride(reply) for reply in replies], expected)
+            self.assertEqual(replies[0]["journeys"][0]["arrival"], "2026-03-04T08:10:17Z")
+            self.assertLess(peak, 256)
+            self.assertLess(cpu, 5.0)
+        route, = JourneyPlanner(bundle).network(20260304).routes
+        self.assertEqual((len(route.runs.windows), len(route.runs.fixed)), (80, 0))   # today's 40 and yesterday's
 
 
 if __name__ == "__main__":
