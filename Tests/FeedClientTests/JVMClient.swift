@@ -49,6 +49,11 @@ struct JVMClient {
         }
     }
 
+    /// Options of every JVM a test starts (as clients/python/tests/hostile_case.py's
+    /// `JVM_OPTIONS`): a run of about a second spends more CPU in the optimising compiler and
+    /// the parallel collector's threads than they save.
+    static let options = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto", "-XX:-UsePerfData"]
+
     /// The class path of the live layer: the client's jar, the JDBC driver's and protobuf's.
     static var liveClassPath: String { "\(jar.path):\(driver.path):\(protobuf.path)" }
 
@@ -58,10 +63,11 @@ struct JVMClient {
     func pull() throws -> Outcome {
         try JVMClient.build()
         let java = try JVMClient.program("java")
-        var arguments = [
-            "-cp", JVMClient.classPath, "org.feedc.client.Main",
-            "pull", manifest.absoluteString, "--db", database.path, "--timeout", "10",
-        ]
+        var arguments =
+            JVMClient.options + [
+                "-cp", JVMClient.classPath, "org.feedc.client.Main",
+                "pull", manifest.absoluteString, "--db", database.path, "--timeout", "10",
+            ]
         if let publicKey { arguments += ["--public-key", publicKey] }
         let start = Date()
         let result = try Subprocess.run(java, arguments, timeout: 300)
@@ -75,7 +81,7 @@ struct JVMClient {
     static func digest(of database: URL) throws -> Subprocess.Result {
         try build()
         let java = try program("java")
-        return try Subprocess.run(java, ["-cp", classPath, "org.feedc.client.Main", "digest", database.path])
+        return try Subprocess.run(java, options + ["-cp", classPath, "org.feedc.client.Main", "digest", database.path])
     }
 
     /// `name` on PATH, or an error saying so.

@@ -47,7 +47,8 @@ struct LiveParityTests {
         if c.jvm, JVMClient.isAvailable {
             try JVMClient.build()
             let java = try JVMClient.program("java")
-            let run = try Subprocess.run(java, ["-cp", JVMClient.liveClassPath, "org.feedc.client.Main", "live"] + Self.arguments(c), timeout: 120)
+            let run = try Subprocess.run(
+                java, JVMClient.options + ["-cp", JVMClient.liveClassPath, "org.feedc.client.Main", "live"] + Self.arguments(c), timeout: 120)
             out.append(("jvm", try parsed("jvm", run)))
         }
         return out

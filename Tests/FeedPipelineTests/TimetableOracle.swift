@@ -7,34 +7,69 @@ struct TimetableOracle {
     let feed: Feed
     private let tripRoute: [String: String]
     private let tripService: [String: String]
+    /// stop_times read once: the rows of each stop, each trip's last `stop_sequence`, and for a
+    /// trip listed in frequencies its windows and its first call's departure.
+    private let rowsAt: [String: [Int]]
+    private let tripOfRow: [String?]
+    private let departureOfRow: [Int], pickupOfRow: [Int], sequenceOfRow: [Int]
+    private let lastSequence: [String: Int]
+    private let windows: [String: [(start: Int, end: Int, headway: Int)]]
+    private let firstDeparture: [String: Int]
 
     init(_ feed: Feed) {
         self.feed = feed
         var route: [String: String] = [:]
         var service: [String: String] = [:]
         let trips = feed.trips
-        for (i, id) in trips.texts(.tripId).enumerated() {
+        let tripIds = trips.texts(.tripId), routeIds = trips.texts(.routeId), serviceIds = trips.texts(.serviceId)
+        for (i, id) in tripIds.enumerated() {
             guard let id else { continue }
-            route[id] = trips.texts(.routeId)[i]
-            service[id] = trips.texts(.serviceId)[i]
+            route[id] = routeIds[i]
+            service[id] = serviceIds[i]
         }
         tripRoute = route
         tripService = service
+        let st = feed.stopTimes
+        let stops = st.texts(.stopId)
+        tripOfRow = st.texts(.tripId)
+        departureOfRow = st.integers(.departureTime)
+        pickupOfRow = st.integers(.pickupType)
+        sequenceOfRow = st.integers(.stopSequence)
+        var rows: [String: [Int]] = [:], last: [String: Int] = [:]
+        for i in stops.indices {
+            if let stop = stops[i] { rows[stop, default: []].append(i) }
+            if let trip = tripOfRow[i] { last[trip] = max(last[trip] ?? Int.min, sequenceOfRow[i]) }
+        }
+        rowsAt = rows
+        lastSequence = last
+        let frequencies = feed.frequencies
+        let starts = frequencies.integers(.startTime), ends = frequencies.integers(.endTime), headways = frequencies.integers(.headwaySecs)
+        var windows: [String: [(start: Int, end: Int, headway: Int)]] = [:]
+        for (i, trip) in frequencies.texts(.tripId).enumerated() {
+            guard let trip else { continue }
+            windows[trip, default: []].append((starts[i], ends[i], headways[i]))
+        }
+        self.windows = windows
+        var first: [String: (sequence: Int, time: Int)] = [:]
+        if !windows.isEmpty {
+            for i in stops.indices {
+                guard let trip = tripOfRow[i], windows[trip] != nil else { continue }
+                if let known = first[trip], known.sequence <= sequenceOfRow[i] { continue }
+                first[trip] = (sequenceOfRow[i], departureOfRow[i])
+            }
+        }
+        firstDeparture = first.mapValues(\.time)
     }
 
     /// The stop with the most stop times.
     var busiestStop: String? {
-        var counts: [String: Int] = [:]
-        for case let stop? in feed.stopTimes.texts(.stopId) { counts[stop, default: 0] += 1 }
-        return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+        rowsAt.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key
     }
 
     func routes(at stop: String) -> Set<String> {
-        let stops = feed.stopTimes.texts(.stopId)
-        let trips = feed.stopTimes.texts(.tripId)
         var out: Set<String> = []
-        for i in stops.indices where stops[i] == stop {
-            if let trip = trips[i], let route = tripRoute[trip] { out.insert(route) }
+        for i in rowsAt[stop] ?? [] {
+            if let trip = tripOfRow[i], let route = tripRoute[trip] { out.insert(route) }
         }
         return out
     }
@@ -69,42 +104,18 @@ struct TimetableOracle {
     /// its first stop.
     func departures(at stop: String, on date: Int) -> [Int] {
         let active = services(on: date)
-        let st = feed.stopTimes
-        let stops = st.texts(.stopId), trips = st.texts(.tripId)
-        let departures = st.integers(.departureTime), pickups = st.integers(.pickupType)
-        let frequencies = feed.frequencies
-        var windows: [String: [(start: Int, end: Int, headway: Int)]] = [:]
-        for (i, trip) in frequencies.texts(.tripId).enumerated() {
-            guard let trip else { continue }
-            windows[trip, default: []].append((frequencies.integers(.startTime)[i], frequencies.integers(.endTime)[i], frequencies.integers(.headwaySecs)[i]))
-        }
-        var first: [String: (sequence: Int, time: Int)] = [:]
-        if !windows.isEmpty {
-            let sequences = st.integers(.stopSequence)
-            for i in stops.indices {
-                guard let trip = trips[i], windows[trip] != nil else { continue }
-                if let known = first[trip], known.sequence <= sequences[i] { continue }
-                first[trip] = (sequences[i], departures[i])
-            }
-        }
-        // A trip's last call is where it ends, not a departure.
-        let sequences = st.integers(.stopSequence)
-        var last: [String: Int] = [:]
-        for i in stops.indices {
-            guard let trip = trips[i] else { continue }
-            last[trip] = max(last[trip] ?? Int.min, sequences[i])
-        }
         var out: [Int] = []
-        for i in stops.indices where stops[i] == stop {
-            guard let trip = trips[i], let service = tripService[trip], active.contains(service),
-                departures[i] != Column.nullInteger, pickups[i] != 1, sequences[i] != last[trip]
+        // A trip's last call is where it ends, not a departure.
+        for i in rowsAt[stop] ?? [] {
+            guard let trip = tripOfRow[i], let service = tripService[trip], active.contains(service),
+                departureOfRow[i] != Column.nullInteger, pickupOfRow[i] != 1, sequenceOfRow[i] != lastSequence[trip]
             else { continue }
-            guard let runs = windows[trip], let start = first[trip]?.time else {
-                out.append(departures[i])
+            guard let runs = windows[trip], let start = firstDeparture[trip] else {
+                out.append(departureOfRow[i])
                 continue
             }
             for window in runs {
-                out.append(contentsOf: stride(from: window.start, to: window.end, by: max(window.headway, 1)).map { $0 + departures[i] - start })
+                out.append(contentsOf: stride(from: window.start, to: window.end, by: max(window.headway, 1)).map { $0 + departureOfRow[i] - start })
             }
         }
         return out.sorted()
@@ -117,7 +128,8 @@ struct TimetableOracle {
         for start in feed.calendar.integers(.startDate) {
             for offset in 0..<7 { candidates.insert(Self.adding(offset, to: start)) }
         }
-        return candidates.sorted().max { departures(at: stop, on: $0).count < departures(at: stop, on: $1).count }
+        let counts = candidates.sorted().map { ($0, departures(at: stop, on: $0).count) }
+        return counts.max { $0.1 < $1.1 }?.0
     }
 
     private static let gregorian: Calendar = {

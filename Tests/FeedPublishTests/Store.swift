@@ -55,6 +55,22 @@ final class Store: @unchecked Sendable {
         return try Manifest.decode(data)
     }
 
+    /// Waits until the writer has no upload in hand: no `.rclone_temp_put_*` file in the bucket.
+    /// rclone 1.75.2 replaces an object by deleting it and then renaming the upload's temporary
+    /// file over it, so between the two the object is missing (an S3 store's `PUT` is atomic). A
+    /// publisher killed after sending a request leaves rclone to finish it: read the folder
+    /// after this. The bound only stops a hang (a temporary rclone never removed).
+    func settle() {
+        let base = data.appendingPathComponent(bucket).path
+        let deadline = Date().addingTimeInterval(60)
+        var quiet = 0
+        while quiet < 2 && Date() < deadline {
+            let all = (try? FileManager.default.subpathsOfDirectory(atPath: base)) ?? []
+            quiet = all.contains { ($0 as NSString).lastPathComponent.hasPrefix(".rclone_temp_put_") } ? 0 : quiet + 1
+            usleep(20_000)
+        }
+    }
+
     /// Every object key under `prefix`, from the folder (hidden rclone temporaries left out).
     func keys(under prefix: String) -> [String] {
         let base = data.appendingPathComponent(bucket)

@@ -259,7 +259,7 @@ class LiveCase(unittest.TestCase):
                     WMATA_ZIP if name == "wmata" else NYCT_ZIP, hc.FEEDC))
 
     def live(self, bundle, feeds, *args):
-        command = [shutil.which("java") or "/usr/bin/java", "-cp",
+        command = [shutil.which("java") or "/usr/bin/java"] + hc.JVM_OPTIONS + ["-cp",
                    os.pathsep.join([hc.JVM_JAR, hc.SQLITE_JDBC_JAR, PROTOBUF_JAR]), "org.feedc.client.Main", "live",
                    BUNDLES[bundle]]
         for feed in feeds:
@@ -964,7 +964,7 @@ class LiveParityTests(LiveCase):
         bundle, feeds, args = case
         argv = [BUNDLES[bundle]] + [word for feed in feeds for word in ("--feed", feed)] + ["--source", bundle] + list(args)
         argv.append("--json")
-        jvm = [shutil.which("java") or "/usr/bin/java", "-cp", os.pathsep.join([hc.JVM_JAR, hc.SQLITE_JDBC_JAR, PROTOBUF_JAR]),
+        jvm = [shutil.which("java") or "/usr/bin/java"] + hc.JVM_OPTIONS + ["-cp", os.pathsep.join([hc.JVM_JAR, hc.SQLITE_JDBC_JAR, PROTOBUF_JAR]),
                "org.feedc.client.Main", "live"]
         return self.outcome([hc.FEEDC, "live"] + argv), self.outcome(jvm + argv)
 
