@@ -37,6 +37,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible, Lo
     case busy(path: String)
     /// The task was cancelled. The database is unchanged; a partial download is kept.
     case cancelled
+    /// A journey search went past its bound (``JourneyPlanner/maxSteps``) and stopped, with no
+    /// journey: a query the timetable cannot answer in reasonable time.
+    case searchLimit(steps: Int)
 
     /// True where trying again later can succeed without anything being republished.
     public var isTransient: Bool {
@@ -61,6 +64,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         case .local(let path, let reason): "\(path): \(reason)"
         case .busy(let path): "another update of \(path) is under way"
         case .cancelled: "the update was cancelled"
+        case .searchLimit(let steps): "no journey: search limit (\(steps) steps)"
         }
     }
 
@@ -77,6 +81,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         case .busy: "The timetable is being updated already."
         case .local(_, let reason): "The timetable could not be saved on this device (\(reason))."
         case .cancelled: "The timetable update was cancelled."
+        case .searchLimit: "No journey was found in time. Try a nearer destination."
         }
     }
 

@@ -1,4 +1,5 @@
 import FeedSQLite
+import TestSupport
 import Testing
 
 @testable import BundleWriter

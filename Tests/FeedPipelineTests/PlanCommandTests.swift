@@ -133,4 +133,31 @@ struct PlanCommandTests {
         #expect(lines.first?.contains("2026-03-03T09:10:00+01:00") == true)
         #expect(lines.last?.contains("\"problem\":\"not a query") == true)
     }
+
+    /// Issue 41: 40 frequency-based trips every second for 24 hours (a bundle of a few kB) are
+    /// 40 windows to the planner, not 3.5 million runs. Before: 523 MB and 2.1 s of CPU for one
+    /// query. Bounds on feedc's own peak memory and CPU time, not on wall time.
+    @Test func headwaysOfOneSecondCostTheirRowsOnly() throws {
+        let workspace = Workspace()
+        var files = TinyFeed.files
+        files["trips.txt"] = "route_id,service_id,trip_id\n" + (0..<40).map { String(format: "R1,WK,F%02d\n", $0) }.joined()
+        files["stop_times.txt"] =
+            "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+            + (0..<40).map { String(format: "F%02d,00:00:00,00:00:00,S1,1\nF%02d,00:05:00,00:05:00,S2,2\nF%02d,00:10:00,00:10:00,S3,3\n", $0, $0, $0) }
+            .joined()
+        files["frequencies.txt"] =
+            "trip_id,start_time,end_time,headway_secs\n" + (0..<40).map { String(format: "F%02d,00:00:00,24:00:00,1\n", $0) }.joined()
+        _ = try workspace.build(workspace.config(sources: [("dense", workspace.folder.feed("dense", files))]))
+        let bundle = try workspace.latestBundle()
+        let run = try HostileSourceTests.measure(
+            ["plan", bundle.path, "--from", "S1", "--to", "S3", "--depart", "2026-03-03T07:50:30", "--json"], directory: workspace.folder.url)
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.peakMB <= 256 && run.cpuSeconds <= 5, "\(run.peakMB) MB, \(run.cpuSeconds) s of CPU")
+        // A run leaves every second: the one at 07:50:30 (F00, first of the trips by id).
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let first = try #require((answer["journeys"] as? [[String: Any]])?.first)
+        #expect(first["departure"] as? String == "2026-03-03T07:50:30+01:00" && first["arrival"] as? String == "2026-03-03T08:00:30+01:00")
+        #expect(((first["legs"] as? [[String: Any]])?.first?["trip_id"] as? String) == "F00", "\(first)")
+        print("40 trips every second for 24 h, one query: \(String(format: "%.0f", run.peakMB)) MB, \(String(format: "%.2f", run.cpuSeconds)) s CPU")
+    }
 }

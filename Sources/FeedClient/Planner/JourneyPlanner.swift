@@ -35,6 +35,10 @@ public final class JourneyPlanner: @unchecked Sendable {
     static let networksKept = 4
     /// The most trips a journey rides.
     public var maxRides = 8
+    /// The most work a search does (route positions scanned plus footpaths tried): past it, at
+    /// the end of a round, ``plan(from:to:date:departure:delays:live:)`` throws
+    /// ``ClientError/searchLimit(steps:)``.
+    public var maxSteps = 20_000_000
 
     /// A planner over the bundle at `path` (a `.sqlite` file), read only. It follows the file:
     /// after a delta (a commit of another connection) or a new file renamed over it, the next
@@ -193,6 +197,7 @@ public final class JourneyPlanner: @unchecked Sendable {
         var marked = Set(sources)
         marked.formUnion(search.walk(from: sources, round: 0, network))
         var round = 0
+        if search.steps > maxSteps { throw .searchLimit(steps: maxSteps) }
         while !marked.isEmpty && round < maxRides {
             round += 1
             search.newRound()
@@ -209,10 +214,11 @@ public final class JourneyPlanner: @unchecked Sendable {
                 let r = live.route(route)
                 var run: Int?
                 var boarded = 0
+                search.steps += r.stops.count - queue[route]!
                 for position in queue[route]!..<r.stops.count {
                     let stop = r.stops[position]
                     if let current = run, r.canAlight[position] {
-                        let time = r.starts[current] + r.arrivals[position]
+                        let time = r.runs.start(current) + r.arrivals[position]
                         if time < search.rideArrival[round][stop], search.rideReach(stop, time) {
                             let ride = Label.ride(route: route, board: boarded, alight: position, run: current)
                             search.rideArrival[round][stop] = time
@@ -231,16 +237,20 @@ public final class JourneyPlanner: @unchecked Sendable {
                     let ready = search.ready[round - 1][stop]
                     guard r.canBoard[position], ready != never else { continue }
                     // The earliest run leaving here at `ready` (the change made) or later.
-                    var earliest = Self.firstRun(r.starts, atLeast: ready - r.departures[position])
                     // A run late or cancelled runs as its own route, or not at all.
-                    while earliest < r.starts.count, live.skipped.contains(Int64(route) << 32 | Int64(earliest)) { earliest += 1 }
-                    if earliest < r.starts.count, earliest < (run ?? Int.max) {
+                    let value = ready - r.departures[position], excluded = live.skippedTrips[route] ?? []
+                    var earliest = r.runs.first(atLeast: value, excluding: excluded)
+                    while let found = earliest, live.skipped.contains(Int64(route) << 32 | Int64(found)) {
+                        earliest = r.runs.first(atLeast: value, after: r.runs.key(found), excluding: excluded)
+                    }
+                    if let earliest, run.map({ r.runs.key(earliest) < r.runs.key($0) }) ?? true {
                         run = earliest
                         boarded = position
                     }
                 }
             }
             marked.formUnion(search.walk(from: Array(Set(sources)).sorted(), round: round, network))
+            if search.steps > maxSteps { throw .searchLimit(steps: maxSteps) }
         }
         // The Pareto set: each round's best at the destination, when better than fewer rides'.
         var journeys: [Journey] = []
@@ -275,6 +285,8 @@ public final class JourneyPlanner: @unchecked Sendable {
         var egress: [Int: Int] = [:]
         /// The earliest arrival at the destination so far.
         var target = Int.max
+        /// The work done: route positions scanned, footpaths tried.
+        var steps = 0
 
         init(count: Int) {
             arrival = [Array(repeating: Int.max, count: count)]
@@ -323,6 +335,7 @@ public final class JourneyPlanner: @unchecked Sendable {
         mutating func walk(from sources: [Int], round: Int, _ network: TransitNetwork) -> Set<Int> {
             var improved: Set<Int> = []
             for stop in sources {
+                steps += network.footpaths[stop].count
                 for path in network.footpaths[stop] {
                     let time = rideArrival[round][stop] + path.seconds
                     guard time < target else { continue }
@@ -361,8 +374,8 @@ public final class JourneyPlanner: @unchecked Sendable {
                 legs.append(
                     Journey.Leg(
                         mode: .ride, fromStopId: network.stopIds[r.stops[board]], toStopId: network.stopIds[here],
-                        departure: r.starts[run] + r.departures[board], arrival: r.starts[run] + r.arrivals[alight],
-                        tripId: r.trips[run], routeId: r.routeId))
+                        departure: r.runs.start(run) + r.departures[board], arrival: r.runs.start(run) + r.arrivals[alight],
+                        tripId: r.runs.trip(run), routeId: r.routeId))
                 here = r.stops[board]
                 k -= 1
                 labels = search.readyLabel
@@ -400,6 +413,8 @@ public final class JourneyPlanner: @unchecked Sendable {
         var routesAt: [Int: [(route: Int, position: Int)]] = [:]
         /// Runs not to board, as route << 32 | run.
         var skipped: Set<Int64> = []
+        /// Per route, the frequency-based trips whose windows are not to be boarded (delayed).
+        var skippedTrips: [Int: Set<String>] = [:]
 
         init(_ network: TransitNetwork, delays: [String: TripDelay], live: [LiveRun], date: Int) {
             self.network = network
@@ -409,39 +424,41 @@ public final class JourneyPlanner: @unchecked Sendable {
                 let shift: Int? = run.serviceDate == date ? 0 : run.serviceDate == yesterday ? -86_400 : nil
                 guard let shift else { continue }
                 let calls = Dictionary(run.calls.map { ($0.stopIndex, $0) }, uniquingKeysWith: { first, _ in first })
-                for (route, number) in network.runsOf[run.tripID] ?? [] where network.routes[route].starts[number] == run.start + shift {
-                    skipped.insert(Int64(route) << 32 | Int64(number))
-                    changed.insert(run.tripID)
-                    guard !run.canceled else { continue }
-                    let base = network.routes[route]
-                    var late = base
-                    late.starts = [base.starts[number]]
-                    late.trips = [run.tripID]
-                    for position in base.stops.indices {
-                        guard let call = calls[base.stopIndexes[position]] else { continue }
-                        if call.skipped {
-                            late.canBoard[position] = false
-                            late.canAlight[position] = false
+                for route in network.routesOf[run.tripID] ?? [] {
+                    for number in network.routes[route].runs.runs(of: run.tripID, startingAt: run.start + shift) {
+                        skipped.insert(Int64(route) << 32 | Int64(number))
+                        changed.insert(run.tripID)
+                        guard !run.canceled else { continue }
+                        let base = network.routes[route]
+                        var late = base
+                        late.runs = RouteRuns(fixed: [(base.runs.start(number), run.tripID)])
+                        for position in base.stops.indices {
+                            guard let call = calls[base.stopIndexes[position]] else { continue }
+                            if call.skipped {
+                                late.canBoard[position] = false
+                                late.canAlight[position] = false
+                            }
+                            // Offsets from the run's start: the live time less the start.
+                            if let arrival = call.arrival { late.arrivals[position] = arrival - run.start }
+                            if let departure = call.departure { late.departures[position] = departure - run.start }
+                            late.departures[position] = max(late.departures[position], late.arrivals[position])
                         }
-                        // Offsets from the run's start: the live time less the start.
-                        if let arrival = call.arrival { late.arrivals[position] = arrival - run.start }
-                        if let departure = call.departure { late.departures[position] = departure - run.start }
-                        late.departures[position] = max(late.departures[position], late.arrivals[position])
+                        let index = network.routes.count + extra.count
+                        for (position, stop) in late.stops.enumerated() { routesAt[stop, default: []].append((index, position)) }
+                        extra.append(late)
                     }
-                    let index = network.routes.count + extra.count
-                    for (position, stop) in late.stops.enumerated() { routesAt[stop, default: []].append((index, position)) }
-                    extra.append(late)
                 }
             }
             for (trip, delay) in delays.sorted(by: { $0.key < $1.key }) where !changed.contains(trip) {
-                for (route, run) in network.runsOf[trip] ?? [] {
-                    skipped.insert(Int64(route) << 32 | Int64(run))
-                    guard !delay.cancelled else { continue }
+                for route in network.routesOf[trip] ?? [] {
                     let base = network.routes[route]
+                    // The trip's runs on this route (fixed, and its windows) as one late route.
+                    for run in base.runs.fixedRuns(of: trip) { skipped.insert(Int64(route) << 32 | Int64(run)) }
+                    skippedTrips[route, default: []].insert(trip)
+                    guard !delay.cancelled else { continue }
                     let from = delay.fromStopId.flatMap { id in base.stops.firstIndex { network.stopIds[$0] == id } } ?? 0
                     var late = base
-                    late.starts = [base.starts[run]]
-                    late.trips = [trip]
+                    late.runs = base.runs.runs(of: trip)
                     for position in from..<base.stops.count {
                         late.arrivals[position] += delay.seconds
                         late.departures[position] += delay.seconds
@@ -456,16 +473,6 @@ public final class JourneyPlanner: @unchecked Sendable {
         func route(_ number: Int) -> TransitNetwork.Route {
             number < network.routes.count ? network.routes[number] : extra[number - network.routes.count]
         }
-    }
-
-    /// The first index of `starts` (ascending) whose value is at least `value`.
-    static func firstRun(_ starts: [Int], atLeast value: Int) -> Int {
-        var (low, high) = (0, starts.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if starts[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 
     private func network(_ date: Int) throws(ClientError) -> TransitNetwork {

@@ -144,9 +144,14 @@ public struct JourneyPlanning: Sendable {
                 problem: position ? nil : "no stop `\(query.to)` in the bundle")
         }
         let zone = planner.timeZone(of: origins[0].stopId)
-        let journeys = try planner.plan(
-            from: origins, to: destinations, date: date, departure: seconds,
-            delays: (query.delays ?? [:]).mapValues(\.tripDelay), live: try live(date, seconds))
+        let journeys: [Journey]
+        do {
+            journeys = try planner.plan(
+                from: origins, to: destinations, date: date, departure: seconds,
+                delays: (query.delays ?? [:]).mapValues(\.tripDelay), live: try live(date, seconds))
+        } catch .searchLimit(let steps) {
+            return Answer(journeys: [], reason: ClientError.searchLimit(steps: steps).description)
+        }
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = zone
         formatter.formatOptions = [.withInternetDateTime]

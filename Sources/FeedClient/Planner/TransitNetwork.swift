@@ -8,8 +8,8 @@ import Foundation
 /// of a date (docs/client.md, "Plan a journey").
 ///
 /// A day's network holds the runs of its service date and those of the day before that are
-/// still running (their times past 24:00:00 less a day), frequency-based trips as one run per
-/// headway, and only the stops of a pattern that have times (a stop the feed leaves untimed is
+/// still running (their times past 24:00:00 less a day), frequency-based trips as their windows
+/// (one run per headway, never expanded: ``RouteRuns``), and only the stops of a pattern that have times (a stop the feed leaves untimed is
 /// passed without boarding or alighting).
 struct TransitNetwork: Sendable {
     struct Route: Sendable {
@@ -23,10 +23,9 @@ struct TransitNetwork: Sendable {
         var departures: [Int]
         var canBoard: [Bool]
         var canAlight: [Bool]
-        /// The runs, by start time (seconds from the service date's start; the day before's are
-        /// negative), with the trip each is a run of.
-        var starts: [Int]
-        var trips: [String]
+        /// The runs: start times (seconds from the service date's start; the day before's are
+        /// negative) with the trip each is a run of, frequency windows unexpanded.
+        var runs: RouteRuns
     }
 
     struct Footpath: Sendable {
@@ -40,8 +39,8 @@ struct TransitNetwork: Sendable {
     /// For each stop, the routes calling there and the stop's position in each.
     var routesAt: [[(route: Int, position: Int)]] = []
     var footpaths: [[Footpath]] = []
-    /// Where each trip runs: its route and run numbers (a frequency-based trip has several).
-    var runsOf: [String: [(route: Int, run: Int)]] = [:]
+    /// The routes each trip runs on, ascending.
+    var routesOf: [String: [Int]] = [:]
     /// For each stop, the seconds a rider needs to change vehicles there (off one trip, onto
     /// another at the same stop), or ``forbidden`` (``changeTimes(_:stopIds:)``).
     var change: [Int] = []
@@ -60,12 +59,16 @@ struct TransitNetwork: Sendable {
         let previous = TransitNetwork.dayBefore(date)
         let today = try Self.services(db, on: date), yesterday = try Self.services(db, on: previous)
         var windows: [String: [(start: Int, end: Int, headway: Int)]] = [:]
-        for row in try db.resultRows("planner frequencies", "SELECT trip_id, start_time, end_time, headway_secs FROM frequencies WHERE headway_secs > 0") {
+        for row in try db.resultRows(
+            "planner frequencies",
+            "SELECT trip_id, start_time, end_time, headway_secs FROM frequencies WHERE headway_secs > 0 AND start_time BETWEEN 0 AND 864000 AND end_time BETWEEN 0 AND 864000"
+        ) {
             let trip = try row.text("trip_id"), start = try row.int("start_time"), end = try row.int("end_time"), headway = try row.int("headway_secs")
             windows[trip, default: []].append((start, end, headway))
         }
-        // The runs of each (pattern, timing), from both days.
+        // The runs of each (pattern, timing), from both days: fixed starts, and windows.
         var runs: [String: [(start: Int, trip: String)]] = [:]
+        var runWindows: [String: [(first: Int, end: Int, headway: Int, trip: String)]] = [:]
         var routeOf: [String: String] = [:]
         for row in try db.resultRows("planner trips", "SELECT trip_id, route_id, service_id, pattern_id, timing_id, start_time FROM trips") {
             let trip = try row.text("trip_id"), route = try row.text("route_id"), service = try row.text("service_id")
@@ -73,13 +76,10 @@ struct TransitNetwork: Sendable {
             let key = pattern + "\t" + timing
             routeOf[key] = route
             for (days, shift) in [(today, 0), (yesterday, -86_400)] where days.contains(service) {
-                if let trip_windows = windows[trip] {
-                    for window in trip_windows {
-                        var run = window.start
-                        while run < window.end {
-                            runs[key, default: []].append((run + shift, trip))
-                            run += window.headway
-                        }
+                if let tripWindows = windows[trip] {
+                    runs[key, default: []] += []  // the route exists, its runs all windows
+                    for window in tripWindows {
+                        runWindows[key, default: []].append((window.start + shift, window.end + shift, window.headway, trip))
                     }
                 } else {
                     runs[key, default: []].append((start + shift, trip))
@@ -106,7 +106,7 @@ struct TransitNetwork: Sendable {
             guard let stops = patternStops[parts[0]], let offsets = timings[parts[1]], stops.count == offsets.count else { continue }
             var route = Route(
                 patternId: parts[0], routeId: routeOf[key] ?? "", stops: [], arrivals: [], departures: [],
-                canBoard: [], canAlight: [], starts: [], trips: [])
+                canBoard: [], canAlight: [], runs: RouteRuns(fixed: runs[key]!, windows: runWindows[key] ?? []))
             for (index, (stop, offset)) in zip(stops, offsets).enumerated() {
                 guard let arrival = offset.arrival ?? offset.departure, let departure = offset.departure ?? offset.arrival else { continue }
                 route.stops.append(stop.stop)
@@ -116,12 +116,11 @@ struct TransitNetwork: Sendable {
                 route.canBoard.append(stop.board)
                 route.canAlight.append(stop.alight)
             }
-            guard route.stops.count > 1 else { continue }
-            let sorted = runs[key]!.sorted { ($0.start, $0.trip) < ($1.start, $1.trip) }
-            route.starts = sorted.map(\.start)
-            route.trips = sorted.map(\.trip)
+            guard route.stops.count > 1, route.runs.count > 0 else { continue }
             for (position, stop) in route.stops.enumerated() { routesAt[stop].append((routes.count, position)) }
-            for (run, trip) in route.trips.enumerated() { runsOf[trip, default: []].append((routes.count, run)) }
+            for trip in Set(runs[key]!.map(\.trip)).union((runWindows[key] ?? []).map(\.trip)).sorted() {
+                routesOf[trip, default: []].append(routes.count)
+            }
             routes.append(route)
         }
         // Footpaths between stops where trips call on some day (the bundle's stop_transfers
