@@ -93,7 +93,7 @@ struct ProductBuildTests {
         #expect(modules.isSuperset(of: ["FeedApp", "FeedClient", "BundleFormat", "FeedSQLite", "FeedModel"]))
         #expect(modules.isDisjoint(with: Self.compilerModules), "compiled: \(modules.sorted())")
         // Through clients/swift, the app resolves none of the compiler's dependencies either.
-        let checkouts = Set((try? FileManager.default.contentsOfDirectory(atPath: build.scratch.url.appendingPathComponent("checkouts").path)) ?? [])
+        let checkouts = Set((try? FileManager.default.contentsOfDirectory(atPath: build.scratch.appendingPathComponent("checkouts").path)) ?? [])
         #expect(checkouts.contains("swift-crypto") && checkouts.isDisjoint(with: ["Yams", "ZIPFoundation", "swift-argument-parser"]), "\(checkouts.sorted())")
 
         let folder = TemporaryFolder()
@@ -125,9 +125,18 @@ struct ProductBuildTests {
         let guide = try build.building(product: "ClientGuide")
         #expect(guide.status == 0, "the guide's code did not build:\n\(guide.output.suffix(3000))\(guide.error.suffix(2000))")
         let data = folder.url.appendingPathComponent("guide-data")
+        // The guide's live section reads one TripUpdates message: every trip of the sample two
+        // minutes late on Monday 30 November 2026.
+        let trips = try String(contentsOf: SharedData.sample("metro").appendingPathComponent("trips.txt"), encoding: .utf8)
+            .split(separator: "\n").dropFirst().compactMap { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst(2).first }
+        let entities = trips.map { LiveFixture.trip(String($0), [], date: "20261130", delay: 120) }
+        let realtime = folder.url.appendingPathComponent("tripupdates.pb")
+        try LiveFixture.message(entities, at: 1_796_047_200).write(to: realtime)
         let run = try Subprocess.run(
-            build.scratch.url.appendingPathComponent("debug/ClientGuide"), [],
-            environment: ["FEED_MANIFEST": nginx.url("m/manifest.json").absoluteString, "XDG_DATA_HOME": data.path])
+            build.scratch.appendingPathComponent("debug/ClientGuide"), [],
+            environment: [
+                "FEED_MANIFEST": nginx.url("m/manifest.json").absoluteString, "XDG_DATA_HOME": data.path, "FEED_REALTIME": realtime.path,
+            ])
         #expect(run.status == 0, "\(run.output)\(run.error)")
         let said = run.output.split(separator: "\n").map(String.init)
         #expect(said.first == "banner: Downloading the timetable…", "first launch: no database yet: \(run.output)")
@@ -137,6 +146,11 @@ struct ProductBuildTests {
         #expect(said.contains("across the street: [\"s101\"]"), "\(run.output)")
         #expect(said.contains("favourite: Rockridge Station (location type 0)"), "\(run.output)")
         #expect(said.contains { $0.hasPrefix("journey: ") && $0.hasSuffix("[\"ride\"]") }, "\(run.output)")
+        // Live: the next three departures at s101 after 08:00, each two minutes late; the
+        // message (08:00 Chicago) is older than 90 s at no point of the moment asked.
+        let live = said.filter { $0.hasPrefix("live: ") }
+        #expect(live.count == 3 && live.allSatisfy { $0.hasSuffix(", 2 min late") }, "\(run.output)")
+        #expect(!said.contains("Live times are more than 90 s old."), "\(run.output)")
     }
 
     /// Examples/App/Sources/ClientGuide is docs/client.md's code as the page shows it.
@@ -152,11 +166,15 @@ private func bundleBytes(_ folder: TemporaryFolder) throws -> String {
     return "\(manifest.latest.fullDownload.bytes) bytes"  // the packed bundle
 }
 
-/// `swift build --product` of an example package into a new scratch folder.
+/// `swift build --product` of an example package into a scratch folder of its own under the
+/// project's `.build/` (`.build/example-builds/<package>`): a fresh clone builds it from
+/// nothing, a warm one again only what changed, as SwiftPM does for any package. The checks
+/// below hold either way: a module of the compiler compiled there once stays in the folder, so a
+/// stale folder can only fail them, never hide one (remove it to start again).
 struct ProductBuild {
     static var swift: URL? { Subprocess.which("swift") }
 
-    let scratch = TemporaryFolder()
+    let scratch: URL
     let result: Subprocess.Result
     let binary: URL
 
@@ -164,14 +182,16 @@ struct ProductBuild {
 
     init(package: String, product: String) throws {
         self.package = package
+        scratch = SharedData.projectRoot.appendingPathComponent(".build/example-builds")
+            .appendingPathComponent(package.replacingOccurrences(of: "/", with: "-"))
         let swift = try #require(Self.swift)
         result = try Subprocess.run(
             swift,
             [
                 "build", "--package-path", SharedData.projectRoot.appendingPathComponent(package).path,
-                "--scratch-path", scratch.url.path, "--product", product,
+                "--scratch-path", scratch.path, "--product", product,
             ], timeout: 900)
-        binary = scratch.url.appendingPathComponent("debug").appendingPathComponent(product)
+        binary = scratch.appendingPathComponent("debug").appendingPathComponent(product)
     }
 
     /// Another product of the same package, built into the same scratch folder (incremental).
@@ -180,13 +200,13 @@ struct ProductBuild {
             try #require(Self.swift),
             [
                 "build", "--package-path", SharedData.projectRoot.appendingPathComponent(package).path,
-                "--scratch-path", scratch.url.path, "--product", product,
+                "--scratch-path", scratch.path, "--product", product,
             ], timeout: 900)
     }
 
     /// The Swift modules the build compiled.
     var compiledModules: Set<String> {
-        let folder = scratch.url.appendingPathComponent("debug/Modules")
+        let folder = scratch.appendingPathComponent("debug/Modules")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return Set(names.filter { $0.hasSuffix(".swiftmodule") }.map { String($0.dropLast(".swiftmodule".count)) })
     }

@@ -126,3 +126,24 @@ if journeys.isEmpty { print("No journey.") }
 for journey in journeys {                                   // earliest arrival first
     print("journey: \(journey.arrival) s, \(journey.transfers) transfers, \(journey.legs.map(\.mode.rawValue))")
 }
+
+// GTFS-Realtime: a source's TripUpdates message (fetched as the app fetches anything; here a
+// file), read within its bounds and kept per source: apply each new message as it comes.
+var live = LiveFeed(source: "m")  // the bundle's source id
+if let path = ProcessInfo.processInfo.environment["FEED_REALTIME"] {
+    do {
+        try live.apply(try Data(contentsOf: URL(fileURLWithPath: path)))
+    } catch {
+        print("live: \(error)")  // too_large, malformed… (LiveError's code): the timetable still shows
+    }
+}
+// A stop's departures with what the message says of each, soonest first by the time shown.
+var chicago = Calendar(identifier: .gregorian)
+chicago.timeZone = TimeZone(identifier: "America/Chicago")!
+let eight = chicago.date(from: DateComponents(year: 2026, month: 11, day: 30, hour: 8))!
+let board = try await db.liveDepartures(at: "s101", feeds: [live], moment: eight, limit: 3)
+if board.stale { print("Live times are more than 90 s old.") }
+for departure in board.departures {
+    let late = departure.delay.map { "\($0 / 60) min late" } ?? "on schedule"
+    print("live: \(departure.routeID ?? "") \(departure.status.rawValue), \(late)")
+}
