@@ -215,6 +215,7 @@ public final class JourneyPlanner: @unchecked Sendable {
                 var run: Int?
                 var boarded = 0
                 search.steps += r.stops.count - queue[route]!
+                let excluded = live.skippedTrips[route] ?? []
                 for position in queue[route]!..<r.stops.count {
                     let stop = r.stops[position]
                     if let current = run, r.canAlight[position] {
@@ -238,12 +239,12 @@ public final class JourneyPlanner: @unchecked Sendable {
                     guard r.canBoard[position], ready != never else { continue }
                     // The earliest run leaving here at `ready` (the change made) or later.
                     // A run late or cancelled runs as its own route, or not at all.
-                    let value = ready - r.departures[position], excluded = live.skippedTrips[route] ?? []
+                    let value = ready - r.departures[position]
                     var earliest = r.runs.first(atLeast: value, excluding: excluded)
                     while let found = earliest, live.skipped.contains(Int64(route) << 32 | Int64(found)) {
                         earliest = r.runs.first(atLeast: value, after: r.runs.key(found), excluding: excluded)
                     }
-                    if let earliest, run.map({ r.runs.key(earliest) < r.runs.key($0) }) ?? true {
+                    if let earliest, run.map({ r.runs.precedes(earliest, $0) }) ?? true {
                         run = earliest
                         boarded = position
                     }

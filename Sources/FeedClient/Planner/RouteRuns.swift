@@ -68,11 +68,23 @@ struct RouteRuns: Sendable {
 
     func key(_ run: Int) -> Key { Key(start: start(run), trip: trip(run), run: run) }
 
+    /// Whether run `a` comes before run `b` (fixed runs alone: their numbers are their order).
+    func precedes(_ a: Int, _ b: Int) -> Bool { windows.isEmpty ? a < b : key(a) < key(b) }
+
     /// The first run in order after `after` (nil: the first of all) starting at `atLeast` or
     /// later, leaving out the windows of `excluding`'s trips; nil when there is none.
     func first(atLeast value: Int, after: Key? = nil, excluding: Set<String> = []) -> Int? {
         let floor = max(value, after?.start ?? value)
         var best: Key?
+        if after == nil && windows.isEmpty {
+            // Fixed runs alone (most routes): the first starting at `floor` or later.
+            var (low, high) = (0, starts.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if starts[middle] < floor { low = middle + 1 } else { high = middle }
+            }
+            return low < starts.count ? low : nil
+        }
         // Fixed runs: the first whose key is past `after` and starts at `floor` or later.
         var (low, high) = (0, starts.count)
         while low < high {
