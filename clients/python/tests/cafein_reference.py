@@ -6,13 +6,15 @@ the bundle's footpaths installed, and the earliest arrival on each side.
 The two transfer models, and how they are made one (test_cafein_oracle.py's docstring says why
 each remaining difference is what it is):
 - Footpaths. feedc walks the bundle's `stop_transfers` (between stops trips call at), one walk
-  after a ride or at the start, never two in a row. cafein reads no footpaths from a GTFS zip
-  (transfers.txt's rows do not become walks; without an OSM extract it has none): it is given
-  exactly those rows (`set_transfers`), and it too relaxes one transfer hop per round.
+  after a ride or at the start, never two in a row. cafein has none on these zips (without an
+  OSM extract it computes no walks): it is given exactly those rows (`set_transfers`), and it
+  too relaxes one transfer hop per round, after a ride. It never walks first from the stop it
+  is asked from: `starts` adds the stops one walk away, left when the walk arrives.
 - Change times. feedc takes transfers.txt's stop-level min_transfer_time (type 2) and type 3's
   ban at a stop; cafein changes at one stop in no time (a self-loop transfer is not read as a
   change time). `change_times` gives feedc's rules, so that a query where cafein rides a change
-  feedc does not allow is told apart (`violated_changes`).
+  feedc does not allow is told apart (`violated_changes`), and re-asked without the trips
+  boarded by such changes (`respecting_changes`).
 - Places. A feedc stop id names its place (PLACE_STOPS: the station, its stops, what
   `same_places` links); cafein routes between single stops. cafein's side is run from every stop
   of the origin's place and read at every stop of the destination's (the minimum of each).
@@ -127,6 +129,18 @@ class Reference:
         self.changes = change_times(self.db)
         self.places = {}
 
+    def unmodelled(self):
+        """What the bundle holds that cafein's model reads otherwise, with how many rows:
+        frequency-based trips, calls never boarded or alighted at (cafein 0.29.0 boards and
+        alights everywhere), untimed calls. The feeds here have none (the test checks)."""
+        return {
+            "frequencies": self.db.execute("SELECT count(*) FROM frequencies").fetchone()[0],
+            "pickup/drop-off rules": self.db.execute(
+                "SELECT count(*) FROM pattern_stops WHERE pickup_type = 1 OR drop_off_type = 1").fetchone()[0],
+            "untimed calls": self.db.execute(
+                "SELECT count(*) FROM timing_stops WHERE arrival_offset IS NULL AND departure_offset IS NULL").fetchone()[0],
+        }
+
     def place(self, stop):
         """The served stops of `stop`'s place, as the planner expands it."""
         if stop not in self.places:
@@ -136,9 +150,9 @@ class Reference:
     def queries(self, count, night_share=0.3):
         """`count` seeded queries between served stops of different places, at random minutes
         of the service date: day (06:00–21:59) and, at odds `night_share`, night (22:00–23:44
-        and 00:00–05:59, where the day before's trips past 24:00:00 run; none later than
-        23:44, so that a walk from the origin arrives within the day, where cafein's search
-        from that stop is asked on the same service date)."""
+        and 00:00–04:59, mostly around midnight, where the day before's trips past 24:00:00
+        run; none later than 23:44, so that a walk from the origin arrives within the day, where
+        cafein's search from that stop is asked on the same service date)."""
         rng = random.Random(self.seed)
         day = "%04d-%02d-%02d" % (self.date // 10000, self.date // 100 % 100, self.date % 100)
         out = []
@@ -146,7 +160,7 @@ class Reference:
             origin, destination = rng.choice(self.served), rng.choice(self.served)
             if set(self.place(origin)) & set(self.place(destination)):
                 continue
-            hour = rng.choice([22, 23, 0, 1, 2, 3, 4, 5]) if rng.random() < night_share else rng.randrange(6, 22)
+            hour = rng.choice([22, 23, 0, 0, 1, 1, 2, 4]) if rng.random() < night_share else rng.randrange(6, 22)
             minute = rng.randrange(45 if hour == 23 else 60)  # a first walk (at most 5 minutes) within the day
             out.append({"from": origin, "to": destination, "depart": "%sT%02d:%02d" % (day, hour, minute)})
         return out
@@ -173,34 +187,53 @@ class Reference:
         """cafein's departure string for `seconds` of the service day (less than a day)."""
         return "%04d-%02d-%02d %s" % (self.date // 10000, self.date // 100 % 100, self.date % 100, clock(seconds))
 
-    def cafein_arrival(self, query, exclude_stops=()):
+    def cafein_arrival(self, query, exclude_trips=()):
         """cafein's earliest arrival (seconds of the service day) to any stop of the
         destination's place, from every start (`starts`), and the (start, destination) stops
-        it is had between; (None, None) when there is none. `exclude_stops` (bundle ids):
-        stops cafein may not board, alight or walk at (it still rides through them)."""
+        it is had between; (None, None) when there is none. `exclude_trips`: cafein's trip
+        ids it may not ride."""
         best, pair = None, None
         targets = self.place(query["to"])
-        excluded = [self.to_cafein.get(stop, stop) for stop in exclude_stops]
         for start, leave in sorted(self.starts(query).items()):
             times = self.network.travel_times_from_stop(self.to_cafein[start], self.moment(leave), max_rides=MAX_RIDES,
-                                                        exclude_stops=excluded)
+                                                        exclude_trips=list(exclude_trips))
             for target in targets:
                 seconds = times.get(self.to_cafein[target])
                 if seconds is not None and (best is None or leave + seconds < best):
                     best, pair = leave + seconds, (start, target)
         return best, pair
 
-    def cafein_journey(self, query, pair):
+    def cafein_journey(self, query, pair, exclude_trips=()):
         """cafein's earliest journey between the two stops of `pair` (route_between_stops),
         leaving the first when `starts` says."""
         text = self.moment(self.starts(query)[pair[0]])
         journeys = self.network.route_between_stops(self.to_cafein[pair[0]], self.to_cafein[pair[1]], text,
-                                                    max_rides=MAX_RIDES, geometries=False)
+                                                    max_rides=MAX_RIDES, geometries=False, exclude_trips=list(exclude_trips))
         return min(journeys, key=lambda j: (j["arrival_s"], j["rides"])) if journeys else None
+
+    def respecting_changes(self, query, rounds=8):
+        """(arrival, journey, [(stop, gap, rule, trip)…]): cafein's earliest journey once every
+        trip it boarded by a change feedc's model refuses is excluded, one at a time, until its
+        earliest journey changes only as feedc allows (or `rounds` exclusions): an upper bound on
+        feedc's arrival (that journey is one feedc may ride), where cafein's first answer is a
+        lower bound (it allows every change feedc does). (None, None, …) when none is left."""
+        excluded, refused = [], []
+        for _ in range(rounds):
+            arrival, pair = self.cafein_arrival(query, excluded)
+            if arrival is None:
+                return None, None, refused
+            journey = self.cafein_journey(query, pair, excluded)
+            violated = self.violated_changes(journey)
+            if not violated:
+                return arrival, journey, refused
+            refused += violated
+            excluded.append(violated[0][3])
+        return None, None, refused
 
     def violated_changes(self, journey):
         """The changes of vehicles at one stop in cafein's `journey` that feedc's model does not
-        allow: [(stop, seconds between the rides, change time or 'forbidden')]."""
+        allow: [(stop, seconds between the rides, change time or 'forbidden', the trip boarded
+        there (cafein's id))]."""
         rides = [leg for leg in journey["legs"] if leg["type"] == "transit"]
         from_cafein = {v: k for k, v in self.to_cafein.items()}
         out = []
@@ -211,7 +244,7 @@ class Reference:
             rule = self.changes.get(stop, 0)
             gap = after["departure_s"] - before["arrival_s"]
             if rule == FORBIDDEN or gap < rule:
-                out.append((stop, gap, "forbidden" if rule == FORBIDDEN else rule))
+                out.append((stop, gap, "forbidden" if rule == FORBIDDEN else rule, after["trip_id"]))
         return out
 
 
