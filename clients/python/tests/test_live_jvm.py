@@ -17,6 +17,10 @@ GTFS zip's CSV files.
 - hostile messages: truncated, 100 MB, nested 100,000 deep (and 33 levels), 100,001 entities,
   invalid UTF-8, an unknown version: exit 1, one line naming the file and the doc's code, bounded
   memory; a known field with another wire type is an unknown field, not an error;
+- a place's departures (`--place`) and a trip's progress (`--trip ID [--date YYYYMMDD]`) against
+  the Python client (feedc_live's place_departures and trip_progress as its --json writes them),
+  byte for byte (PlaceTripParityTests): WMATA's four messages and New York's at several moments,
+  messages written here (canceled, skipped, duplicated, added), an unknown trip and place;
 - with $FEEDC_BINARY set, parity (LiveParityTests): `feedc live` (the Swift client) and the JVM
   client on the same arguments give the same JSON, numbers within their rounding: WMATA's four
   messages (their busiest stops, the report), New York's (vehicles, alerts, a stop, the report),
@@ -1287,6 +1291,213 @@ class LiveParityTests(LiveCase):
             "no-header": b"\x12\x03\x0a\x01x", "version-3": HostileMessageTests.header(b"3.0"),
         }
         self.assertSame(("wmata", [self.write("parity-%s.pb" % name, data)], ["--report"]) for name, data in messages.items())
+
+
+class PlaceTripParityTests(LiveCase):
+    """The JVM client's `--place` (a place's live departures) and `--trip` (one trip's progress)
+    against the Python client, the reference: feedc_live's `place_departures` and
+    `trip_progress` rendered as its `--json` writes them (json.dumps of `render`), and for
+    `--place` its command line itself. Byte for byte the same JSON on WMATA's four messages and
+    New York's (stations with their platforms and `same_places`), trips at several moments (none
+    passed, some, all), the run of a date given, messages written here (canceled, skipped,
+    duplicated, added), and what the bundle does not have: an unknown trip is `{"trip": null}`,
+    an unknown place has no departures, in both."""
+
+    WMATA_STOPS = ("11235", "11263", "10734", "16340", "3598")
+    NYCT_PLACES = ("127", "137S", "137", "125", "A24", "222", "R16", "725N", "635")
+
+    @classmethod
+    def setUpClass(cls):
+        cls.lives = {}
+        try:
+            import feedc_live
+        except ImportError:
+            feedc_live = None
+        cls.python = feedc_live
+
+    def setUp(self):
+        super().setUp()
+        if self.python is None or self.python.MISSING:
+            self.skipTest("needs the Python client's live layer (gtfs-realtime-bindings)")
+
+    def reference(self, bundle):
+        if bundle not in self.lives:
+            self.lives[bundle] = self.python.LiveBundle(BUNDLES[bundle])
+        return self.lives[bundle]
+
+    def states(self, bundle, feeds):
+        found = []
+        for path in feeds:
+            state = self.python.LiveFeed(bundle)
+            state.apply(self.python.read_file(path), name=path)
+            found.append(state)
+        return found
+
+    def moment(self, bundle, at):
+        return int(datetime.fromisoformat(at).replace(tzinfo=self.reference(bundle).zone).timestamp())
+
+    def python_json(self, case):
+        """What the Python client answers for `case` (bundle, feeds, at, mode, id, date or
+        limit), as its `--json` writes it."""
+        bundle, feeds, at, mode, ident, extra = case
+        live = self.reference(bundle)
+        states, moment = self.states(bundle, feeds), self.moment(bundle, at)
+        if mode == "--trip":
+            answer = live.trip_progress(states, moment, ident, extra)
+        else:
+            answer = live.place_departures(states, moment, ident, 10 if extra is None else extra)
+        return json.dumps(live.render(answer), ensure_ascii=False) + "\n"
+
+    def jvm_outcome(self, case):
+        bundle, feeds, at, mode, ident, extra = case
+        more = [] if extra is None else ["--date" if mode == "--trip" else "--limit", str(extra)]
+        return self.live(bundle, feeds, "--at", at, mode, ident, *more, "--json")
+
+    def assertSame(self, cases):
+        """Each case's JVM output is the Python client's, byte for byte; the parsed answers."""
+        cases = list(cases)
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            outcomes = list(pool.map(self.jvm_outcome, cases))
+        answers = []
+        for case, outcome in zip(cases, outcomes):
+            bundle, feeds, at, mode, ident, extra = case
+            with self.subTest(bundle=bundle, feeds=[os.path.basename(f) for f in feeds], at=at, mode=mode, id=ident, extra=extra):
+                self.assertEqual((outcome.status, outcome.err), (0, ""), outcome)
+                self.assertEqual(outcome.out, self.python_json(case))
+            answers.append(json.loads(outcome.out) if outcome.status == 0 else None)
+        return answers
+
+    def runs(self, bundle, feeds, at, count):
+        """`count` of the runs the messages predict at `at`, spread over them: (trip, date)."""
+        runs = self.reference(bundle).live_runs(self.states(bundle, feeds), self.moment(bundle, at))
+        step = max(1, len(runs) // count)
+        return [(run.trip_id, run.service_date) for run in runs[::step][:count]]
+
+    @staticmethod
+    def shifted(at, seconds):
+        return (datetime.fromisoformat(at) + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S")
+
+    def test_wmata_messages(self):
+        self.need("wmata")
+        missing = [p for p in WMATA_MESSAGES if not os.path.exists(p)]
+        if missing:
+            self.skipTest("needs %s" % missing)
+        cases = []
+        for path in WMATA_MESSAGES:
+            at = LiveParityTests.WMATA_AT[os.path.basename(path)[6:10]]
+            runs = self.runs("wmata", [path], at, 5)
+            self.assertGreater(len(runs), 3, path)
+            cases += [("wmata", [path], at, "--trip", trip, None) for trip, _ in runs]
+            trip, date = runs[0]
+            cases += [("wmata", [path], at, "--trip", trip, date), ("wmata", [path], at, "--trip", trip, previous_date(date))]
+            cases += [("wmata", [path], self.shifted(at, shift), "--trip", trip, None) for shift in (-10800, -900, 900, 10800)]
+            cases += [("wmata", [path], at, "--place", stop, 20) for stop in self.WMATA_STOPS]
+        cases.append(("wmata", WMATA_MESSAGES[:2], LiveParityTests.WMATA_AT["2354"], "--place", "11235", 30))
+        answers = self.assertSame(cases)
+        trips = [a["trip"] for case, a in zip(cases, answers) if case[3] == "--trip" and a]
+        self.assertTrue(any(c["status"] == "predicted" for t in trips for c in t["calls"]))
+        self.assertTrue(any(t["last_stop_id"] and t["next_stop_id"] and t["delay_s"] is not None for t in trips))
+        self.assertTrue(any(t["last_stop_id"] is None for t in trips) and any(t["next_stop_id"] is None for t in trips))
+        places = [a["departures"] for case, a in zip(cases, answers) if case[3] == "--place" and a]
+        self.assertTrue(any(d["status"] == "predicted" for p in places for d in p))
+
+    def test_nyct_message(self):
+        self.need("nyct")
+        if not os.path.exists(NYCT_MESSAGE):
+            self.skipTest("needs %s" % NYCT_MESSAGE)
+        at = LiveParityTests.NYCT_AT
+        later = self.shifted(at, 1500)
+        runs = self.runs("nyct", [NYCT_MESSAGE], at, 8)
+        cases = [("nyct", [NYCT_MESSAGE], moment, "--trip", trip, None) for trip, _ in runs for moment in (at, later)]
+        cases += [("nyct", [NYCT_MESSAGE], at, "--trip", runs[0][0], runs[0][1])]
+        cases += [("nyct", [NYCT_MESSAGE], moment, "--place", place, 30) for place in self.NYCT_PLACES for moment in (at, later)]
+        answers = self.assertSame(cases)
+        times_square = answers[cases.index(("nyct", [NYCT_MESSAGE], at, "--place", "127", 30))]["departures"]
+        self.assertGreater(len({d["stop_id"][:3] for d in times_square}), 1, times_square)  # its same_places too
+        runs_seen = [(d["trip_id"], d["service_date"]) for d in times_square]
+        self.assertEqual(len(runs_seen), len(set(runs_seen)))  # each run once
+        self.assertTrue(any(d["status"] == "predicted" for a in answers if "departures" in a for d in a["departures"]))
+
+    def test_written_messages(self):
+        """Canceled, skipped, duplicated and added trips over WMATA's written trip, at its stops
+        and along it."""
+        self.need("wmata")
+        written = written_trip(WrittenMessageTests.DATE)
+        if written is None:
+            self.skipTest("needs %s" % WMATA_ZIP)
+        table, trip, calls, base, at = written
+        date = WrittenMessageTests.DATE
+        message = LiveParityTests.feed(at - 20)
+        tu = message.entity.add(id="w1").trip_update
+        tu.trip.trip_id, tu.trip.start_date = trip, str(date)
+        tu.stop_time_update.add(stop_sequence=calls[1][0]).departure.delay = 120
+        tu.stop_time_update.add(stop_sequence=calls[3][0]).schedule_relationship = rt.TripUpdate.StopTimeUpdate.SKIPPED
+        start = "%02d:%02d:00" % divmod((calls[0][3] + 1800) // 60, 60)
+        copy = message.entity.add(id="w2").trip_update
+        copy.trip.trip_id, copy.trip.start_date = trip, str(date)
+        copy.trip.schedule_relationship = rt.TripDescriptor.DUPLICATED
+        copy.trip_properties.start_time = start
+        copy.stop_time_update.add(stop_sequence=calls[2][0]).arrival.delay = -60
+        added = message.entity.add(id="w3").trip_update
+        added.trip.trip_id, added.trip.start_date = "extra-1", str(date)
+        added.trip.route_id = table.trips[trip]["route_id"]
+        added.trip.schedule_relationship = rt.TripDescriptor.NEW
+        for index, offset in ((1, 700), (2, 800), (4, 1000)):
+            added.stop_time_update.add(stop_id=calls[index][1]).departure.time = at + offset
+        scheduled = self.write("place-trip-scheduled.pb", message)
+        canceled = LiveParityTests.feed(at - 20)
+        c = canceled.entity.add(id="c1").trip_update
+        c.trip.trip_id, c.trip.start_date = trip, str(date)
+        c.trip.schedule_relationship = rt.TripDescriptor.CANCELED
+        canceled = self.write("place-trip-canceled.pb", canceled)
+        when = [local(at + shift) for shift in (0, 900, 1500, 2400, 7200)]
+        cases = [("wmata", [scheduled], moment, "--trip", trip, None) for moment in when]
+        cases += [("wmata", [canceled], when[0], "--trip", trip, None), ("wmata", [canceled, scheduled], when[1], "--trip", trip, date),
+                  ("wmata", [scheduled], when[0], "--trip", trip, date + 1)]
+        cases += [("wmata", [feed], moment, "--place", calls[index][1], 50)
+                  for feed in (scheduled, canceled) for moment in when[:3] for index in (1, 2, 3, 4)]
+        answers = self.assertSame(cases)
+        kinds = {a["trip"]["trip"] for case, a in zip(cases, answers) if case[3] == "--trip"}
+        self.assertEqual(kinds, {"scheduled", "canceled", "duplicated"})
+        shown = {(d["trip"], d["status"]) for a in answers if "departures" in a for d in a["departures"] if d["trip_id"] in (trip, "extra-1")}
+        self.assertTrue({("added", "added"), ("duplicated", "predicted"), ("canceled", "canceled"), ("scheduled", "skipped")} <= shown, shown)
+
+    def test_unknown_trip_and_place(self):
+        """What the bundle does not have is the same answer in both: no trip, no departures."""
+        self.need("wmata")
+        path = WMATA_MESSAGES[0]
+        if not os.path.exists(path):
+            self.skipTest("needs %s" % path)
+        at = LiveParityTests.WMATA_AT["2345"]
+        cases = [("wmata", [path], at, "--trip", "no-such-trip", None), ("wmata", [path], at, "--trip", "no-such-trip", 20240209),
+                 ("wmata", [path], at, "--trip", "", None), ("wmata", [path], at, "--place", "no-such-place", None),
+                 ("wmata", [path], at, "--place", "no-such-place", 5)]
+        answers = self.assertSame(cases)
+        self.assertEqual([list(a) for a in answers], [["trip", "stale"]] * 3 + [["departures", "stale"]] * 2)
+        self.assertEqual([answers[i][key] for i, key in ((0, "trip"), (1, "trip"), (2, "trip"), (3, "departures"))], [None, None, None, []])
+        # The Python command line (feedc_live.py --place) says the same, byte for byte.
+        script = os.path.join(hc.ROOT, "clients", "python", "feedc_live.py")
+        for place in ("no-such-place", "11235"):
+            argv = [BUNDLES["wmata"], "--feed", path, "--source", "wmata", "--at", at, "--place", place, "--limit", "7", "--json"]
+            python = subprocess.run([sys.executable, script] + argv, capture_output=True, text=True, timeout=120)
+            jvm = self.live("wmata", [path], "--at", at, "--place", place, "--limit", "7", "--json")
+            self.assertEqual((python.returncode, python.stderr), (0, ""), python)
+            self.assertEqual((jvm.status, jvm.out), (0, python.stdout), jvm)
+        # For a reader: a line for the trip and one per call; an unknown trip said so.
+        trip = self.runs("wmata", [path], at, 1)[0][0]
+        shown = self.live("wmata", [path], "--at", at, "--trip", trip)
+        progress = json.loads(self.python_json(("wmata", [path], at, "--trip", trip, None)))["trip"]
+        lines = shown.out.splitlines()
+        self.assertEqual(shown.status, 0, shown)
+        self.assertTrue(lines[0].startswith("trip %s  route %s  " % (trip, progress["route_id"])), lines)
+        self.assertEqual(len([line for line in lines[1:] if not line.startswith("(stale")]), len(progress["calls"]), lines)
+        none = self.live("wmata", [path], "--at", at, "--trip", "no-such-trip")
+        self.assertEqual((none.status, none.out.splitlines()[0]), (0, "no trip no-such-trip in the bundle"), none)
+        # Usage errors: exit 2.
+        for args in (["--trip", trip, "--limit", "3"], ["--trip", trip, "--date", "2024-02-09"], ["--place", "11235", "--route", "Z8"],
+                     ["--place", "11235", "--trip", trip]):
+            outcome = self.live("wmata", [path], "--at", at, *args)
+            self.assertEqual((outcome.status, outcome.out), (2, ""), outcome)
 
 
 class HostileMessageTests(LiveCase):

@@ -99,6 +99,39 @@ public final class LiveBundle implements AutoCloseable {
         return rows;
     }
 
+    /// The stops of `stopId`'s place (docs/live.md, section 5: the stop, its station, the
+    /// stations `same_places` links to either, and their stops): the first three CTEs of the
+    /// documented `place_departures` query word for word, then `here`'s stops in order (as the
+    /// Python client's `PLACE_STOPS`). Empty for a stop the bundle does not have.
+    public List<String> placeStops(String stopId) throws SQLException {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> query = (Map<String, Object>) queries().get("place_departures");
+        String sql = query == null ? null : (String) query.get("sql");
+        int cut = sql == null ? -1 : sql.indexOf("\n  days(d, after) AS");
+        if (cut < 0 || !sql.substring(0, cut).endsWith("),")) {
+            throw new IllegalStateException("place_departures no longer starts with place, places and here");
+        }
+        String head = sql.substring(0, cut - 1) + "\nSELECT stop_id FROM here ORDER BY stop_id";
+        int count = (int) head.chars().filter(c -> c == '?').count();
+        List<?> names = (List<?>) query.get("parameters");
+        Object[] args = new Object[count];
+        for (int i = 0; i < count; i++) {
+            if (!"stop_id".equals(names.get(i))) {
+                throw new IllegalStateException("place_departures: its head takes :" + names.get(i) + ", not :stop_id");
+            }
+            args[i] = stopId;
+        }
+        List<String> out = new ArrayList<>();
+        try (SqlCursor cursor = db.queryTyped(head, args)) {
+            while (cursor.next()) {
+                if (cursor.type(0) == SqlCursor.TEXT) {
+                    out.add(cursor.getString(0));
+                }
+            }
+        }
+        return out;
+    }
+
     /// `name`'s parameters from alternating names and values.
     static Map<String, Object> values(Object... pairs) {
         Map<String, Object> values = new HashMap<>();

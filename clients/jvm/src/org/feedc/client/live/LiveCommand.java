@@ -17,21 +17,24 @@ import org.feedc.client.PyText;
 /// `feedc-jvm live` (docs/live.md, section 6):
 ///
 ///     live BUNDLE --feed FILE [--feed FILE…] --source SOURCE_ID [--at YYYY-MM-DDTHH:MM:SS]
-///          [--max-age SECONDS] (--stop ID [--limit N] | --vehicles [--route ID] [--direction I]
-///          | --alerts [--stop ID] [--route ID] [--lang L] | --report) [--json]
+///          [--max-age SECONDS] (--stop ID [--limit N] | --place ID [--limit N] | --trip ID [--date YYYYMMDD]
+///          | --vehicles [--route ID] [--direction I] | --alerts [--stop ID] [--route ID] [--lang L] | --report)
+///          [--json]
 ///
 /// Each `--feed` is read (`MessageReader`) and applied, in the order given, to a state of its own
 /// (`LiveFeed`: an agency's TripUpdates, VehiclePositions and Alerts may come apart; a
 /// `DIFFERENTIAL` file does not merge into the one before it). Where several TripUpdates name
 /// one run, the newest is taken (`LiveDepartures`). `--at` is local to the bundle's first agency
-/// (default now). A stop or route the bundle does not have is no error: nothing applies to it.
+/// (default now). A stop, place or route the bundle does not have is no error: nothing applies to
+/// it; a trip it does not have is `{"trip": null, …}` (as the Python client's `trip_progress`).
 /// Exit 0 with an answer, 1 when a message cannot be read (one line: the file, the
 /// `LiveException`'s code and what was found), 2 for a usage error (or a bundle or source that is
 /// not there).
 public final class LiveCommand {
     static final String USAGE = "usage: feedc-jvm live BUNDLE --feed FILE [--feed FILE ...] --source SOURCE_ID"
-            + " [--at YYYY-MM-DDTHH:MM:SS] [--max-age SECONDS] (--stop ID [--limit N] | --vehicles [--route ID]"
-            + " [--direction I] | --alerts [--stop ID] [--route ID] [--lang L] | --report) [--json]";
+            + " [--at YYYY-MM-DDTHH:MM:SS] [--max-age SECONDS] (--stop ID [--limit N] | --place ID [--limit N]"
+            + " | --trip ID [--date YYYYMMDD] | --vehicles [--route ID] [--direction I]"
+            + " | --alerts [--stop ID] [--route ID] [--lang L] | --report) [--json]";
     private static final int DEFAULT_LIMIT = 10;
 
     private LiveCommand() {
@@ -87,7 +90,9 @@ public final class LiveCommand {
                 case "--route":
                 case "--direction":
                 case "--lang":
-                case "--place": {
+                case "--place":
+                case "--trip":
+                case "--date": {
                     String value;
                     if (!name.equals(arg)) {
                         value = arg.substring(name.length() + 1);
@@ -144,20 +149,22 @@ public final class LiveCommand {
         if (feeds.isEmpty() || !options.containsKey("--source")) {
             throw new Usage("the following arguments are required: " + (feeds.isEmpty() ? "--feed" : "--source"));
         }
-        if (options.containsKey("--place")) {
-            throw new Usage("--place is not supported by this client yet");
-        }
         boolean vehicles = flags.contains("--vehicles");
         boolean alerts = flags.contains("--alerts");
         boolean report = flags.contains("--report");
         boolean departures = options.containsKey("--stop") && !alerts;
-        int modes = (vehicles ? 1 : 0) + (alerts ? 1 : 0) + (report ? 1 : 0) + (departures ? 1 : 0);
+        boolean place = options.containsKey("--place");
+        boolean trip = options.containsKey("--trip");
+        int modes = (vehicles ? 1 : 0) + (alerts ? 1 : 0) + (report ? 1 : 0) + (departures ? 1 : 0) + (place ? 1 : 0)
+                + (trip ? 1 : 0);
         if (modes != 1) {
-            throw new Usage("one of --stop, --vehicles, --alerts and --report is required");
+            throw new Usage("one of --stop, --place, --trip, --vehicles, --alerts and --report is required");
         }
-        String mode = departures ? "--stop" : vehicles ? "--vehicles" : alerts ? "--alerts" : "--report";
+        String mode = departures ? "--stop" : place ? "--place" : trip ? "--trip" : vehicles ? "--vehicles"
+                : alerts ? "--alerts" : "--report";
         List<String> allowed = new ArrayList<>(List.of("--source", "--at", "--max-age"));
-        allowed.addAll(departures ? List.of("--stop", "--limit") : vehicles ? List.of("--route", "--direction")
+        allowed.addAll(departures ? List.of("--stop", "--limit") : place ? List.of("--place", "--limit")
+                : trip ? List.of("--trip", "--date") : vehicles ? List.of("--route", "--direction")
                 : alerts ? List.of("--stop", "--route", "--lang") : List.of());
         for (String name : options.keySet()) {
             if (!allowed.contains(name)) {
@@ -167,6 +174,13 @@ public final class LiveCommand {
         int limit = (int) Math.min(number(options, "--limit", DEFAULT_LIMIT, 1), 10_000);
         long maxAge = number(options, "--max-age", LiveLimits.DEFAULT_MAX_AGE, 0);
         Long direction = options.containsKey("--direction") ? Long.valueOf(number(options, "--direction", 0, 0)) : null;
+        Integer date = null;
+        if (options.containsKey("--date")) {
+            date = ServiceDay.parseDate(options.get("--date").strip());
+            if (date < 0) {
+                throw new Usage("argument --date: not YYYYMMDD: " + PyText.repr(options.get("--date")));
+            }
+        }
         boolean json = flags.contains("--json");
         String source = options.get("--source");
         if (!new File(bundlePath).isFile()) {
@@ -210,15 +224,23 @@ public final class LiveCommand {
             }
             LiveView view = new LiveView(bundle, states, at, maxAge);
             Map<String, Object> answer = new LinkedHashMap<>();
-            if (departures) {
+            if (departures || place) {
                 List<Object> list = new ArrayList<>();
-                for (Departure departure : view.departures(stop, limit, null)) {
+                for (Departure departure : departures ? view.departures(stop, limit, null)
+                        : view.placeDepartures(options.get("--place"), limit)) {
                     list.add(departure.json(zone));
                     if (!json) {
                         out.println(LiveText.departure(departure, zone));
                     }
                 }
                 answer.put("departures", list);
+            } else if (trip) {
+                TripProgress progress = view.tripProgress(options.get("--trip"), date);
+                answer.put("trip", progress == null ? null : progress.json(zone));
+                if (!json) {
+                    out.println(progress == null ? "no trip " + options.get("--trip") + " in the bundle"
+                            : LiveText.trip(progress, zone));
+                }
             } else if (vehicles) {
                 List<Object> list = new ArrayList<>();
                 for (Vehicle vehicle : view.vehicles(route, direction)) {

@@ -4,10 +4,7 @@ import java.sql.SQLException;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /// Live departures at a stop (docs/live.md, section 5): the scheduled departures of the
 /// documented `next_departures` query asked an hour before the moment (a trip up to an hour
@@ -30,20 +27,9 @@ final class LiveDepartures {
     List<Departure> at(String stopId, int limit, String language) throws SQLException {
         LiveBundle bundle = view.bundle;
         ZoneId zone = bundle.zone(null);  // service days are the first agency's (docs/live.md, section 3)
-        // Of several updates naming one run (or one added trip), the newest (ties: the first).
-        Map<String, LiveRun> byRun = new HashMap<>();
-        Map<String, LiveRun> extra = new LinkedHashMap<>();
-        for (LiveRun run : view.runs()) {
-            boolean scheduled = run.trip.kind == JoinedTrip.Kind.SCHEDULED || run.trip.kind == JoinedTrip.Kind.CANCELED;
-            Map<String, LiveRun> held = scheduled ? byRun : extra;
-            String key = scheduled ? run.trip.key() : run.trip.kind.name() + "\u0000" + run.trip.key();
-            LiveRun before = held.get(key);
-            if (run.trip.newerThan(before == null ? null : before.trip)) {
-                held.put(key, run);
-            }
-        }
+        RunIndex index = new RunIndex(view);  // the newest update of each run
         List<Departure> added = new ArrayList<>();
-        for (LiveRun run : extra.values()) {
+        for (LiveRun run : index.extra.values()) {
             added(run, stopId, added);
         }
         long[] moment = ServiceDay.parameters(view.at - LOOK_BACK, zone);
@@ -53,7 +39,7 @@ final class LiveDepartures {
                     "previous_after", moment[2], "stop_id", stopId, "limit", (long) n, "lang", language));
             List<Departure> all = new ArrayList<>(added);
             for (Object[] row : rows) {
-                all.add(scheduled(row, stopId, zone, byRun));
+                all.add(scheduled(row, stopId, zone, index));
             }
             List<Departure> kept = new ArrayList<>();
             for (Departure departure : all) {
@@ -73,7 +59,7 @@ final class LiveDepartures {
 
     /// A row of `next_departures`, predicted from its run's TripUpdate where there is one: the
     /// call of its run at this stop whose scheduled departure is the row's.
-    private Departure scheduled(Object[] row, String stopId, ZoneId zone, Map<String, LiveRun> byRun) throws SQLException {
+    private Departure scheduled(Object[] row, String stopId, ZoneId zone, RunIndex runs) throws SQLException {
         String tripId = (String) row[0];
         String routeId = (String) row[1];
         String headsign = (String) row[2];
@@ -90,7 +76,7 @@ final class LiveDepartures {
             }
         }
         Long sequence = index < 0 ? null : Long.valueOf(line.calls.get(index).stopSequence);
-        LiveRun run = byRun.get(JoinedTrip.key(tripId, serviceDate, start));
+        LiveRun run = runs.run(tripId, serviceDate, start);
         if (run == null || index < 0) {
             return new Departure(tripId, routeId, stopId, sequence, serviceDate, headsign, scheduled, null, null,
                     "scheduled", "scheduled");
@@ -101,7 +87,7 @@ final class LiveDepartures {
     }
 
     /// An added trip's or a duplicated run's calls at `stopId`, but its last (where it ends).
-    private static void added(LiveRun run, String stopId, List<Departure> out) {
+    static void added(LiveRun run, String stopId, List<Departure> out) {
         JoinedTrip trip = run.trip;
         for (int i = 0; i < run.calls.size() - 1; i++) {
             PredictedCall call = run.calls.get(i);

@@ -25,6 +25,27 @@ final class LiveText {
                 + (d.trip.equals("scheduled") ? "" : " [" + d.trip + "]");
     }
 
+    /// `trip T  route R  20240209 scheduled  last S  next S  +48 s`, then a line a call:
+    /// `   3  STOP  23:47:48 (23:47:00)  predicted +48 s  <- next`
+    static String trip(TripProgress p, ZoneId zone) {
+        Long delay = p.delay();
+        StringBuilder out = new StringBuilder("trip " + p.tripId + "  route " + p.routeId + "  " + p.serviceDate + " " + p.trip
+                + "  last " + (p.last < 0 ? "-" : p.calls.get(p.last).stopId)
+                + "  next " + (p.next < 0 ? "-" : p.calls.get(p.next).stopId)
+                + (delay == null ? "" : String.format("  %+d s", delay)));
+        for (int i = 0; i < p.calls.size(); i++) {
+            PredictedCall c = p.calls.get(i);
+            Long live = c.live();
+            Long callDelay = c.delay();
+            out.append('\n').append(String.format("%4s", c.stopSequence == null ? "-" : c.stopSequence.toString())).append("  ")
+                    .append(c.stopId).append("  ").append(clock(live != null ? live : c.scheduled(), zone))
+                    .append(" (").append(clock(c.scheduled(), zone)).append(")  ").append(c.status)
+                    .append(callDelay == null ? "" : String.format(" %+d s", callDelay))
+                    .append(i == p.last ? "  <- last" : i == p.next ? "  <- next" : "");
+        }
+        return out.toString();
+    }
+
     /// `vehicle 3266  trip T  route R  at STOP  1234.5 m (25.0%)  next NEXT  STOPPED_AT`
     static String vehicle(Vehicle v) {
         String along = v.distanceAlong == null ? "" : String.format("  %.1f m", v.distanceAlong)

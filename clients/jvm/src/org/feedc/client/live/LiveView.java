@@ -9,7 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /// The live layer's answers (docs/live.md, section 5) over a bundle and a list of states, at one
-/// moment: live departures at a stop (`LiveDepartures`), vehicles (`LiveVehicles`), alerts
+/// moment: live departures at a stop (`LiveDepartures`) or a place (`PlaceDepartures`), one
+/// trip's progress (`TripProgress`), vehicles (`LiveVehicles`), alerts
 /// (`LiveAlerts`) and the join report (`LiveReport`). Every state must be of a source of the
 /// bundle. `stale()` is true when any state is stale at the moment.
 public final class LiveView {
@@ -105,6 +106,18 @@ public final class LiveView {
     /// (null: the feed's own).
     public List<Departure> departures(String stopId, int limit, String language) throws SQLException {
         return new LiveDepartures(this).at(stopId, limit, language);
+    }
+
+    /// Live departures at the place of `stopId` (its station, the stations `same_places` links
+    /// to, and their stops), each run once, the first `limit`.
+    public List<Departure> placeDepartures(String stopId, int limit) throws SQLException {
+        return new PlaceDepartures(this).at(stopId, limit);
+    }
+
+    /// The progress of trip `tripId` (the run of `serviceDate`, null: the run the states predict
+    /// nearest the moment, else today's); null when the bundle has no such trip.
+    public TripProgress tripProgress(String tripId, Integer serviceDate) throws SQLException {
+        return TripProgress.of(this, tripId, serviceDate);
     }
 
     /// The vehicles whose trip joins, of `route` (null: every route) and `direction` (null: both).
