@@ -65,7 +65,7 @@ package struct NetworkCompiler: Sendable {
             }
             let walks = walker.transfers(
                 served: servedStops, links: links, taken: taken(stops, content),
-                forbidden: forbidden(stops, content), walking: walkingPairs)
+                forbidden: forbidden(stops, content), walking: walkingPairs, sink: sink)
             for walk in walks {
                 content.append(
                     StopTransferRow(fromStopId: walk.from, toStopId: walk.to, kind: walk.kind.rawValue, seconds: walk.seconds, distanceM: walk.distance))

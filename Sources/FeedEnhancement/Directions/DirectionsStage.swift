@@ -48,6 +48,14 @@ package struct DirectionsStage: Sendable {
                 orderConflicts: assignment.lists.values.reduce(0) { $0 + $1.orderConflicts })
             routes[route] = result
             report(result, sink)
+            if assignment.unmeasured > 0 {
+                sink.add(
+                    Notice(
+                        .directionsWorkCapped, file: "trips.txt", value: route,
+                        message:
+                            "Route \(route): \(assignment.unmeasured) of \(patterns.count) stop patterns were placed by their bearing or direction_id without being measured against the route's stop lists, and their own stops are not in the lists: the route's patterns cost more than \(DirectionAssigner.workBudget) stop comparisons.",
+                        repair: "placed by bearing"))
+            }
         }
         let stopDirections = atStop.map { key, headsigns in
             StopDirection(

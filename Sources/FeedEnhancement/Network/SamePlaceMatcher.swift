@@ -71,7 +71,7 @@ package struct SamePlaceMatcher: Sendable {
             names[index] = key
             return key
         }
-        let grid = PointGrid(candidates.map(\.point), radius: reach)
+        let tree = NearestPoints(candidates.map(\.point))
         // Each candidate's nearest places that could be linked to it (the cheap refusals first),
         // at most `maxLinksPerPlace`: however dense the stops, a place has a bounded number of
         // links, and closing them (places linked to a third) stays linear in the stops.
@@ -80,18 +80,21 @@ package struct SamePlaceMatcher: Sendable {
         var capped = 0, most = (count: 0, id: "")
         for (i, a) in candidates.enumerated() where a.point.isValid {
             near.removeAll(keepingCapacity: true)
-            grid.forEach(near: a.point) { j in
+            let examined = tree.nearest(to: a.point, within: reach, first: 2 * Self.maxLinksPerPlace + 1, limit: Self.maxExamined + 1) {
+                $0.count(where: { j in i != j && couldLink(a, candidates[j], distance: (a.point.distance(to: candidates[j].point) * 10).rounded() / 10) })
+                    > Self.maxLinksPerPlace
+            }
+            for j in examined where i != j {
                 let b = candidates[j]
-                guard i != j else { return }
                 let distance = (a.point.distance(to: b.point) * 10).rounded() / 10
-                guard couldLink(a, b, distance: distance) else { return }
+                guard couldLink(a, b, distance: distance) else { continue }
                 near.append((distance, b.id, j))
             }
-            if near.count > Self.maxLinksPerPlace {
+            if near.count > Self.maxLinksPerPlace || examined.count > Self.maxExamined {
                 capped += 1
                 if near.count > most.count { most = (near.count, a.id) }
                 near.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
-                near.removeSubrange(Self.maxLinksPerPlace...)
+                near.removeSubrange(min(near.count, Self.maxLinksPerPlace)...)
             }
             nearest[i] = Set(near.map(\.index))
         }
@@ -103,18 +106,18 @@ package struct SamePlaceMatcher: Sendable {
                         "\(capped) places have more than \(Self.maxLinksPerPlace) candidates to be one place with (\(most.id): \(most.count)); each keeps its nearest \(Self.maxLinksPerPlace).",
                     repair: "nearest \(Self.maxLinksPerPlace) kept"))
         }
-        var found: [UnorderedPair: PlaceLink] = [:]
+        var direct: [[(other: Int, link: PlaceLink)]] = Array(repeating: [], count: candidates.count)
         for (i, a) in candidates.enumerated() {
             for j in nearest[i].sorted() {
                 // Each pair once, from the smaller id, and only when each is among the other's
                 // nearest (with no place capped, every pair within reach).
                 let b = candidates[j]
                 guard a.id < b.id, nearest[j].contains(i), let link = link(a, { name(i) }, b, { name(j) }) else { continue }
-                found[UnorderedPair(a.id, b.id)] = link
+                direct[i].append((j, link))
+                direct[j].append((i, link))
             }
         }
-        close(&found, candidates)
-        Self.keepNearest(&found)
+        var found = PlaceClosure(settings: settings, candidates: candidates).links(direct)
         applyOverrides(to: &found, candidates: candidates, sink: sink, file: overridesFile)
         var links: [PlaceLink] = []
         for link in found.values {
@@ -129,22 +132,11 @@ package struct SamePlaceMatcher: Sendable {
     /// New York's complexes fewer, so no real place is cut; a hostile square of thousands is.
     package static let maxLinksPerPlace = 48
 
-    /// At most `maxLinksPerPlace` links a place once places linked to a third are joined too:
-    /// a link stays when it is among the nearest of both its places (ties by id). Where no place
-    /// has more, nothing changes.
-    private static func keepNearest(_ found: inout [UnorderedPair: PlaceLink]) {
-        var around: [String: [(distance: Double, other: String)]] = [:]
-        for (pair, link) in found {
-            around[pair.first, default: []].append((link.distance, pair.second))
-            around[pair.second, default: []].append((link.distance, pair.first))
-        }
-        guard around.values.contains(where: { $0.count > maxLinksPerPlace }) else { return }
-        var kept: [String: Set<String>] = [:]
-        for (place, links) in around {
-            kept[place] = Set(links.sorted { ($0.distance, $0.other) < ($1.distance, $1.other) }.prefix(maxLinksPerPlace).map(\.other))
-        }
-        found = found.filter { pair, _ in kept[pair.first]!.contains(pair.second) && kept[pair.second]!.contains(pair.first) }
-    }
+    /// The most places within reach of one place that are compared with it, nearest first:
+    /// however crowded a square, finding a place's candidates costs this many measurements, not
+    /// the square's stops. On the 21-feed region the most places within 250 m of one is far
+    /// fewer, so none is left out there.
+    package static let maxExamined = 512
 
     /// What ``link(_:_:_:_:)`` refuses before it reads names: too far, or one source's stops
     /// that are not both rail, or another source's beyond the near distance where no rail calls.
@@ -176,40 +168,6 @@ package struct SamePlaceMatcher: Sendable {
         let confidence = min(1, 0.35 + 0.35 * near + 0.2 * similarity + (shared.isEmpty ? 0 : 0.1) + (a.guided && b.guided ? 0.1 : 0))
         let (first, second) = a.id < b.id ? (a.id, b.id) : (b.id, a.id)
         return PlaceLink(stop: first, other: second, distance: distance, confidence: (confidence * 1000).rounded() / 1000, evidence: evidence)
-    }
-
-    /// One place is one place: two places linked to a third (14 St-Union Sq's three platforms,
-    /// or the F train's 14 St and the L's 6 Av, both linked to PATH's 14th Street) are linked to
-    /// each other when they stand within `sameNameDistance`, with the evidence of the place
-    /// between them (within one source, when both are rail places). Only one step: chains never
-    /// spread a place along a street.
-    private func close(_ found: inout [UnorderedPair: PlaceLink], _ candidates: [PlaceCandidate]) {
-        var neighbours: [String: [String]] = [:]
-        for pair in found.keys {
-            neighbours[pair.first, default: []].append(pair.second)
-            neighbours[pair.second, default: []].append(pair.first)
-        }
-        let byId = Dictionary(candidates.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var added: [UnorderedPair: PlaceLink] = [:]
-        for middle in neighbours.keys.sorted() {
-            let around = neighbours[middle]!.sorted()
-            for (index, a) in around.enumerated() {
-                for b in around[(index + 1)...] {
-                    let pair = UnorderedPair(a, b)
-                    guard found[pair] == nil, added[pair] == nil, let x = byId[a], let y = byId[b] else { continue }
-                    // Within one source, only rail places: a source's own bus stops near another
-                    // agency's stop stay its own.
-                    guard x.source != y.source || (x.guided && y.guided) else { continue }
-                    let distance = (x.point.distance(to: y.point) * 10).rounded() / 10
-                    guard distance <= settings.sameNameDistance else { continue }
-                    let confidence = min(found[UnorderedPair(a, middle)]!.confidence, found[UnorderedPair(b, middle)]!.confidence)
-                    added[pair] = PlaceLink(
-                        stop: pair.first, other: pair.second, distance: distance, confidence: confidence,
-                        evidence: "\(Int(distance.rounded())) m, one place with \(middle)")
-                }
-            }
-        }
-        found.merge(added) { existing, _ in existing }
     }
 
     private func applyOverrides(to found: inout [UnorderedPair: PlaceLink], candidates: [PlaceCandidate], sink: NoticeSink, file: String) {

@@ -64,7 +64,7 @@ package struct TransferWalks: Sendable {
     /// need no links, so the network stage finds them while it matches places).
     package func transfers(
         served given: [ServedStop], links: [PlaceLink], taken: Set<StopPairKey>,
-        forbidden: Set<StopPairKey>, walking: [ServedPair]
+        forbidden: Set<StopPairKey>, walking: [ServedPair], sink: NoticeSink? = nil
     ) -> [StopTransfer] {
         // Stops as numbers in id order: pairs of numbers are cheap to hash and to sort (the
         // 21-feed region's 45,000 walks took 0.12 s by their ids).
@@ -83,11 +83,36 @@ package struct TransferWalks: Sendable {
         for (index, stop) in served.enumerated() { byPlace[stop.place, default: []].append(index) }
         var linked: [String: [String]] = [:]
         for link in links { linked[link.stop, default: []].append(link.other) }
+        // Each stop to the stops of its place and of the places linked to it, the nearest
+        // `maxWalksPerStop` where there are more (a station of thousands of platforms would make
+        // its square of pairs).
+        var partners: [(distance: Double, to: Int)] = []
+        var capped = 0, most = (count: 0, id: "")
         for place in byPlace.keys.sorted() {
             let here = byPlace[place]!
-            for other in [place] + (linked[place] ?? []) {
-                for a in here { for b in byPlace[other] ?? [] { add(ServedPair(a, b), .station) } }
+            let others = ([place] + (linked[place] ?? [])).flatMap { byPlace[$0] ?? [] }
+            for a in here {
+                partners.removeAll(keepingCapacity: true)
+                for b in others where b != a && !refused.contains(ServedPair(a, b)) {
+                    let (x, y) = (served[a].point, served[b].point)
+                    partners.append((x.isValid && y.isValid ? x.distance(to: y) : 0, b))
+                }
+                if partners.count > Self.maxWalksPerStop {
+                    capped += 1
+                    if partners.count > most.count { most = (partners.count, served[a].id) }
+                    partners.sort { ($0.distance, $0.to) < ($1.distance, $1.to) }
+                    partners.removeSubrange(Self.maxWalksPerStop...)
+                }
+                for (_, b) in partners { add(ServedPair(a, b), .station) }
             }
+        }
+        if capped > 0, let sink {
+            sink.add(
+                Notice(
+                    .denseNetworkCapped, file: "stops.txt", field: "parent_station", value: most.id,
+                    message:
+                        "\(capped) served stops have more than \(Self.maxWalksPerStop) stops of their place to change to (\(most.id): \(most.count)); each keeps its nearest \(Self.maxWalksPerStop).",
+                    repair: "nearest \(Self.maxWalksPerStop) kept"))
         }
         let walkingOrder = given.map(\.id) == served.map(\.id) ? nil : given.map { number[$0.id]! }
         for pair in walking { add(walkingOrder.map { ServedPair($0[pair.from], $0[pair.to]) } ?? pair, .walk) }
@@ -119,25 +144,28 @@ package struct TransferWalks: Sendable {
                     return numbers.count - 1
                 })
         }
-        let grid = PointGrid(served.map(\.point), radius: settings.walkRadius)
+        let tree = NearestPoints(served.map(\.point))
         var pairs: [ServedPair] = []
         var near: [(distance: Double, to: Int)] = []
         var capped = 0
         for (i, a) in served.enumerated() where a.point.isValid {
             near.removeAll(keepingCapacity: true)
-            grid.forEach(near: a.point) { j in
-                guard i != j, !lines[j].isSubset(of: lines[i]) else { return }
+            let examined = tree.nearest(to: a.point, within: settings.walkRadius, first: 2 * Self.maxWalksPerStop + 1, limit: Self.maxExamined + 1) {
+                $0.count(where: { j in i != j && !lines[j].isSubset(of: lines[i]) && a.point.distance(to: served[j].point) <= settings.walkRadius })
+                    > Self.maxWalksPerStop
+            }
+            for j in examined where i != j && !lines[j].isSubset(of: lines[i]) {
                 let distance = a.point.distance(to: served[j].point)
-                guard distance <= settings.walkRadius else { return }
+                guard distance <= settings.walkRadius else { continue }
                 near.append((distance, j))
             }
             // The nearest only, however dense the stops (a city centre of thousands of stops, or
             // a hostile feed of a thousand in one square): the walks grow with the stops, not
-            // with their square. Ties by position, so the walks never depend on the grid's order.
-            if near.count > Self.maxWalksPerStop {
+            // with their square. Ties by position, so the walks never depend on the tree's order.
+            if near.count > Self.maxWalksPerStop || examined.count > Self.maxExamined {
                 capped += 1
                 near.sort { ($0.distance, $0.to) < ($1.distance, $1.to) }
-                near.removeSubrange(Self.maxWalksPerStop...)
+                near.removeSubrange(min(near.count, Self.maxWalksPerStop)...)
             }
             near.sort { $0.to < $1.to }
             for (_, j) in near { pairs.append(ServedPair(i, j)) }
@@ -149,6 +177,11 @@ package struct TransferWalks: Sendable {
     /// candidates a stop has is 38 (downtown Seattle, three King County Metro feeds, 2026-12-01),
     /// so no real stop is cut; a hostile square of thousands is.
     package static let maxWalksPerStop = 48
+
+    /// The most served stops within the walking radius of one stop that are measured for its
+    /// walks, nearest first: finding a stop's walks costs this many, however crowded the square.
+    /// On the 21-feed region no stop has as many within 250 m.
+    package static let maxExamined = 512
 }
 
 /// A directed pair of stops by their positions.

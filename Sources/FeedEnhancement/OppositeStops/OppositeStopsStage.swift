@@ -39,6 +39,7 @@ package struct OppositeStopsStage: Sendable {
         for (row, id) in feed.routes.texts(.routeId).enumerated() { if let id { routeTypes[id] = feed.routes.integers(.routeType)[row] } }
 
         var merged: [UnorderedPair: OppositeLink] = [:]
+        var capped: [(route: String, stops: Int)] = []
         var summaries: [String: RouteOpposites] = [:]
         /// Directions in which each line serves each stop.
         var served: [String: [String: Set<Int>]] = [:]
@@ -61,20 +62,25 @@ package struct OppositeStopsStage: Sendable {
                     .map { Stop(id: $0.key, facing: $0.value, name: names[$0.key] ?? StopNameKey(""), parent: parents[$0.key]) }
             }
             let a = side(zero), b = side(one)
-            // Scores of every plausible pair.
-            var scores: [[Double?]] = Array(repeating: Array(repeating: nil, count: b.count), count: a.count)
+            // Scores of every plausible pair: each stop's nearest of the other side within the
+            // distance, at most `maxCandidates` of them.
+            let (near, cut) = Self.candidates(a.map(\.facing.point), b.map(\.facing.point), within: maxDistance)
+            if cut > 0 { capped.append((route, cut)) }
+            var scores: [[(j: Int, score: Double)]] = Array(repeating: [], count: a.count)
+            var bestB = [Double](repeating: -1, count: b.count)
             for i in a.indices {
-                for j in b.indices {
-                    scores[i][j] = score(a[i], b[j], maxDistance: maxDistance)
+                for j in near[i] {
+                    guard let s = score(a[i], b[j], maxDistance: maxDistance) else { continue }
+                    scores[i].append((j, s))
+                    bestB[j] = max(bestB[j], s)
                 }
             }
-            let bestA = a.indices.map { i in scores[i].compactMap { $0 }.max() ?? -1 }
-            let bestB = b.indices.map { j in a.indices.compactMap { scores[$0][j] }.max() ?? -1 }
+            let bestA = scores.map { $0.map(\.score).max() ?? -1 }
             var linkedA = Set<Int>(), linkedB = Set<Int>(), ambiguous = Set<String>()
             for i in a.indices {
                 var partners = 0
-                for j in b.indices {
-                    guard let s = scores[i][j], s >= settings.minConfidence, s >= bestA[i] - 0.05, s >= bestB[j] - 0.05 else { continue }
+                for (j, s) in scores[i] {
+                    guard s >= settings.minConfidence, s >= bestA[i] - 0.05, s >= bestB[j] - 0.05 else { continue }
                     partners += 1
                     linkedA.insert(i)
                     linkedB.insert(j)
@@ -127,7 +133,40 @@ package struct OppositeStopsStage: Sendable {
                     message: "\(contradicted) candidate opposite-stop links were dropped: another line serves both stops in the same direction.",
                     repair: "links not made"))
         }
+        if let most = capped.max(by: { ($0.stops, $1.route) < ($1.stops, $0.route) }) {
+            sink.add(
+                Notice(
+                    .denseNetworkCapped, file: "stops.txt", field: "stop_opposites", value: most.route,
+                    message:
+                        "On \(capped.count) lines, stops have more than \(Self.maxCandidates) stops of the other direction within the opposite-stop distance (line \(most.route): \(most.stops) such stops); each is compared with its nearest \(Self.maxCandidates).",
+                    repair: "nearest \(Self.maxCandidates) compared"))
+        }
         return FeedOpposites(links: links, routes: summaries, contradicted: contradicted)
+    }
+
+    /// The most stops of the other direction one stop is compared with, nearest first: on the
+    /// 21-feed region no stop has as many within its line's distance, so nothing is left out
+    /// there; a hostile square of thousands of one line's stops is cut.
+    static let maxCandidates = 64
+
+    /// For each of `a`, the positions in `b` of its nearest within `metres` and of those that
+    /// have it among their nearest (at most ``maxCandidates`` each way), in order; and how many
+    /// stops had more.
+    private static func candidates(_ a: [Point], _ b: [Point], within metres: Double) -> (near: [[Int]], capped: Int) {
+        var near: [Set<Int>] = Array(repeating: [], count: a.count)
+        var capped = 0
+        let treeB = NearestPoints(b), treeA = NearestPoints(a)
+        for (i, point) in a.enumerated() {
+            let found = treeB.nearest(to: point, within: metres, limit: maxCandidates + 1)
+            if found.count > maxCandidates { capped += 1 }
+            near[i].formUnion(found.prefix(maxCandidates))
+        }
+        for (j, point) in b.enumerated() {
+            let found = treeA.nearest(to: point, within: metres, limit: maxCandidates + 1)
+            if found.count > maxCandidates { capped += 1 }
+            for i in found.prefix(maxCandidates) { near[i].insert(j) }
+        }
+        return (near.map { $0.sorted() }, capped)
     }
 
     /// How plausible it is that `b` is `a`'s opposite, 0–1; nil when it cannot be.

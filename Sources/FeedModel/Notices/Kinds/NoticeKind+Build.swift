@@ -4,7 +4,7 @@ extension NoticeKind {
     static let buildKinds: [NoticeKind] = [
         .rowsDropped, .rowsRemovedWithParent, .noUsableRows, .noFixedRouteService, .ambiguousDirection,
         .directionIdContradictsGeometry, .oppositeLinkContradicted, .placeOverrideUnknownStop,
-        .realtimeTripIdsUnavailable, .denseNetworkCapped,
+        .realtimeTripIdsUnavailable, .denseNetworkCapped, .directionsWorkCapped,
     ]
 
     package static let rowsDropped = NoticeKind(
@@ -47,6 +47,11 @@ extension NoticeKind {
 
     package static let denseNetworkCapped = NoticeKind(
         "dense_network_capped", .info, .feedc,
-        "More stops stand within a same-place or walking distance of one stop than the network stage links: each stop keeps its nearest candidates (same places: 48, walks: 48, nearer first, ties by id), so the network grows with the stops, not with their density. The value is the stop with the most candidates; the message counts the stops cut."
+        "More stops stand within a same-place, walking or opposite-stop distance of one stop than the compiler compares or links: each stop keeps its nearest candidates (same places: 48 of the nearest 512, walks and changes within a place: 48 of the nearest 512, opposite stops: the nearest 64 of the line's other direction; nearer first, ties by id), so the work grows with the stops, not with their density. The value is the stop (or, for opposite stops, the line) with the most candidates; the message counts the stops cut."
+    )
+
+    package static let directionsWorkCapped = NoticeKind(
+        "directions_work_capped", .info, files: ["trips.txt"], .feedc,
+        "A route's stop patterns would cost more than 50 million stop comparisons to sort into directions (thousands of patterns, or patterns of thousands of stops): the patterns past that are placed by their bearing (or their direction_id) unmeasured, and their own stops are left out of the direction's stop list. The value is the route."
     )
 }
