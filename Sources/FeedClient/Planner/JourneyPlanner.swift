@@ -106,14 +106,16 @@ public final class JourneyPlanner: @unchecked Sendable {
     /// Where a journey can start or end for `place`: a stop id (its place's stops, ``placeStops``), or
     /// `LAT,LON` (the stops within ``accessRadius``, with the walk: the straight line times 1.3
     /// at 1.2 m/s, as the bundle's walks are timed by default). Empty when nothing matches.
-    public func accesses(for place: String) throws(ClientError) -> [StopAccess] {
+    /// `maxWalk`: from or to a position, only stops within it (metres) as well.
+    public func accesses(for place: String, maxWalk: Double? = nil) throws(ClientError) -> [StopAccess] {
+        let radius = min(Self.accessRadius, maxWalk ?? Self.accessRadius)
         let parts = place.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         lock.lock()
         defer { lock.unlock() }
         try follow()
         do {
             if parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) {
-                let dlat = Self.accessRadius / 111_195, dlon = dlat / max(0.01, cos(lat * .pi / 180))
+                let dlat = radius / 111_195, dlon = dlat / max(0.01, cos(lat * .pi / 180))
                 let rows = try database.rows(
                     """
                     SELECT s.stop_id, s.lat, s.lon FROM stops s
@@ -125,7 +127,7 @@ public final class JourneyPlanner: @unchecked Sendable {
                     guard let id = row[0].string, let a = row[1].double, let b = row[2].double else { return nil }
                     let x = (b - lon) * cos((a + lat) * .pi / 360), y = a - lat
                     let metres = (x * x + y * y).squareRoot() * 111_195
-                    guard metres <= Self.accessRadius else { return nil }
+                    guard metres <= radius else { return nil }
                     return StopAccess(stopId: id, walkSeconds: Int((metres * 1.3 / 1.2).rounded(.up)))
                 }
             }
@@ -171,8 +173,9 @@ public final class JourneyPlanner: @unchecked Sendable {
     /// skipped call; a canceled one taken out. `delays` apply to the trips `live` leaves alone.
     public func plan(
         from origins: [StopAccess], to destinations: [StopAccess], date: Int, departure: Int,
-        delays: [String: TripDelay] = [:], live: [LiveRun] = []
+        options: PlanOptions = PlanOptions(), delays: [String: TripDelay] = [:], live: [LiveRun] = []
     ) throws(ClientError) -> [Journey] {
+        if let problem = options.problem { throw .badQuery(reason: problem) }
         if let (trip, delay) = delays.sorted(by: { $0.key < $1.key }).first(where: { $0.value.seconds.magnitude > UInt(TripDelay.maxSeconds) }) {
             throw .badQuery(reason: "the delay of trip `\(trip)`, \(delay.seconds) s, is beyond ±\(TripDelay.maxSeconds) s (a day)")
         }
@@ -183,7 +186,12 @@ public final class JourneyPlanner: @unchecked Sendable {
         guard !starts.isEmpty, !ends.isEmpty else { return [] }
         let count = network.stopIds.count
         let never = Int.max
-        var search = Search(count: count)
+        var search = Search(count: count, options: options)
+        // Step-free: the stops that may be boarded or alighted at, the trips that may be ridden.
+        let stopAllowed = options.wheelchair ? network.stopWheelchair.map { options.allows($0) } : nil
+        func runAllowed(_ r: TransitNetwork.Route, _ run: Int) -> Bool {
+            !options.wheelchair || options.allows(network.tripWheelchair[r.runs.trip(run)])
+        }
         for (stop, walk) in ends { search.egress[stop] = min(search.egress[stop] ?? never, walk) }
         for (stop, walk) in starts.sorted(by: { ($0.1, $0.0) < ($1.1, $1.0) }) where search.rideReach(stop, departure + walk) {
             search.arrival[0][stop] = min(search.arrival[0][stop], departure + walk)
@@ -215,10 +223,12 @@ public final class JourneyPlanner: @unchecked Sendable {
                 var run: Int?
                 var boarded = 0
                 search.steps += r.stops.count - queue[route]!
-                let excluded = live.skippedTrips[route] ?? []
+                var excluded = live.skippedTrips[route] ?? []
+                if options.wheelchair { excluded.formUnion(r.runs.windowTrips.filter { !options.allows(network.tripWheelchair[$0]) }) }
                 for position in queue[route]!..<r.stops.count {
                     let stop = r.stops[position]
-                    if let current = run, r.canAlight[position] {
+                    let stepFree = stopAllowed?[stop] ?? true
+                    if let current = run, r.canAlight[position], stepFree {
                         let time = r.runs.start(current) + r.arrivals[position]
                         if time < search.rideArrival[round][stop], search.rideReach(stop, time) {
                             let ride = Label.ride(route: route, board: boarded, alight: position, run: current)
@@ -230,18 +240,19 @@ public final class JourneyPlanner: @unchecked Sendable {
                                 search.label[round][stop] = ride
                             }
                             let change = network.change[stop]
-                            if change != TransitNetwork.forbidden, search.boardAt(round, stop, time + change, ride) {
+                            if change != TransitNetwork.forbidden, search.boardAt(round, stop, time + max(change, options.minChangeSeconds), ride) {
                                 marked.insert(stop)
                             }
                         }
                     }
                     let ready = search.ready[round - 1][stop]
-                    guard r.canBoard[position], ready != never else { continue }
+                    guard r.canBoard[position], stepFree, ready != never else { continue }
                     // The earliest run leaving here at `ready` (the change made) or later.
                     // A run late or cancelled runs as its own route, or not at all.
                     let value = ready - r.departures[position]
                     var earliest = r.runs.first(atLeast: value, excluding: excluded)
-                    while let found = earliest, live.skipped.contains(Int64(route) << 32 | Int64(found)) {
+                    while let found = earliest, live.skipped.contains(Int64(route) << 32 | Int64(found)) || !runAllowed(r, found) {
+                        search.steps += 1
                         earliest = r.runs.first(atLeast: value, after: r.runs.key(found), excluding: excluded)
                     }
                     if let earliest, run.map({ r.runs.precedes(earliest, $0) }) ?? true {
@@ -289,7 +300,13 @@ public final class JourneyPlanner: @unchecked Sendable {
         /// The work done: route positions scanned, footpaths tried.
         var steps = 0
 
-        init(count: Int) {
+        /// The rider's minimum change, and longest walk (metres).
+        let minChange: Int
+        let maxWalk: Double?
+
+        init(count: Int, options: PlanOptions) {
+            minChange = options.minChangeSeconds
+            maxWalk = options.maxWalkMetres
             arrival = [Array(repeating: Int.max, count: count)]
             label = [Array(repeating: .none, count: count)]
             rideArrival = [Array(repeating: Int.max, count: count)]
@@ -338,9 +355,12 @@ public final class JourneyPlanner: @unchecked Sendable {
             for stop in sources {
                 steps += network.footpaths[stop].count
                 for path in network.footpaths[stop] {
-                    let time = rideArrival[round][stop] + path.seconds
+                    if let maxWalk, let distance = path.distance, distance > maxWalk { continue }
+                    // After a ride a walk is a change: at least the rider's minimum.
+                    let seconds = round > 0 ? max(path.seconds, minChange) : path.seconds
+                    let time = rideArrival[round][stop] + seconds
                     guard time < target else { continue }
-                    let walk = Label.walk(from: stop, seconds: path.seconds)
+                    let walk = Label.walk(from: stop, seconds: seconds)
                     if time < arrival[round][path.to], time < best[path.to] {
                         arrival[round][path.to] = time
                         label[round][path.to] = walk

@@ -19,18 +19,48 @@ public struct JourneyPlanning: Sendable {
         public var from: String
         /// The destination: a stop id or `LAT,LON`.
         public var to: String
-        /// The departure, local time `YYYY-MM-DDTHH:MM`.
-        public var depart: String
+        /// The departure, local time `YYYY-MM-DDTHH:MM`; nil with `arrive`.
+        public var depart: String?
+        /// Arrive by this local time instead (the latest departure that does).
+        public var arrive: String?
+        /// Minutes of departures from `depart`: every journey leaving within them.
+        public var window: Int?
         /// Live changes by trip id (a GTFS-Realtime TripUpdate's): `{"seconds": 600,
         /// "from_stop_id": "S2"}` late from a stop on, or `{"cancelled": true}`.
         public var delays: [String: Delay]?
+        /// The rider's choices (``PlanOptions``): seconds, metres, step-free.
+        public var minChange: Int?
+        public var maxWalk: Double?
+        public var wheelchair: Bool?
+        public var unknownAccessible: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case from, to, depart, arrive, window, delays, wheelchair
+            case minChange = "min_change", maxWalk = "max_walk", unknownAccessible = "unknown_accessible"
+        }
 
         /// A request; `delays` nil for the timetable as published.
-        public init(from: String, to: String, depart: String, delays: [String: Delay]? = nil) {
+        public init(
+            from: String, to: String, depart: String? = nil, arrive: String? = nil, window: Int? = nil, delays: [String: Delay]? = nil,
+            options: PlanOptions = PlanOptions()
+        ) {
             self.from = from
             self.to = to
             self.depart = depart
+            self.arrive = arrive
+            self.window = window
             self.delays = delays
+            if options.minChangeSeconds != 0 { minChange = options.minChangeSeconds }
+            maxWalk = options.maxWalkMetres
+            if options.wheelchair { wheelchair = true }
+            if options.unknownAccessible { unknownAccessible = true }
+        }
+
+        /// The rider's choices asked.
+        public var options: PlanOptions {
+            PlanOptions(
+                minChangeSeconds: minChange ?? 0, maxWalkMetres: maxWalk, wheelchair: wheelchair ?? false,
+                unknownAccessible: unknownAccessible ?? false)
         }
     }
 
@@ -122,33 +152,51 @@ public struct JourneyPlanning: Sendable {
     public func answer(_ query: Query, live: (_ date: Int, _ seconds: Int) throws(ClientError) -> [LiveRun] = { _, _ in [] }) throws(ClientError)
         -> Answer
     {
-        guard let (date, seconds) = Self.parse(query.depart) else {
-            return Answer(journeys: [], problem: "`\(query.depart)` is not a local time YYYY-MM-DDTHH:MM")
+        guard (query.depart == nil) != (query.arrive == nil) else {
+            return Answer(journeys: [], problem: "give one of `depart` and `arrive`")
+        }
+        if query.window != nil && query.arrive != nil { return Answer(journeys: [], problem: "`window` goes with `depart`, not `arrive`") }
+        if let window = query.window, !(1...JourneyPlanner.maxWindowMinutes).contains(window) {
+            return Answer(journeys: [], problem: "`window` must be 1–\(JourneyPlanner.maxWindowMinutes) minutes")
+        }
+        let options = query.options
+        if let problem = options.problem { return Answer(journeys: [], problem: problem) }
+        let when = query.depart ?? query.arrive ?? ""
+        guard let (date, seconds) = Self.parse(when) else {
+            return Answer(journeys: [], problem: "`\(when)` is not a local time YYYY-MM-DDTHH:MM")
         }
         if let (trip, delay) = (query.delays ?? [:]).sorted(by: { $0.key < $1.key }).first(where: {
             ($0.value.seconds ?? 0).magnitude > UInt(TripDelay.maxSeconds)
         }) {
             return Answer(journeys: [], problem: "the delay of trip `\(trip)`, \(delay.seconds ?? 0) s, is beyond ±\(TripDelay.maxSeconds) s (a day)")
         }
-        let origins = try planner.accesses(for: query.from), destinations = try planner.accesses(for: query.to)
+        let origins = try planner.accesses(for: query.from, maxWalk: options.maxWalkMetres)
+        let destinations = try planner.accesses(for: query.to, maxWalk: options.maxWalkMetres)
+        let radius = Int(min(JourneyPlanner.accessRadius, options.maxWalkMetres ?? JourneyPlanner.accessRadius).rounded(.down))
         if origins.isEmpty {
             let position = query.from.contains(",")
             return Answer(
-                journeys: [], reason: position ? "no stop within 800 m of \(query.from)" : nil,
+                journeys: [], reason: position ? "no stop within \(radius) m of \(query.from)" : nil,
                 problem: position ? nil : "no stop `\(query.from)` in the bundle")
         }
         if destinations.isEmpty {
             let position = query.to.contains(",")
             return Answer(
-                journeys: [], reason: position ? "no stop within 800 m of \(query.to)" : nil,
+                journeys: [], reason: position ? "no stop within \(radius) m of \(query.to)" : nil,
                 problem: position ? nil : "no stop `\(query.to)` in the bundle")
         }
         let zone = planner.timeZone(of: origins[0].stopId)
         let journeys: [Journey]
         do {
-            journeys = try planner.plan(
-                from: origins, to: destinations, date: date, departure: seconds,
-                delays: (query.delays ?? [:]).mapValues(\.tripDelay), live: try live(date, seconds))
+            let delays = (query.delays ?? [:]).mapValues(\.tripDelay), runs = try live(date, seconds)
+            if query.arrive != nil {
+                journeys = try planner.plan(from: origins, to: destinations, date: date, arrivingBy: seconds, options: options, delays: delays, live: runs)
+            } else if let window = query.window {
+                journeys = try planner.plan(
+                    from: origins, to: destinations, date: date, departure: seconds, window: window, options: options, delays: delays, live: runs)
+            } else {
+                journeys = try planner.plan(from: origins, to: destinations, date: date, departure: seconds, options: options, delays: delays, live: runs)
+            }
         } catch .searchLimit(let steps) {
             return Answer(journeys: [], reason: ClientError.searchLimit(steps: steps).description)
         }
@@ -186,8 +234,8 @@ public struct JourneyPlanning: Sendable {
             }
             return Trip(departure: time(journey.departure), arrival: time(journey.arrival), transfers: journey.transfers, legs: legs)
         }
-        return Answer(
-            journeys: trips, reason: trips.isEmpty ? "no journey from \(query.from) to \(query.to) leaving \(query.depart) within the timetable" : nil)
+        let asked = query.arrive.map { "arriving by \($0)" } ?? "leaving \(when)"
+        return Answer(journeys: trips, reason: trips.isEmpty ? "no journey from \(query.from) to \(query.to) \(asked) within the timetable" : nil)
     }
 
     /// Lines for people: one journey per paragraph.

@@ -108,6 +108,9 @@ struct RouteRuns: Sendable {
         return best?.run
     }
 
+    /// The trips of the windows.
+    var windowTrips: Set<String> { Set(windows.map(\.trip)) }
+
     /// The fixed runs of `trip`, by number.
     func fixedRuns(of trip: String) -> [Int] { trips.indices.filter { trips[$0] == trip } }
 

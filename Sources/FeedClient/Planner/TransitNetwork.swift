@@ -31,6 +31,8 @@ struct TransitNetwork: Sendable {
     struct Footpath: Sendable {
         var to: Int
         var seconds: Int
+        /// Metres of straight line (`distance_m`); nil when the bundle gives none.
+        var distance: Double?
     }
 
     var stopIds: [String] = []
@@ -46,15 +48,25 @@ struct TransitNetwork: Sendable {
     var change: [Int] = []
     /// A stop's change time where transfers.txt says no change can be made there.
     static let forbidden = -1
+    /// Each stop's `wheelchair_boarding`, a platform's empty or 0 replaced by its station's.
+    var stopWheelchair: [Int?] = []
+    /// Each trip's `wheelchair_accessible`, where the bundle gives one.
+    var tripWheelchair: [String: Int] = [:]
 
     /// The network of service date `date` (YYYYMMDD).
     /// Every column the format declares NOT NULL is read as such: a bundle holding something else
     /// there is damaged (``ClientError/notABundle(path:reason:)``), not a row to skip.
     init(_ db: Database, date: Int) throws(ClientError) {
-        for row in try db.resultRows("planner stops", "SELECT stop_id FROM stops ORDER BY stop_id") {
+        var parentOf: [Int: String] = [:]
+        for row in try db.resultRows("planner stops", "SELECT stop_id, parent_station, wheelchair_boarding FROM stops ORDER BY stop_id") {
             let id = try row.text("stop_id")
+            if let parent = try row.optionalText("parent_station") { parentOf[stopIds.count] = parent }
             stopIndex[id] = stopIds.count
             stopIds.append(id)
+            stopWheelchair.append(try row.optionalInt("wheelchair_boarding"))
+        }
+        for (stop, parent) in parentOf where (stopWheelchair[stop] ?? 0) == 0 {
+            if let station = stopIndex[parent], let value = stopWheelchair[station] { stopWheelchair[stop] = value }
         }
         let previous = TransitNetwork.dayBefore(date)
         let today = try Self.services(db, on: date), yesterday = try Self.services(db, on: previous)
@@ -70,8 +82,11 @@ struct TransitNetwork: Sendable {
         var runs: [String: [(start: Int, trip: String)]] = [:]
         var runWindows: [String: [(first: Int, end: Int, headway: Int, trip: String)]] = [:]
         var routeOf: [String: String] = [:]
-        for row in try db.resultRows("planner trips", "SELECT trip_id, route_id, service_id, pattern_id, timing_id, start_time FROM trips") {
+        for row in try db.resultRows(
+            "planner trips", "SELECT trip_id, route_id, service_id, pattern_id, timing_id, start_time, wheelchair_accessible FROM trips")
+        {
             let trip = try row.text("trip_id"), route = try row.text("route_id"), service = try row.text("service_id")
+            if let wheelchair = try row.optionalInt("wheelchair_accessible") { tripWheelchair[trip] = wheelchair }
             let pattern = try row.text("pattern_id"), timing = try row.text("timing_id"), start = try row.int("start_time")
             let key = pattern + "\t" + timing
             routeOf[key] = route
@@ -128,13 +143,14 @@ struct TransitNetwork: Sendable {
         footpaths = Array(repeating: [], count: stopIds.count)
         var called = Array(repeating: false, count: stopIds.count)
         for stops in patternStops.values { for stop in stops { called[stop.stop] = true } }
-        for row in try db.resultRows("planner stop_transfers", "SELECT from_stop_id, to_stop_id, seconds FROM stop_transfers ORDER BY from_stop_id, to_stop_id")
+        for row in try db.resultRows(
+            "planner stop_transfers", "SELECT from_stop_id, to_stop_id, seconds, distance_m FROM stop_transfers ORDER BY from_stop_id, to_stop_id")
         {
             let seconds = try row.int("seconds")
             guard let from = stopIndex[try row.text("from_stop_id")], let to = stopIndex[try row.text("to_stop_id")],
                 called[from], called[to], from != to
             else { continue }
-            footpaths[from].append(Footpath(to: to, seconds: seconds))
+            footpaths[from].append(Footpath(to: to, seconds: seconds, distance: try row.optionalReal("distance_m")))
         }
         change = try Self.changeTimes(db, stopIds: stopIds)
     }

@@ -17,10 +17,13 @@ struct Plan: ParsableCommand {
             agency of the origin; both service days around midnight are searched.
 
             With --batch, queries are read from standard input, one JSON object per line \
-            ({"from": …, "to": …, "depart": …, "delays": {…}}), and answered one JSON line each; \
+            ({"from": …, "to": …, "depart": … or "arrive": …, "window": …, "delays": {…}, \
+            "min_change": …, "max_walk": …, "wheelchair": true, "unknown_accessible": true}), and answered one JSON line each; \
             a line over 1 MiB is answered with a problem and the next line read as usual. \
             Delays (--delays, or "delays" in a batch line) re-plan on live times: a trip late from \
-            a stop on, or cancelled.
+            a stop on, or cancelled. --arrive asks for the latest departure arriving by a time; \
+            --window for every journey leaving within N minutes; --min-change, --max-walk and \
+            --wheelchair for what the rider needs (docs/client.md, items 4 to 6).
 
             Exit status: 0 answered (also with no journey: "journeys": [] and a reason); 2 a bad \
             bundle, place or time.
@@ -39,6 +42,24 @@ struct Plan: ParsableCommand {
 
     @Option(help: "Departure, local to the agency: YYYY-MM-DDTHH:MM.")
     var depart: String?
+
+    @Option(help: "Arrive by this time instead (YYYY-MM-DDTHH:MM): the journeys leaving as late as possible.")
+    var arrive: String?
+
+    @Option(help: "With --depart: every journey leaving within this many minutes (1–240), not only the first.")
+    var window: Int?
+
+    @Option(name: .customLong("min-change"), help: "Take at least this many seconds to change vehicles (0–3600).")
+    var minChange: Int?
+
+    @Option(name: .customLong("max-walk"), help: "Walk at most this many metres at a time (0–10000).")
+    var maxWalk: Double?
+
+    @Flag(help: "Step-free: only stops with wheelchair_boarding 1 and trips with wheelchair_accessible 1.")
+    var wheelchair = false
+
+    @Flag(name: .customLong("unknown-accessible"), help: "With --wheelchair, count stops and trips without the information as accessible.")
+    var unknownAccessible = false
 
     @Option(help: "Live delays, a JSON file: {\"TRIP_ID\": {\"seconds\": 600, \"from_stop_id\": \"S2\"}, \"OTHER\": {\"cancelled\": true}}.")
     var delays: String?
@@ -96,7 +117,9 @@ struct Plan: ParsableCommand {
             }
             return
         }
-        guard let from, let to, let depart else { Terminal.fail("give --from, --to and --depart (or --batch)", code: .usageError) }
+        guard let from, let to, (depart == nil) != (arrive == nil) else {
+            Terminal.fail("give --from, --to and one of --depart and --arrive (or --batch)", code: .usageError)
+        }
         let answer: JourneyPlanning.Answer
         do {
             var live: [String: JourneyPlanning.Delay]?
@@ -108,7 +131,9 @@ struct Plan: ParsableCommand {
                 }
                 live = parsed
             }
-            answer = try planning.answer(JourneyPlanning.Query(from: from, to: to, depart: depart, delays: live), live: liveRuns)
+            let options = PlanOptions(minChangeSeconds: minChange ?? 0, maxWalkMetres: maxWalk, wheelchair: wheelchair, unknownAccessible: unknownAccessible)
+            answer = try planning.answer(
+                JourneyPlanning.Query(from: from, to: to, depart: depart, arrive: arrive, window: window, delays: live, options: options), live: liveRuns)
         } catch {
             Terminal.fail(error, file: bundle)
         }
