@@ -16,6 +16,7 @@ no whole number of seconds is refused with a problem naming the trip. A hostile 
 its rows, not what they expand to (frequency windows are never expanded: feedc_runs), and a
 search its work: past `max_steps` steps it stops (SearchLimit), answered with no journey.
 """
+import bisect
 import datetime
 import json
 import math
@@ -75,7 +76,7 @@ STOP_TIMEZONE = """
 DAY = 86_400
 MAX_WINDOW_SEARCHES = 200                # a departure window's forward searches at most
 MIN_CHANGE_RANGE = range(0, 3601)        # PlanOptions.min_change, seconds
-MAX_WALK_RANGE = range(0, 10_001)        # PlanOptions.max_walk, metres
+MAX_WALK = 10_000                        # PlanOptions.max_walk at most, metres (any number from 0: 150.5 too)
 WINDOW_RANGE = range(1, 241)             # a departure window, minutes
 
 
@@ -93,7 +94,7 @@ class PlanOptions(namedtuple("PlanOptions", "min_change max_walk wheelchair unkn
         """What is wrong with these choices, in words (the field named), else None."""
         if type(self.min_change) is not int or self.min_change not in MIN_CHANGE_RANGE:
             return "`min_change` must be 0–3600 seconds"
-        if self.max_walk is not None and (type(self.max_walk) is not int or self.max_walk not in MAX_WALK_RANGE):
+        if self.max_walk is not None and (type(self.max_walk) not in (int, float) or not 0 <= self.max_walk <= MAX_WALK):
             return "`max_walk` must be 0–10000 metres"
         if type(self.wheelchair) is not bool or type(self.unknown_accessible) is not bool:
             return "`wheelchair` and `unknown_accessible` must be true or false"
@@ -117,14 +118,14 @@ class _Rules:
     def __init__(self, db, network, options):
         self.min_change = options.min_change
         self.change = [c if c == FORBIDDEN else max(c, options.min_change) for c in network.change]
-        self.footpaths = network.footpaths
+        self.footpaths = self.tried = network.footpaths   # tried: what a walk counts as steps, every footpath
         if options.max_walk is not None:
             distances = network.kept.get("distances")
             if distances is None:
                 distances = network.kept["distances"] = footpath_distances(db, network)
             self.footpaths = [[path for path, metres in zip(paths, far) if metres is None or metres <= options.max_walk]
                               for paths, far in zip(network.footpaths, distances)]
-        self.stop_ok, self.barred, self.runs = None, None, {}
+        self.stop_ok, self.barred, self.runs, self.routes = None, None, {}, len(network.routes)
         if options.wheelchair:
             if "stops" not in network.kept:
                 network.kept["stops"], network.kept["trips"] = stop_wheelchair(db, network), trip_wheelchair(db)
@@ -133,13 +134,15 @@ class _Rules:
             self.barred = {trip for trip, value in network.kept["trips"].items() if value not in fits}
 
     def route_runs(self, number, route):
-        """The runs of route `number` a rider may take: without those of barred trips."""
-        if not self.barred:
+        """The runs of route `number` a rider may take: without those of barred trips (kept for
+        the network's routes; a live route of its own, numbered per query, made each time)."""
+        if not self.barred or not (route.runs.trips & self.barred):
             return route.runs
-        runs = self.runs.get(number)
+        runs = self.runs.get(number) if number < self.routes else None
         if runs is None:
-            runs = self.runs[number] = route.runs if not (route.runs.trips & self.barred) else Runs(
-                [run for run in route.runs.fixed if run[1] not in self.barred], [w for w in route.runs.windows if w.trip_id not in self.barred])
+            runs = Runs([run for run in route.runs.fixed if run[1] not in self.barred], [w for w in route.runs.windows if w.trip_id not in self.barred])
+            if number < self.routes:
+                self.runs[number] = runs
         return runs
 
 
@@ -282,7 +285,7 @@ class _Search:
         improved = set()
         least = rules.min_change if k > 0 else 0
         for stop in sources:
-            self.steps += len(rules.footpaths[stop])
+            self.steps += len(rules.tried[stop])
             for to, seconds in rules.footpaths[stop]:
                 seconds = max(seconds, least)
                 time = self.ride_arrival[k][stop] + seconds
@@ -390,11 +393,12 @@ class JourneyPlanner:
         `departure`): the answer from the latest departure, to the second, whose earliest arrival
         is by then, less any journey arriving later (docs/client.md item 5). `window` (minutes,
         1 to 240, with `departure`): the journeys leaving within it, none dominated (item 6)."""
-        delays = _live(delays)
         options = NO_OPTIONS if options is None else options
         problem = options.problem()
+        if problem is None:
+            delays = _live(delays)
         if problem is None and (departure is None) == (arrive_by is None):
-            problem = "give either `depart` or `arrive`"
+            problem = "give one of `depart` and `arrive`"
         if problem is None and window is not None and (type(window) is not int or window not in WINDOW_RANGE):
             problem = "`window` must be 1–240 minutes"
         if problem is None and window is not None and arrive_by is not None:
@@ -522,6 +526,8 @@ class JourneyPlanner:
         the runs it rides."""
         r, run, boarded = live.route(number), None, 0
         skipped, change, stop_ok, runs = live.skipped_in(number), rules.change, rules.stop_ok, rules.route_runs(number, r)
+        # Runs passed over (taken out live, or a trip a wheelchair cannot ride) count as steps.
+        passing = runs is not r.runs or bool(skipped.trips or skipped.runs)
         search.steps += len(r.stops) - first
         for position in range(first, len(r.stops)):
             stop = r.stops[position]
@@ -538,7 +544,10 @@ class JourneyPlanner:
             ready = search.ready[k - 1][stop]
             if not r.can_board[position] or ready == NEVER or (stop_ok is not None and not stop_ok[stop]):
                 continue
-            earliest = runs.first_at(ready - r.departures[position], skipped)
+            value = ready - r.departures[position]
+            earliest = runs.first_at(value, skipped)
+            if passing:
+                search.steps += _passed_over(r.runs, value, earliest, skipped, rules.barred)
             if earliest is not None and (run is None or earliest < run):
                 run, boarded = earliest, position
 
@@ -575,6 +584,23 @@ class JourneyPlanner:
         return Journey(start, arrival, max(0, rides - 1), legs, access, egress, network.stop_ids[here])
 
 
+def _passed_over(runs, value, found, skipped, barred):
+    """How many runs the Swift planner passes over, a step each, looking for the earliest run of
+    `runs` (the route's, every trip's) at or after `value` that it may board, `found` (None:
+    none): the fixed runs starting from `value` before `found` (each one taken out live or of a
+    barred trip, else it would be found), and the window runs taken out one by one (a live run)
+    before it; not the windows of a trip taken out whole (a delay) or barred."""
+    first = bisect.bisect_left(runs.fixed_starts, value)
+    last = len(runs.fixed) if found is None else bisect.bisect_left(runs.fixed, found)
+    count = max(0, last - first)
+    for run in skipped.runs:
+        if run[0] >= value and (found is None or run < found) and run[1] not in skipped.trips and not (barred and run[1] in barred):
+            index = bisect.bisect_left(runs.fixed, run)
+            if (index == len(runs.fixed) or runs.fixed[index] != run) and runs.has(*run):
+                count += 1
+    return count
+
+
 def _identity(path):
     """Which file `path` names now (device and inode, as Swift's FileIdentity): a file renamed over
     it is another; none there, (0, 0)."""
@@ -587,7 +613,7 @@ def _identity(path):
 
 def _no_place(place, radius=ACCESS_RADIUS):
     if "," in place:
-        return {"journeys": [], "reason": "no stop within %d m of %s" % (radius, place)}
+        return {"journeys": [], "reason": "no stop within %d m of %s" % (math.floor(radius), place)}
     return {"journeys": [], "problem": "no stop `%s` in the bundle" % place}
 
 
@@ -597,7 +623,18 @@ def _whole(value):
     return None if value is None else _whole_seconds(value)
 
 
-OPTION_KEYS = {"min_change": "whole", "max_walk": "whole", "window": "whole", "wheelchair": "bool", "unknown_accessible": "bool"}
+# How JSONDecoder reads each choice of a query: an Int (a whole number within Int's range, also
+# written 600.0), a Double (any number), a Bool.
+OPTION_KEYS = {"min_change": "whole", "max_walk": "number", "window": "whole", "wheelchair": "bool", "unknown_accessible": "bool"}
+
+
+def _reads_as(value, kind):
+    """Whether JSONDecoder reads `value` (not null) as `kind` (OPTION_KEYS)."""
+    if kind == "whole":
+        return _whole(value) is not None
+    if kind == "number":
+        return type(value) in (int, float)
+    return type(value) is bool
 
 
 def _well_typed(query):
@@ -610,16 +647,13 @@ def _well_typed(query):
         value = query.get(key)
         if (value is not None or key in ("from", "to")) and not (isinstance(value, str) and not SURROGATE.search(value)):
             return False
-    for key, kind in OPTION_KEYS.items():
-        value = query.get(key)
-        if value is not None and (_whole(value) is None if kind == "whole" else type(value) is not bool):
-            return False
-    return True
+    return all(query.get(key) is None or _reads_as(query[key], kind) for key, kind in OPTION_KEYS.items())
 
 
 def query_options(query):
     """The rider's choices of a (well typed) query: PlanOptions."""
-    walk = _whole(query.get("max_walk"))
+    walk = query.get("max_walk")
+    walk = None if walk is None else float(walk)
     return PlanOptions(_whole(query.get("min_change")) or 0, walk, bool(query.get("wheelchair")), bool(query.get("unknown_accessible")))
 
 
@@ -637,21 +671,24 @@ def answer(planner, query, live=None):
     if not _well_typed(query):
         return {"journeys": [], "problem": "not a query: " + _shown(query)}
     depart, arrive, window = query.get("depart"), query.get("arrive"), _whole(query.get("window"))
+    options = query_options(query)
+    # The checks in the order JourneyPlanning.answer makes them.
     if (depart is None) == (arrive is None):
-        return {"journeys": [], "problem": "give either `depart` or `arrive`"}
+        problem = "give one of `depart` and `arrive`"
+    elif window is not None and arrive is not None:
+        problem = "`window` goes with `depart`, not `arrive`"
+    elif window is not None and window not in WINDOW_RANGE:
+        problem = "`window` must be 1–240 minutes"
+    else:
+        problem = options.problem()
+    if problem is not None:
+        return {"journeys": [], "problem": problem}
     given = depart if arrive is None else arrive
     parsed = parse_depart(given)
     if parsed is None:
         return {"journeys": [], "problem": "`%s` is not a local time YYYY-MM-DDTHH:MM" % given}
     date, seconds = parsed
-    options = query_options(query)
-    problem = options.problem()
-    if problem is None and window is not None and window not in WINDOW_RANGE:
-        problem = "`window` must be 1–240 minutes"
-    if problem is None and window is not None and arrive is not None:
-        problem = "`window` goes with `depart`, not `arrive`"
-    if problem is None:
-        problem = delay_problem(query.get("delays"))
+    problem = delay_problem(query.get("delays"))
     if problem is not None:
         return {"journeys": [], "problem": problem}
     radius = options.radius()
@@ -740,10 +777,8 @@ def _query(line):
     if not isinstance(query, dict) or not all(isinstance(query.get(key), str) for key in ("from", "to")) or not all(
             query.get(key) is None or isinstance(query[key], str) for key in ("depart", "arrive")):
         return None
-    for key, kind in OPTION_KEYS.items():
-        value = query.get(key)
-        if value is not None and (_whole(value) is None if kind == "whole" else type(value) is not bool):
-            return None
+    if not all(query.get(key) is None or _reads_as(query[key], kind) for key, kind in OPTION_KEYS.items()):
+        return None
     delays = query.get("delays")
     if delays is not None and (not isinstance(delays, dict) or not all(
             isinstance(delay, dict) and _whole_seconds(delay.get("seconds")) is not None

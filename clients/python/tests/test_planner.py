@@ -573,7 +573,7 @@ class HostileInputTests(unittest.TestCase):
                       dict(TINY_QUERY, **{"from": "\ud800"})]:
             self.assertTrue(answer(self.planner, query)["problem"].startswith("not a query: "), query)
         # A query may give `arrive` in place of `depart` (issue 43): neither is a problem of its own.
-        self.assertEqual(answer(self.planner, {"from": "A", "to": "C"}), {"journeys": [], "problem": "give either `depart` or `arrive`"})
+        self.assertEqual(answer(self.planner, {"from": "A", "to": "C"}), {"journeys": [], "problem": "give one of `depart` and `arrive`"})
 
     def test_a_bundle_that_cannot_be_read_is_a_problem_per_line(self):
         broken = os.path.join(FOLDER, "broken.sqlite")
