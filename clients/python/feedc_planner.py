@@ -6,6 +6,8 @@ or newer (zoneinfo).
 
     planner = JourneyPlanner("bundle.sqlite")
     answer(planner, {"from": "bart:12TH", "to": "37.44,-122.16", "depart": "2018-06-13T08:00"})
+    answer(planner, {"from": "bart:12TH", "to": "caltrain:70011", "arrive": "2018-06-13T09:00",
+                     "min_change": 180, "max_walk": 300, "wheelchair": True})     (items 4 to 6: PlanOptions)
     python3 feedc_planner.py BUNDLE.sqlite --batch     (JSON lines in, one answer line each)
     python3 feedc_planner.py BUNDLE.sqlite --batch --live tripupdates.pb --source wmata
                                                        (re-planned on GTFS-Realtime messages)
