@@ -204,6 +204,38 @@ class TransitNetwork:
             if a is not None and b is not None and integer(seconds) is not None and called[a] and called[b] and a != b:
                 self.footpaths[a].append((b, seconds))
         self.change = change_times(db, self.stop_ids, self.stop_index)
+        self.called = called
+        self.kept = {}  # what the rider's choices (feedc_planner.PlanOptions) read, once: key -> value
+
+
+def footpath_distances(db, network):
+    """Per stop, the `distance_m` of each of its footpaths (network.footpaths, in their order),
+    None where the bundle gives none (or no number): read only when a maximum walk is asked."""
+    distances = [[] for _ in network.stop_ids]
+    for origin, to, seconds, metres in db.execute(
+            "SELECT from_stop_id, to_stop_id, seconds, distance_m FROM stop_transfers ORDER BY from_stop_id, to_stop_id"):
+        a, b = network.stop_index.get(text(origin)), network.stop_index.get(text(to))
+        if a is not None and b is not None and integer(seconds) is not None and network.called[a] and network.called[b] and a != b:
+            distances[a].append(float(metres) if isinstance(metres, (int, float)) else None)
+    return distances
+
+
+def stop_wheelchair(db, network):
+    """Per stop, its `wheelchair_boarding` as the planner reads it: its own when not 0, else
+    (none, empty or 0) its parent station's; 0 when neither says."""
+    own, parents = {}, {}
+    for stop, value, parent in db.execute("SELECT stop_id, wheelchair_boarding, parent_station FROM stops"):
+        if text(stop) is not None:
+            own[stop] = integer(value) or 0
+            if text(parent) is not None:
+                parents[stop] = parent
+    return [own.get(stop) or own.get(parents.get(stop), 0) for stop in network.stop_ids]
+
+
+def trip_wheelchair(db):
+    """By trip id, its `wheelchair_accessible` (0 for none)."""
+    return {trip: integer(value) or 0 for trip, value in db.execute("SELECT trip_id, wheelchair_accessible FROM trips")
+            if text(trip) is not None}
 
 
 def change_times(db, stop_ids, stop_index):

@@ -6,6 +6,8 @@ or newer (zoneinfo).
 
     planner = JourneyPlanner("bundle.sqlite")
     answer(planner, {"from": "bart:12TH", "to": "37.44,-122.16", "depart": "2018-06-13T08:00"})
+    answer(planner, {"from": "bart:12TH", "to": "caltrain:70011", "arrive": "2018-06-13T09:00",
+                     "min_change": 180, "max_walk": 300, "wheelchair": True})     (items 4 to 6: PlanOptions)
     python3 feedc_planner.py BUNDLE.sqlite --batch     (JSON lines in, one answer line each)
     python3 feedc_planner.py BUNDLE.sqlite --batch --live tripupdates.pb --source wmata
                                                        (re-planned on GTFS-Realtime messages)
@@ -16,6 +18,7 @@ no whole number of seconds is refused with a problem naming the trip. A hostile 
 its rows, not what they expand to (frequency windows are never expanded: feedc_runs), and a
 search its work: past `max_steps` steps it stops (SearchLimit), answered with no journey.
 """
+import bisect
 import datetime
 import json
 import math
@@ -27,7 +30,9 @@ import urllib.parse
 import zoneinfo
 from collections import OrderedDict, namedtuple
 
-from feedc_network import FORBIDDEN, WHITESPACE, LiveTimetable, TransitNetwork, iso_time, parse_depart, read_double, text
+from feedc_network import (FORBIDDEN, WHITESPACE, LiveTimetable, TransitNetwork, footpath_distances, iso_time, parse_depart, read_double,
+                           stop_wheelchair, text, trip_wheelchair)
+from feedc_runs import Runs
 
 NEVER = 2 ** 63 - 1                      # Swift's Int.max: not reached
 ACCESS_RADIUS = 800.0                    # metres walked to or from a stop from a position
@@ -68,6 +73,79 @@ STOP_TIMEZONE = """
        WHERE sr.stop_id = ? ORDER BY sr.trip_count DESC, sr.route_id LIMIT 1),
       (SELECT timezone FROM agencies ORDER BY agency_id LIMIT 1)) AS timezone
     """
+
+
+DAY = 86_400
+MAX_WINDOW_SEARCHES = 200                # a departure window's forward searches at most
+MIN_CHANGE_RANGE = range(0, 3601)        # PlanOptions.min_change, seconds
+MAX_WALK = 10_000                        # PlanOptions.max_walk at most, metres (any number from 0: 150.5 too)
+WINDOW_RANGE = range(1, 241)             # a departure window, minutes
+
+
+class PlanOptions(namedtuple("PlanOptions", "min_change max_walk wheelchair unknown_accessible", defaults=(0, None, False, False))):
+    """The rider's choices (docs/client.md, "Plan a journey", item 4; Swift's PlanOptions):
+    `min_change` seconds every change of vehicles takes at least (a stop's change time is the
+    larger of its own and this, a forbidden change stays forbidden; a walk after a ride takes the
+    larger of its seconds and this; the walks from the origin keep theirs); `max_walk` metres, or
+    None: no footpath whose distance_m is larger (one without is taken), and from or to a
+    position only stops within it and within 800 m; `wheelchair`: boarding and alighting only at
+    stops whose wheelchair_boarding is 1 (none, empty or 0: the station's), riding only trips
+    whose wheelchair_accessible is 1, or also none (empty or 0) with `unknown_accessible`."""
+
+    def problem(self):
+        """What is wrong with these choices, in words (the field named), else None."""
+        if type(self.min_change) is not int or self.min_change not in MIN_CHANGE_RANGE:
+            return "`min_change` must be 0–3600 seconds"
+        if self.max_walk is not None and (type(self.max_walk) not in (int, float) or not 0 <= self.max_walk <= MAX_WALK):
+            return "`max_walk` must be 0–10000 metres"
+        if type(self.wheelchair) is not bool or type(self.unknown_accessible) is not bool:
+            return "`wheelchair` and `unknown_accessible` must be true or false"
+        return None
+
+    def radius(self):
+        """How far from or to a position a stop may be: 800 m, less with a shorter maximum walk."""
+        return ACCESS_RADIUS if self.max_walk is None else min(ACCESS_RADIUS, float(self.max_walk))
+
+
+NO_OPTIONS = PlanOptions()
+RULES_KEPT = 8                           # the choices' readings of a network kept (_Rules), the last used
+
+
+class _Rules:
+    """The day's network as the rider's choices (PlanOptions) take it: each stop's change time,
+    the footpaths (and their least seconds after a ride), where a wheelchair may board and
+    alight, and each route's runs a wheelchair may ride (the network's own when there is no
+    choice; kept on the network, built once per choice)."""
+
+    def __init__(self, db, network, options):
+        self.min_change = options.min_change
+        self.change = [c if c == FORBIDDEN else max(c, options.min_change) for c in network.change]
+        self.footpaths = self.tried = network.footpaths   # tried: what a walk counts as steps, every footpath
+        if options.max_walk is not None:
+            distances = network.kept.get("distances")
+            if distances is None:
+                distances = network.kept["distances"] = footpath_distances(db, network)
+            self.footpaths = [[path for path, metres in zip(paths, far) if metres is None or metres <= options.max_walk]
+                              for paths, far in zip(network.footpaths, distances)]
+        self.stop_ok, self.barred, self.runs, self.routes = None, None, {}, len(network.routes)
+        if options.wheelchair:
+            if "stops" not in network.kept:
+                network.kept["stops"], network.kept["trips"] = stop_wheelchair(db, network), trip_wheelchair(db)
+            fits = (0, 1) if options.unknown_accessible else (1,)
+            self.stop_ok = [value in fits for value in network.kept["stops"]]
+            self.barred = {trip for trip, value in network.kept["trips"].items() if value not in fits}
+
+    def route_runs(self, number, route):
+        """The runs of route `number` a rider may take: without those of barred trips (kept for
+        the network's routes; a live route of its own, numbered per query, made each time)."""
+        if not self.barred or not (route.runs.trips & self.barred):
+            return route.runs
+        runs = self.runs.get(number) if number < self.routes else None
+        if runs is None:
+            runs = Runs([run for run in route.runs.fixed if run[1] not in self.barred], [w for w in route.runs.windows if w.trip_id not in self.barred])
+            if number < self.routes:
+                self.runs[number] = runs
+        return runs
 
 
 class BadQuery(ValueError):
@@ -202,13 +280,16 @@ class _Search:
         self.ready[k][stop], self.ready_label[k][stop] = time, label
         return True
 
-    def walk(self, sources, k, network):
+    def walk(self, sources, k, rules):
         """One footpath from each of `sources` (reached by a ride, or the start, in round k): the
-        stops where a vehicle can be boarded sooner."""
+        stops where a vehicle can be boarded sooner. After a ride (k > 0) a walk takes at least
+        the rider's minimum change."""
         improved = set()
+        least = rules.min_change if k > 0 else 0
         for stop in sources:
-            self.steps += len(network.footpaths[stop])
-            for to, seconds in network.footpaths[stop]:
+            self.steps += len(rules.tried[stop])
+            for to, seconds in rules.footpaths[stop]:
+                seconds = max(seconds, least)
                 time = self.ride_arrival[k][stop] + seconds
                 if time >= self.target:
                     continue
@@ -252,10 +333,11 @@ class JourneyPlanner:
             self.data_version = version
             self.networks.clear()
 
-    def accesses(self, place):
+    def accesses(self, place, radius=ACCESS_RADIUS):
         """Where a journey can start or end for `place`: a stop id (its place's stops: PLACE_STOPS), or
-        `LAT,LON` (the stops within 800 m that trips call at, with the walk: the straight line
-        times 1.3 at 1.2 m/s). Empty when nothing matches."""
+        `LAT,LON` (the stops within 800 m, or `radius` metres when less (a maximum walk:
+        PlanOptions.radius), that trips call at, with the walk: the straight line times 1.3 at
+        1.2 m/s). Empty when nothing matches."""
         self._follow()
         parts = [_coordinate(part) for part in place.split(",") if part]
         if len(parts) == 2 and None not in parts and -90 <= parts[0] <= 90 and -180 <= parts[1] <= 180:
@@ -272,7 +354,7 @@ class JourneyPlanner:
                     continue
                 x, y = (b - lon) * math.cos((a + lat) * math.pi / 360), a - lat
                 metres = math.sqrt(x * x + y * y) * 111_195
-                if metres <= ACCESS_RADIUS:
+                if metres <= min(radius, ACCESS_RADIUS):
                     found.append(StopAccess(stop, math.ceil(metres * 1.3 / 1.2)))
             return found
         rows = self.db.execute(PLACE_STOPS, (place,))
@@ -295,26 +377,108 @@ class JourneyPlanner:
                 self.networks.popitem(last=False)
         return self.networks[date]
 
-    def plan(self, origins, destinations, date, departure, delays=None, live=None):
+    def plan(self, origins, destinations, date, departure=None, delays=None, live=None, options=None, arrive_by=None, window=None):
         """The journeys from `origins` to `destinations` (StopAccess lists) leaving at `departure`
         (seconds from the start of service date `date`, YYYYMMDD), with live `delays` by trip id
         ({"seconds": 600, "from_stop_id": "S2"} or {"cancelled": True}). Unknown stops are left
         out; none known: no journey. BadQuery for delays beyond a day or not delays (as Swift's
-        `plan` throws badQuery), before anything is read; SearchLimit when the search takes more
-        than `max_steps` steps (route positions scanned plus footpaths tried, counted at the end
-        of each round, round 0's footpaths too).
+        `plan` throws badQuery), or for choices out of range, before anything is read;
+        SearchLimit when a search takes more than `max_steps` steps (route positions scanned
+        plus footpaths tried, counted at the end of each round, round 0's footpaths too).
 
         `live`: runs as GTFS-Realtime messages predict them (LiveRun list, from
         feedc_live.LiveBundle.live_runs; docs/live.md section 5): each taken out of its route and
         run at its live times, never boarded or alighted at a skipped call; a canceled one taken
-        out. `delays` apply to the trips `live` leaves alone."""
-        delays = _live(delays)
+        out. `delays` apply to the trips `live` leaves alone.
+
+        `options`: the rider's choices (PlanOptions). `arrive_by` (seconds of `date`, in place of
+        `departure`): the answer from the latest departure, to the second, whose earliest arrival
+        is by then, less any journey arriving later (docs/client.md item 5). `window` (minutes,
+        1 to 240, with `departure`): the journeys leaving within it, none dominated (item 6)."""
+        options = NO_OPTIONS if options is None else options
+        problem = options.problem()
+        if problem is None:
+            delays = _live(delays)
+        if problem is None and (departure is None) == (arrive_by is None):
+            problem = "give one of `depart` and `arrive`"
+        if problem is None and window is not None and (type(window) is not int or window not in WINDOW_RANGE):
+            problem = "`window` must be 1–240 minutes"
+        if problem is None and window is not None and arrive_by is not None:
+            problem = "`window` goes with `depart`, not `arrive`"
+        if problem is not None:
+            raise BadQuery(problem)
         network = self.network(date)
         live = LiveTimetable(network, delays, live or (), date)
+        kept = network.kept.setdefault("rules", OrderedDict())
+        if options in kept:
+            kept.move_to_end(options)
+        else:
+            kept[options] = _Rules(self.db, network, options)
+            while len(kept) > RULES_KEPT:
+                kept.popitem(last=False)
+        rules = kept[options]
         starts = [(network.stop_index[a.stop_id], a.walk_seconds) for a in origins if a.stop_id in network.stop_index]
         ends = [(network.stop_index[a.stop_id], a.walk_seconds) for a in destinations if a.stop_id in network.stop_index]
         if not starts or not ends:
             return []
+
+        def search(at):
+            return self._search(network, live, rules, starts, ends, at)
+        if arrive_by is not None:
+            return self._arriving(search, arrive_by)
+        if window is not None:
+            return self._window(search, departure, window)
+        return search(departure)
+
+    @staticmethod
+    def _arriving(search, deadline):
+        """Arrive by `deadline`: the latest departure within the day before it whose earliest
+        arrival is by then, by bisection (the earliest arrival never comes sooner for a later
+        departure), and its answer less the journeys arriving later."""
+        def earliest(journeys):
+            return journeys[0].arrival if journeys else NEVER
+        low, high = deadline - DAY, deadline
+        journeys = search(low)
+        if earliest(journeys) > deadline:
+            return []
+        while low < high:
+            mid = low + (high - low + 1) // 2
+            found = search(mid)
+            if earliest(found) <= deadline:
+                low, journeys = mid, found
+            else:
+                high = mid - 1
+        return [journey for journey in journeys if journey.arrival <= deadline]
+
+    @staticmethod
+    def _window(search, departure, minutes):
+        """The journeys leaving within `minutes` of `departure`: the answer at the departure, then
+        from one second after the earliest departure among the last answer's journeys with a
+        ride, until that passes the window's end (at most MAX_WINDOW_SEARCHES searches); those
+        leaving by the end, less the dominated (another leaves no earlier, arrives no later, has
+        no more transfers, and is better in one), each once, by departure, arrival, transfers."""
+        end, at, found = departure + 60 * minutes, departure, []
+        for number in range(MAX_WINDOW_SEARCHES):
+            journeys = search(at)
+            found += [j for j in journeys if j.departure <= end and (j.legs or number == 0)]
+            rides = [j.departure for j in journeys if j.legs]
+            if not rides:
+                break
+            at = min(rides) + 1
+            if at > end:
+                break
+
+        def dominates(a, b):
+            return (a.departure >= b.departure and a.arrival <= b.arrival and a.transfers <= b.transfers
+                    and (a.departure, a.arrival, a.transfers) != (b.departure, b.arrival, b.transfers))
+        kept = []
+        for journey in found:
+            if journey not in kept and not any(dominates(other, journey) for other in found):
+                kept.append(journey)
+        return sorted(kept, key=lambda journey: (journey.departure, journey.arrival, journey.transfers))
+
+    def _search(self, network, live, rules, starts, ends, departure):
+        """One forward search from `departure`: the Pareto set over arrival and rides."""
         search = _Search(len(network.stop_ids))
         for stop, walk in ends:
             search.egress[stop] = min(search.egress.get(stop, NEVER), walk)
@@ -324,7 +488,7 @@ class JourneyPlanner:
                 search.label[0][stop] = search.ride_label[0][stop] = search.ready_label[0][stop] = ("origin", walk)
                 search.ride_arrival[0][stop] = search.ready[0][stop] = departure + walk
         sources = [stop for stop, time in enumerate(search.ride_arrival[0]) if time != NEVER]
-        marked = set(sources) | search.walk(sources, 0, network)
+        marked = set(sources) | search.walk(sources, 0, rules)
         self._bound(search)
         k = 0
         while marked and k < self.max_rides:
@@ -336,8 +500,8 @@ class JourneyPlanner:
                     queue[route] = min(queue.get(route, NEVER), position)
             marked, sources = set(), []
             for route in sorted(queue):
-                self._scan(search, live, network.change, route, queue[route], k, marked, sources)
-            marked |= search.walk(sorted(set(sources)), k, network)
+                self._scan(search, live, rules, route, queue[route], k, marked, sources)
+            marked |= search.walk(sorted(set(sources)), k, rules)
             self._bound(search)
         journeys, best_so_far = [], NEVER
         for k in range(len(search.arrival)):
@@ -356,16 +520,20 @@ class JourneyPlanner:
             raise SearchLimit(self.max_steps)
 
     @staticmethod
-    def _scan(search, live, change, number, first, k, marked, sources):
+    def _scan(search, live, rules, number, first, k, marked, sources):
         """Round k's scan of one route from its first marked stop: alight the run ridden at each
         stop, switch to an earlier run where round k-1's boarding time catches one (a run is
-        (start, trip_id); the earliest one left at or after a time: feedc_runs.Runs.first_at)."""
+        (start, trip_id); the earliest one left at or after a time: feedc_runs.Runs.first_at).
+        The rider's choices (_Rules): the change times, where a wheelchair boards and alights,
+        the runs it rides."""
         r, run, boarded = live.route(number), None, 0
-        skipped = live.skipped_in(number)
+        skipped, change, stop_ok, runs = live.skipped_in(number), rules.change, rules.stop_ok, rules.route_runs(number, r)
+        # Runs passed over (taken out live, or a trip a wheelchair cannot ride) count as steps.
+        passing = runs is not r.runs or bool(skipped.trips or skipped.runs)
         search.steps += len(r.stops) - first
         for position in range(first, len(r.stops)):
             stop = r.stops[position]
-            if run is not None and r.can_alight[position]:
+            if run is not None and r.can_alight[position] and (stop_ok is None or stop_ok[stop]):
                 time = run[0] + r.arrivals[position]
                 if time < search.ride_arrival[k][stop] and search.ride_reach(stop, time):
                     ride = ("ride", number, boarded, position, run)
@@ -376,9 +544,12 @@ class JourneyPlanner:
                     if change[stop] != FORBIDDEN and search.board_at(k, stop, time + change[stop], ride):
                         marked.add(stop)
             ready = search.ready[k - 1][stop]
-            if not r.can_board[position] or ready == NEVER:
+            if not r.can_board[position] or ready == NEVER or (stop_ok is not None and not stop_ok[stop]):
                 continue
-            earliest = r.runs.first_at(ready - r.departures[position], skipped)
+            value = ready - r.departures[position]
+            earliest = runs.first_at(value, skipped)
+            if passing:
+                search.steps += _passed_over(r.runs, value, earliest, skipped, rules.barred)
             if earliest is not None and (run is None or earliest < run):
                 run, boarded = earliest, position
 
@@ -415,6 +586,23 @@ class JourneyPlanner:
         return Journey(start, arrival, max(0, rides - 1), legs, access, egress, network.stop_ids[here])
 
 
+def _passed_over(runs, value, found, skipped, barred):
+    """How many runs the Swift planner passes over, a step each, looking for the earliest run of
+    `runs` (the route's, every trip's) at or after `value` that it may board, `found` (None:
+    none): the fixed runs starting from `value` before `found` (each one taken out live or of a
+    barred trip, else it would be found), and the window runs taken out one by one (a live run)
+    before it; not the windows of a trip taken out whole (a delay) or barred."""
+    first = bisect.bisect_left(runs.fixed_starts, value)
+    last = len(runs.fixed) if found is None else bisect.bisect_left(runs.fixed, found)
+    count = max(0, last - first)
+    for run in skipped.runs:
+        if run[0] >= value and (found is None or run < found) and run[1] not in skipped.trips and not (barred and run[1] in barred):
+            index = bisect.bisect_left(runs.fixed, run)
+            if (index == len(runs.fixed) or runs.fixed[index] != run) and runs.has(*run):
+                count += 1
+    return count
+
+
 def _identity(path):
     """Which file `path` names now (device and inode, as Swift's FileIdentity): a file renamed over
     it is another; none there, (0, 0)."""
@@ -425,34 +613,90 @@ def _identity(path):
         return 0, 0
 
 
-def _no_place(place):
+def _no_place(place, radius=ACCESS_RADIUS):
     if "," in place:
-        return {"journeys": [], "reason": "no stop within 800 m of %s" % place}
+        return {"journeys": [], "reason": "no stop within %d m of %s" % (math.floor(radius), place)}
     return {"journeys": [], "problem": "no stop `%s` in the bundle" % place}
 
 
+def _whole(value):
+    """A JSON number as Swift's JSONDecoder reads an Int (600 or 600.0, within Int's range), else
+    None."""
+    return None if value is None else _whole_seconds(value)
+
+
+# How JSONDecoder reads each choice of a query: an Int (a whole number within Int's range, also
+# written 600.0), a Double (any number), a Bool.
+OPTION_KEYS = {"min_change": "whole", "max_walk": "number", "window": "whole", "wheelchair": "bool", "unknown_accessible": "bool"}
+
+
+def _reads_as(value, kind):
+    """Whether JSONDecoder reads `value` (not null) as `kind` (OPTION_KEYS)."""
+    if kind == "whole":
+        return _whole(value) is not None
+    if kind == "number":
+        return type(value) in (int, float)
+    return type(value) is bool
+
+
+def _well_typed(query):
+    """Whether `query` is one JSONDecoder reads as a `JourneyPlanning.Query`: texts for the places
+    and times (`depart`, `arrive` may be missing or null), whole numbers for the choices' numbers,
+    true or false for theirs (each may be missing or null)."""
+    if not isinstance(query, dict):
+        return False
+    for key in ("from", "to", "depart", "arrive"):
+        value = query.get(key)
+        if (value is not None or key in ("from", "to")) and not (isinstance(value, str) and not SURROGATE.search(value)):
+            return False
+    return all(query.get(key) is None or _reads_as(query[key], kind) for key, kind in OPTION_KEYS.items())
+
+
+def query_options(query):
+    """The rider's choices of a (well typed) query: PlanOptions."""
+    walk = query.get("max_walk")
+    walk = None if walk is None else float(walk)
+    return PlanOptions(_whole(query.get("min_change")) or 0, walk, bool(query.get("wheelchair")), bool(query.get("unknown_accessible")))
+
+
 def answer(planner, query, live=None):
-    """The answer `feedc plan --json` gives to `query` ({"from", "to", "depart", "delays"}):
+    """The answer `feedc plan --json` gives to `query` ({"from", "to", "depart" or "arrive",
+    "delays", "min_change", "max_walk", "wheelchair", "unknown_accessible", "window"}):
     {"journeys": [...]} with "reason" when there is none, or "problem" for a bad query: also for
-    what Swift's JSONDecoder would not read as a query (a missing place, delays of the wrong
-    types), and for a delay beyond a day either way.
+    what Swift's JSONDecoder would not read as a query (a missing place, delays or choices of the
+    wrong types), for a delay beyond a day either way, and for choices out of range (the field
+    named), neither or both of "depart" and "arrive".
 
     `live`: the runs GTFS-Realtime messages predict, as `live(date, seconds)` gives them for the
     query's service date and departure (LiveRun list; `feedc plan --live` joins the messages at
     the query's moment, the service date's start + its seconds), or such a list itself."""
-    if not isinstance(query, dict) or not all(
-            isinstance(query.get(key), str) and not SURROGATE.search(query[key]) for key in ("from", "to", "depart")):
+    if not _well_typed(query):
         return {"journeys": [], "problem": "not a query: " + _shown(query)}
-    parsed = parse_depart(query["depart"])
+    depart, arrive, window = query.get("depart"), query.get("arrive"), _whole(query.get("window"))
+    options = query_options(query)
+    # The checks in the order JourneyPlanning.answer makes them.
+    if (depart is None) == (arrive is None):
+        problem = "give one of `depart` and `arrive`"
+    elif window is not None and arrive is not None:
+        problem = "`window` goes with `depart`, not `arrive`"
+    elif window is not None and window not in WINDOW_RANGE:
+        problem = "`window` must be 1–240 minutes"
+    else:
+        problem = options.problem()
+    if problem is not None:
+        return {"journeys": [], "problem": problem}
+    given = depart if arrive is None else arrive
+    parsed = parse_depart(given)
     if parsed is None:
-        return {"journeys": [], "problem": "`%s` is not a local time YYYY-MM-DDTHH:MM" % query["depart"]}
+        return {"journeys": [], "problem": "`%s` is not a local time YYYY-MM-DDTHH:MM" % given}
     date, seconds = parsed
     problem = delay_problem(query.get("delays"))
     if problem is not None:
         return {"journeys": [], "problem": problem}
-    origins, destinations = planner.accesses(query["from"]), planner.accesses(query["to"])
+    radius = options.radius()
+    origins, destinations = planner.accesses(query["from"], radius), planner.accesses(query["to"], radius)
     if not origins or not destinations:
-        return _no_place(query["from"] if not origins else query["to"])
+        return _no_place(query["from"] if not origins else query["to"], radius)
     zone = planner.time_zone(origins[0].stop_id)
 
     def leg(mode, origin, to, departure, arrival, trip=None, route=None):
@@ -463,7 +707,11 @@ def answer(planner, query, live=None):
     trips = []
     try:
         runs = live(date, seconds) if callable(live) else live
-        for journey in planner.plan(origins, destinations, date, seconds, query.get("delays"), runs):
+        if arrive is None:
+            journeys = planner.plan(origins, destinations, date, seconds, query.get("delays"), runs, options, window=window)
+        else:
+            journeys = planner.plan(origins, destinations, date, None, query.get("delays"), runs, options, arrive_by=seconds)
+        for journey in journeys:
             legs = [leg(*item) for item in journey.legs]
             if not journey.legs:
                 # On foot all the way: one walk, from the stop it starts at when the origin is that
@@ -478,16 +726,18 @@ def answer(planner, query, live=None):
             trips.append({"departure": iso_time(date, journey.departure, zone), "arrival": iso_time(date, journey.arrival, zone),
                           "transfers": journey.transfers, "legs": legs})
     except BadQuery:
-        raise  # not reached: delay_problem answered it above
+        raise  # not reached: delay_problem and the checks above answered it
     except SearchLimit as limit:
         return {"journeys": [], "reason": "no journey: %s" % limit}
     except (OverflowError, ValueError):
         # Python's dates end where Swift's do not: the day before 0001-01-01 (the network holds
         # that day's late runs), a journey's time past 9999-12-31 or before the year 1.
-        return {"journeys": [], "problem": "`%s` is too near the ends of the calendar (the years 1 to 9999)" % query["depart"]}
+        return {"journeys": [], "problem": "`%s` is too near the ends of the calendar (the years 1 to 9999)" % given}
     if trips:
         return {"journeys": trips}
-    return {"journeys": [], "reason": "no journey from %s to %s leaving %s within the timetable" % (query["from"], query["to"], query["depart"])}
+    if arrive is not None:
+        return {"journeys": [], "reason": "no journey from %s to %s arriving by %s within the timetable" % (query["from"], query["to"], arrive)}
+    return {"journeys": [], "reason": "no journey from %s to %s leaving %s within the timetable" % (query["from"], query["to"], depart)}
 
 
 def _first_values(pairs):
@@ -526,7 +776,10 @@ def _query(line):
         query = json.loads(line, object_pairs_hook=_first_values, parse_constant=_no_constant, parse_int=_integer)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(query, dict) or not all(isinstance(query.get(key), str) for key in ("from", "to", "depart")):
+    if not isinstance(query, dict) or not all(isinstance(query.get(key), str) for key in ("from", "to")) or not all(
+            query.get(key) is None or isinstance(query[key], str) for key in ("depart", "arrive")):
+        return None
+    if not all(query.get(key) is None or _reads_as(query[key], kind) for key, kind in OPTION_KEYS.items()):
         return None
     delays = query.get("delays")
     if delays is not None and (not isinstance(delays, dict) or not all(
@@ -534,13 +787,16 @@ def _query(line):
             and (delay.get("from_stop_id") is None or isinstance(delay["from_stop_id"], str))
             and (delay.get("cancelled") is None or type(delay["cancelled"]) is bool) for delay in delays.values())):
         return None
-    read = list(query) + [query["from"], query["to"], query["depart"]] + list(delays or ())
+    read = list(query) + [query["from"], query["to"], query.get("depart") or "", query.get("arrive") or ""] + list(delays or ())
     for delay in (delays or {}).values():
         read += list(delay) + [delay.get("from_stop_id") or ""]
     if any(SURROGATE.search(text) for text in read) or _depth(query) > JSON_DEPTH:
         return None
     for delay in (delays or {}).values():
         delay["seconds"] = _whole_seconds(delay.get("seconds"))
+    for key, kind in OPTION_KEYS.items():
+        if kind == "whole" and query.get(key) is not None:
+            query[key] = _whole(query[key])
     return query
 
 

@@ -569,9 +569,11 @@ class HostileInputTests(unittest.TestCase):
         self.assertEqual(got[len(not_a_query) + len(places)],
                          {"journeys": [], "problem": "`0001-01-01T08:00` is too near the ends of the calendar (the years 1 to 9999)"})
         # `answer` itself: what is no query is a problem, not a KeyError or a TypeError.
-        for query in [None, [], {}, {"from": "A", "to": "C"}, dict(TINY_QUERY, depart=8), dict(TINY_QUERY, to=None),
+        for query in [None, [], {}, dict(TINY_QUERY, depart=8), dict(TINY_QUERY, to=None),
                       dict(TINY_QUERY, **{"from": "\ud800"})]:
             self.assertTrue(answer(self.planner, query)["problem"].startswith("not a query: "), query)
+        # A query may give `arrive` in place of `depart` (issue 43): neither is a problem of its own.
+        self.assertEqual(answer(self.planner, {"from": "A", "to": "C"}), {"journeys": [], "problem": "give one of `depart` and `arrive`"})
 
     def test_a_bundle_that_cannot_be_read_is_a_problem_per_line(self):
         broken = os.path.join(FOLDER, "broken.sqlite")
