@@ -581,6 +581,11 @@ class JourneyPlanner:
                 access = current[1]
                 break
         legs.reverse()
+        # A walk before the first ride is made as late as the ride allows: it ends as the ride
+        # leaves (and the rider leaves then less the walk).
+        if len(legs) > 1 and legs[0].mode == "walk" and legs[1].mode == "ride":
+            walk, ride = legs[0], legs[1]
+            legs[0] = walk._replace(departure=ride.departure - (walk.arrival - walk.departure), arrival=ride.departure)
         rides = sum(1 for leg in legs if leg.mode == "ride")
         start = (legs[0].departure if legs else departure + access) - access
         return Journey(start, arrival, max(0, rides - 1), legs, access, egress, network.stop_ids[here])

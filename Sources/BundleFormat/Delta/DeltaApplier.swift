@@ -177,7 +177,7 @@ public enum DeltaApplier {
         } catch {
             try? database.execute("ROLLBACK")
             // SQLITE_INTERRUPT: the progress handler stopped it.
-            if (error as? SQLiteError)?.code == 9 { throw .overBudget(instructions: instructionBudget(sql)) }
+            if (error as? SQLiteError)?.resultCode == .interrupt { throw .overBudget(instructions: instructionBudget(sql)) }
             throw .sql(error as? SQLiteError ?? SQLiteError(code: -1, message: "\(error)"))
         }
         do {

@@ -32,7 +32,7 @@ package enum PackedBundleInstaller {
                 let rows: [[SQLValue]]
                 do {
                     rows = try source.limitingLength(to: 64) { try source.rows("SELECT value FROM packed_meta WHERE key = ?", [.text(key)]) }
-                } catch let error as SQLiteError where error.code == 18 {
+                } catch let error as SQLiteError where error.resultCode == .tooBig {
                     throw .corrupt("packed_meta.\(key): a key or value longer than 64 bytes")
                 } catch {
                     throw .corrupt("\(error)")
@@ -203,11 +203,13 @@ package enum PackedBundleInstaller {
         } catch {
             // SQLITE_FULL rolls the transaction back, so the pages it had are not there to count:
             // with room left on the disk, the cap is what was reached.
-            if error.code == 13, let maxBytes, freeSpace(beside: target.path) > Int64(maxBytes) {
+            if error.resultCode == .full, let maxBytes, freeSpace(beside: target.path) > Int64(maxBytes) {
                 throw .corrupt("the installed database would be larger than \(maxBytes) bytes")
             }
             if error.isStorageFailure { throw .local(path: target.path, reason: error.message) }
-            if error.code == 9 { throw .corrupt("the install needs more SQLite instructions than its budget (docs/packed-bundle.md, Installing)") }
+            if error.resultCode == .interrupt {
+                throw .corrupt("the install needs more SQLite instructions than its budget (docs/packed-bundle.md, Installing)")
+            }
             throw .corrupt(error.message)
         }
     }

@@ -202,30 +202,42 @@ public final class JourneyPlanner: @unchecked Sendable {
             search.readyLabel[0][stop] = .origin(walk: walk)
         }
         var sources = (0..<count).filter { search.rideArrival[0][$0] != never }
-        var marked = Set(sources)
-        marked.formUnion(search.walk(from: sources, round: 0, network))
+        var marked = StopMarks(count: count)
+        for stop in sources { marked.insert(stop) }
+        search.walk(from: sources, round: 0, network, into: &marked)
         var round = 0
         if search.steps > maxSteps { throw .searchLimit(steps: maxSteps) }
+        // Per route, the first position marked in the round (Int.max: none), and the routes so.
+        var firstAt = [Int](repeating: Int.max, count: network.routes.count + live.extra.count)
+        var queued: [Int] = []
         while !marked.isEmpty && round < maxRides {
             round += 1
             search.newRound()
             // Each route once, from its first marked stop.
-            var queue: [Int: Int] = [:]
-            for stop in marked {
-                for (route, position) in network.routesAt[stop] + (live.routesAt[stop] ?? []) where position < (queue[route] ?? Int.max) {
-                    queue[route] = position
+            queued.removeAll(keepingCapacity: true)
+            for stop in marked.stops {
+                for (route, position) in network.routesAt[stop] {
+                    if firstAt[route] == Int.max { queued.append(route) }
+                    if position < firstAt[route] { firstAt[route] = position }
+                }
+                for (route, position) in live.routesAt[stop] ?? [] {
+                    if firstAt[route] == Int.max { queued.append(route) }
+                    if position < firstAt[route] { firstAt[route] = position }
                 }
             }
-            marked = []
+            marked.clear()
             sources = []
-            for route in queue.keys.sorted() {
+            queued.sort()
+            for route in queued {
+                let first = firstAt[route]
+                firstAt[route] = Int.max
                 let r = live.route(route)
                 var run: Int?
                 var boarded = 0
-                search.steps += r.stops.count - queue[route]!
+                search.steps += r.stops.count - first
                 var excluded = live.skippedTrips[route] ?? []
                 if options.wheelchair { excluded.formUnion(r.runs.windowTrips.filter { !options.allows(network.tripWheelchair[$0]) }) }
-                for position in queue[route]!..<r.stops.count {
+                for position in first..<r.stops.count {
                     let stop = r.stops[position]
                     let stepFree = stopAllowed?[stop] ?? true
                     if let current = run, r.canAlight[position], stepFree {
@@ -251,7 +263,7 @@ public final class JourneyPlanner: @unchecked Sendable {
                     // A run late or cancelled runs as its own route, or not at all.
                     let value = ready - r.departures[position]
                     var earliest = r.runs.first(atLeast: value, excluding: excluded)
-                    while let found = earliest, live.skipped.contains(Int64(route) << 32 | Int64(found)) || !runAllowed(r, found) {
+                    while let found = earliest, (!live.skipped.isEmpty && live.skipped.contains(Int64(route) << 32 | Int64(found))) || !runAllowed(r, found) {
                         search.steps += 1
                         earliest = r.runs.first(atLeast: value, after: r.runs.key(found), excluding: excluded)
                     }
@@ -261,7 +273,11 @@ public final class JourneyPlanner: @unchecked Sendable {
                     }
                 }
             }
-            marked.formUnion(search.walk(from: Array(Set(sources)).sorted(), round: round, network))
+            sources.sort()
+            var unique = sources
+            unique.removeAll(keepingCapacity: true)
+            for stop in sources where unique.last != stop { unique.append(stop) }
+            search.walk(from: unique, round: round, network, into: &marked)
             if search.steps > maxSteps { throw .searchLimit(steps: maxSteps) }
         }
         // The Pareto set: each round's best at the destination, when better than fewer rides'.
@@ -350,8 +366,7 @@ public final class JourneyPlanner: @unchecked Sendable {
 
         /// One footpath from each of `sources` (reached by a ride, or the start, in `round`):
         /// the stops where a vehicle can be boarded sooner.
-        mutating func walk(from sources: [Int], round: Int, _ network: TransitNetwork) -> Set<Int> {
-            var improved: Set<Int> = []
+        mutating func walk(from sources: [Int], round: Int, _ network: TransitNetwork, into improved: inout StopMarks) {
             for stop in sources {
                 steps += network.footpaths[stop].count
                 for path in network.footpaths[stop] {
@@ -369,7 +384,27 @@ public final class JourneyPlanner: @unchecked Sendable {
                     if boardAt(round, path.to, time, walk) { improved.insert(path.to) }
                 }
             }
-            return improved
+        }
+    }
+
+    /// The stops marked in a round: each once, in the order marked.
+    private struct StopMarks {
+        private var marked: [Bool]
+        private(set) var stops: [Int] = []
+
+        init(count: Int) { marked = Array(repeating: false, count: count) }
+
+        var isEmpty: Bool { stops.isEmpty }
+
+        mutating func insert(_ stop: Int) {
+            guard !marked[stop] else { return }
+            marked[stop] = true
+            stops.append(stop)
+        }
+
+        mutating func clear() {
+            for stop in stops { marked[stop] = false }
+            stops.removeAll(keepingCapacity: true)
         }
     }
 
@@ -417,6 +452,13 @@ public final class JourneyPlanner: @unchecked Sendable {
             }
         }
         legs.reverse()
+        // A walk before the first ride is made as late as the ride allows: it ends as the ride
+        // leaves (and the rider leaves then less the walk).
+        if legs.count > 1, legs[0].mode == .walk, legs[1].mode == .ride {
+            let seconds = legs[0].arrival - legs[0].departure
+            legs[0].arrival = legs[1].departure
+            legs[0].departure = legs[1].departure - seconds
+        }
         let rides = legs.filter { $0.mode == .ride }.count
         // The rider leaves as late as the first leg allows, walking to the first stop.
         let start = (legs.first?.departure ?? departure + access) - access

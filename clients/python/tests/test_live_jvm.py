@@ -53,7 +53,7 @@ from zoneinfo import ZoneInfo
 
 import hostile_case as hc
 
-from realtime_bindings import find_bindings  # noqa: E402
+from realtime_bindings import binding_paths, find_bindings  # noqa: E402
 
 rt = find_bindings()
 
@@ -1479,7 +1479,9 @@ class PlaceTripParityTests(LiveCase):
         script = os.path.join(hc.ROOT, "clients", "python", "feedc_live.py")
         for place in ("no-such-place", "11235"):
             argv = [BUNDLES["wmata"], "--feed", path, "--source", "wmata", "--at", at, "--place", place, "--limit", "7", "--json"]
-            python = subprocess.run([sys.executable, script] + argv, capture_output=True, text=True, timeout=120)
+            # Google's bindings where .ci/run installs them, as test_live.py's command lines.
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(script)] + binding_paths()))
+            python = subprocess.run([sys.executable, script] + argv, capture_output=True, text=True, env=env, timeout=120)
             jvm = self.live("wmata", [path], "--at", at, "--place", place, "--limit", "7", "--json")
             self.assertEqual((python.returncode, python.stderr), (0, ""), python)
             self.assertEqual((jvm.status, jvm.out), (0, python.stdout), jvm)
