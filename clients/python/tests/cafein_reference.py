@@ -23,14 +23,14 @@ each remaining difference is what it is):
 """
 import datetime
 import glob
-import gzip
 import json
 import os
 import random
-import shutil
 import sqlite3
 import subprocess
 import sys
+
+import built_bundles
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 CLIENT_FOLDER = os.path.abspath(os.path.join(TESTS, os.pardir))
@@ -76,22 +76,8 @@ def feeds_present(name):
 
 def build_bundles(feedc, folder, names):
     """{name: unpacked .sqlite}: the bundles `feedc build` makes of FEEDS[name] in `folder`."""
-    with open(os.path.join(folder, "pipeline.yaml"), "w", encoding="utf-8") as f:
-        f.write("output: out\nbundles:\n")
-        for name in names:
-            f.write("  - name: %s\n    sources:\n" % name)
-            f.write("".join("      - id: %s\n        path: %s\n" % (source, os.path.join(DATA, path))
-                            for source, path in FEEDS[name][0]))
-    subprocess.run([feedc, "build", "-c", "pipeline.yaml"], cwd=folder, check=True, stdout=subprocess.DEVNULL)
-    out = {}
-    for name in names:
-        gzipped, = [path for path in glob.glob(os.path.join(folder, "out", name, "bundles", "*.sqlite.gz"))
-                   if not path.endswith(".packed.sqlite.gz")]
-        out[name] = os.path.join(folder, name + ".sqlite")
-        with gzip.open(gzipped) as source, open(out[name], "wb") as target:
-            shutil.copyfileobj(source, target)
-    return out
-
+    return built_bundles.build(
+        feedc, folder, {name: [(source, os.path.join(DATA, path)) for source, path in FEEDS[name][0]] for name in names})
 
 class Reference:
     """One feed on both sides: the bundle (its served stops, places, footpaths) and cafein's

@@ -20,8 +20,6 @@ and 2, a station's value taken by its platform), BART + Caltrain 2018 and Bydgos
 
     FEEDC_BINARY=.build/release/feedc python3 -m unittest discover -s clients/python/tests -p test_plan_options.py -v
 """
-import glob
-import gzip
 import json
 import os
 import random
@@ -30,6 +28,8 @@ import subprocess
 import sys
 import tempfile
 import unittest
+
+import built_bundles
 
 CLIENT_FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
 sys.path.insert(0, CLIENT_FOLDER)
@@ -102,19 +102,7 @@ def setUpModule():
     write_options_feed(os.path.join(FOLDER, "options"))
     sources = dict(SOURCES, options=[("o", os.path.join(FOLDER, "options"))])
     names = [name for name, feeds in sources.items() if all(os.path.exists(path) for _, path in feeds)]
-    with open(os.path.join(FOLDER, "pipeline.yaml"), "w", encoding="utf-8") as f:
-        f.write("output: out\nbundles:\n")
-        for name in names:
-            f.write("  - name: %s\n    sources:\n" % name)
-            f.write("".join("      - id: %s\n        path: %s\n" % source for source in sources[name]))
-    subprocess.run([FEEDC, "build", "-c", "pipeline.yaml"], cwd=FOLDER, check=True, stdout=subprocess.DEVNULL)
-    for name in names:
-        gzipped, = [path for path in glob.glob(os.path.join(FOLDER, "out", name, "bundles", "*.sqlite.gz"))
-                   if not path.endswith(".packed.sqlite.gz")]
-        BUNDLES[name] = os.path.join(FOLDER, name + ".sqlite")
-        with gzip.open(gzipped) as source, open(BUNDLES[name], "wb") as target:
-            shutil.copyfileobj(source, target)
-
+    BUNDLES.update(built_bundles.build(FEEDC, FOLDER, {name: sources[name] for name in names}))
 
 def tearDownModule():
     if FOLDER:

@@ -10,19 +10,18 @@ BundleError. The service-day arithmetic is also checked on fixed answers (Chicag
     FEEDC_BINARY=.build/release/feedc python3 -m unittest discover -s clients/python/tests -p test_screens.py -v
 """
 import datetime
-import glob
-import gzip
 import json
 import math
 import os
 import random
 import shutil
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import unittest
 import zoneinfo
+
+import built_bundles
 
 CLIENT_FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
 sys.path.insert(0, CLIENT_FOLDER)
@@ -52,19 +51,7 @@ def setUpModule():
         return
     FOLDER = tempfile.mkdtemp(prefix="feedc-screens-")
     names = [name for name, feeds in SOURCES.items() if all(os.path.exists(path) for _, path in feeds)]
-    with open(os.path.join(FOLDER, "pipeline.yaml"), "w", encoding="utf-8") as f:
-        f.write("output: out\nbundles:\n")
-        for name in names:
-            f.write("  - name: %s\n    sources:\n" % name)
-            f.write("".join("      - id: %s\n        path: %s\n" % source for source in SOURCES[name]))
-    subprocess.run([FEEDC, "build", "-c", "pipeline.yaml"], cwd=FOLDER, check=True, stdout=subprocess.DEVNULL)
-    for name in names:
-        gzipped, = [path for path in glob.glob(os.path.join(FOLDER, "out", name, "bundles", "*.sqlite.gz"))
-                   if not path.endswith(".packed.sqlite.gz")]
-        BUNDLES[name] = os.path.join(FOLDER, name + ".sqlite")
-        with gzip.open(gzipped) as source, open(BUNDLES[name], "wb") as target:
-            shutil.copyfileobj(source, target)
-
+    BUNDLES.update(built_bundles.build(FEEDC, FOLDER, {name: SOURCES[name] for name in names}))
 
 def tearDownModule():
     if FOLDER:
