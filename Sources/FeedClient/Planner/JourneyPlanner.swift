@@ -103,12 +103,16 @@ public final class JourneyPlanner: @unchecked Sendable {
     /// How far a rider walks to or from a stop when the journey starts or ends at a position.
     public static let accessRadius = 800.0
 
+    /// How far a rider walks to or from a stop from a position with `maxWalk` (metres) as the
+    /// rider's limit: the smaller of the two, ``accessRadius`` without a limit.
+    public static func accessRadius(maxWalk: Double?) -> Double { min(accessRadius, maxWalk ?? accessRadius) }
+
     /// Where a journey can start or end for `place`: a stop id (its place's stops, ``placeStops``), or
     /// `LAT,LON` (the stops within ``accessRadius``, with the walk: the straight line times 1.3
     /// at 1.2 m/s, as the bundle's walks are timed by default). Empty when nothing matches.
     /// `maxWalk`: from or to a position, only stops within it (metres) as well.
     public func accesses(for place: String, maxWalk: Double? = nil) throws(ClientError) -> [StopAccess] {
-        let radius = min(Self.accessRadius, maxWalk ?? Self.accessRadius)
+        let radius = Self.accessRadius(maxWalk: maxWalk)
         let parts = place.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         lock.lock()
         defer { lock.unlock() }

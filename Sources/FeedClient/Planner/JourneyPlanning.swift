@@ -172,7 +172,7 @@ public struct JourneyPlanning: Sendable {
         }
         let origins = try planner.accesses(for: query.from, maxWalk: options.maxWalkMetres)
         let destinations = try planner.accesses(for: query.to, maxWalk: options.maxWalkMetres)
-        let radius = Int(min(JourneyPlanner.accessRadius, options.maxWalkMetres ?? JourneyPlanner.accessRadius).rounded(.down))
+        let radius = Int(JourneyPlanner.accessRadius(maxWalk: options.maxWalkMetres).rounded(.down))
         if origins.isEmpty {
             let position = query.from.contains(",")
             return Answer(
