@@ -49,20 +49,27 @@ struct JVMClientTests {
     /// ends with the database unchanged and a clear error within its deadline, in at most 256 MB
     /// (and, waiting on a slow server, at most 2 s of CPU). The harness runs on the system's
     /// SQLite, as the client does (its JDBC driver cannot load the core build).
-    @Test(.enabled(if: JVMClient.isAvailable && Subprocess.which("python3") != nil, "\(JVMClient.skipMessage), and python3"))
-    func everyHostileServerAttackEndsCleanly() async throws {
+    /// Started when the run is planned (``EarlyWork``): the cases mostly wait on deadlines.
+    static let hostileJobs = EarlyWork { () async throws -> [UnitTestJobs.Outcome] in
         try await OwnThread.run { try JVMClient.build() }
-        let feedc = try #require(FeedcBinary.url, "no feedc executable beside the tests")
+        guard let feedc = FeedcBinary.url else { throw UnitTestJobsError(message: "no feedc executable beside the tests") }
         // Each class of test_hostile_jvm.py in a unittest process of its own, side by side.
         let runner = UnitTestJobs()
         let jobs = try runner.jobs(byClass: ["test_hostile_jvm.py"], only: ["test_hostile_jvm.py"])
-        #expect(jobs.count >= 6, "\(jobs.map(\.label))")
-        let outcomes = try await runner.run(
+        guard jobs.count >= 6 else { throw UnitTestJobsError(message: "only \(jobs.map(\.label))") }
+        return try await runner.run(
             jobs,
             environment: [
                 "FEEDC_BINARY": feedc.path, "FEEDC_JVM_JAR": JVMClient.jar.path,
                 "SQLITE_JDBC_JAR": JVMClient.driver.path,
             ])
+    }
+
+    @Test(
+        .enabled(if: JVMClient.isAvailable && Subprocess.python3 != nil, "\(JVMClient.skipMessage), and python3"),
+        Self.hostileJobs.startsWhenPlanned)
+    func everyHostileServerAttackEndsCleanly() async throws {
+        let outcomes = try await Self.hostileJobs.value
         for outcome in outcomes {
             #expect(outcome.result.status == 0, "\(outcome.job.label): \(outcome.summary)")
             #expect(outcome.ran > 0 && !outcome.result.error.contains("skipped"), "\(outcome.job.label): \(outcome.summary)")

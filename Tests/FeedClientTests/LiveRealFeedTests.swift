@@ -130,7 +130,7 @@ struct LiveRealFeedTests {
         let dump = "gtfs/medium/wmata_2023_subset_oba.zip"
         let built = try BuiltFeeds.bundle(of: SharedData.url(dump))
         let feedc = try #require(FeedcBinary.url)
-        let python = try #require(Subprocess.which("python3"))
+        let python = try #require(Subprocess.python3)
         let folder = TemporaryFolder()
         var changed = 0
         for (name, window) in [("wmata-2345.pb", "85500-88800"), ("wmata-0004.pb", "86640-89940")] {

@@ -155,7 +155,7 @@ struct ProductBuildTests {
 
     /// Examples/App/Sources/ClientGuide is docs/client.md's code as the page shows it.
     @Test func theGuidesCodeIsThePages() throws {
-        let python = try #require(Subprocess.which("python3"))
+        let python = try #require(Subprocess.python3)
         let check = try Subprocess.run(python, [SharedData.projectRoot.appendingPathComponent("scripts/extract-client-guide.py").path, "--check"])
         #expect(check.status == 0, "docs/client.md changed: run scripts/extract-client-guide.py")
     }

@@ -13,14 +13,21 @@ import Testing
 @Suite(.enabled(if: CoreSQLite.isAvailable, "\(CoreSQLite.skipMessage)"))
 struct PythonHostileServerTests {
     /// Every module of clients/python/tests (test_hostile_swift.py's classes each on their own),
-    /// four unittest processes at a time (``UnitTestJobs``).
-    @Test func everyAttackEndsCleanly() async throws {
-        let feedc = try #require(FeedcBinary.url, "no feedc executable beside the tests")
-        try #require(FileManager.default.fileExists(atPath: CoreSQLite.library.path), "\(CoreSQLite.library.path) is missing: run scripts/build-core-sqlite.sh")
+    /// four unittest processes at a time (``UnitTestJobs``), the longest first, started when the
+    /// run is planned (``EarlyWork``): the jobs take minutes, mostly waiting on deadlines.
+    static let jobs = EarlyWork { () async throws -> [UnitTestJobs.Outcome] in
+        guard let feedc = FeedcBinary.url else { throw UnitTestJobsError(message: "no feedc executable beside the tests") }
+        guard FileManager.default.fileExists(atPath: CoreSQLite.library.path) else {
+            throw UnitTestJobsError(message: "\(CoreSQLite.library.path) is missing: run scripts/build-core-sqlite.sh")
+        }
         let runner = UnitTestJobs()
         let jobs = try runner.jobs(byClass: ["test_hostile_swift.py"])
-        #expect(jobs.count >= 16, "\(jobs.map(\.label))")
-        let outcomes = try await runner.run(jobs, environment: ["LD_LIBRARY_PATH": CoreSQLite.libraryFolder.path, "FEEDC_BINARY": feedc.path])
+        guard jobs.count >= 16 else { throw UnitTestJobsError(message: "only \(jobs.map(\.label))") }
+        return try await runner.run(jobs, environment: ["LD_LIBRARY_PATH": CoreSQLite.libraryFolder.path, "FEEDC_BINARY": feedc.path])
+    }
+
+    @Test(Self.jobs.startsWhenPlanned) func everyAttackEndsCleanly() async throws {
+        let outcomes = try await Self.jobs.value
         for outcome in outcomes {
             #expect(outcome.result.status == 0, "\(outcome.job.label): \(outcome.summary)")
             #expect(outcome.ran > 0, "\(outcome.job.label) ran no test: \(outcome.summary)")

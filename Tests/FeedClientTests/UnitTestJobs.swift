@@ -16,7 +16,7 @@ struct UnitTestJobs {
     }
 
     /// What one job printed and how it ended.
-    struct Outcome {
+    struct Outcome: Sendable {
         var job: Job
         var result: Subprocess.Result
 
@@ -29,6 +29,15 @@ struct UnitTestJobs {
     }
 
     let tests = CoreSQLite.pythonClientFolder.appendingPathComponent("tests")
+
+    /// The jobs that take longest, longest first (measured alone on the 2-core machine,
+    /// 2026-12-07: test_live_jvm.py 191 s of wall time and 193 s of CPU, test_plan_options.py
+    /// 138 s / 74 s, then 45–55 s each): started first, so that the last job to start is a short
+    /// one and the run's tail is not one long job begun late. Jobs not named follow in name order.
+    static let longestFirst = [
+        "test_live_jvm.py", "test_plan_options.py", "test_packed_pull.py", "test_plan_live.py", "test_hostile_delta.py",
+        "test_hostile_swift.py SwiftDeltaAttackTests", "test_hostile_swift.py SwiftPackedPullTests",
+    ]
 
     /// The test modules of the folder, each a job, except those in `byClass`, whose classes
     /// (`class Name(` at the start of a line) are a job each; those in `only`, when given.
@@ -43,12 +52,16 @@ struct UnitTestJobs {
             }
             return classes.map { Job(module: module, className: $0) }
         }
+        .sorted { a, b in
+            let x = Self.longestFirst.firstIndex(of: a.label) ?? Int.max, y = Self.longestFirst.firstIndex(of: b.label) ?? Int.max
+            return x != y ? x < y : a.label < b.label
+        }
     }
 
     /// Runs `jobs` with python3, `atOnce` at a time, each bounded by `timeout` seconds (a hang
     /// guard: a job's own deadlines are its tests').
     func run(_ jobs: [Job], environment: [String: String], atOnce: Int = 4, timeout: TimeInterval = 900) async throws -> [Outcome] {
-        guard let python = Subprocess.which("python3") else { throw UnitTestJobsError(message: "python3 is not on PATH") }
+        guard let python = Subprocess.python3 else { throw UnitTestJobsError(message: "python3 is not on PATH") }
         let folder = tests.path
         let results = try await OwnThread.map(jobs, atOnce: atOnce) { job in
             var arguments = ["-m", "unittest", "discover", "-s", folder, "-p", job.module, "-v"]

@@ -35,7 +35,7 @@ struct HostileSourceTests {
             open(sys.argv[1], "w").write("%d %f" % (usage.ru_maxrss, usage.ru_utime + usage.ru_stime))
             sys.exit(os.waitstatus_to_exitcode(status))
             """
-        let python = try #require(Subprocess.which("python3"))
+        let python = try #require(Subprocess.python3)
         let start = Date()
         let result = try Subprocess.run(python, ["-c", script, report.path, feedc.path] + arguments, directory: directory, timeout: 120)
         let words = ((try? String(contentsOf: report, encoding: .utf8)) ?? "").split(separator: " ")

@@ -25,7 +25,7 @@ struct JourneyOracleTests {
     }
 
     private func oracle(_ sqlite: URL, date: Int, queries: Int, seed: Int, sources: [(prefix: String, dump: String)], delays: Int = 0) throws -> Summary {
-        let python = try #require(Subprocess.which("python3"))
+        let python = try #require(Subprocess.python3)
         let feedc = try #require(FeedcBinary.url)
         let script = SharedData.projectRoot.appendingPathComponent("Tests/TestSupport/Fixtures/csa_oracle.py")
         let arguments =
@@ -107,7 +107,7 @@ struct JourneyOracleTests {
 
     static func busiestDate(_ sqlite: URL) throws -> Int {
         let run = try Subprocess.run(
-            try #require(Subprocess.which("python3")),
+            try #require(Subprocess.python3),
             [
                 "-c",
                 """

@@ -200,7 +200,7 @@ struct RealNetworkTests {
 
     /// The rows of a CSV file of a zip, by column name (small files only).
     static func csv(_ zip: URL, _ name: String) throws -> [[String: String]] {
-        let python = try #require(Subprocess.which("python3"))
+        let python = try #require(Subprocess.python3)
         let script =
             "import csv,io,json,sys,zipfile; z=zipfile.ZipFile(sys.argv[1]); print(json.dumps(list(csv.DictReader(io.TextIOWrapper(z.open(sys.argv[2]),'utf-8-sig')))))"
         let run = try Subprocess.run(python, ["-c", script, zip.path, name], timeout: 60)

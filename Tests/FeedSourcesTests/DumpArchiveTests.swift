@@ -33,7 +33,7 @@ import ZIPFoundation
                 z.writestr("agency.txt", "second")
                 z.writestr("agency.txt", "third")
             """
-        let python = try #require(Subprocess.which("python3"))
+        let python = try #require(Subprocess.python3)
         let made = try Subprocess.run(python, ["-c", script, url.path], timeout: 30)
         try #require(made.status == 0, "\(made.error)")
         let sink = NoticeSink()

@@ -14,7 +14,7 @@ public enum CoreSQLite {
     public static let skipMessage = "needs the core SQLite (scripts/build-core-sqlite.sh; .ci/run builds it) and python3"
 
     public static var isPresent: Bool {
-        FileManager.default.fileExists(atPath: library.path) && Subprocess.which("python3") != nil
+        FileManager.default.fileExists(atPath: library.path) && Subprocess.python3 != nil
     }
 
     /// True when the library is here, and also on CI, where a missing library must fail the tests.
@@ -32,7 +32,7 @@ public enum CoreSQLite {
         guard FileManager.default.fileExists(atPath: library.path) else {
             throw Missing(description: "\(library.path) is missing: run scripts/build-core-sqlite.sh")
         }
-        guard let python = Subprocess.which("python3") else { throw Missing(description: "python3 is not on PATH") }
+        guard let python = Subprocess.python3 else { throw Missing(description: "python3 is not on PATH") }
         return try Subprocess.run(python, arguments, environment: ["LD_LIBRARY_PATH": libraryFolder.path], timeout: timeout)
     }
 

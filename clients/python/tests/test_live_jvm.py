@@ -46,6 +46,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
 import zipfile
 from datetime import datetime, timedelta
@@ -125,7 +126,60 @@ def jar_is_current():
 
 
 def tearDownModule():
+    if "batch" in STATE:
+        STATE.pop("batch").close()
     shutil.rmtree(STATE.get("folder", ""), ignore_errors=True)
+
+
+class JVMBatch:
+    """One JVM answering many commands (`Main batch`: a JSON array of words a line in, a line
+    `{"status", "out", "err"}` out), for the parity classes' hundreds of cases: a JVM's start is
+    about half a second of CPU, an answer a few milliseconds. Each command sees what it would see
+    alone (its own output streams, the system's SQLite); the peak memory of one command is
+    measured where the JVM runs it alone (LiveCase.live)."""
+
+    class Outcome:
+        def __init__(self, status, out, err):
+            self.status, self.out, self.err = status, out, err
+
+        def __repr__(self):
+            return "status %d, out %r, err %r" % (self.status, self.out[-600:], self.err[-600:])
+
+    def __init__(self):
+        env = dict(os.environ)
+        env.pop("LD_LIBRARY_PATH", None)  # the JDBC driver uses the system's SQLite, not the tests' own
+        command = [shutil.which("java") or "/usr/bin/java"] + hc.JVM_OPTIONS + [
+            "-cp", os.pathsep.join([hc.JVM_JAR, hc.SQLITE_JDBC_JAR, PROTOBUF_JAR]), "org.feedc.client.Main", "batch"]
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        text=True, encoding="utf-8", env=env)
+        self.lock = threading.Lock()
+
+    def run(self, words):
+        with self.lock:
+            self.process.stdin.write(json.dumps(list(words)) + "\n")
+            self.process.stdin.flush()
+            line = self.process.stdout.readline()
+        if not line:
+            raise AssertionError("the JVM batch ended: %s" % self.process.stderr.read()[-2000:])
+        answer = json.loads(line)
+        return self.Outcome(answer["status"], answer["out"], answer["err"])
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+        self.process.stdout.close()
+        self.process.stderr.close()
+
+
+BATCH_LOCK = threading.Lock()
+
+
+def jvm_batch():
+    """The module's JVMBatch, started on first use (by one of the cases' threads)."""
+    with BATCH_LOCK:
+        if "batch" not in STATE:
+            STATE["batch"] = JVMBatch()
+        return STATE["batch"]
 
 
 # The raw GTFS, read here on its own.
@@ -959,18 +1013,20 @@ class LiveParityTests(LiveCase):
         env = dict(os.environ)
         env.pop("LD_LIBRARY_PATH", None)  # the JDBC driver and feedc use the system's SQLite, not the tests' own
         done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
-        if done.returncode == 0:
-            return json.loads(done.stdout)
-        words = [w.rstrip(":") for w in done.stderr.split()]
-        return ("exit", done.returncode, next((w for w in words if w in self.CODES), done.stderr.strip()[-200:]))
+        return self.parsed(done.returncode, done.stdout, done.stderr)
+
+    def parsed(self, status, out, err):
+        if status == 0:
+            return json.loads(out)
+        words = [w.rstrip(":") for w in err.split()]
+        return ("exit", status, next((w for w in words if w in self.CODES), err.strip()[-200:]))
 
     def both(self, case):
         bundle, feeds, args = case
         argv = [BUNDLES[bundle]] + [word for feed in feeds for word in ("--feed", feed)] + ["--source", bundle] + list(args)
         argv.append("--json")
-        jvm = [shutil.which("java") or "/usr/bin/java"] + hc.JVM_OPTIONS + ["-cp", os.pathsep.join([hc.JVM_JAR, hc.SQLITE_JDBC_JAR, PROTOBUF_JAR]),
-               "org.feedc.client.Main", "live"]
-        return self.outcome([hc.FEEDC, "live"] + argv), self.outcome(jvm + argv)
+        jvm = jvm_batch().run(["live"] + argv)
+        return self.outcome([hc.FEEDC, "live"] + argv), self.parsed(jvm.status, jvm.out, jvm.err)
 
     def differences(self, swift, jvm, path="", key=None):
         if isinstance(swift, dict) and isinstance(jvm, dict):
@@ -1351,7 +1407,8 @@ class PlaceTripParityTests(LiveCase):
     def jvm_outcome(self, case):
         bundle, feeds, at, mode, ident, extra = case
         more = [] if extra is None else ["--date" if mode == "--trip" else "--limit", str(extra)]
-        return self.live(bundle, feeds, "--at", at, mode, ident, *more, "--json")
+        words = ["live", BUNDLES[bundle]] + [w for feed in feeds for w in ("--feed", feed)] + ["--source", bundle]
+        return jvm_batch().run(words + ["--at", at, mode, ident] + more + ["--json"])
 
     def assertSame(self, cases):
         """Each case's JVM output is the Python client's, byte for byte; the parsed answers."""

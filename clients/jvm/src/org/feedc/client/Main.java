@@ -15,7 +15,8 @@ import java.nio.charset.StandardCharsets;
 /// usage error. `… Main digest DB` prints the content digest of a bundle database (as
 /// `feedc inspect` computes it), for the tests and for checking a port. `… Main live BUNDLE --feed
 /// FILE …` answers from GTFS-Realtime messages over a bundle (`org.feedc.client.live.LiveCommand`,
-/// docs/live.md; it needs protobuf.jar on the class path, the update does not).
+/// docs/live.md; it needs protobuf.jar on the class path, the update does not). `… Main batch`
+/// runs many `live` and `digest` commands read from standard input in one JVM (`BatchCommand`).
 public final class Main {
     private static final String USAGE = "usage: feedc-jvm pull [-h] --db DB [--public-key PUBLIC_KEY] [--timeout TIMEOUT] manifest";
     private static volatile boolean finished;
@@ -44,15 +45,20 @@ public final class Main {
         if (args.length == 2 && args[0].equals("digest")) {
             return digest(args[1], out, err);
         }
+        if (args.length == 1 && args[0].equals("batch")) {
+            return BatchCommand.run(System.in, out);
+        }
         if (args.length > 0 && args[0].equals("live")) {
             // Its classes (and protobuf, which only they need) are loaded only here.
             return org.feedc.client.live.LiveCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
         }
         if (args.length == 0 || !args[0].equals("pull")) {
             if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
-                out.println("usage: feedc-jvm {pull,digest,live} ...\n\nKeeps a local feedc bundle database up to date.\n\n"
+                out.println("usage: feedc-jvm {pull,digest,live,batch} ...\n\nKeeps a local feedc bundle database up to date.\n\n"
                         + "  pull MANIFEST_URL --db PATH [--public-key KEY] [--timeout S]\n  digest PATH\n"
-                        + "  live BUNDLE --feed FILE --source ID (--stop ID | --vehicles | --alerts | --report) [--json]");
+                        + "  live BUNDLE --feed FILE --source ID (--stop ID | --vehicles | --alerts | --report) [--json]\n"
+                        + "  batch   (live and digest commands read from standard input, a JSON array of words a line;\n"
+                        + "          each answered by a line {\"status\": N, \"out\": TEXT, \"err\": TEXT})");
                 return 0;
             }
             return usage(err, args.length == 0 ? "the following arguments are required: command"
