@@ -33,25 +33,19 @@ struct LiveParityTests {
         var description: String
     }
 
-    /// The three clients' answers to `c` (the JVM's where the case asks for it), parsed.
+    /// The Swift and Python clients' answers to `c`, parsed.
     private static func answers(_ c: Case) throws -> [(String, Any)] {
         guard let feedc = FeedcBinary.url, let python = RealtimePython.url else { throw Failure(description: "no feedc binary or venv python") }
-        var out: [(String, Any)] = []
-        func parsed(_ name: String, _ run: Subprocess.Result) throws -> Any {
-            guard run.status == 0 else { throw Failure(description: "\(name): \(c): exit \(run.status): \(run.error.suffix(600))") }
-            return try JSONSerialization.jsonObject(with: Data(run.output.utf8))
-        }
-        out.append(("swift", try parsed("swift", try Subprocess.run(feedc, ["live"] + Self.arguments(c), timeout: 120))))
         let script = SharedData.projectRoot.appendingPathComponent("clients/python/feedc_live.py")
-        out.append(("python", try parsed("python", try Subprocess.run(python, [script.path] + Self.arguments(c), timeout: 120))))
-        if c.jvm, JVMClient.isAvailable {
-            try JVMClient.build()
-            let java = try JVMClient.program("java")
-            let run = try Subprocess.run(
-                java, JVMClient.options + ["-cp", JVMClient.liveClassPath, "org.feedc.client.Main", "live"] + Self.arguments(c), timeout: 120)
-            out.append(("jvm", try parsed("jvm", run)))
-        }
-        return out
+        return [
+            ("swift", try parsed("swift", c, try Subprocess.run(feedc, ["live"] + Self.arguments(c), timeout: 120))),
+            ("python", try parsed("python", c, try Subprocess.run(python, [script.path] + Self.arguments(c), timeout: 120))),
+        ]
+    }
+
+    private static func parsed(_ name: String, _ c: Case, _ run: Subprocess.Result) throws -> Any {
+        guard run.status == 0 else { throw Failure(description: "\(name): \(c): exit \(run.status): \(run.error.suffix(600))") }
+        return try JSONSerialization.jsonObject(with: Data(run.output.utf8))
     }
 
     /// How far two numbers of a key may be apart: the rounding docs/live.md states.
@@ -88,9 +82,17 @@ struct LiveParityTests {
 
     /// Each case answered by the three clients, on threads of their own (the cooperative pool
     /// is not held while the processes run), two cases at a time; the comparisons done here.
+    /// The JVM's answers (the cases that ask for them) come from one JVM (`JVMClient.batch`).
     private func check(_ cases: [Case]) async throws -> Int {
-        let answered = try await OwnThread.map(cases, atOnce: 2) { c in
+        var answered = try await OwnThread.map(cases, atOnce: 2) { c in
             try Self.answers(c).map { ($0.0, try JSONSerialization.data(withJSONObject: $0.1)) }
+        }
+        if JVMClient.isAvailable {
+            let asked = cases.indices.filter { cases[$0].jvm }
+            let runs = try await OwnThread.run { try JVMClient.batch(asked.map { ["live"] + Self.arguments(cases[$0]) }) }
+            for (index, run) in zip(asked, runs) {
+                answered[index].append(("jvm", try JSONSerialization.data(withJSONObject: try Self.parsed("jvm", cases[index], run))))
+            }
         }
         var compared = 0
         for (c, all) in zip(cases, answered) {

@@ -6,14 +6,20 @@ public enum Subprocess {
         public var status: Int32
         public var output: String
         public var error: String
+
+        public init(status: Int32, output: String, error: String) {
+            self.status = status
+            self.output = output
+            self.error = error
+        }
     }
 
     /// Runs `program` with `arguments` (killed after `timeout` seconds) and returns its exit
     /// status, standard output and standard error. `environment` entries are added to this
-    /// process's environment.
+    /// process's environment; `input`, a file, is its standard input (none without it).
     public static func run(
         _ program: URL, _ arguments: [String], environment: [String: String] = [:],
-        directory: URL? = nil, timeout: TimeInterval = 120
+        directory: URL? = nil, timeout: TimeInterval = 120, input: URL? = nil
     ) throws -> Result {
         let process = Process()
         process.executableURL = program
@@ -25,7 +31,9 @@ public enum Subprocess {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let inputHandle = try input.map { try FileHandle(forReadingFrom: $0) }
+        defer { try? inputHandle?.close() }
+        process.standardInput = inputHandle ?? FileHandle.nullDevice
         try process.run()
         let box = OutputBox()
         let readers = [

@@ -20,6 +20,10 @@ struct Build: ParsableCommand {
             `service ends …, in N days`, with a warning within `service_end: warn_days` (default \
             30 and 7), and `service_end` in --json and the version's report file.
 
+            `--bundle NAME` (repeatable) builds only the bundles named, `--shard K/N` only every N-th \
+            bundle in the file's order from the K-th (1-based): one job per bundle or per shard in a CI \
+            matrix or a Kubernetes Indexed Job (docs/operations.md). Without them, every bundle.
+
             Exit status: 0 every bundle published or unchanged; 1 a bundle was refused; 2 a \
             configuration or tool error, or a failed upload (a bundle that failed does not stop the \
             others); 3 a bundle's service ends within its `service_end: fail_within_days` (the \
@@ -42,12 +46,27 @@ struct Build: ParsableCommand {
             valueName: "n"))
     var jobs: Int?
 
+    @Option(
+        name: .customLong("bundle"),
+        help: ArgumentHelp("Build only the bundle of this name (repeatable; default: every bundle).", valueName: "name"))
+    var bundles: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Build only shard K of N: every N-th bundle in the file's order, from the K-th (1 ≤ K ≤ N).", valueName: "K/N"))
+    var shard: String?
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let shard, BundleSelection.Shard(shard) == nil {
+            throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, e.g. 2/4 (got `\(shard)`)")
+        }
     }
 
     func run() throws {
-        let parsed = Terminal.pipeline(config)
+        let selection = BundleSelection(names: bundles, shard: shard.flatMap(BundleSelection.Shard.init))
+        let parsed: PipelineConfig
+        do { parsed = try selection.apply(to: Terminal.pipeline(config)) } catch { Terminal.fail(error) }
         guard let today = ServiceEndCheck.today() else {
             throw ValidationError("FEEDC_TODAY must be a date, YYYY-MM-DD")
         }

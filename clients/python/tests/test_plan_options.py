@@ -354,7 +354,9 @@ class PropertyTests(unittest.TestCase):
         self.arrive_by("bay18", 60, 43)
 
     def test_arrive_by_bydgoszcz(self):
-        self.arrive_by("bydgoszcz", 40, 44)
+        # 16 queries: each is about 20 searches of this planner over 583k stop times (40 took
+        # 36 s of CPU, the longest test of the Python jobs); BART + Caltrain's 60 cover the rest.
+        self.arrive_by("bydgoszcz", 16, 44)
 
     def test_window_bart_and_caltrain(self):
         self.window("bay18", 30, 45, 60)
