@@ -83,32 +83,75 @@ def manifest(latest, versions=None, deltas=(), bundle=BUNDLE):
 _BOMBS = {}
 
 
+def _gf2_times(matrix, vector):
+    total, row = 0, 0
+    while vector:
+        if vector & 1:
+            total ^= matrix[row]
+        vector >>= 1
+        row += 1
+    return total
+
+
+def _gf2_square(matrix):
+    return [_gf2_times(matrix, matrix[n]) for n in range(32)]
+
+
+def crc32_combine(crc1, crc2, length2):
+    """The CRC-32 of A + B from crc1 = crc32(A), crc2 = crc32(B) and len(B), as zlib's
+    crc32_combine computes it (Python's zlib does not offer it): in time logarithmic in len(B)."""
+    if length2 <= 0:
+        return crc1
+    odd = [0xEDB88320] + [1 << n for n in range(31)]   # the operator for one zero bit
+    even = _gf2_square(odd)                            # two zero bits
+    odd = _gf2_square(even)                            # four
+    while True:
+        even = _gf2_square(odd)
+        if length2 & 1:
+            crc1 = _gf2_times(even, crc1)
+        length2 >>= 1
+        if not length2:
+            break
+        odd = _gf2_square(even)
+        if length2 & 1:
+            crc1 = _gf2_times(odd, crc1)
+        length2 >>= 1
+        if not length2:
+            break
+    return crc1 ^ crc2
+
+
+def repeated_member(header, unit, count):
+    """One gzip member unpacking to `header` and then `unit` `count` times, made without
+    compressing or checksumming the whole: `unit` deflated once after a full flush repeats as is,
+    and its CRC-32 is combined by doubling (a 2 GiB member in milliseconds, not seconds)."""
+    head = zlib.compressobj(9, zlib.DEFLATED, -15)
+    start = head.compress(header) + head.flush(zlib.Z_FULL_FLUSH)
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    block = packer.compress(unit) + packer.flush(zlib.Z_FULL_FLUSH)
+    crc, power_crc, power_length, left = 0, zlib.crc32(unit), len(unit), count
+    while left:
+        if left & 1:
+            crc = crc32_combine(crc, power_crc, power_length)
+        power_crc, power_length, left = crc32_combine(power_crc, power_crc, power_length), power_length * 2, left >> 1
+    crc = crc32_combine(zlib.crc32(header), crc, len(unit) * count)
+    size = (len(header) + len(unit) * count) & 0xFFFFFFFF
+    return (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff" + start + block * count + b"\x03\x00"
+            + struct.pack("<II", crc, size))
+
+
 def zero_bomb(gibibytes, header=b""):
-    """One gzip member unpacking to `header` and then `gibibytes` GiB of zero bytes, made in
-    memory without compressing them: a 1 MiB block of zeros deflated once, after a full flush,
-    repeats as is (about 1 KiB a MiB)."""
+    """One gzip member unpacking to `header` and then `gibibytes` GiB of zero bytes (about
+    1 KiB a MiB)."""
     key = (gibibytes, header)
     if key not in _BOMBS:
-        zeros = bytes(1 << 20)
-        head = zlib.compressobj(9, zlib.DEFLATED, -15)
-        start = head.compress(header) + head.flush(zlib.Z_FULL_FLUSH)
-        packer = zlib.compressobj(9, zlib.DEFLATED, -15)
-        block = packer.compress(zeros) + packer.flush(zlib.Z_FULL_FLUSH)
-        crc = zlib.crc32(header)
-        count = gibibytes << 10
-        for _ in range(count):
-            crc = zlib.crc32(zeros, crc)
-        size = (len(header) + (count << 20)) & 0xFFFFFFFF
-        _BOMBS[key] = (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff" + start + block * count + b"\x03\x00"
-                       + struct.pack("<II", crc, size))
+        _BOMBS[key] = repeated_member(header, bytes(1 << 20), gibibytes << 10)
     return _BOMBS[key]
 
 
 def text_bomb(mebibytes, header):
     """One gzip member unpacking to `header` and `mebibytes` MiB of the letter a."""
-    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
-    block = b"a" * (1 << 20)
-    return packer.compress(header) + b"".join(packer.compress(block) for _ in range(mebibytes)) + packer.flush()
+    return repeated_member(header, b"a" * (1 << 20), mebibytes)
 
 
 # Handlers: each is called with the request handler and writes the whole response.

@@ -4,11 +4,13 @@ carries, compared with the Swift sources. The attacks through whole pulls are te
 
     python3 -m unittest discover -s clients/python/tests -v      (from the repository's root)
 """
+import gzip
 import os
 import re
 import sqlite3
 import time
 import unittest
+import zlib
 
 import hostile_fixtures as fx
 from feedc_bundle import FORMAT, STOP_TIMES_VIEW, VIRTUAL_TABLES, apply_delta
@@ -75,6 +77,20 @@ class BuildingBlockTests(unittest.TestCase):
                                        (b"PK\x03\x04", 10 ** 6, None, "not gzip"), (b"", 1, None, "not gzip")):
             with self.subTest(words=words), self.assertRaisesRegex(ValueError, words):
                 inflate(slices(bad), lambda _: None, cap, exact)
+
+    def test_bombs_are_what_gzip_reads(self):
+        """The bombs' members (a block repeated, its CRC-32 combined) are what gzip itself
+        unpacks, CRC and length checked, and crc32_combine agrees with zlib's crc32."""
+        for a, b in ((b"", b""), (b"x", b""), (b"", b"yz"), (os.urandom(1000), os.urandom(3001)), (b"a" * 70000, bytes(5))):
+            self.assertEqual(fx.crc32_combine(zlib.crc32(a), zlib.crc32(b), len(b)), zlib.crc32(a + b))
+        for header, unit, count in ((b"", bytes(1 << 12), 1), (b"-- feedc delta format 2\n", b"a" * 4096, 7),
+                                    (b"head", bytes(1 << 20), 5), (os.urandom(100), os.urandom(333), 13)):
+            member = fx.repeated_member(header, unit, count)
+            self.assertEqual(gzip.decompress(member), header + unit * count)
+            self.assertLess(len(member), len(header) + len(unit) * count + 200)
+        self.assertEqual(zlib.decompressobj(31).decompress(fx.zero_bomb(1)[:20000])[:100], bytes(100))
+        self.assertEqual(len(fx.text_bomb(3, b"h")), len(fx.repeated_member(b"h", b"a" * (1 << 20), 3)))
+        self.assertEqual(gzip.decompress(fx.text_bomb(3, b"h")), b"h" + b"a" * (3 << 20))
 
     def test_manifest_parsing(self):
         good = fx.manifest(fx.entry("b.gz", b"x", 2, "sha256:" + "0" * 64))

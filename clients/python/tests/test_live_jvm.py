@@ -1559,6 +1559,41 @@ class PlaceTripParityTests(LiveCase):
             self.assertEqual((outcome.status, outcome.out), (2, ""), outcome)
 
 
+class BatchTests(LiveCase):
+    """`Main batch`: each line answered as the command alone answers it; a bad line (not JSON, not
+    an array of strings, another command, longer than 1 MiB) answered with status 2 and the
+    reason, and the lines after it still read."""
+
+    def test_answers_as_alone_and_survives_bad_lines(self):
+        self.need("wmata")
+        feed = WMATA_MESSAGES[0]
+        words = ["live", BUNDLES["wmata"], "--feed", feed, "--source", "wmata", "--at", "2024-02-09T23:47:00"]
+        lines = [json.dumps(words + ["--report", "--json"]), "not json", json.dumps({"live": 1}), json.dumps(["live", 7]),
+                 json.dumps(["pull", "http://127.0.0.1:9/m.json", "--db", "x"]), json.dumps(["x" * (1 << 20)]),
+                 json.dumps(words + ["--stop", "no-such-stop"]), json.dumps(["live", BUNDLES["wmata"], "--source"]),
+                 json.dumps(["digest", BUNDLES["wmata"]])]
+        env = dict(os.environ)
+        env.pop("LD_LIBRARY_PATH", None)
+        command = [shutil.which("java") or "/usr/bin/java"] + hc.JVM_OPTIONS + [
+            "-cp", os.pathsep.join([hc.JVM_JAR, hc.SQLITE_JDBC_JAR, PROTOBUF_JAR]), "org.feedc.client.Main", "batch"]
+        done = subprocess.run(command, input="\n".join(lines) + "\n", capture_output=True, text=True, env=env, timeout=120)
+        self.assertEqual((done.returncode, done.stderr), (0, ""))
+        answers = [json.loads(line) for line in done.stdout.splitlines()]
+        self.assertEqual(len(answers), len(lines))
+        alone = self.live("wmata", [feed], "--at", "2024-02-09T23:47:00", "--report", "--json")
+        self.assertEqual(answers[0], {"status": 0, "out": alone.out, "err": ""})
+        for answer, why in zip(answers[1:6], ("Expecting value", "not a JSON array of words", "word 1 is not a string",
+                                              "runs live and digest commands, not 'pull'", "a line longer than 1048576")):
+            self.assertEqual((answer["status"], answer["out"]), (2, ""), answer)
+            self.assertIn(why, answer["err"])
+        alone = self.live("wmata", [feed], "--at", "2024-02-09T23:47:00", "--stop", "no-such-stop")
+        self.assertEqual(answers[6], {"status": alone.status, "out": alone.out, "err": alone.err})
+        self.assertEqual(answers[7]["status"], 2)
+        self.assertIn("expected one argument", answers[7]["err"])
+        self.assertEqual(answers[8]["status"], 0)
+        self.assertTrue(answers[8]["out"].startswith("sha256:"), answers[8])
+
+
 class HostileMessageTests(LiveCase):
     """Messages that cannot be read: exit 1 and one line, `feedc-jvm: FILE: CODE: …`, in bounded
     memory, whatever the message."""
