@@ -100,24 +100,15 @@ def _gf2_square(matrix):
 def crc32_combine(crc1, crc2, length2):
     """The CRC-32 of A + B from crc1 = crc32(A), crc2 = crc32(B) and len(B), as zlib's
     crc32_combine computes it (Python's zlib does not offer it): in time logarithmic in len(B)."""
-    if length2 <= 0:
-        return crc1
-    odd = [0xEDB88320] + [1 << n for n in range(31)]   # the operator for one zero bit
-    even = _gf2_square(odd)                            # two zero bits
-    odd = _gf2_square(even)                            # four
-    while True:
-        even = _gf2_square(odd)
+    operator = [0xEDB88320] + [1 << n for n in range(31)]   # appends one zero bit
+    for _ in range(3):
+        operator = _gf2_square(operator)                     # then 2, 4, 8: one zero byte
+    while length2 > 0:
         if length2 & 1:
-            crc1 = _gf2_times(even, crc1)
+            crc1 = _gf2_times(operator, crc1)
         length2 >>= 1
-        if not length2:
-            break
-        odd = _gf2_square(even)
-        if length2 & 1:
-            crc1 = _gf2_times(odd, crc1)
-        length2 >>= 1
-        if not length2:
-            break
+        if length2:
+            operator = _gf2_square(operator)
     return crc1 ^ crc2
 
 

@@ -131,6 +131,20 @@ def tearDownModule():
     shutil.rmtree(STATE.get("folder", ""), ignore_errors=True)
 
 
+def jvm_command(*words):
+    """`java … org.feedc.client.Main WORDS` with the live layer's class path."""
+    return [shutil.which("java") or "/usr/bin/java"] + hc.JVM_OPTIONS + [
+        "-cp", os.pathsep.join([hc.JVM_JAR, hc.SQLITE_JDBC_JAR, PROTOBUF_JAR]), "org.feedc.client.Main"] + list(words)
+
+
+def system_sqlite_environment():
+    """This environment without LD_LIBRARY_PATH: the JDBC driver (and feedc) use the system's
+    SQLite, not the tests' own."""
+    env = dict(os.environ)
+    env.pop("LD_LIBRARY_PATH", None)
+    return env
+
+
 class JVMBatch:
     """One JVM answering many commands (`Main batch`: a JSON array of words a line in, a line
     `{"status", "out", "err"}` out), for the parity classes' hundreds of cases: a JVM's start is
@@ -146,12 +160,8 @@ class JVMBatch:
             return "status %d, out %r, err %r" % (self.status, self.out[-600:], self.err[-600:])
 
     def __init__(self):
-        env = dict(os.environ)
-        env.pop("LD_LIBRARY_PATH", None)  # the JDBC driver uses the system's SQLite, not the tests' own
-        command = [shutil.which("java") or "/usr/bin/java"] + hc.JVM_OPTIONS + [
-            "-cp", os.pathsep.join([hc.JVM_JAR, hc.SQLITE_JDBC_JAR, PROTOBUF_JAR]), "org.feedc.client.Main", "batch"]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True, encoding="utf-8", env=env)
+        self.process = subprocess.Popen(jvm_command("batch"), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, encoding="utf-8", env=system_sqlite_environment())
         self.lock = threading.Lock()
 
     def run(self, words):
@@ -317,9 +327,7 @@ class LiveCase(unittest.TestCase):
                     WMATA_ZIP if name == "wmata" else NYCT_ZIP, hc.FEEDC))
 
     def live(self, bundle, feeds, *args):
-        command = [shutil.which("java") or "/usr/bin/java"] + hc.JVM_OPTIONS + ["-cp",
-                   os.pathsep.join([hc.JVM_JAR, hc.SQLITE_JDBC_JAR, PROTOBUF_JAR]), "org.feedc.client.Main", "live",
-                   BUNDLES[bundle]]
+        command = jvm_command("live", BUNDLES[bundle])
         for feed in feeds:
             command += ["--feed", feed]
         outcome = hc.run(command + ["--source", bundle] + list(args), client="jvm")
@@ -1010,9 +1018,8 @@ class LiveParityTests(LiveCase):
     NYCT_AT = "2023-05-09T06:59:00"
 
     def outcome(self, command):
-        env = dict(os.environ)
-        env.pop("LD_LIBRARY_PATH", None)  # the JDBC driver and feedc use the system's SQLite, not the tests' own
-        done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+        # feedc, as the JDBC driver, on the system's SQLite
+        done = subprocess.run(command, capture_output=True, text=True, env=system_sqlite_environment(), timeout=120)
         return self.parsed(done.returncode, done.stdout, done.stderr)
 
     def parsed(self, status, out, err):
@@ -1572,11 +1579,8 @@ class BatchTests(LiveCase):
                  json.dumps(["pull", "http://127.0.0.1:9/m.json", "--db", "x"]), json.dumps(["x" * (1 << 20)]),
                  json.dumps(words + ["--stop", "no-such-stop"]), json.dumps(["live", BUNDLES["wmata"], "--source"]),
                  json.dumps(["digest", BUNDLES["wmata"]])]
-        env = dict(os.environ)
-        env.pop("LD_LIBRARY_PATH", None)
-        command = [shutil.which("java") or "/usr/bin/java"] + hc.JVM_OPTIONS + [
-            "-cp", os.pathsep.join([hc.JVM_JAR, hc.SQLITE_JDBC_JAR, PROTOBUF_JAR]), "org.feedc.client.Main", "batch"]
-        done = subprocess.run(command, input="\n".join(lines) + "\n", capture_output=True, text=True, env=env, timeout=120)
+        done = subprocess.run(jvm_command("batch"), input="\n".join(lines) + "\n", capture_output=True, text=True,
+                              env=system_sqlite_environment(), timeout=120)
         self.assertEqual((done.returncode, done.stderr), (0, ""))
         answers = [json.loads(line) for line in done.stdout.splitlines()]
         self.assertEqual(len(answers), len(lines))

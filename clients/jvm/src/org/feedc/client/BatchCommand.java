@@ -1,5 +1,6 @@
 package org.feedc.client;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +28,7 @@ final class BatchCommand {
     }
 
     static int run(InputStream input, PrintStream out) {
-        Reader reader = new InputStreamReader(input, StandardCharsets.UTF_8);
+        Reader reader = new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8));
         StringBuilder line = new StringBuilder();
         boolean tooLong = false;
         try {
