@@ -35,6 +35,20 @@ public enum Gzip {
     /// the level and zlib's deflate code (Debian 12's zlib 1.2.13 wherever feedc is built here):
     /// memory level 8 and the default strategy are fixed.
     public static func compress(_ input: UnsafeRawBufferPointer, level: Int32) throws(GzipError) -> [UInt8] {
+        var consumed = 0
+        return try compress(size: input.count, level: level) { () throws(GzipError) -> UnsafeRawBufferPointer in
+            let take = min(1 << 30, input.count - consumed)
+            defer { consumed += take }
+            return UnsafeRawBufferPointer(rebasing: input[consumed..<consumed + take])
+        }
+    }
+
+    /// `size` bytes as one gzip member at `level`, taken from `next` piece by piece (each piece
+    /// valid until the next call, at most 1 GiB, the last ending at `size`). The bytes do not
+    /// depend on how the input is cut: zlib is never flushed before the end.
+    public static func compress(
+        size: Int, level: Int32, next: () throws(GzipError) -> UnsafeRawBufferPointer
+    ) throws(GzipError) -> [UInt8] {
         var stream = z_stream()
         // windowBits 15 + 16: a gzip wrapper with an empty header (mtime 0, no name).
         var rc = deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
@@ -45,15 +59,25 @@ public enum Gzip {
         // for the whole stream). The array is allocated at that size but not filled: only the
         // pages zlib writes are touched (filling it with zeros first raised the region build's
         // peak from 438 to 513 MB, for its 87 MB bundle).
-        let bound = Int(deflateBound(&stream, UInt(input.count))) + 64
+        let bound = Int(deflateBound(&stream, UInt(size))) + 64
         var failure: GzipError?
         let output = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
             var consumed = 0, produced = 0
             repeat {
-                let take = min(piece, input.count - consumed)
-                let last = consumed + take == input.count
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress.map { $0.advanced(by: consumed).assumingMemoryBound(to: UInt8.self) })
-                stream.avail_in = UInt32(take)
+                let input: UnsafeRawBufferPointer
+                do throws(GzipError) { input = try next() } catch {
+                    failure = error
+                    count = produced
+                    return
+                }
+                guard input.count <= piece, consumed + input.count <= size, input.count > 0 || consumed == size else {
+                    failure = .io("a piece of \(input.count) bytes after \(consumed) of \(size)")
+                    count = produced
+                    return
+                }
+                let last = consumed + input.count == size
+                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
+                stream.avail_in = UInt32(input.count)
                 repeat {
                     let room = min(piece, bound - produced)
                     guard room > 0 else {
@@ -71,8 +95,8 @@ public enum Gzip {
                         return
                     }
                 } while stream.avail_in > 0 || (last && rc != Z_STREAM_END)
-                consumed += take
-            } while consumed < input.count
+                consumed += input.count
+            } while consumed < size
             count = produced
         }
         if let failure { throw failure }

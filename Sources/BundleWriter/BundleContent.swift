@@ -3,17 +3,15 @@ import FeedEnhancement
 import FeedModel
 import FeedSQLite
 
-/// The rows of every bundle table, before they are written.
+/// The rows of every bundle table, before they are written, each table's kept compactly
+/// (``TableRows``).
 package struct BundleContent: Sendable {
-    package private(set) var rows: [String: [[SQLValue]]] = [:]
+    private(set) var tables: [String: TableRows] = [:]
 
     package init() {}
 
     /// Appends `row` to its table, as its values in the table's column order. Inlined with the
-    /// row's ``BundleRow/values()``, so that its fields move into the values as the positional
-    /// arrays were built before (those of the timetable's pattern, timing and stop_routes rows
-    /// do; a trip's twelve are still copied): called, each text was retained and released once
-    /// more.
+    /// row's ``BundleRow/values()``, so that its fields move into the values uncopied.
     @inline(__always)
     mutating func append<Row: BundleRow>(_ row: consuming Row) {
         append(Row.table, row.values())
@@ -21,22 +19,31 @@ package struct BundleContent: Sendable {
 
     private mutating func append(_ table: BundleTable, _ row: [SQLValue]) {
         precondition(row.count == table.columns.count, "\(table.name): \(row.count) values for \(table.columns.count) columns")
-        rows[table.name, default: []].append(row)
+        tables[table.name, default: TableRows(width: table.columns.count)].append(row)
     }
 
+    /// The rows of `table`, in the order they were appended.
+    func rows(of table: BundleTable) -> TableRows { tables[table.name] ?? TableRows(width: table.columns.count) }
+
     /// The rows of `Row`'s table so far, in the order they were appended, read through its fields.
-    func rows<Row: BundleRow>(_: Row.Type) -> LazyMapSequence<[[SQLValue]], Row> {
-        (rows[Row.table.name] ?? []).lazy.map(Row.init(values:))
+    func rows<Row: BundleRow>(_: Row.Type) -> LazyMapSequence<TableRows, Row> {
+        rows(of: Row.table).lazy.map(Row.init(values:))
     }
 
     /// Appends every row of `other`, after the rows already here.
-    mutating func append(contentsOf other: BundleContent) {
-        for (table, rows) in other.rows {
-            self.rows[table, default: []].append(contentsOf: rows)
+    mutating func append(contentsOf other: consuming BundleContent) {
+        for (name, rows) in other.tables {
+            if let mine = tables.removeValue(forKey: name) {
+                var joined = mine
+                joined.append(contentsOf: rows)
+                tables[name] = joined
+            } else {
+                tables[name] = rows
+            }
         }
     }
 
-    package func count(_ table: BundleTable) -> Int { rows[table.name]?.count ?? 0 }
+    package func count(_ table: BundleTable) -> Int { tables[table.name]?.count ?? 0 }
 }
 
 /// One source of a bundle, validated and frozen, with the prefix that namespaces its ids.

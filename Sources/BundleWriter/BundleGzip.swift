@@ -24,17 +24,39 @@ enum BundleGzip {
         try input.withUnsafeBytes { bytes in Result { () throws(PublishError) in try compress(bytes, level: level) } }.get()
     }
 
-    /// The file at `path` gzipped at `level`, read where the system maps it (no copy of the
-    /// file in memory; on the region's 94 MB bundle, mapping and touching every page took 7 ms
-    /// where reading it into an array took 0.20–0.25 s).
+    /// The file at `path` gzipped at `level`, read a piece of 1 MiB at a time: neither a copy of
+    /// the file nor its mapped pages count in the process's memory (mapped, a 485 MB bundle of a
+    /// hostile square's network was 485 MB of the build's peak, issue 41). The bytes are the
+    /// same as the whole file's at once.
     static func compress(fileAt path: String, level: Int32 = level) throws(PublishError) -> [UInt8] {
-        let mapped: Data
+        guard let file = FileHandle(forReadingAtPath: path) else { throw .io(path: path, reason: "cannot read the written bundle") }
+        defer { try? file.close() }
+        let size: Int
         do {
-            mapped = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+            size = Int(try file.seekToEnd())
+            try file.seek(toOffset: 0)
         } catch {
             throw .io(path: path, reason: "cannot read the written bundle: \(error.localizedDescription)")
         }
-        return try mapped.withUnsafeBytes { bytes in Result { () throws(PublishError) in try compress(bytes, level: level) } }.get()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var left = size
+        do {
+            return try Gzip.compress(size: size, level: level) { () throws(GzipError) -> UnsafeRawBufferPointer in
+                let want = min(buffer.count, left)
+                var got = 0
+                while got < want {
+                    let n = read(file.fileDescriptor, buffer.baseAddress! + got, want - got)
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else { throw .io("\(path): the file ended after \(size - left + got) of \(size) bytes") }
+                    got += n
+                }
+                left -= got
+                return UnsafeRawBufferPointer(rebasing: buffer[..<got])
+            }
+        } catch {
+            throw .io(path: path, reason: "cannot gzip the written bundle: \(error)")
+        }
     }
 
     private static func compress(_ bytes: UnsafeRawBufferPointer, level: Int32) throws(PublishError) -> [UInt8] {

@@ -47,13 +47,14 @@ package struct NetworkCompiler: Sendable {
             let servedStops = served(stops, content)
             let walker = TransferWalks(settings: settings)
             let walking = workers.beside { walker.walkingPairs(servedStops) }
-            let links = SamePlaceMatcher(settings: settings).links(candidates(stops, content), sink: sink, overridesFile: overridesFile)
+            let places = candidates(stops, content)
+            let links = SamePlaceMatcher(settings: settings).links(places, sink: sink, overridesFile: overridesFile)
             for link in links {
                 content.append(
                     SamePlaceRow(stopId: link.stop, otherStopId: link.other, distanceM: link.distance, confidence: link.confidence, evidence: link.evidence))
             }
             summary.samePlaceLinks = links.count / 2
-            summary.crossSourceLinks = links.filter { source(of: $0.stop) != source(of: $0.other) }.count / 2
+            summary.crossSourceLinks = links.indices.count { places[links.places(at: $0).stop].source != places[links.places(at: $0).other].source } / 2
             let (walkingPairs, capped) = walking.wait()
             if capped > 0 {
                 sink.add(

@@ -14,7 +14,7 @@ import Testing
         PlaceCandidate(id: id, source: String(id.prefix { $0 != ":" }), name: name, point: at(north: north), guided: guided)
     }
 
-    private func pairs(_ links: [PlaceLink]) -> [String] {
+    private func pairs(_ links: some Collection<PlaceLink>) -> [String] {
         links.filter { $0.stop < $0.other }.map { "\($0.stop)=\($0.other)" }
     }
 

@@ -1,5 +1,6 @@
 import BundleFormat
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BundleWriter
@@ -46,6 +47,35 @@ import Testing
         #expect { try BundleGzip.compress(fileAt: missing) } throws: { error in
             guard case PublishError.io(let path, _) = error else { return false }
             return path == missing
+        }
+    }
+}
+
+/// gzip fed piece by piece (a written bundle read 1 MiB at a time, issue 41) gives the bytes of
+/// the whole at once, however it is cut; a piece past the stated size is an error, not a member.
+@Suite struct GzipPiecesTests {
+    @Test func theCutsDoNotChangeTheBytes() throws {
+        var generator = SplitMix(seed: 5)
+        let input = (0..<3_000_000).map { _ in UInt8(generator.next() % 16) }
+        let whole = try input.withUnsafeBytes { try Gzip.compress($0, level: 7) }
+        for cut in [7, 4_096, 1 << 20, 1_234_567] {
+            var offset = 0
+            let pieces = try input.withUnsafeBytes { bytes in
+                try Gzip.compress(size: bytes.count, level: 7) {
+                    let take = min(cut, bytes.count - offset)
+                    defer { offset += take }
+                    return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + take])
+                }
+            }
+            #expect(pieces == whole, "pieces of \(cut)")
+        }
+        #expect(try Gzip.decompress(whole) == input)
+    }
+
+    @Test func aPiecePastTheSizeIsRefused() {
+        let input = [UInt8](repeating: 7, count: 100)
+        #expect(throws: GzipError.self) {
+            try input.withUnsafeBytes { bytes in try Gzip.compress(size: 50, level: 7) { bytes } }
         }
     }
 }

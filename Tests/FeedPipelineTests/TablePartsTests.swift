@@ -125,7 +125,7 @@ import Testing
             try reference.execute(table.ddl)
             let insert = try reference.prepare(table.insertSQL)
             let keys = table.primaryKey.map { key in table.columns.firstIndex { $0.name == key }! }
-            let rows = content.rows[table.name] ?? []
+            let rows = content.rows(of: table)
             for index in rows.indices.sorted(by: { SQLValue.sqliteOrder(rows[$0], rows[$1], at: keys) < 0 }) { try insert.run(rows[index]) }
         }
         for statement in BundleSchema.derivedDDL { try reference.execute(statement) }

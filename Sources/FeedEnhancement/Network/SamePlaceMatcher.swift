@@ -60,7 +60,7 @@ package struct SamePlaceMatcher: Sendable {
         self.settings = settings
     }
 
-    package func links(_ candidates: [PlaceCandidate], sink: NoticeSink, overridesFile: String = "overrides") -> [PlaceLink] {
+    package func links(_ candidates: [PlaceCandidate], sink: NoticeSink, overridesFile: String = "overrides") -> PlaceLinks {
         let reach = max(settings.samePlaceDistance, settings.sameNameDistance)
         // Names are read only for the pairs that get that far (most never do: one source's bus
         // stops): reading all 20,579 of the 21-feed region's took most of the matcher's time.
@@ -75,7 +75,7 @@ package struct SamePlaceMatcher: Sendable {
         // Each candidate's nearest places that could be linked to it (the cheap refusals first),
         // at most `maxLinksPerPlace`: however dense the stops, a place has a bounded number of
         // links, and closing them (places linked to a third) stays linear in the stops.
-        var nearest: [Set<Int>] = Array(repeating: [], count: candidates.count)
+        var nearest: [[Int32]] = Array(repeating: [], count: candidates.count)
         var near: [(distance: Double, id: String, index: Int)] = []
         var capped = 0, most = (count: 0, id: "")
         for (i, a) in candidates.enumerated() where a.point.isValid {
@@ -96,7 +96,7 @@ package struct SamePlaceMatcher: Sendable {
                 near.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
                 near.removeSubrange(min(near.count, Self.maxLinksPerPlace)...)
             }
-            nearest[i] = Set(near.map(\.index))
+            nearest[i] = near.map { Int32($0.index) }.sorted()
         }
         if capped > 0 {
             sink.add(
@@ -106,25 +106,38 @@ package struct SamePlaceMatcher: Sendable {
                         "\(capped) places have more than \(Self.maxLinksPerPlace) candidates to be one place with (\(most.id): \(most.count)); each keeps its nearest \(Self.maxLinksPerPlace).",
                     repair: "nearest \(Self.maxLinksPerPlace) kept"))
         }
-        var direct: [[(other: Int, link: PlaceLink)]] = Array(repeating: [], count: candidates.count)
+        // Links as 20-byte records, their evidence by number: a hostile square's 4.4 M links
+        // held as `PlaceLink`s were 1.7 GB (issue 41).
+        var evidences = EvidenceTexts()
+        var records: [LinkRecord] = []
+        var direct: [[PlaceClosure.Direct]] = Array(repeating: [], count: candidates.count)
         for (i, a) in candidates.enumerated() {
-            for j in nearest[i].sorted() {
+            for j32 in nearest[i] {
                 // Each pair once, from the smaller id, and only when each is among the other's
                 // nearest (with no place capped, every pair within reach).
+                let j = Int(j32)
                 let b = candidates[j]
-                guard a.id < b.id, nearest[j].contains(i), let link = link(a, { name(i) }, b, { name(j) }) else { continue }
-                direct[i].append((j, link))
-                direct[j].append((i, link))
+                guard a.id < b.id, Self.holds(nearest[j], i), let link = link(a, { name(i) }, b, { name(j) }) else { continue }
+                let number = Int32(records.count)
+                records.append(LinkRecord(i, j, distance: link.distance, confidence: link.confidence, evidence: evidences.number(link.evidence)))
+                direct[i].append(PlaceClosure.Direct(other: j32, record: number))
+                direct[j].append(PlaceClosure.Direct(other: Int32(i), record: number))
             }
         }
-        var found = PlaceClosure(settings: settings, candidates: candidates).links(direct)
-        applyOverrides(to: &found, candidates: candidates, sink: sink, file: overridesFile)
-        var links: [PlaceLink] = []
-        for link in found.values {
-            links.append(link)
-            links.append(PlaceLink(stop: link.other, other: link.stop, distance: link.distance, confidence: link.confidence, evidence: link.evidence))
+        var found = PlaceClosure(settings: settings, candidates: candidates).links(direct, records: records, evidences: &evidences)
+        _ = consume direct
+        applyOverrides(to: &found, candidates: candidates, evidences: &evidences, sink: sink, file: overridesFile)
+        return PlaceLinks(ids: candidates.map(\.id), records: found, evidences: evidences.texts)
+    }
+
+    /// Whether the sorted `places` hold `place`.
+    private static func holds(_ places: [Int32], _ place: Int) -> Bool {
+        var (low, high) = (0, places.count)
+        while low < high {
+            let mid = (low + high) / 2
+            if places[mid] < place { low = mid + 1 } else { high = mid }
         }
-        return links.sorted { ($0.stop, $0.other) < ($1.stop, $1.other) }
+        return low < places.count && places[low] == place
     }
 
     /// The most places one place is linked to, and candidates it is compared with: on the 21-feed
@@ -170,12 +183,20 @@ package struct SamePlaceMatcher: Sendable {
         return PlaceLink(stop: first, other: second, distance: distance, confidence: (confidence * 1000).rounded() / 1000, evidence: evidence)
     }
 
-    private func applyOverrides(to found: inout [UnorderedPair: PlaceLink], candidates: [PlaceCandidate], sink: NoticeSink, file: String) {
+    /// The overrides, in the file's order (a later one for the same pair wins): a `split`
+    /// removes a link, a `join` makes one.
+    private func applyOverrides(
+        to found: inout [LinkRecord], candidates: [PlaceCandidate], evidences: inout EvidenceTexts, sink: NoticeSink, file: String
+    ) {
         guard !settings.overrides.isEmpty else { return }
-        let byId = Dictionary(candidates.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var position: [String: Int] = [:]
+        for (index, candidate) in candidates.enumerated() where position[candidate.id] == nil { position[candidate.id] = index }
+        // Each pair's last word, by its places' positions (the smaller id first).
+        var decided: [UInt64: LinkRecord?] = [:]
+        func key(_ a: Int, _ b: Int) -> UInt64 { UInt64(UInt32(a)) << 32 | UInt64(UInt32(b)) }
         for override in settings.overrides {
-            let unknown = [override.stop, override.other].filter { byId[$0] == nil }
-            guard unknown.isEmpty, let a = byId[override.stop], let b = byId[override.other] else {
+            let unknown = [override.stop, override.other].filter { position[$0] == nil }
+            guard unknown.isEmpty, let x = position[override.stop], let y = position[override.other] else {
                 sink.add(
                     Notice(
                         .placeOverrideUnknownStop, file: file, line: override.line, field: "stop_id",
@@ -184,13 +205,17 @@ package struct SamePlaceMatcher: Sendable {
                         repair: "override ignored"))
                 continue
             }
-            let pair = UnorderedPair(a.id, b.id)
+            let (first, second) = candidates[x].id < candidates[y].id ? (x, y) : (y, x)
             if override.join {
+                let (a, b) = (candidates[first], candidates[second])
                 let distance = (a.point.distance(to: b.point) * 10).rounded() / 10
-                found[pair] = PlaceLink(stop: pair.first, other: pair.second, distance: distance.isNaN ? 0 : distance, confidence: 1, evidence: "override")
+                decided[key(first, second)] = LinkRecord(
+                    first, second, distance: distance.isNaN ? 0 : distance, confidence: 1, evidence: evidences.number("override"))
             } else {
-                found[pair] = nil
+                decided[key(first, second)] = .some(nil)
             }
         }
+        found.removeAll { decided[key(Int($0.first), Int($0.second))] != nil }
+        for (_, record) in decided.sorted(by: { $0.key < $1.key }) { if let record { found.append(record) } }
     }
 }

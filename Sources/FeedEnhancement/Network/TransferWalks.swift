@@ -63,9 +63,9 @@ package struct TransferWalks: Sendable {
     /// The transfers, given the walks ``walkingPairs(_:)`` found among the same stops (they
     /// need no links, so the network stage finds them while it matches places).
     package func transfers(
-        served given: [ServedStop], links: [PlaceLink], taken: Set<StopPairKey>,
-        forbidden: Set<StopPairKey>, walking: [ServedPair], sink: NoticeSink? = nil
-    ) -> [StopTransfer] {
+        served given: [ServedStop], links: some Sequence<PlaceLink>, taken: Set<StopPairKey>,
+        forbidden: Set<StopPairKey>, walking: ServedPairs, sink: NoticeSink? = nil
+    ) -> StopTransfers {
         // Stops as numbers in id order: pairs of numbers are cheap to hash and to sort (the
         // 21-feed region's 45,000 walks took 0.12 s by their ids).
         let served = Self.inIdOrder(given)
@@ -74,23 +74,40 @@ package struct TransferWalks: Sendable {
             Set(keys.compactMap { key in number[key.from].flatMap { a in number[key.to].map { ServedPair(a, $0) } } })
         }
         let refused = pairs(taken).union(pairs(forbidden))
-        var made: [ServedPair: StopTransfer.Kind] = [:]
+        // Each transfer as one number, its stops' positions then its kind (station before walk),
+        // sorted and the first of each pair kept: a hostile square's 4.8 M walks in a
+        // dictionary, then as `StopTransfer`s, were 0.5 GB (issue 41).
+        var made: [UInt64] = []
         func add(_ pair: ServedPair, _ kind: StopTransfer.Kind) {
-            guard pair.from != pair.to, made[pair] == nil, !refused.contains(pair) else { return }
-            made[pair] = kind
+            guard pair.from != pair.to, !refused.contains(pair) else { return }
+            made.append(StopTransfers.key(pair, kind))
         }
-        var byPlace: [String: [Int]] = [:]
-        for (index, stop) in served.enumerated() { byPlace[stop.place, default: []].append(index) }
-        var linked: [String: [String]] = [:]
-        for link in links { linked[link.stop, default: []].append(link.other) }
+        // Places by number, the links between them as numbers: a hostile square's 4.4 M links
+        // as ids were 105 MB here (issue 41).
+        var placeNumber: [String: Int] = [:]
+        var byPlace: [[Int]] = []
+        for (index, stop) in served.enumerated() {
+            let number = placeNumber[stop.place] ?? byPlace.count
+            if number == byPlace.count {
+                placeNumber[stop.place] = number
+                byPlace.append([])
+            }
+            byPlace[number].append(index)
+        }
+        var linked: [[Int32]] = Array(repeating: [], count: byPlace.count)
+        for link in links {
+            guard let a = placeNumber[link.stop], let b = placeNumber[link.other] else { continue }
+            linked[a].append(Int32(b))
+        }
         // Each stop to the stops of its place and of the places linked to it, the nearest
         // `maxWalksPerStop` where there are more (a station of thousands of platforms would make
         // its square of pairs).
         var partners: [(distance: Double, to: Int)] = []
         var capped = 0, most = (count: 0, id: "")
-        for place in byPlace.keys.sorted() {
-            let here = byPlace[place]!
-            let others = ([place] + (linked[place] ?? [])).flatMap { byPlace[$0] ?? [] }
+        for place in placeNumber.keys.sorted() {
+            let number = placeNumber[place]!
+            let here = byPlace[number]
+            let others = ([number] + linked[number].map(Int.init)).flatMap { byPlace[$0] }
             for a in here {
                 partners.removeAll(keepingCapacity: true)
                 for b in others where b != a && !refused.contains(ServedPair(a, b)) {
@@ -115,12 +132,16 @@ package struct TransferWalks: Sendable {
                     repair: "nearest \(Self.maxWalksPerStop) kept"))
         }
         let walkingOrder = given.map(\.id) == served.map(\.id) ? nil : given.map { number[$0.id]! }
+        made.reserveCapacity(made.count + walking.count)
         for pair in walking { add(walkingOrder.map { ServedPair($0[pair.from], $0[pair.to]) } ?? pair, .walk) }
-        return made.keys.sorted { ($0.from, $0.to) < ($1.from, $1.to) }.map { pair in
-            let (a, b) = (served[pair.from], served[pair.to])
-            let distance = a.point.isValid && b.point.isValid ? (a.point.distance(to: b.point) * 10).rounded() / 10 : nil
-            return StopTransfer(from: a.id, to: b.id, kind: made[pair]!, seconds: settings.walkSeconds(distance ?? 0), distance: distance)
+        made.sort()
+        var kept = 0
+        for key in made where kept == 0 || made[kept - 1] >> 1 != key >> 1 {
+            made[kept] = key
+            kept += 1
         }
+        made.removeSubrange(kept...)
+        return StopTransfers(served: served, keys: made, settings: settings)
     }
 
     /// `stops` in id order (as the network stage gives them already).
@@ -133,7 +154,7 @@ package struct TransferWalks: Sendable {
     /// transfer: on the 21-feed region this keeps 36,731 of 69,891 walks), as positions in
     /// `served`. Neighbours are found through a grid of cells a radius wide.
     /// `capped`: the stops that had more candidates than ``maxWalksPerStop``.
-    package func walkingPairs(_ served: [ServedStop]) -> (pairs: [ServedPair], capped: Int) {
+    package func walkingPairs(_ served: [ServedStop]) -> (pairs: ServedPairs, capped: Int) {
         // Lines as small numbers: the subset test runs for every pair of neighbours.
         var numbers: [String: Int] = [:]
         let lines = served.map { stop in
@@ -145,7 +166,7 @@ package struct TransferWalks: Sendable {
                 })
         }
         let tree = NearestPoints(served.map(\.point))
-        var pairs: [ServedPair] = []
+        var pairs = ServedPairs()
         var near: [(distance: Double, to: Int)] = []
         var capped = 0
         for (i, a) in served.enumerated() where a.point.isValid {
@@ -182,6 +203,45 @@ package struct TransferWalks: Sendable {
     /// walks, nearest first: finding a stop's walks costs this many, however crowded the square.
     /// On the 21-feed region no stop has as many within 250 m.
     package static let maxExamined = 512
+}
+
+/// The transfers ``TransferWalks`` makes, ordered by their stops' ids: a collection of
+/// ``StopTransfer``s made as they are read, from 8 bytes each.
+package struct StopTransfers: RandomAccessCollection, Sendable {
+    let served: [ServedStop]
+    /// Each transfer: its stops' positions in `served` and its kind (``key(_:_:)``), in order.
+    let keys: [UInt64]
+    let settings: NetworkSettings
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { keys.count }
+
+    package subscript(position: Int) -> StopTransfer {
+        let key = keys[position]
+        let (a, b) = (served[Int(key >> 33)], served[Int(key >> 1 & 0xFFFF_FFFF)])
+        let distance = a.point.isValid && b.point.isValid ? (a.point.distance(to: b.point) * 10).rounded() / 10 : nil
+        return StopTransfer(from: a.id, to: b.id, kind: key & 1 == 0 ? .station : .walk, seconds: settings.walkSeconds(distance ?? 0), distance: distance)
+    }
+
+    /// A transfer as one number: its stops' positions, then 0 for `station`, 1 for `walk`, so
+    /// that sorted, a pair's station transfer comes first.
+    static func key(_ pair: ServedPair, _ kind: StopTransfer.Kind) -> UInt64 {
+        precondition(kind == .station || kind == .walk)
+        return UInt64(pair.from) << 33 | UInt64(pair.to) << 1 | (kind == .walk ? 1 : 0)
+    }
+}
+
+/// Directed pairs of stops by their positions, 8 bytes each (the walks ``TransferWalks`` finds).
+package struct ServedPairs: RandomAccessCollection, Sendable {
+    private var keys: [UInt64] = []
+
+    package init() {}
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { keys.count }
+    package subscript(position: Int) -> ServedPair { ServedPair(Int(keys[position] >> 32), Int(keys[position] & 0xFFFF_FFFF)) }
+
+    mutating func append(_ pair: ServedPair) { keys.append(UInt64(pair.from) << 32 | UInt64(pair.to)) }
 }
 
 /// A directed pair of stops by their positions.
