@@ -22,6 +22,17 @@ package struct BundleContent: Sendable {
         tables[table.name, default: TableRows(width: table.columns.count)].append(row)
     }
 
+    /// Appends `rows` to `table`, made when they are read (``GeneratedRows``); no row is
+    /// appended to the table after them.
+    mutating func append(_ table: BundleTable, generated rows: any GeneratedRows) {
+        tables[table.name, default: TableRows(width: table.columns.count)].append(generated: rows)
+    }
+
+    /// Makes room for `rows` more rows of `table` (``TableRows/reserve(_:)``).
+    mutating func reserve(_ table: BundleTable, rows: Int) {
+        tables[table.name, default: TableRows(width: table.columns.count)].reserve(rows)
+    }
+
     /// The rows of `table`, in the order they were appended.
     func rows(of table: BundleTable) -> TableRows { tables[table.name] ?? TableRows(width: table.columns.count) }
 

@@ -34,7 +34,7 @@ package enum BundleFileWriter {
         let tables = BundleSchema.tables
         let orders = workers.map(tables) { table in
             let keyColumns = table.primaryKey.map { key in table.columns.firstIndex { $0.name == key }! }
-            return KeyOrder.sortedIndexes(content.rows(of: table), by: keyColumns)
+            return KeyOrder.order(content.rows(of: table), by: keyColumns)
         }
         let costs = tables.map { TableParts.cost(rows: content.count($0), columns: $0.columns.count) }
         let groups = TableParts.assign(costs: costs, parts: parts)

@@ -91,7 +91,7 @@ struct DeltaWriter {
             return drop("it failed its check: \(error)", bytes: gzipped.count, statistics: statistics)
         }
         let file = "deltas/\(old.version)-\(newVersion.version)-\(sha256Hex(gzipped).prefix(12)).sql.gz"
-        try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file), scratch: scratch)
+        try writeAtomically(gzipped, to: folder.appendingPathComponent(file), scratch: scratch)
         return Outcome(
             file: DeltaFile(
                 from: old.version, to: newVersion.version, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped),

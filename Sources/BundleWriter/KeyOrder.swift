@@ -18,9 +18,14 @@ import FeedSQLite
 enum KeyOrder {
     /// The indexes of `rows`, in the order of their values at `columns`.
     static func sortedIndexes(_ rows: some RowValues, by columns: [Int]) -> [Int] {
-        // Rows appended in key order already (the network stage's walks and places, a
-        // feed's stops) need no keys: on a hostile square's 4.8 M walks the keys were 180 MB.
-        if isSorted(rows, by: columns) { return Array(0..<rows.count) }
+        order(rows, by: columns) ?? Array(0..<rows.count)
+    }
+
+    /// As ``sortedIndexes(_:by:)``, nil for rows in key order already: those (the network
+    /// stage's walks and places, a feed's stops) need no keys, nor a list of their indexes (on
+    /// a hostile square's 4.8 M walks the keys were 180 MB, the indexes 38).
+    static func order(_ rows: some RowValues, by columns: [Int]) -> [Int]? {
+        if isSorted(rows, by: columns) { return nil }
         guard let (bytes, offsets) = keys(rows, columns) else {
             return (0..<rows.count).sorted { a, b in
                 for column in columns {

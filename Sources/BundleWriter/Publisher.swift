@@ -102,7 +102,7 @@ package struct Publisher {
         // Every name carries its content (the digest, or the file's own SHA-256): two builds
         // racing to one version number in a shared bucket never write one name twice.
         let report = "reports/\(version)-\(sha256Hex(candidate.report).prefix(12)).json"
-        try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file), scratch: scratch)
+        try writeAtomically(gzipped, to: folder.appendingPathComponent(file), scratch: scratch)
         try writeAtomically(candidate.report, to: folder.appendingPathComponent(report), scratch: scratch)
         var diff: String?
         if let data = candidate.diff {
@@ -163,7 +163,7 @@ package struct Publisher {
         try? FileManager.default.removeItem(at: packed)
         guard try PackedBundleWriter.pack(bundleAt: sqlite.path, to: packed.path) else { return nil }
         let gzipped = try BundleGzip.compress(fileAt: packed.path)
-        try writeAtomically(Data(gzipped), to: folder.appendingPathComponent(file), scratch: scratch)
+        try writeAtomically(gzipped, to: folder.appendingPathComponent(file), scratch: scratch)
         return EncodedBundle(
             encoding: EncodedBundle.packedGzip, file: file, bytes: gzipped.count, sha256: sha256Hex(gzipped),
             unpackedBytes: try unpackedSize(of: packed))

@@ -21,6 +21,9 @@ struct TableRows: Sendable, RandomAccessCollection {
     /// The number of each text appended here in `texts`.
     private var textNumbers: [String: UInt32] = [:]
     private var blobs: [[UInt8]] = []
+    /// Rows after the stored ones that a stage keeps in its own compact form, made as they
+    /// are read (``GeneratedRows``), each part's first row's number beside it.
+    private var generated: [(first: Int, rows: any GeneratedRows)] = []
 
     enum Kind: UInt8 {
         case null, integer, real, text, blob
@@ -36,6 +39,9 @@ struct TableRows: Sendable, RandomAccessCollection {
         var narrow: [UInt32] = []
         /// Every word, once one does not fit in 32 bits (`narrow` is then empty).
         var wide: [UInt64]? = nil
+        /// The values the column is expected to hold (``TableRows/reserve(_:)``), so that its words
+        /// are not grown by doubling, nor twice when they widen.
+        var reserved = 0
 
         var count: Int { wide?.count ?? narrow.count }
 
@@ -57,7 +63,9 @@ struct TableRows: Sendable, RandomAccessCollection {
             } else if word <= UInt32.max {
                 narrow.append(UInt32(word))
             } else {
-                var all = narrow.map(UInt64.init)
+                var all: [UInt64] = []
+                all.reserveCapacity(Swift.max(reserved, narrow.count + 1))
+                all.append(contentsOf: narrow.lazy.map(UInt64.init))
                 all.append(word)
                 wide = all
                 narrow = []
@@ -71,12 +79,41 @@ struct TableRows: Sendable, RandomAccessCollection {
         columns = Array(repeating: Column(), count: width)
     }
 
+    /// Makes room for `rows` more rows, when their number is known before they are appended
+    /// (the network stage's millions of walks): a column grown by doubling holds up to twice
+    /// its words.
+    mutating func reserve(_ rows: Int) {
+        for column in 0..<width {
+            let target = columns[column].count + rows
+            columns[column].reserved = target
+            if columns[column].wide != nil {
+                columns[column].wide!.reserveCapacity(target)
+            } else {
+                columns[column].narrow.reserveCapacity(target)
+            }
+        }
+    }
+
     var startIndex: Int { 0 }
-    var endIndex: Int { columns[0].count }
+    var endIndex: Int { generated.last.map { $0.first + $0.rows.count } ?? columns[0].count }
+
+    /// Appends `rows`, made when read, after the rows so far; no row is stored after them.
+    mutating func append(generated rows: any GeneratedRows) {
+        generated.append((endIndex, rows))
+    }
+
+    /// The generated part row `row` falls in, and the row's number within it; nil for a stored row.
+    @inline(__always)
+    private func part(_ row: Int) -> (rows: any GeneratedRows, row: Int)? {
+        guard let last = generated.last, row >= generated[0].first else { return nil }
+        if generated.count == 1 || row >= last.first { return (last.rows, row - last.first) }
+        let part = generated.last { $0.first <= row }!
+        return (part.rows, row - part.first)
+    }
 
     /// Appends a row of `width` values.
     mutating func append(_ row: [SQLValue]) {
-        precondition(row.count == width)
+        precondition(row.count == width && generated.isEmpty)
         for (column, value) in row.enumerated() { append(value, column) }
     }
 
@@ -115,6 +152,7 @@ struct TableRows: Sendable, RandomAccessCollection {
     /// The value in `column` of row `row`.
     @inline(__always)
     func value(_ row: Int, _ column: Int) -> SQLValue {
+        if let (rows, row) = part(row) { return rows.value(row, column) }
         let values = columns[column]
         switch values.kind(row) {
         case .null: return .null
@@ -127,11 +165,14 @@ struct TableRows: Sendable, RandomAccessCollection {
 
     /// Row `row`'s values.
     subscript(row: Int) -> [SQLValue] {
-        (0..<width).map { value(row, $0) }
+        var values = [SQLValue](repeating: .null, count: width)
+        read(row, into: &values)
+        return values
     }
 
     /// Puts row `row`'s values into `buffer` (of `width` values), which keeps its storage.
     func read(_ row: Int, into buffer: inout [SQLValue]) {
+        if let (rows, row) = part(row) { return rows.read(row, into: &buffer) }
         for column in 0..<width { buffer[column] = value(row, column) }
     }
 
@@ -140,7 +181,7 @@ struct TableRows: Sendable, RandomAccessCollection {
     /// sources rarely share one), and only the texts appended here later are looked up: joining
     /// the region's 21 sources hashed every text a second time.
     mutating func append(contentsOf other: TableRows) {
-        precondition(other.width == width)
+        precondition(other.width == width && generated.isEmpty && other.generated.isEmpty)
         guard !other.isEmpty else { return }
         guard !isEmpty else {
             self = other
@@ -161,4 +202,15 @@ struct TableRows: Sendable, RandomAccessCollection {
             }
         }
     }
+}
+
+/// Rows a stage keeps in its own compact form until they are written, each made when it is
+/// read: the network stage's links and walks (``SamePlaceRows``, ``StopTransferRows``), 14 and 8
+/// bytes a row where stored they take 28 and 24 (issue 41: a hostile square's 9.2 M).
+protocol GeneratedRows: Sendable {
+    var count: Int { get }
+    /// The value in `column` of row `row`.
+    func value(_ row: Int, _ column: Int) -> SQLValue
+    /// Row `row`'s values, into `buffer` (as many as the table has columns).
+    func read(_ row: Int, into buffer: inout [SQLValue])
 }

@@ -1,3 +1,5 @@
+import FeedEnhancement
+import FeedModel
 import FeedSQLite
 import TestSupport
 import Testing
@@ -89,5 +91,41 @@ import Testing
         #expect(KeyOrder.sortedIndexes(swapped, by: [0, 1]) == Array(0..<10) + [11, 10] + Array(12..<500))
         let repeated: [[SQLValue]] = [[.text("a")], [.text("a")], [.text("b")]]
         #expect(!KeyOrder.isSorted(repeated, by: [0]))
+    }
+
+    /// Rows a stage keeps in its own form follow the stored ones, read as if stored; each value
+    /// read alone is the row's (the key columns are made without the rest of the row).
+    @Test func generatedRowsFollowTheStoredOnes() {
+        var stored = TableRows(width: 5)
+        let first: [SQLValue] = [.text("feed:1"), .text("feed:2"), .text("feed"), .integer(120), .null]
+        stored.append(first)
+        let served = (0..<40).map { n in
+            ServedStop(
+                id: "s:\(n)", point: Point(lat: 52.2 + Double(n % 7) / 20_000, lon: 21.0 + Double(n / 7) / 15_000), place: "s:\(n)", routes: ["r\(n % 3)"])
+        }
+        let walker = TransferWalks(settings: NetworkSettings())
+        let walks = walker.transfers(served: served, links: [PlaceLink](), taken: [], forbidden: [], walking: walker.walkingPairs(served).pairs)
+        #expect(walks.count > 40)
+        let generated = StopTransferRows(walks: walks)
+        stored.append(generated: generated)
+        #expect(stored.count == 1 + walks.count)
+        #expect(same(stored[0], first))
+        for (n, walk) in walks.enumerated() {
+            let expected = StopTransferRows.row(walk).values()
+            #expect(same(stored[n + 1], expected))
+            #expect((0..<5).allSatisfy { same([stored.value(n + 1, $0)], [expected[$0]]) })
+        }
+        let candidates = served.prefix(20).enumerated().map { n, stop in
+            PlaceCandidate(id: stop.id, source: n % 2 == 0 ? "a" : "b", name: "Plac \(n % 3)", point: stop.point, guided: n % 4 == 0)
+        }
+        let links = SamePlaceMatcher(settings: NetworkSettings()).links(Array(candidates), sink: NoticeSink())
+        #expect(!links.isEmpty)
+        let places = SamePlaceRows(links: links)
+        for n in 0..<places.count {
+            var row = [SQLValue](repeating: .null, count: 5)
+            places.read(n, into: &row)
+            #expect(same(row, SamePlaceRows.row(links[n]).values()))
+            #expect((0..<5).allSatisfy { same([places.value(n, $0)], [row[$0]]) })
+        }
     }
 }

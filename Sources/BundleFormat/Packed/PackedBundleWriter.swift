@@ -43,16 +43,21 @@ package enum PackedBundleWriter {
             for (seq, object) in objects.enumerated() {
                 try schemaRow.run([.integer(Int64(seq)), object[0], object[1], object[2]])
                 guard object[0].string == "table", let table = object[1].string else { continue }
-                let packedTable = try PackedTable(bundle: bundle, name: table, keys: keys)
-                var data = PackedBytesWriter()
-                for column in packedTable.columns {
-                    data.varint(UInt64(column.data.count))
-                    column.data.withUnsafeBytes { data.append($0) }
-                }
+                var packedTable = try PackedTable(bundle: bundle, name: table, keys: keys)
                 let encodings = packedTable.columns.map { column in
                     column.key.map { "\(column.encoding.name)=\($0.table).\($0.cid)" } ?? column.encoding.name
                 }
-                try tableRow.run([.text(table), .integer(Int64(packedTable.rows)), .text(encodings.joined(separator: " ")), .blob(data.bytes)])
+                // Each column's bytes freed once copied, and the blob bound where it is: the
+                // table's bytes were held three times (the columns, the blob, SQLite's copy), 200
+                // MB more at the end of a hostile square's build (issue 41).
+                var data = PackedBytesWriter()
+                for index in packedTable.columns.indices {
+                    let bytes = packedTable.takeData(index)
+                    data.varint(UInt64(bytes.count))
+                    bytes.withUnsafeBytes { data.append($0) }
+                }
+                try tableRow.runBindingInPlace(
+                    [.text(table), .integer(Int64(packedTable.rows)), .text(encodings.joined(separator: " ")), .blob(data.bytes)])
                 keys += packedTable.keys
             }
             try packed.execute("COMMIT")

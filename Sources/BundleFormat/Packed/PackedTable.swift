@@ -11,6 +11,12 @@ struct PackedTable {
     }
 
     private(set) var columns: [Column] = []
+
+    /// Takes column `index`'s bytes out, leaving none (the writer frees each once copied).
+    mutating func takeData(_ index: Int) -> [UInt8] {
+        defer { columns[index].data = [] }
+        return columns[index].data
+    }
     private(set) var rows = 0
     /// The table's single-column text primary key, when it has one.
     private(set) var keys: [PackedKeyColumn] = []

@@ -1,4 +1,5 @@
 import BundleFormat
+import FeedEnhancement
 import FeedSQLite
 
 // The rows of one network of the bundle's sources (``TransfersCompiler``, ``NetworkCompiler``):
@@ -45,6 +46,54 @@ struct SamePlaceRow: BundleRow {
     }
     static func read(_ c: inout RowCursor) -> Self {
         Self(stopId: c.next(), otherStopId: c.next(), distanceM: c.next(), confidence: c.next(), evidence: c.next())
+    }
+}
+
+/// The `same_places` rows of the network stage's links, made as they are written: each the
+/// ``SamePlaceRow`` of one ``PlaceLink``, its values in the same order.
+struct SamePlaceRows: GeneratedRows {
+    let links: PlaceLinks
+
+    var count: Int { links.count }
+
+    func value(_ row: Int, _ column: Int) -> SQLValue {
+        switch column {
+        case 0: links.stop(at: row).sqlValue
+        case 1: links.other(at: row).sqlValue
+        default: Self.row(links[row]).values()[column]
+        }
+    }
+
+    func read(_ row: Int, into buffer: inout [SQLValue]) {
+        for (column, value) in Self.row(links[row]).values().enumerated() { buffer[column] = value }
+    }
+
+    static func row(_ link: PlaceLink) -> SamePlaceRow {
+        SamePlaceRow(stopId: link.stop, otherStopId: link.other, distanceM: link.distance, confidence: link.confidence, evidence: link.evidence)
+    }
+}
+
+/// The `stop_transfers` rows of the network stage's walks, made as they are written: each the
+/// ``StopTransferRow`` of one ``StopTransfer``, its values in the same order.
+struct StopTransferRows: GeneratedRows {
+    let walks: StopTransfers
+
+    var count: Int { walks.count }
+
+    func value(_ row: Int, _ column: Int) -> SQLValue {
+        switch column {
+        case 0: walks.from(at: row).sqlValue
+        case 1: walks.to(at: row).sqlValue
+        default: Self.row(walks[row]).values()[column]
+        }
+    }
+
+    func read(_ row: Int, into buffer: inout [SQLValue]) {
+        for (column, value) in Self.row(walks[row]).values().enumerated() { buffer[column] = value }
+    }
+
+    static func row(_ walk: StopTransfer) -> StopTransferRow {
+        StopTransferRow(fromStopId: walk.from, toStopId: walk.to, kind: walk.kind.rawValue, seconds: walk.seconds, distanceM: walk.distance)
     }
 }
 

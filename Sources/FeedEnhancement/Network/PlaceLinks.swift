@@ -62,6 +62,10 @@ package struct PlaceLinks: RandomAccessCollection, Sendable, Equatable {
             evidence: evidences[Int(record.evidence)])
     }
 
+    /// The id of the link's stop at `position`, and of the other place.
+    package func stop(at position: Int) -> String { ids[places(at: position).stop] }
+    package func other(at position: Int) -> String { ids[places(at: position).other] }
+
     /// The places linked, by position among the candidates, as read (stop, then other).
     package func places(at position: Int) -> (stop: Int, other: Int) {
         let entry = order[position]

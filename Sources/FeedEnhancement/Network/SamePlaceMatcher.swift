@@ -109,8 +109,15 @@ package struct SamePlaceMatcher: Sendable {
         // Links as 20-byte records, their evidence by number: a hostile square's 4.4 M links
         // held as `PlaceLink`s were 1.7 GB (issue 41).
         var evidences = EvidenceTexts()
+        // Room as the nearest lists give it (a link needs each place among the other's nearest),
+        // not grown by doubling.
         var records: [LinkRecord] = []
-        var direct: [[PlaceClosure.Direct]] = Array(repeating: [], count: candidates.count)
+        records.reserveCapacity(nearest.reduce(0) { $0 + $1.count } / 2)
+        var direct: [[PlaceClosure.Direct]] = nearest.map { list in
+            var links: [PlaceClosure.Direct] = []
+            links.reserveCapacity(list.count)
+            return links
+        }
         for (i, a) in candidates.enumerated() {
             for j32 in nearest[i] {
                 // Each pair once, from the smaller id, and only when each is among the other's
@@ -124,8 +131,10 @@ package struct SamePlaceMatcher: Sendable {
                 direct[j].append(PlaceClosure.Direct(other: Int32(i), record: number))
             }
         }
-        var found = PlaceClosure(settings: settings, candidates: candidates).links(direct, records: records, evidences: &evidences)
-        _ = consume direct
+        nearest = []
+        var found = PlaceClosure(settings: settings, candidates: candidates).links(&direct, records: records, evidences: &evidences)
+        direct = []
+        records = []
         applyOverrides(to: &found, candidates: candidates, evidences: &evidences, sink: sink, file: overridesFile)
         return PlaceLinks(ids: candidates.map(\.id), records: found, evidences: evidences.texts)
     }

@@ -77,7 +77,10 @@ package struct TransferWalks: Sendable {
         // Each transfer as one number, its stops' positions then its kind (station before walk),
         // sorted and the first of each pair kept: a hostile square's 4.8 M walks in a
         // dictionary, then as `StopTransfer`s, were 0.5 GB (issue 41).
+        // Room for every stop's nearest of its place and every walk, the most there can be: a
+        // hostile square's array was copied once more as it grew.
         var made: [UInt64] = []
+        made.reserveCapacity(served.count * Self.maxWalksPerStop + walking.count)
         func add(_ pair: ServedPair, _ kind: StopTransfer.Kind) {
             guard pair.from != pair.to, !refused.contains(pair) else { return }
             made.append(StopTransfers.key(pair, kind))
@@ -132,7 +135,6 @@ package struct TransferWalks: Sendable {
                     repair: "nearest \(Self.maxWalksPerStop) kept"))
         }
         let walkingOrder = given.map(\.id) == served.map(\.id) ? nil : given.map { number[$0.id]! }
-        made.reserveCapacity(made.count + walking.count)
         for pair in walking { add(walkingOrder.map { ServedPair($0[pair.from], $0[pair.to]) } ?? pair, .walk) }
         made.sort()
         var kept = 0
@@ -167,6 +169,7 @@ package struct TransferWalks: Sendable {
         }
         let tree = NearestPoints(served.map(\.point))
         var pairs = ServedPairs()
+        pairs.reserve(served.count * Self.maxWalksPerStop)
         var near: [(distance: Double, to: Int)] = []
         var capped = 0
         for (i, a) in served.enumerated() where a.point.isValid {
@@ -223,6 +226,10 @@ package struct StopTransfers: RandomAccessCollection, Sendable {
         return StopTransfer(from: a.id, to: b.id, kind: key & 1 == 0 ? .station : .walk, seconds: settings.walkSeconds(distance ?? 0), distance: distance)
     }
 
+    /// The id of the stop the transfer at `position` starts from, and of the one it leads to.
+    package func from(at position: Int) -> String { served[Int(keys[position] >> 33)].id }
+    package func to(at position: Int) -> String { served[Int(keys[position] >> 1 & 0xFFFF_FFFF)].id }
+
     /// A transfer as one number: its stops' positions, then 0 for `station`, 1 for `walk`, so
     /// that sorted, a pair's station transfer comes first.
     static func key(_ pair: ServedPair, _ kind: StopTransfer.Kind) -> UInt64 {
@@ -240,6 +247,8 @@ package struct ServedPairs: RandomAccessCollection, Sendable {
     package var startIndex: Int { 0 }
     package var endIndex: Int { keys.count }
     package subscript(position: Int) -> ServedPair { ServedPair(Int(keys[position] >> 32), Int(keys[position] & 0xFFFF_FFFF)) }
+
+    mutating func reserve(_ count: Int) { keys.reserveCapacity(count) }
 
     mutating func append(_ pair: ServedPair) { keys.append(UInt64(pair.from) << 32 | UInt64(pair.to)) }
 }
