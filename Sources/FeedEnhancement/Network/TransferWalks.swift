@@ -142,8 +142,12 @@ package struct TransferWalks: Sendable {
             made[kept] = key
             kept += 1
         }
-        made.removeSubrange(kept...)
-        return StopTransfers(served: served, keys: made, settings: settings)
+        // Kept until the bundle is written: at its size (a pair's two kinds were twice as many
+        // keys), and the stops without their lines.
+        let keys = Array(made[..<kept])
+        made = []
+        let stops = served.map { ServedStop(id: $0.id, point: $0.point, place: $0.place) }
+        return StopTransfers(served: stops, keys: keys, settings: settings)
     }
 
     /// `stops` in id order (as the network stage gives them already).
