@@ -80,7 +80,7 @@ package struct TransferWalks: Sendable {
         // Room for every stop's nearest of its place and every walk, the most there can be: a
         // hostile square's array was copied once more as it grew.
         var made: [UInt64] = []
-        made.reserveCapacity(served.count * Self.maxWalksPerStop + walking.count)
+        made.reserveCapacity(served.count * Self.maxWalksPerStop)
         func add(_ pair: ServedPair, _ kind: StopTransfer.Kind) {
             guard pair.from != pair.to, !refused.contains(pair) else { return }
             made.append(StopTransfers.key(pair, kind))
@@ -135,17 +135,35 @@ package struct TransferWalks: Sendable {
                     repair: "nearest \(Self.maxWalksPerStop) kept"))
         }
         let walkingOrder = given.map(\.id) == served.map(\.id) ? nil : given.map { number[$0.id]! }
-        for pair in walking { add(walkingOrder.map { ServedPair($0[pair.from], $0[pair.to]) } ?? pair, .walk) }
         made.sort()
-        var kept = 0
-        for key in made where kept == 0 || made[kept - 1] >> 1 != key >> 1 {
-            made[kept] = key
-            kept += 1
+        // The walks, as keys, come in key order when the stops were given in id order (the
+        // network stage's): merged with the place's changes, not sorted with them, which held
+        // both, a sort's buffer and the result at once (a hostile square's 9.6 M keys, issue 41).
+        var walks = walking.lazy.map { pair in walkingOrder.map { ServedPair($0[pair.from], $0[pair.to]) } ?? pair }
+            .filter { $0.from != $0.to && !refused.contains($0) }.map { StopTransfers.key($0, .walk) }.makeIterator()
+        var sortedWalks: IndexingIterator<[UInt64]>? = nil
+        if walkingOrder != nil { sortedWalks = Array(walks).sorted().makeIterator() }
+        func nextWalk() -> UInt64? { sortedWalks != nil ? sortedWalks!.next() : walks.next() }
+        var keys: [UInt64] = []
+        keys.reserveCapacity(made.count + walking.count)
+        var m = 0, walk = nextWalk()
+        while m < made.count || walk != nil {
+            let key: UInt64
+            if let next = walk, m == made.count || next < made[m] {
+                key = next
+                walk = nextWalk()
+            } else {
+                key = made[m]
+                m += 1
+            }
+            // A pair's first key is its change within a place, where it has one (kind 0, then 1).
+            if let last = keys.last, last >> 1 == key >> 1 { continue }
+            keys.append(key)
         }
-        // Kept until the bundle is written: at its size (a pair's two kinds were twice as many
-        // keys), and the stops without their lines.
-        let keys = Array(made[..<kept])
         made = []
+        // Kept until the bundle is written: at its size (a pair's two kinds made it longer), and
+        // the stops without their lines.
+        keys = Array(keys[...])
         let stops = served.map { ServedStop(id: $0.id, point: $0.point, place: $0.place) }
         return StopTransfers(served: stops, keys: keys, settings: settings)
     }
