@@ -104,6 +104,25 @@ struct PlanCommandTests {
         #expect(lines.last?.contains("\"arrival\":\"2026-03-03T08:10:00+01:00\"") == true, "\(lines.last ?? "")")
     }
 
+    /// Lines of every length, across the reads of standard input (64 KiB each), each answered
+    /// on its own line in order; the last, without a newline, too.
+    @Test func batchLinesAcrossReadsAreEachAnswered() throws {
+        let (workspace, bundle) = try bundle()
+        defer { withExtendedLifetime(workspace) {} }
+        let lengths = (0..<200).map { 1 + ($0 * 389) % 900 }
+        let good = "{\"from\": \"S1\", \"to\": \"S3\", \"depart\": \"2026-03-03T07:50\"}"
+        let input = lengths.map { String(repeating: "x", count: $0) + "\n" }.joined() + good
+        #expect(input.utf8.count > 64 << 10)
+        let batch = try plan(bundle, [], input: input)
+        #expect(batch.status == 0, "\(batch.error)")
+        let lines = batch.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == lengths.count + 1)
+        for (line, length) in zip(lines, lengths) {
+            #expect(line.contains("\"problem\":\"not a query: \(String(repeating: "x", count: min(length, 200)))\""), "\(length): \(line.prefix(80))")
+        }
+        #expect(lines.last?.contains("\"arrival\":\"2026-03-03T08:10:00+01:00\"") == true, "\(lines.last ?? "")")
+    }
+
     @Test func badQueriesGetClearAnswers() throws {
         let (workspace, bundle) = try bundle()
         defer { withExtendedLifetime(workspace) {} }
