@@ -85,8 +85,8 @@ package enum BundleFileWriter {
 
     /// Writes `content` as ``write(_:to:modules:workers:)`` does. With more than one worker, the
     /// file is gzipped on a pool thread (or after the digest, when none is free) from the moment
-    /// it is committed (read where the
-    /// system maps it, not copied), while this one frees the rows and computes the digest. A
+    /// it is committed (read 1 MiB at a time, ``BundleGzip/compress(fileAt:level:)``), while this
+    /// one frees the rows and computes the digest. A
     /// build whose digest turns out unchanged throws the gzipped bytes away; with one worker,
     /// nothing is gzipped here (the publisher gzips the file when it publishes it).
     ///
