@@ -28,11 +28,6 @@ package struct BundleContent: Sendable {
         tables[table.name, default: TableRows(width: table.columns.count)].append(generated: rows)
     }
 
-    /// Makes room for `rows` more rows of `table` (``TableRows/reserve(_:)``).
-    mutating func reserve(_ table: BundleTable, rows: Int) {
-        tables[table.name, default: TableRows(width: table.columns.count)].reserve(rows)
-    }
-
     /// The rows of `table`, in the order they were appended.
     func rows(of table: BundleTable) -> TableRows { tables[table.name] ?? TableRows(width: table.columns.count) }
 

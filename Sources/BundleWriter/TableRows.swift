@@ -39,9 +39,6 @@ struct TableRows: Sendable, RandomAccessCollection {
         var narrow: [UInt32] = []
         /// Every word, once one does not fit in 32 bits (`narrow` is then empty).
         var wide: [UInt64]? = nil
-        /// The values the column is expected to hold (``TableRows/reserve(_:)``), so that its words
-        /// are not grown by doubling, nor twice when they widen.
-        var reserved = 0
 
         var count: Int { wide?.count ?? narrow.count }
 
@@ -64,7 +61,7 @@ struct TableRows: Sendable, RandomAccessCollection {
                 narrow.append(UInt32(word))
             } else {
                 var all: [UInt64] = []
-                all.reserveCapacity(Swift.max(reserved, narrow.count + 1))
+                all.reserveCapacity(narrow.count + 1)
                 all.append(contentsOf: narrow.lazy.map(UInt64.init))
                 all.append(word)
                 wide = all
@@ -77,21 +74,6 @@ struct TableRows: Sendable, RandomAccessCollection {
         precondition(width > 0)
         self.width = width
         columns = Array(repeating: Column(), count: width)
-    }
-
-    /// Makes room for `rows` more rows, when their number is known before they are appended
-    /// (the network stage's millions of walks): a column grown by doubling holds up to twice
-    /// its words.
-    mutating func reserve(_ rows: Int) {
-        for column in 0..<width {
-            let target = columns[column].count + rows
-            columns[column].reserved = target
-            if columns[column].wide != nil {
-                columns[column].wide!.reserveCapacity(target)
-            } else {
-                columns[column].narrow.reserveCapacity(target)
-            }
-        }
     }
 
     var startIndex: Int { 0 }
