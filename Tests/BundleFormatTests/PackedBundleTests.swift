@@ -135,10 +135,104 @@ struct PackedBundleTests {
     /// would stop the program).
     @Test func theSmallestIntegerInAScaledColumnIsRefused() throws {
         let bytes: [UInt8] = [0x01, 0x01] + Array(repeating: 0xFF, count: 9) + [0x01]
-        try bytes.withUnsafeBytes { raw in
-            var cursor = try PackedColumnCursor(raw, encoding: .scaled(0), rows: 1, context: "t.c")
-            #expect(throws: PackedBundleError.corrupt("t.c: a scaled REAL beyond 2^53")) { _ = try cursor.next() }
+        let blob = try Self.blob(bytes)
+        var cursor = try PackedColumnCursor(blob, from: 0, to: bytes.count, window: 16, encoding: .scaled(0), rows: 1, context: "t.c")
+        #expect(throws: PackedBundleError.corrupt("t.c: a scaled REAL beyond 2^53")) { _ = try cursor.next() }
+    }
+
+    /// A column read through a window far smaller than its values: refilled, grown for a long
+    /// value and shrunk again, every value as written, NULL runs between.
+    @Test func aColumnReadThroughATinyWindowGivesEveryValue() throws {
+        let texts = (0..<300).map { String(repeating: "é\($0 % 10)", count: $0 % 40) }
+        var presence = PackedBytesWriter()
+        var values = PackedBytesWriter()
+        // present 300, NULL 7
+        presence.varint(2)
+        presence.varint(300)
+        presence.varint(7)
+        for text in texts {
+            for byte in text.utf8 { values.append(byte) }
+            values.append(0)
         }
+        let bytes = presence.bytes + values.bytes
+        let blob = try Self.blob([0xEE] + bytes + [0xEE])  // the column within a larger blob
+        var cursor = try PackedColumnCursor(blob, from: 1, to: 1 + bytes.count, window: 16, encoding: .texts, rows: 307, context: "t.c")
+        for (index, text) in texts.enumerated() {
+            guard case .text(let raw) = try cursor.next() else {
+                Issue.record("value \(index) is not a text")
+                return
+            }
+            #expect(String(decoding: raw, as: UTF8.self) == text)
+            if index % 3 == 0 { cursor.shrink() }
+        }
+        for _ in 0..<7 {
+            guard case .null = try cursor.next() else {
+                Issue.record("a NULL row read as a value")
+                return
+            }
+        }
+        try cursor.finish()
+        #expect(throws: PackedBundleError.self) { _ = try cursor.next() }
+    }
+
+    /// A text without its 0x00 within a row's limit is refused once the limit is passed, not read on.
+    @Test func aTextLongerThanARowMayHoldIsRefused() throws {
+        let bytes: [UInt8] = [1, 1] + Array(repeating: 0x61, count: PackedLimits.rowBytes + 10) + [0]
+        let blob = try Self.blob(bytes)
+        var cursor = try PackedColumnCursor(blob, from: 0, to: bytes.count, window: 4096, encoding: .texts, rows: 1, context: "t.c")
+        #expect(throws: PackedBundleError.corrupt("t.c: a text longer than a row may hold (1048576 bytes) at byte 2")) { _ = try cursor.next() }
+    }
+
+    /// The writer gives a bundle whose row holds more than a row may hold no packed form (and
+    /// leaves no file); one byte less is packed and installs.
+    @Test func aRowBeyondTheLimitGetsNoPackedForm() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (extra, packs) in [(0, true), (1, false)] {
+            let original = try Self.database(
+                "CREATE TABLE t (a TEXT, b BLOB); INSERT INTO t VALUES (hex(zeroblob(\(PackedLimits.rowBytes / 4))), zeroblob(\(PackedLimits.rowBytes / 2 + extra)));",
+                in: folder)
+            let packed = folder.appendingPathComponent("p\(extra).packed").path
+            #expect(try PackedBundleWriter.pack(bundleAt: original.path, to: packed) == packs)
+            #expect(FileManager.default.fileExists(atPath: packed) == packs)
+            if packs {
+                let installed = folder.appendingPathComponent("installed.sqlite").path
+                try PackedBundleInstaller.install(packedAt: packed, to: installed)
+                #expect(try ContentDigest.compute(Database(path: installed)) == ContentDigest.compute(Database(path: original.path)))
+            }
+            try FileManager.default.removeItem(at: original)
+        }
+    }
+
+    /// A key table of more rows than a client keeps is not referred to: its column is coded as texts.
+    @Test func aKeyOfMoreRowsThanAClientKeepsIsNotReferredTo() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (rows, referred) in [(PackedLimits.referencedRows, true), (PackedLimits.referencedRows + 1, false)] {
+            let original = try Self.database(
+                """
+                CREATE TABLE stops (stop_id TEXT PRIMARY KEY);
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows)) INSERT INTO stops SELECT 's' || i FROM n;
+                CREATE TABLE times (stop_id TEXT);
+                INSERT INTO times VALUES ('s1'), ('s2');
+                """, in: folder)
+            let packed = folder.appendingPathComponent("p\(rows).packed").path
+            try PackedBundleWriter.pack(bundleAt: original.path, to: packed)
+            let encodings = try Database(path: packed).scalar("SELECT encodings FROM packed_tables WHERE name = 'times'")?.string
+            #expect(encodings == (referred ? "i k=stops.0" : "i t"))
+            let installed = folder.appendingPathComponent("installed\(rows).sqlite").path
+            try PackedBundleInstaller.install(packedAt: packed, to: installed)
+            #expect(try ContentDigest.compute(Database(path: installed)) == ContentDigest.compute(Database(path: original.path)))
+            try FileManager.default.removeItem(at: original)
+        }
+    }
+
+    /// `bytes` as the BLOB of a row of an in-memory database, opened for reading in pieces.
+    static func blob(_ bytes: [UInt8]) throws -> BlobReader {
+        let database = try Database(path: ":memory:", mode: .create)
+        try database.execute("CREATE TABLE b (data BLOB)")
+        try database.prepare("INSERT INTO b VALUES (?)").run([.blob(bytes)])
+        return try BlobReader(database, table: "b", column: "data", rowid: 1)
     }
 
     @Test func theSizeCapStopsAnInstall() throws {

@@ -20,6 +20,8 @@ MAX_INTEGER = (1 << 53) - 1     # integers a client uses: exact in a double (Jav
 RATIO_MAX = 100                 # unpacked size at most 100 x the gzipped size (real bundles: 5-10 x)
 BUNDLE_UNPACKED_MAX = 4 << 30   # a bundle unpacks to at most 4 GiB
 DELTA_UNPACKED_MAX = 128 << 20  # a delta's SQL is at most 128 MiB (applied from memory)
+PACKED_UNPACKED_MAX = 64 << 20  # a packed file is taken only if it unpacks to at most 64 MiB: its
+                                # tables' blobs are read whole (else the plain bundle is downloaded)
 BYTES_PER_SECOND = 64 << 10     # a request's deadline: its idle timeout + 1 s per 64 KiB declared
 CHUNK = 1 << 16                 # bytes read, written or inflated at a time
 

@@ -10,7 +10,7 @@ skips an entry it does not know or whose fields are not valid.
 import json
 import re
 
-from feedc_limits import (BUNDLE_UNPACKED_MAX, DELTA_UNPACKED_MAX, MAX_INTEGER, RATIO_MAX,
+from feedc_limits import (BUNDLE_UNPACKED_MAX, DELTA_UNPACKED_MAX, MAX_INTEGER, PACKED_UNPACKED_MAX, RATIO_MAX,
                           UpdateError)
 
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
@@ -93,7 +93,9 @@ def chosen_encoding(version, known=KNOWN_ENCODINGS):
     """The first entry of the version's `encodings` whose `encoding` is `known` and whose fields
     are valid (`file`, `bytes`, `sha256` and the required `unpacked_bytes` as for a version), or
     None: then the version's own `file`, the plain bundle (docs/packed-bundle.md). None too when
-    the version lacks the plain bundle's `unpacked_bytes`: the install is always capped by it."""
+    the version lacks the plain bundle's `unpacked_bytes`: the install is always capped by it. An
+    entry unpacking to more than PACKED_UNPACKED_MAX is passed over: this client reads a packed
+    table's blob whole, and takes the plain bundle of a larger one."""
     if not _is_integer(version.get("unpacked_bytes")):
         return None
     entries = version.get("encodings")
@@ -102,7 +104,7 @@ def chosen_encoding(version, known=KNOWN_ENCODINGS):
             continue
         try:
             _require(entry, _ENCODING_FIELDS, "encodings")
-            _require_unpacked(entry, "encodings", BUNDLE_UNPACKED_MAX)
+            _require_unpacked(entry, "encodings", PACKED_UNPACKED_MAX)
         except UpdateError:
             continue
         return entry

@@ -46,6 +46,9 @@ _REFERENCE = re.compile(r"k=([^ .]+)\.(-1|0|[1-9][0-9]{0,8})\Z")  # `k=<table>.<
 # a time.
 BUDGET_MIN, BUDGET_PER_VALUE, BUDGET_PER_BYTE, PROGRESS_STEP = 10_000_000, 100, 10, 1_000
 META_MAX = 64                         # bytes of a `packed_meta` key or value (where SQLite's limit can be set)
+# The format's limits (docs/packed-bundle.md, "Limits"): a row's TEXT and BLOB bytes in all; the
+# rows and the bytes (in `data`) of the columns `k` columns refer to, in all.
+ROW_BYTES, REFERENCED_ROWS, REFERENCED_BYTES = 1 << 20, 1 << 19, 1 << 24
 _HEADER = b"SQLite format 3\x00"
 # The packed file's own schema, exactly as the writer stores it in its sqlite_master (type, name,
 # tbl_name, sql): anything else (a view or an index of its own, a trigger) is refused before any
@@ -210,8 +213,12 @@ class _Column:
             raise self.error("a text without its closing 0x00 byte")
         while pos < end:
             stop = data.find(b"\x00", min(pos + CHUNK, end) - 1) + 1
+            parts = data[pos:stop - 1].split(b"\x00")
+            longest = max(map(len, parts))
+            if longest > ROW_BYTES:
+                raise self.error("a value of %d bytes, more than a row may hold (%d)" % (longest, ROW_BYTES))
             try:
-                texts = list(map(bytes.decode, data[pos:stop - 1].split(b"\x00")))  # UTF-8, strictly
+                texts = list(map(bytes.decode, parts))  # UTF-8, strictly
             except UnicodeDecodeError:
                 raise self.error("a text that is not UTF-8") from None
             yield texts
@@ -246,6 +253,8 @@ class _Column:
                 pos += 8
             elif tag in (3, 4):
                 size, pos = self._varint(pos)
+                if size > ROW_BYTES:
+                    raise self.error("a value of %d bytes, more than a row may hold (%d)" % (size, ROW_BYTES))
                 if pos + size > len(data):
                     raise self.error("a %s cut short" % ("TEXT" if tag == 3 else "BLOB"))
                 raw = data[pos:pos + size]
@@ -344,6 +353,21 @@ def _shown(value):
     return value if isinstance(value, str) else repr(value)
 
 
+def _rows_within(rows, columns, table):
+    """`rows`, each checked to hold at most ROW_BYTES of TEXT and BLOB bytes in `columns`."""
+    for row in rows:
+        total = 0
+        for i in columns:
+            value = row[i]
+            if value.__class__ is str:
+                total += len(value) if value.isascii() else len(value.encode())
+            elif value.__class__ is bytes:
+                total += len(value)
+        if total > ROW_BYTES:
+            raise PackedError("table %s: a row of more than %d bytes of TEXT and BLOB values" % (table, ROW_BYTES))
+        yield row
+
+
 class _Table:
     """One `packed_tables` row, its blob left in the file: its words checked, its `k` references
     parsed into (table, cid)."""
@@ -374,6 +398,7 @@ class _Install:
         self.denied_function = False  # the authorizer refused a function call
         self.max_bytes = None         # the installed file's cap, when given: no table's data may be larger
         self.functions = False        # the views may call functions
+        self.referenced_rows = self.referenced_bytes = 0  # of the kept columns, against the limits
 
     def _authorize(self, action, *_):
         """The authorizer of the tables, the rows and the indexes: no function (a CHECK calling
@@ -500,6 +525,13 @@ class _Install:
         parts = self._split(table, columns, data)
         del data
         values, kept = [], {}
+        for (cid, name), part in zip(columns, parts):
+            if (table, cid) in self.wanted:  # checked before any is decoded
+                self.referenced_rows += rows
+                self.referenced_bytes += len(part)
+                if self.referenced_rows > REFERENCED_ROWS or self.referenced_bytes > REFERENCED_BYTES:
+                    raise PackedError("column %s.%s: the columns `k` columns refer to hold more than %d rows or %d bytes in all"
+                                      % (table, name, REFERENCED_ROWS, REFERENCED_BYTES))
         for (cid, name), encoding, ref, part in zip(columns, entry.encodings, entry.refs, parts):
             where = "%s.%s" % (table, name)
             if ref is not None and ref not in self.kept:
@@ -511,8 +543,12 @@ class _Install:
             else:
                 values.append(column.values())
         names = ", ".join("rowid" if cid < 0 else _quoted(name) for cid, name in columns)
+        inserted = zip(*values)
+        texts = [i for i, encoding in enumerate(entry.encodings) if encoding in ("t", "v", "k")]
+        if len(texts) > 1:  # (one column's values are checked as they are decoded)
+            inserted = _rows_within(inserted, texts, table)
         self.target.executemany("INSERT INTO %s (%s) VALUES (%s)" % (_quoted(table), names, ", ".join("?" * len(columns))),
-                                zip(*values))
+                                inserted)
         for remaining in values:  # zip stopped at the first column's end: the others' last checks
             next(remaining, None)
         self.kept.update(kept)  # only now: a `k` column never refers to its own table

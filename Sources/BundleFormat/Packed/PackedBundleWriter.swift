@@ -1,4 +1,5 @@
 import FeedSQLite
+import Foundation
 
 /// Writes a bundle's packed form (docs/packed-bundle.md): the same schema and rows, column by
 /// column, each column one blob coded for gzip, in a SQLite file. Deterministic: the same bundle
@@ -20,7 +21,8 @@ package enum PackedBundleWriter {
 
     /// Packs the bundle at `source` into a new file at `destination` (which must not exist).
     /// Returns false, writing nothing, for a bundle the packed form does not carry: one with
-    /// virtual tables (`sqlite_modules`) or triggers.
+    /// virtual tables (`sqlite_modules`) or triggers, or a row of more than
+    /// ``PackedLimits/rowBytes`` of TEXT and BLOB values.
     @discardableResult
     package static func pack(bundleAt source: String, to destination: String) throws(PackedBundleError) -> Bool {
         do {
@@ -40,6 +42,8 @@ package enum PackedBundleWriter {
             let schemaRow = try packed.prepare("INSERT INTO packed_schema VALUES (?, ?, ?, ?)")
             let tableRow = try packed.prepare("INSERT INTO packed_tables VALUES (?, ?, ?, ?)")
             var keys: [PackedKeyColumn] = []
+            // The keys `k` columns may refer to, within the limits a client keeps them in.
+            var referenced = (rows: 0, bytes: 0)
             for (seq, object) in objects.enumerated() {
                 try schemaRow.run([.integer(Int64(seq)), object[0], object[1], object[2]])
                 guard object[0].string == "table", let table = object[1].string else { continue }
@@ -50,6 +54,14 @@ package enum PackedBundleWriter {
                 // Each column's bytes freed once copied, and the blob bound where it is: the
                 // table's bytes were held three times (the columns, the blob, SQLite's copy), 200
                 // MB more at the end of a hostile square's build (issue 41).
+                for key in packedTable.keys {
+                    let bytes = packedTable.columns.first { $0.cid == key.cid }?.data.count ?? Int.max
+                    guard referenced.rows + packedTable.rows <= PackedLimits.referencedRows,
+                        bytes <= PackedLimits.referencedBytes - referenced.bytes
+                    else { continue }
+                    referenced = (referenced.rows + packedTable.rows, referenced.bytes + bytes)
+                    keys.append(key)
+                }
                 var data = PackedBytesWriter()
                 for index in packedTable.columns.indices {
                     let bytes = packedTable.takeData(index)
@@ -58,10 +70,12 @@ package enum PackedBundleWriter {
                 }
                 try tableRow.runBindingInPlace(
                     [.text(table), .integer(Int64(packedTable.rows)), .text(encodings.joined(separator: " ")), .blob(data.bytes)])
-                keys += packedTable.keys
             }
             try packed.execute("COMMIT")
             return true
+        } catch is PackedTable.RowTooLarge {
+            try? FileManager.default.removeItem(atPath: destination)
+            return false
         } catch let error as SQLiteError {
             throw .local(path: destination, reason: "cannot pack \(source): \(error.message)")
         } catch let error as PackedBundleError {

@@ -1,46 +1,54 @@
 import FeedSQLite
 
-/// Reads one packed column value by value, in place: the presence runs, then each present value
-/// as its encoding says. Texts and blobs point into the column's blob, which must outlive them.
+/// Reads one packed column value by value from the table's blob, through two windows: one on the
+/// presence runs, read again as the rows go (never kept), one on the values, each read as its
+/// encoding says. Texts and blobs point into a window, valid until the cursor reads again.
 struct PackedColumnCursor {
-    private var reader: PackedBytesReader
+    private let runs: PackedByteStream
+    private let reader: PackedByteStream
     private let encoding: PackedEncoding
     private let rows: Int
     /// The referenced column's values, for `k`.
     private let reference: [RawValue]
-    /// The presence runs, read first: present, NULL, present, …
-    private var runs: [Int] = []
-    private var nextRun = 0
+    private var runsLeft: Int
     private var leftInRun = 0
     private var present = false
     private var nextRunPresent = true
     private var previous: Int64 = 0
 
-    init(_ bytes: UnsafeRawBufferPointer, encoding: PackedEncoding, rows: Int, reference: [RawValue] = [], context: String) throws(PackedBundleError) {
-        self.reader = PackedBytesReader(bytes, context: context)
-        self.encoding = encoding
-        self.rows = rows
-        self.reference = reference
-        // At most rows + 1 runs (only the first may be empty), refused before they are read.
-        let count = try reader.count(atMost: bytes.count)
+    /// The column's bytes are `start..<end` of `blob`. Its presence runs are checked first, by a
+    /// read that keeps none of them: at most rows + 1 (only the first may be empty), adding up to
+    /// `rows`.
+    init(
+        _ blob: BlobReader, from start: Int, to end: Int, window: Int, encoding: PackedEncoding, rows: Int,
+        reference: [RawValue] = [], context: String
+    ) throws(PackedBundleError) {
+        let check = PackedByteStream(blob, from: start, to: end, window: window, context: context)
+        let count = try check.count(atMost: end - start)
         guard count == 0 || count - 1 <= rows else { throw .corrupt("\(context): \(count) presence runs for \(rows) rows") }
         var total = 0
         for index in 0..<count {
-            let run = try reader.count(atMost: rows)
+            let run = try check.count(atMost: rows)
             guard run > 0 || index == 0 else { throw .corrupt("\(context): an empty presence run after the first") }
             total += run
             guard total <= rows else { throw .corrupt("\(context): its presence runs add up to more than its \(rows) rows") }
-            runs.append(run)
         }
         guard total == rows else { throw .corrupt("\(context): its presence runs add up to \(total), not its \(rows) rows") }
+        let valuesStart = check.position
+        runs = PackedByteStream(blob, from: start, to: valuesStart, window: window, context: context)
+        runsLeft = try runs.count(atMost: end - start)
+        reader = PackedByteStream(blob, from: valuesStart, to: end, window: window, context: context)
+        self.encoding = encoding
+        self.rows = rows
+        self.reference = reference
     }
 
     /// The next row's value.
     mutating func next() throws(PackedBundleError) -> RawValue {
         while leftInRun == 0 {
-            guard nextRun < runs.count else { throw .corrupt("\(reader.context): more than its \(rows) rows read") }
-            leftInRun = runs[nextRun]
-            nextRun += 1
+            guard runsLeft > 0 else { throw .corrupt("\(reader.context): more than its \(rows) rows read") }
+            leftInRun = try runs.count(atMost: rows)
+            runsLeft -= 1
             present = nextRunPresent
             nextRunPresent.toggle()
         }
@@ -50,7 +58,12 @@ struct PackedColumnCursor {
 
     /// Throws unless every run and every byte was read.
     func finish() throws(PackedBundleError) {
-        guard reader.atEnd else { throw .corrupt("\(reader.context): \(reader.bytes.count - reader.offset) bytes left after its \(rows) rows") }
+        guard reader.atEnd else { throw .corrupt("\(reader.context): \(reader.end - reader.position) bytes left after its \(rows) rows") }
+    }
+
+    /// Gives back what a long value took (after the row holding it is inserted).
+    func shrink() {
+        reader.shrink()
     }
 
     private mutating func value() throws(PackedBundleError) -> RawValue {
@@ -79,8 +92,8 @@ struct PackedColumnCursor {
             switch try reader.byte() {
             case 1: return .integer(try reader.signed())
             case 2: return .real(try reader.double())
-            case 3: return .text(try reader.slice(try reader.count(atMost: reader.bytes.count)))
-            case 4: return .blob(try reader.slice(try reader.count(atMost: reader.bytes.count)))
+            case 3: return .text(try reader.slice(try reader.count(atMost: reader.end - reader.position)))
+            case 4: return .blob(try reader.slice(try reader.count(atMost: reader.end - reader.position)))
             case let tag: throw .corrupt("\(reader.context): unknown value tag \(tag)")
             }
         }

@@ -21,6 +21,9 @@ struct PackedTable {
     /// The table's single-column text primary key, when it has one.
     private(set) var keys: [PackedKeyColumn] = []
 
+    /// A row holds more TEXT and BLOB bytes than ``PackedLimits/rowBytes``: the bundle gets no packed form.
+    struct RowTooLarge: Error {}
+
     init(bundle: Database, name: String, keys earlier: [PackedKeyColumn]) throws {
         let quoted = SQLName.quoted(name)
         let info = try bundle.rows("SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", [.text(name)])
@@ -41,7 +44,16 @@ struct PackedTable {
         var textKey = keyIndex != nil
         while try query.step() {
             rows += 1
-            for i in encoders.indices { encoders[i].survey(query.rawValue(at: i)) }
+            var bytes = 0
+            for i in encoders.indices {
+                let value = query.rawValue(at: i)
+                encoders[i].survey(value)
+                switch value {
+                case .text(let raw), .blob(let raw): bytes += raw.count
+                default: break
+                }
+            }
+            guard bytes <= PackedLimits.rowBytes else { throw RowTooLarge() }
             if textKey, let keyIndex {
                 if case .text(let text) = query.rawValue(at: keyIndex) { textKey = positions.append(text) } else { textKey = false }
             }

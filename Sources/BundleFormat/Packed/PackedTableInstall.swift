@@ -28,9 +28,13 @@ struct PackedTableInstall {
         let rows = entry.rows
         guard rows >= 0, rows <= entry.length else { throw .corrupt("\(context): \(rows) rows in \(entry.length) bytes") }
 
-        let data = try blob()
-        var reader = PackedBytesReader(data.bytes, context: context)
+        let blob = try self.blob()
+        // Each column read through two windows; a table of many columns gets smaller ones.
+        let window = max(4096, min(PackedLimits.window, PackedLimits.tableWindows / (2 * max(1, columns.count))))
+        let layout = PackedByteStream(blob, from: 0, to: blob.count, window: 64, context: context)
         var cursors: [PackedColumnCursor] = []
+        // The columns later `k` columns refer to, checked against the limits before they are read.
+        var keptColumns: [KeptColumn?] = []
         for (i, column) in columns.enumerated() {
             let name = i + firstCid < 0 ? "rowid" : names[i + firstCid]
             var reference: [RawValue] = []
@@ -40,12 +44,21 @@ struct PackedTableInstall {
                 }
                 reference = values
             }
-            let bytes = try reader.slice(try reader.count(atMost: data.count))
-            cursors.append(try PackedColumnCursor(bytes, encoding: column.encoding, rows: rows, reference: reference, context: "\(context), column `\(name)`"))
+            let length = try layout.count(atMost: blob.count)
+            let from = layout.position
+            try layout.skip(length)
+            let key = PackedBundleInstaller.ColumnKey(table: table, cid: i + firstCid)
+            keptColumns.append(
+                references.needed.contains(key)
+                    ? try references.column(
+                        bytes: length, rows: rows, copies: column.encoding != .reference, context: "\(context), column `\(name)`")
+                    : nil)
+            cursors.append(
+                try PackedColumnCursor(
+                    blob, from: from, to: layout.position, window: window, encoding: column.encoding, rows: rows, reference: reference,
+                    context: "\(context), column `\(name)`"))
         }
-        guard reader.atEnd else { throw .corrupt("\(context): \(data.count - reader.offset) bytes after its columns") }
-        let kept = columns.indices.map { references.needed.contains(PackedBundleInstaller.ColumnKey(table: table, cid: $0 + firstCid)) }
-        var keptValues = kept.map { _ in [RawValue]() }
+        guard layout.atEnd else { throw .corrupt("\(context): \(blob.count - layout.position) bytes after its columns") }
 
         let insert: Statement
         do {
@@ -57,27 +70,34 @@ struct PackedTableInstall {
         }
         var row = Array(repeating: RawValue.null, count: cursors.count)
         for _ in 0..<rows {
+            var bytes = 0
             for i in cursors.indices {
                 row[i] = try cursors[i].next()
-                if kept[i] { keptValues[i].append(row[i]) }
+                switch row[i] {
+                case .text(let value), .blob(let value): bytes += value.count
+                default: break
+                }
+                guard bytes <= PackedLimits.rowBytes else {
+                    throw .corrupt("\(context): a row of more than \(PackedLimits.rowBytes) bytes of TEXT and BLOB values")
+                }
+                try keptColumns[i]?.append(row[i])
             }
             try PackedBundleInstaller.sqlite(target, capped: maxBytes) { () throws(SQLiteError) in try insert.runBinding(raw: row) }
+            for cursor in cursors { cursor.shrink() }
         }
         for cursor in cursors { try cursor.finish() }
-        for i in columns.indices where kept[i] {
-            references.keep(PackedBundleInstaller.ColumnKey(table: table, cid: i + firstCid), keptValues[i], bytes: data)
+        for i in columns.indices {
+            if let column = keptColumns[i] { references.keep(PackedBundleInstaller.ColumnKey(table: table, cid: i + firstCid), column) }
         }
-        withExtendedLifetime(data) {}
     }
 
-    private func blob() throws(PackedBundleError) -> OwnedBytes {
+    /// The table's `data`, opened to be read a window at a time (never loaded whole).
+    private func blob() throws(PackedBundleError) -> BlobReader {
         do {
-            let query = try source.prepare("SELECT data FROM packed_tables WHERE rowid = ?")
-            try query.bind([.integer(entry.rowid)])
-            guard try query.step(), case .blob(let bytes) = query.rawValue(at: 0) else {
+            guard try source.scalar("SELECT typeof(data) FROM packed_tables WHERE rowid = ?", [.integer(entry.rowid)])?.string == "blob" else {
                 throw PackedBundleError.corrupt("\(context): its data is not a blob")
             }
-            return OwnedBytes(bytes)
+            return try BlobReader(source, table: "packed_tables", column: "data", rowid: entry.rowid)
         } catch let error as PackedBundleError {
             throw error
         } catch {

@@ -155,9 +155,50 @@ def presence_length(data):
     return pos
 
 
+LONG = (1 << 20) + 1  # a value one byte longer than a row may hold (docs/packed-bundle.md, "Limits")
+
+
+def _long_text(packed):
+    """stops.stop_name's first text (row 1, "Zócalo") made LONG bytes long."""
+    _spoil_values("stops", 1, lambda p, v, r: p + b"a" * LONG + v[v.index(b"\x00"):])(packed)
+    _pad(packed, 15_000, dense=True)
+
+
+def _long_blob(packed):
+    """stops.code's first value (row 1, 2 bytes) made a blob of LONG bytes."""
+    first = len(pf.tagged(b"\x00\xff"))
+    _spoil_values("stops", 4, lambda p, v, r: p + pf.tagged(bytes(LONG)) + v[first:])(packed)
+    _pad(packed, 15_000, dense=True)
+
+
+def _long_row(packed):
+    """Row 1 of stops: a text and a blob each within the limit, together one byte beyond it."""
+    _spoil_values("stops", 1, lambda p, v, r: p + b"a" * (LONG // 2 + 1) + v[v.index(b"\x00"):])(packed)
+    first = len(pf.tagged(b"\x00\xff"))
+    _spoil_values("stops", 4, lambda p, v, r: p + pf.tagged(bytes(LONG // 2)) + v[first:])(packed)
+    _pad(packed, 15_000, dense=True)
+
+
+def _many_referenced_rows(packed):
+    """stops (whose stop_id transfers refer to) declaring 600,000 rows, its stop_id column padded
+    so that the rows fit the data: refused before any value is read."""
+    pf.execute(packed, "UPDATE packed_tables SET rows = 600000 WHERE name = 'stops'")
+    rows, data = column(packed, "stops", 0)
+    pf.replace_data(packed, "stops", 0, data + bytes(600_000))
+    _pad(packed, 10_000, dense=True)
+
+
 # (name, spoiler of the packed file, the error's words after "the packed bundle does not install: ").
 # stops has 5 rows and 7 packed columns (rowid, stop_id, stop_name, lat, lon, code, n).
 SPOILED = [
+    ("a text longer than a row may hold", _long_text,
+     "column stops.stop_name: a value of 1048577 bytes, more than a row may hold (1048576)"),
+    ("a blob longer than a row may hold", _long_blob,
+     "column stops.code: a value of 1048577 bytes, more than a row may hold (1048576)"),
+    ("a row of more text and blob bytes than it may hold", _long_row,
+     "table stops: a row of more than 1048576 bytes of TEXT and BLOB values"),
+    ("referenced columns of more rows than a client keeps", _many_referenced_rows,
+     "column stops.stop_id: the columns `k` columns refer to hold more than 524288 rows or 16777216 bytes in all"),
     ("truncated varint", _spoil_values("stops", 5, lambda p, v, r: p + v[:-1] + b"\x80"),
      "column stops.n: a varint cut short or beyond 64 bits"),
     ("varint beyond 64 bits", _spoil_values("stops", 5, lambda p, v, r: p + b"\xff" * 9 + b"\x02" + v[10:]),
@@ -276,13 +317,14 @@ SPOILED = [
      "packed_schema row 5: the sql of `empty` holds a 0x00 byte"),
     ("two format rows", lambda packed: pf.execute(packed, "INSERT INTO packed_meta VALUES ('format', '1')"),
      "packed_meta.format is 2 rows"),
-    ("a 200 MB user_version row", lambda packed: (
-        pf.execute(packed, "UPDATE packed_meta SET value = CAST(zeroblob(200000000) AS TEXT) WHERE key = 'user_version'"),
-        _pad(packed, 2_200_000, dense=True)),
+    # 60 MB: a packed file of more than 64 MiB is not taken by the Python and JVM clients.
+    ("a 60 MB user_version row", lambda packed: (
+        pf.execute(packed, "UPDATE packed_meta SET value = CAST(zeroblob(60000000) AS TEXT) WHERE key = 'user_version'"),
+        _pad(packed, 660_000, dense=True)),
      "packed_meta.user_version: a key or value longer than 64 bytes"),
-    ("a 200 MB junk packed_meta row", lambda packed: (
-        pf.execute(packed, "INSERT INTO packed_meta VALUES ('junk', CAST(zeroblob(200000000) AS TEXT))"),
-        pf.execute(packed, "UPDATE packed_meta SET value = '2' WHERE key = 'format'"), _pad(packed, 2_200_000, dense=True)),
+    ("a 60 MB junk packed_meta row", lambda packed: (
+        pf.execute(packed, "INSERT INTO packed_meta VALUES ('junk', CAST(zeroblob(60000000) AS TEXT))"),
+        pf.execute(packed, "UPDATE packed_meta SET value = '2' WHERE key = 'format'"), _pad(packed, 660_000, dense=True)),
      "packed_meta.format is '2', this client reads '1'"),  # read by key: the junk row is never loaded
     ("a file in WAL mode", _wal_header, "the packed file is not in rollback-journal mode (header bytes 18-19 are 2, 2, not 1, 1)"),
     ("no user_version row", lambda packed: pf.execute(packed, "DELETE FROM packed_meta WHERE key = 'user_version'"),

@@ -85,7 +85,9 @@ public final class Manifest {
     /// The first entry of the version's `encodings` whose `encoding` this client knows and whose
     /// fields are valid (`file`, `bytes`, `sha256` and the required `unpacked_bytes` as for a
     /// version), or null: then the plain bundle. Null too when the version lacks the plain
-    /// bundle's `unpacked_bytes`: the install is always capped by it. Never makes the manifest unusable.
+    /// bundle's `unpacked_bytes`: the install is always capped by it. An entry unpacking to more
+    /// than `Limits.PACKED_UNPACKED_MAX` is passed over (its blobs are read whole). Never makes the
+    /// manifest unusable.
     private static ManifestEntry chosenEncoding(Map<String, Object> version) {
         Object entries = version.get("encodings");
         if (!(entries instanceof List) || !isInteger(version.get("unpacked_bytes"))) {
@@ -97,7 +99,7 @@ public final class Manifest {
             }
             try {
                 Map<String, Object> entry = require(item, ENCODING_FIELDS, "encodings");
-                requireUnpacked(entry, "encodings", Limits.BUNDLE_UNPACKED_MAX);
+                requireUnpacked(entry, "encodings", Limits.PACKED_UNPACKED_MAX);
                 return new ManifestEntry(-1, -1, -1, null, (String) entry.get("file"), integer(entry, "bytes"),
                         (String) entry.get("sha256"), unpacked(entry), (String) entry.get("encoding"), null);
             } catch (UpdateException invalid) {

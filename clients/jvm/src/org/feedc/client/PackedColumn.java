@@ -171,6 +171,9 @@ final class PackedColumn {
         while (data[end] != 0) {  // the last byte is 0x00 (`start`)
             end++;
         }
+        if (end - pos > PackedInstall.ROW_BYTES) {
+            throw error("a value of " + (end - pos) + " bytes, more than a row may hold (" + PackedInstall.ROW_BYTES + ")");
+        }
         String value = utf8(pos, end - pos);
         pos = end + 1;
         return value;
@@ -207,6 +210,10 @@ final class PackedColumn {
             case 3:
             case 4:
                 long size = varint();
+                if (Long.compareUnsigned(size, PackedInstall.ROW_BYTES) > 0) {
+                    throw error("a value of " + Long.toUnsignedString(size) + " bytes, more than a row may hold ("
+                            + PackedInstall.ROW_BYTES + ")");
+                }
                 if (Long.compareUnsigned(size, data.length - pos) > 0) {
                     throw error("a " + (tag == 3 ? "TEXT" : "BLOB") + " cut short");
                 }

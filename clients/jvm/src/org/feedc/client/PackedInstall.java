@@ -35,6 +35,11 @@ public final class PackedInstall {
     public static final long BUDGET_PER_BYTE = 10L;
     /// Bytes of a `packed_meta` key or value.
     public static final int META_MAX = 64;
+    /// The format's limits (docs/packed-bundle.md, "Limits"): a row's TEXT and BLOB bytes in all;
+    /// the rows and the bytes (in `data`) of the columns `k` columns refer to, in all.
+    static final int ROW_BYTES = 1 << 20;
+    static final long REFERENCED_ROWS = 1 << 19;
+    static final long REFERENCED_BYTES = 1 << 24;
     private static final byte[] HEADER = "SQLite format 3\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final Pattern USER_VERSION = Pattern.compile("[0-9]{1,9}");
     /// The packed file's own schema, exactly as the writer stores it in its `sqlite_master` (type,
@@ -63,6 +68,8 @@ public final class PackedInstall {
     private final Set<String> wanted = new HashSet<>();                 // "table\0cid" a later `k` column reads
     private final Map<String, List<Object>> kept = new HashMap<>();     // their values
     private final Map<String, String> keptNames = new HashMap<>();
+    private long referencedRows;   // of the kept columns, against the limits
+    private long referencedBytes;
 
     private final Long unpackedBytes;
     private long budget = BUDGET_MIN;  // until the tables' declared values are read
@@ -385,6 +392,16 @@ public final class PackedInstall {
             where.add(table + "." + column[1]);
         }
         List<byte[]> parts = entry.split(source, where, maxBytes);
+        for (int c = 0; c < columns.size(); c++) {  // checked before any is decoded
+            if (wanted.contains(PackedTable.key(table, (Long) columns.get(c)[0]))) {
+                referencedRows += entry.rows;
+                referencedBytes += parts.get(c).length;
+                if (referencedRows > REFERENCED_ROWS || referencedBytes > REFERENCED_BYTES) {
+                    throw new PackedException("column " + where.get(c) + ": the columns `k` columns refer to hold more than "
+                            + REFERENCED_ROWS + " rows or " + REFERENCED_BYTES + " bytes in all");
+                }
+            }
+        }
         PackedColumn[] decoders = new PackedColumn[columns.size()];
         List<List<Object>> keptHere = new ArrayList<>();
         Map<String, List<Object>> keptNow = new HashMap<>();  // kept only after the loop: a `k` column never refers to its own table
@@ -419,8 +436,18 @@ public final class PackedInstall {
         }
         try (SqlStatement statement = target.prepare("INSERT INTO " + quoted(table) + " (" + names + ") VALUES (" + marks + ")")) {
             for (long r = 0; r < entry.rows; r++) {
+                long bytes = 0;
                 for (int c = 0; c < decoders.length; c++) {
                     Object value = keptHere.get(c) != null ? keptHere.get(c).get((int) r) : decoders[c].next();
+                    if (value instanceof String) {
+                        bytes += utf8Length((String) value);
+                    } else if (value instanceof byte[]) {
+                        bytes += ((byte[]) value).length;
+                    }
+                    if (bytes > ROW_BYTES) {
+                        throw new PackedException("table " + table + ": a row of more than " + ROW_BYTES
+                                + " bytes of TEXT and BLOB values");
+                    }
                     bind(statement, c + 1, value);
                 }
                 statement.execute();
@@ -431,6 +458,16 @@ public final class PackedInstall {
                 decoders[c].finish();
             }
         }
+    }
+
+    /// The bytes of `text` in UTF-8 (the decoded texts hold no unpaired surrogate).
+    private static long utf8Length(String text) {
+        long bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;  // a pair: 2 + 2
+        }
+        return bytes;
     }
 
     private static void bind(SqlStatement statement, int index, Object value) throws SQLException {
