@@ -9,6 +9,8 @@ final class PackedByteStream {
     private let blob: BlobReader
     /// The range read, absolute offsets in the blob.
     private let start: Int
+    /// Where errors count bytes from (the column's first byte).
+    private let origin: Int
     let end: Int
     /// The table and column, for errors.
     let context: String
@@ -21,9 +23,10 @@ final class PackedByteStream {
     private var bufferStart: Int
     private var bufferEnd: Int
 
-    init(_ blob: BlobReader, from start: Int, to end: Int, window: Int, context: String) {
+    init(_ blob: BlobReader, from start: Int, to end: Int, window: Int, context: String, origin: Int? = nil) {
         self.blob = blob
         self.start = start
+        self.origin = origin ?? start
         self.end = end
         self.context = context
         position = start
@@ -35,8 +38,8 @@ final class PackedByteStream {
 
     deinit { buffer.deallocate() }
 
-    /// The offset of the next byte within the range, for errors.
-    var offset: Int { position - start }
+    /// The offset of the next byte from the origin, for errors.
+    var offset: Int { position - origin }
     var atEnd: Bool { position == end }
 
     /// Makes the next `count` bytes readable in the window; false when the range ends before.
@@ -154,7 +157,7 @@ final class PackedByteStream {
 
     /// Passes over the next `count` bytes without reading them.
     func skip(_ count: Int) throws(PackedBundleError) {
-        guard end - position >= count else { throw .corrupt("\(context): \(count) bytes, past the end at byte \(offset)") }
+        guard end - position >= count else { throw .corrupt("\(context): \(count) bytes are cut off at byte \(offset)") }
         position += count
         // The window stays at or before the position: emptied when passed.
         if position > bufferEnd {

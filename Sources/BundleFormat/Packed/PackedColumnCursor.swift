@@ -37,7 +37,7 @@ struct PackedColumnCursor {
         let valuesStart = check.position
         runs = PackedByteStream(blob, from: start, to: valuesStart, window: window, context: context)
         runsLeft = try runs.count(atMost: end - start)
-        reader = PackedByteStream(blob, from: valuesStart, to: end, window: window, context: context)
+        reader = PackedByteStream(blob, from: valuesStart, to: end, window: window, context: context, origin: start)
         self.encoding = encoding
         self.rows = rows
         self.reference = reference
