@@ -2,8 +2,11 @@ import Foundation
 import TestSupport
 
 /// A real nginx on 127.0.0.1 serving an output folder the way a CDN would (ETag, 304, Range),
-/// plus `/broken/` answering 500 and `/slow/`, the same files at 4 KB/s (a phone on a train: a
-/// download long enough to watch and cancel). Stopped when released.
+/// plus `/broken/` answering 500, `/slow/`, the same files at 4 KB/s (a phone on a train: a
+/// download long enough to watch and cancel), and `/trickle/`, each response's first
+/// `trickleAfter` bytes at full speed and the rest at 16 bytes a second: a download that reaches a
+/// known point however loaded the machine is, and then cannot end before it is cancelled.
+/// Stopped when released.
 final class Nginx {
     let port: Int
     let folder = TemporaryFolder()
@@ -13,7 +16,7 @@ final class Nginx {
         FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") || ProcessInfo.processInfo.environment["CI"] != nil
     }
 
-    init(serving root: URL) throws {
+    init(serving root: URL, trickleAfter: Int = 0) throws {
         var lastError: Error?
         for _ in 0..<5 {
             let port = Int.random(in: 20_000..<60_000)
@@ -27,7 +30,8 @@ final class Nginx {
                   fastcgi_temp_path \(prefix)/fastcgi; uwsgi_temp_path \(prefix)/uwsgi; scgi_temp_path \(prefix)/scgi;
                   types { application/json json; application/gzip gz; }
                   server { listen 127.0.0.1:\(port); root \(root.path); location /broken/ { return 500; }
-                           location /slow/ { alias \(root.path)/; limit_rate 4k; } }
+                           location /slow/ { alias \(root.path)/; limit_rate 4k; }
+                           location /trickle/ { alias \(root.path)/; limit_rate_after \(trickleAfter); limit_rate 16; } }
                 }
                 """
             let file = folder.url.appendingPathComponent("nginx.conf")
