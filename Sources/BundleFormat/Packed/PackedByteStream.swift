@@ -14,14 +14,16 @@ final class PackedByteStream {
     let end: Int
     /// The table and column, for errors.
     let context: String
+    // The mutable state is read on every byte: without dynamic exclusivity checks (a stream is
+    // used by one cursor of one install, never from two places at once).
     /// The next byte to read, an absolute offset.
-    private(set) var position: Int
-    private var buffer: UnsafeMutableRawBufferPointer
+    @exclusivity(unchecked) private(set) var position: Int
+    @exclusivity(unchecked) private var buffer: UnsafeMutableRawBufferPointer
     /// The window's usual size; a long value grows it for as long as the value is read.
     private let capacity: Int
     /// The absolute offset of `buffer[0]`, and of the end of the bytes read into it.
-    private var bufferStart: Int
-    private var bufferEnd: Int
+    @exclusivity(unchecked) private var bufferStart: Int
+    @exclusivity(unchecked) private var bufferEnd: Int
 
     init(_ blob: BlobReader, from start: Int, to end: Int, window: Int, context: String, origin: Int? = nil) {
         self.blob = blob

@@ -112,7 +112,7 @@ public struct BuildRunner {
         let network = compiled.network, serviceRange = compiled.serviceRange
         var rows = ["stop_times": compiled.stopTimes]
         // The rows have one owner from here on, freed once written.
-        var content = compiled.content
+        let content = compiled.content
         _ = consume compiled
         let total = BundleSchema.tables.reduce(0) { $0 + content.count($1) }
         progress("\(bundle.name): writing the bundle, \(RowRate.describe(rows: total, seconds: 0))")
