@@ -6,6 +6,7 @@ leave the database changed: every body is bounded by what the manifest declares,
 a deadline, every unpacking by a cap. Standard library only.
 """
 import os
+import sqlite3
 import time
 import zlib
 
@@ -20,8 +21,10 @@ MAX_INTEGER = (1 << 53) - 1     # integers a client uses: exact in a double (Jav
 RATIO_MAX = 100                 # unpacked size at most 100 x the gzipped size (real bundles: 5-10 x)
 BUNDLE_UNPACKED_MAX = 4 << 30   # a bundle unpacks to at most 4 GiB
 DELTA_UNPACKED_MAX = 128 << 20  # a delta's SQL is at most 128 MiB (applied from memory)
-PACKED_UNPACKED_MAX = 64 << 20  # a packed file is taken only if it unpacks to at most 64 MiB: its
-                                # tables' blobs are read whole (else the plain bundle is downloaded)
+# A packed file is taken only if it unpacks to at most this: with Python 3.11+ (sqlite3's
+# `blobopen`) its tables' blobs are read a piece at a time, so as any bundle; before, they are read
+# whole, so 64 MiB (else the plain bundle is downloaded).
+PACKED_UNPACKED_MAX = BUNDLE_UNPACKED_MAX if hasattr(sqlite3.Connection, "blobopen") else 64 << 20
 BYTES_PER_SECOND = 64 << 10     # a request's deadline: its idle timeout + 1 s per 64 KiB declared
 CHUNK = 1 << 16                 # bytes read, written or inflated at a time
 

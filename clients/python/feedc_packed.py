@@ -16,6 +16,12 @@ refused. A file in WAL mode is refused before it is opened (no `-wal` or `-shm` 
 installed file's cap is refused unread, and a column's presence runs are at most its rows + 1,
 none empty but the first.
 
+Each table's blob is read a piece at a time (`_Bytes`: Python 3.11+'s `Connection.blobopen`; before,
+the blob is read whole, and feedc_manifest takes a packed file only up to 64 MiB): a column's
+presence runs and its values each through a window of their own, the runs read again as the rows
+go, never kept; a row's TEXT and BLOB bytes are at most ROW_BYTES, the columns `k` columns refer to
+at most REFERENCED_ROWS rows and REFERENCED_BYTES bytes (docs/packed-bundle.md, "Limits").
+
 Decoding is done a chunk of values at a time with the standard library's C code (a regular
 expression splits varints, a dict remembers each spelling's value, `itertools.accumulate` adds up
 the differences), so that the 21-feed region installs in seconds; a port to a compiled language
@@ -49,6 +55,9 @@ META_MAX = 64                         # bytes of a `packed_meta` key or value (w
 # The format's limits (docs/packed-bundle.md, "Limits"): a row's TEXT and BLOB bytes in all; the
 # rows and the bytes (in `data`) of the columns `k` columns refer to, in all.
 ROW_BYTES, REFERENCED_ROWS, REFERENCED_BYTES = 1 << 20, 1 << 19, 1 << 24
+# Python 3.11+ reads a table's blob a piece at a time (`Connection.blobopen`); before, whole (the
+# client then takes a packed file only up to feedc_limits.PACKED_UNPACKED_MAX).
+STREAMS = hasattr(sqlite3.Connection, "blobopen")
 _HEADER = b"SQLite format 3\x00"
 # The packed file's own schema, exactly as the writer stores it in its sqlite_master (type, name,
 # tbl_name, sql): anything else (a view or an index of its own, a trigger) is refused before any
@@ -86,23 +95,64 @@ class _Varints(dict):
         return value
 
 
-class _Column:
-    """One packed column of a table: its presence runs read, its values decoded on demand."""
+class _Bytes:
+    """A column's bytes (`start`…`end` of its table's blob), read a piece at a time: from a
+    `sqlite3.Blob` (Python 3.11+, `blobopen`: the blob is never loaded whole) or from `bytes`.
+    Small reads go through a window of WINDOW bytes; each reader of a column has its own."""
 
-    def __init__(self, install, name, rows, encoding, ref, data):
-        self.install, self.name, self.rows, self.encoding, self.ref, self.data = install, name, rows, encoding, ref, data
+    WINDOW = 1 << 16
+
+    def __init__(self, source, start, end):
+        self.source, self.start, self.size = source, start, end - start
+        self.wstart, self.window = 0, b""
+
+    def load(self, a, b):
+        """Bytes a…b of the column (clipped to it), read directly."""
+        b = min(b, self.size)
+        return self.source[self.start + a:self.start + b] if a < b else b""
+
+    def read(self, a, b):
+        """Bytes a…b of the column (clipped to it), through the window when they fit in one."""
+        b = min(b, self.size)
+        k = a - self.wstart
+        if k >= 0 and b - self.wstart <= len(self.window):
+            return self.window[k:b - self.wstart]
+        if b - a > self.WINDOW:
+            return self.load(a, b)
+        self.wstart, self.window = a, self.load(a, a + self.WINDOW)
+        return self.window[:b - a]
+
+    def byte(self, pos):
+        """The byte at `pos`, or None past the column's end."""
+        k = pos - self.wstart
+        if 0 <= k < len(self.window):
+            return self.window[k]
+        if pos >= self.size:
+            return None
+        self.wstart, self.window = pos, self.load(pos, pos + self.WINDOW)
+        return self.window[0]
+
+
+class _Column:
+    """One packed column of a table: its presence runs read, its values decoded on demand, both
+    read a piece at a time (`_Bytes`): the presence runs are read again as the rows go, never kept."""
+
+    def __init__(self, install, name, rows, encoding, ref, source, start, end):
+        self.install, self.name, self.rows, self.encoding, self.ref = install, name, rows, encoding, ref
+        self.source, self.begin, self.end = source, start, end
+        self.values_bytes = _Bytes(source, start, end)
         self.present, self.start = self._presence()
 
     def error(self, message):
         return PackedError("column %s: %s" % (self.name, message))
 
-    def _varint(self, pos):
-        """(value, position after it) of the varint at `pos` of `data`."""
-        value, shift, data = 0, 0, self.data
+    def _varint(self, pos, data):
+        """(value, position after it) of the varint at `pos` of `data` (a `_Bytes`)."""
+        value, shift = 0, 0
         while True:
-            if pos >= len(data) or shift == 70:
+            byte = data.byte(pos)
+            if byte is None or shift == 70:
                 raise self.error("a varint cut short or beyond 64 bits")
-            byte = data[pos]
             value |= (byte & 0x7F) << shift
             pos, shift = pos + 1, shift + 7
             if byte < 0x80:
@@ -113,7 +163,7 @@ class _Column:
     def _presence(self):
         """(present rows, where the values start), the runs checked to add up to `rows`: at most
         `rows` + 1 of them, none empty but the first (the writer writes no other)."""
-        count, _ = self._varint(0)
+        count, _ = self._varint(0, _Bytes(self.source, self.begin, self.end))
         if count > self.rows + 1:
             raise self.error("%d presence runs for %d rows" % (count, self.rows))
         total = present = 0
@@ -128,9 +178,10 @@ class _Column:
 
     def _runs(self):
         """The presence runs, read where they are (never kept: a run costs a byte, its value more)."""
-        count, pos = self._varint(0)
+        data = _Bytes(self.source, self.begin, self.end)
+        count, pos = self._varint(0, data)
         for _ in range(count):  # a huge count ends at the data's end
-            run, pos = self._varint(pos)
+            run, pos = self._varint(pos, data)
             yield run
         self._values_start = pos
 
@@ -169,16 +220,25 @@ class _Column:
             raise self.error("%d values for %d present rows" % (count, self.present))
 
     def _tokens(self):
-        """The values part as lists of varint spellings, CHUNK at a time, every byte used."""
-        data, pos, end = self.data, self.start, len(self.data)
-        while pos < end:
-            last = _VARINT_END.search(data, min(pos + CHUNK, end) - 1)
-            stop = last.end() if last else end
-            tokens = _VARINT.findall(data, pos, stop)
-            if sum(map(len, tokens)) != stop - pos:
+        """The values part as lists of varint spellings, about CHUNK bytes at a time (each piece
+        cut after its last varint), every byte used."""
+        data, pos, end, carry = self.values_bytes, self.start, self.values_bytes.size, b""
+        while pos < end or carry:
+            piece = data.load(pos, pos + CHUNK)
+            pos += len(piece)
+            chunk = carry + piece
+            if pos < end:
+                # The last varint ends within a varint's length of the piece's end.
+                stop = next((k + 1 for k in range(len(chunk) - 1, max(len(chunk) - 11, -1), -1) if chunk[k] < 0x80), None)
+                if stop is None:
+                    raise self.error("a varint cut short or beyond 64 bits")
+            else:
+                stop = len(chunk)
+            tokens = _VARINT.findall(chunk, 0, stop)
+            if sum(map(len, tokens)) != stop:
                 raise self.error("a varint cut short or beyond 64 bits")
+            carry = chunk[stop:]
             yield tokens
-            pos = stop
 
     def _integers(self):
         """`i`: each value the previous one (first: 0) plus a zigzag varint, wrapping at 64 bits."""
@@ -200,29 +260,52 @@ class _Column:
             yield [n / scale for n in chunk]  # one IEEE 754 division of exact doubles
 
     def _doubles(self):
-        size = len(self.data) - self.start
+        data = self.values_bytes
+        size = data.size - self.start
         if size != 8 * self.present:
             raise self.error("%d bytes for %d REAL values" % (size, self.present))
-        for at in range(self.start, len(self.data), 8 * CHUNK):
-            part = self.data[at:at + 8 * CHUNK]
+        for at in range(self.start, data.size, 8 * CHUNK):
+            part = data.load(at, at + 8 * CHUNK)
             yield struct.unpack("<%dd" % (len(part) // 8), part)
 
     def _texts(self):
-        data, pos, end = self.data, self.start, len(self.data)
-        if pos < end and data[-1] != 0:
+        data, pos, end, carry = self.values_bytes, self.start, self.values_bytes.size, b""
+        if pos < end and data.load(end - 1, end) != b"\x00":
             raise self.error("a text without its closing 0x00 byte")
         while pos < end:
-            stop = data.find(b"\x00", min(pos + CHUNK, end) - 1) + 1
-            parts = data[pos:stop - 1].split(b"\x00")
-            longest = max(map(len, parts))
-            if longest > ROW_BYTES:
-                raise self.error("a value of %d bytes, more than a row may hold (%d)" % (longest, ROW_BYTES))
+            piece = data.load(pos, pos + CHUNK)
+            pos += len(piece)
+            chunk = carry + piece
+            last = chunk.rfind(b"\x00")
+            if last < 0:  # no text ends in it: it must be within a row's limit
+                if len(chunk) > ROW_BYTES:
+                    raise self.error("a value longer than a row may hold (%d bytes)" % ROW_BYTES)
+                carry = chunk
+                continue
+            parts, carry = chunk[:last].split(b"\x00"), chunk[last + 1:]
+            if max(map(len, parts)) > ROW_BYTES:
+                raise self.error("a value longer than a row may hold (%d bytes)" % ROW_BYTES)
             try:
                 texts = list(map(bytes.decode, parts))  # UTF-8, strictly
             except UnicodeDecodeError:
                 raise self.error("a text that is not UTF-8") from None
             yield texts
-            pos = stop
+
+    def longest_text(self):
+        """The bytes of the longest `t` value (a pass over the values part that keeps nothing;
+        it stops once one is longer than a row may hold)."""
+        data, pos, end, carry, longest = self.values_bytes, self.start, self.values_bytes.size, 0, 0
+        while pos < end and longest <= ROW_BYTES:
+            piece = data.load(pos, pos + CHUNK)
+            pos += len(piece)
+            parts = piece.split(b"\x00")
+            if len(parts) == 1:
+                carry += len(piece)
+                longest = max(longest, carry)
+                continue
+            longest = max(longest, carry + len(parts[0]), max(map(len, parts[1:-1]), default=0))
+            carry = len(parts[-1])
+        return max(longest, carry)
 
     def _text(self, raw):
         try:
@@ -240,24 +323,25 @@ class _Column:
 
     def _tagged(self):
         """`v`: a tag byte, then the value (1 INTEGER, 2 REAL, 3 TEXT, 4 BLOB)."""
-        data, pos, chunk = self.data, self.start, []
-        while pos < len(data):
-            tag, pos = data[pos], pos + 1
+        data, pos, chunk = self.values_bytes, self.start, []
+        end = data.size
+        while pos < end:
+            tag, pos = data.byte(pos), pos + 1
             if tag == 1:
-                value, pos = self._varint(pos)
+                value, pos = self._varint(pos, data)
                 chunk.append((value >> 1) ^ -(value & 1))
             elif tag == 2:
-                if pos + 8 > len(data):
+                if pos + 8 > end:
                     raise self.error("a REAL cut short")
-                chunk.append(struct.unpack_from("<d", data, pos)[0])
+                chunk.append(struct.unpack("<d", data.read(pos, pos + 8))[0])
                 pos += 8
             elif tag in (3, 4):
-                size, pos = self._varint(pos)
+                size, pos = self._varint(pos, data)
                 if size > ROW_BYTES:
-                    raise self.error("a value of %d bytes, more than a row may hold (%d)" % (size, ROW_BYTES))
-                if pos + size > len(data):
+                    raise self.error("a value longer than a row may hold (%d bytes)" % ROW_BYTES)
+                if pos + size > end:
                     raise self.error("a %s cut short" % ("TEXT" if tag == 3 else "BLOB"))
-                raw = data[pos:pos + size]
+                raw = data.read(pos, pos + size)
                 chunk.append(self._text(raw) if tag == 3 else raw)
                 pos += size
             else:
@@ -353,6 +437,13 @@ def _shown(value):
     return value if isinstance(value, str) else repr(value)
 
 
+def _byte_length(value):
+    """The bytes of a TEXT (UTF-8) or BLOB value; 0 for any other."""
+    if value.__class__ is str:
+        return len(value) if value.isascii() else len(value.encode())
+    return len(value) if value.__class__ is bytes else 0
+
+
 def _rows_within(rows, columns, table):
     """`rows`, each checked to hold at most ROW_BYTES of TEXT and BLOB bytes in `columns`."""
     for row in rows:
@@ -399,6 +490,7 @@ class _Install:
         self.max_bytes = None         # the installed file's cap, when given: no table's data may be larger
         self.functions = False        # the views may call functions
         self.referenced_rows = self.referenced_bytes = 0  # of the kept columns, against the limits
+        self.kept_longest = {}  # (table, cid) -> the bytes of the kept column's longest text or blob
 
     def _authorize(self, action, *_):
         """The authorizer of the tables, the rows and the indexes: no function (a CHECK calling
@@ -483,69 +575,92 @@ class _Install:
         except sqlite3.OperationalError:  # no such column: rowid
             return names
 
+    def _longest(self, column, encoding, ref, decoder):
+        """At least the bytes of the column's longest TEXT or BLOB value: a `t` column's, read in
+        a pass that keeps nothing; a `k` column's, its referenced column's; a `v` column's size."""
+        if encoding == "t":
+            return decoder.longest_text()
+        if encoding == "k":
+            return self.kept_longest.get(ref, 0)
+        return decoder.end - decoder.begin
+
     def _split(self, table, columns, data):
-        """The table's `data` cut into its columns' bytes: each a varint length, then the bytes;
-        every byte of `data` in a column."""
-        parts, pos = [], 0
+        """Where each column's bytes are in the table's `data` (a `_Bytes` over all of it): each
+        a varint length, then the bytes; every byte of `data` in a column. Only the lengths are
+        read."""
+        ranges, pos = [], 0
         for _, name in columns:
             where = "%s.%s" % (table, name)
             size, shift, start = 0, 0, pos
             while True:
-                if pos >= len(data) or pos - start == 10:
+                byte = data.byte(pos)
+                if byte is None or pos - start == 10:
                     raise PackedError("column %s: a varint cut short or beyond 64 bits" % where)
-                byte, pos = data[pos], pos + 1
+                pos += 1
                 size |= (byte & 0x7F) << shift
                 shift += 7
                 if byte < 0x80:
                     break
             if size >> 64:
                 raise PackedError("column %s: a varint cut short or beyond 64 bits" % where)
-            if size > len(data) - pos:
+            if size > data.size - pos:
                 raise PackedError("column %s: %d bytes, past the end of the table's data" % (where, size))
-            parts.append(data[pos:pos + size])
+            ranges.append((pos, pos + size))
             pos += size
-        if pos != len(data):
-            raise PackedError("table %s: %d bytes after its columns" % (table, len(data) - pos))
-        return parts
+        if pos != data.size:
+            raise PackedError("table %s: %d bytes after its columns" % (table, data.size - pos))
+        return ranges
 
     def _insert(self, entry):
         table, rows = entry.name, entry.rows
         columns = self._columns(table)
         if len(entry.encodings) != len(columns):
             raise PackedError("table %s: %d packed columns, the table has %d" % (table, len(entry.encodings), len(columns)))
-        size = self.source.execute("SELECT length(data) FROM packed_tables WHERE rowid = ?", (entry.rowid,)).fetchone()[0]
+        kind, size = self.source.execute("SELECT typeof(data), length(data) FROM packed_tables WHERE rowid = ?",
+                                         (entry.rowid,)).fetchone()
         if self.max_bytes is not None and isinstance(size, int) and size > self.max_bytes:  # never read
             raise PackedError("table %s: %d bytes of data, more than the installed bundle's cap of %d" % (table, size, self.max_bytes))
-        data = self.source.execute("SELECT CASE WHEN typeof(data) = 'blob' THEN data END FROM packed_tables WHERE rowid = ?",
-                                   (entry.rowid,)).fetchone()[0]
-        if not isinstance(data, bytes):
+        if kind != "blob":
             raise PackedError("table %s: its data is not a BLOB" % table)
-        if rows > len(data):
-            raise PackedError("table %s: %d rows in %d bytes of data" % (table, rows, len(data)))
-        parts = self._split(table, columns, data)
-        del data
+        if rows > size:
+            raise PackedError("table %s: %d rows in %d bytes of data" % (table, rows, size))
+        if STREAMS:  # read a piece at a time, never whole
+            with self.source.blobopen("packed_tables", "data", entry.rowid, readonly=True) as blob:
+                self._insert_from(entry, columns, blob, size)
+        else:
+            data = self.source.execute("SELECT data FROM packed_tables WHERE rowid = ?", (entry.rowid,)).fetchone()[0]
+            self._insert_from(entry, columns, data, size)
+
+    def _insert_from(self, entry, columns, source, size):
+        table, rows = entry.name, entry.rows
+        parts = self._split(table, columns, _Bytes(source, 0, size))
         values, kept = [], {}
         for (cid, name), part in zip(columns, parts):
             if (table, cid) in self.wanted:  # checked before any is decoded
                 self.referenced_rows += rows
-                self.referenced_bytes += len(part)
+                self.referenced_bytes += part[1] - part[0]
                 if self.referenced_rows > REFERENCED_ROWS or self.referenced_bytes > REFERENCED_BYTES:
                     raise PackedError("column %s.%s: the columns `k` columns refer to hold more than %d rows or %d bytes in all"
                                       % (table, name, REFERENCED_ROWS, REFERENCED_BYTES))
+        decoders = []
         for (cid, name), encoding, ref, part in zip(columns, entry.encodings, entry.refs, parts):
             where = "%s.%s" % (table, name)
             if ref is not None and ref not in self.kept:
                 raise PackedError("column %s: it refers to %s.%d, not a column of an earlier table" % (where, ref[0], ref[1]))
-            column = _Column(self, where, rows, encoding, ref, part)
+            column = _Column(self, where, rows, encoding, ref, source, *part)
+            decoders.append(column)
             if (table, cid) in self.wanted:
                 kept[(table, cid)] = (column.name, list(column.values()))
+                self.kept_longest[(table, cid)] = max(map(_byte_length, kept[(table, cid)][1]), default=0)
                 values.append(iter(kept[(table, cid)][1]))
             else:
                 values.append(column.values())
         names = ", ".join("rowid" if cid < 0 else _quoted(name) for cid, name in columns)
         inserted = zip(*values)
         texts = [i for i, encoding in enumerate(entry.encodings) if encoding in ("t", "v", "k")]
-        if len(texts) > 1:  # (one column's values are checked as they are decoded)
+        # (One column's values are checked as they are decoded.) Each row is checked only where the
+        # columns' longest values could add up to more than a row may hold: never in real bundles.
+        if len(texts) > 1 and sum(self._longest(columns[i], entry.encodings[i], entry.refs[i], decoders[i]) for i in texts) > ROW_BYTES:
             inserted = _rows_within(inserted, texts, table)
         self.target.executemany("INSERT INTO %s (%s) VALUES (%s)" % (_quoted(table), names, ", ".join("?" * len(columns))),
                                 inserted)

@@ -126,7 +126,7 @@ final class PackedByteStream {
     /// The next `count` bytes (at most ``PackedLimits/rowBytes``), in place.
     func slice(_ count: Int) throws(PackedBundleError) -> UnsafeRawBufferPointer {
         guard count <= PackedLimits.rowBytes else {
-            throw .corrupt("\(context): a value of \(count) bytes, more than a row may hold (\(PackedLimits.rowBytes))")
+            throw .corrupt("\(context): a value longer than a row may hold (\(PackedLimits.rowBytes) bytes) at byte \(offset)")
         }
         guard try fill(count) else { throw .corrupt("\(context): a value of \(count) bytes is cut off at byte \(offset)") }
         defer { position += count }

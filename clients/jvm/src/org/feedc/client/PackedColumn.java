@@ -172,7 +172,7 @@ final class PackedColumn {
             end++;
         }
         if (end - pos > PackedInstall.ROW_BYTES) {
-            throw error("a value of " + (end - pos) + " bytes, more than a row may hold (" + PackedInstall.ROW_BYTES + ")");
+            throw error("a value longer than a row may hold (" + PackedInstall.ROW_BYTES + " bytes)");
         }
         String value = utf8(pos, end - pos);
         pos = end + 1;
@@ -211,8 +211,7 @@ final class PackedColumn {
             case 4:
                 long size = varint();
                 if (Long.compareUnsigned(size, PackedInstall.ROW_BYTES) > 0) {
-                    throw error("a value of " + Long.toUnsignedString(size) + " bytes, more than a row may hold ("
-                            + PackedInstall.ROW_BYTES + ")");
+                    throw error("a value longer than a row may hold (" + PackedInstall.ROW_BYTES + " bytes)");
                 }
                 if (Long.compareUnsigned(size, data.length - pos) > 0) {
                     throw error("a " + (tag == 3 ? "TEXT" : "BLOB") + " cut short");
