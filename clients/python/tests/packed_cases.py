@@ -208,8 +208,8 @@ SPOILED = [
     ("an empty presence run after the first", _spoil_values(
         "stops", 5, lambda p, v, r: pf.varint(4) + pf.varint(4) + pf.varint(0) + pf.varint(0) + pf.varint(1) + v),
      "column stops.n: an empty presence run after the first"),
-    ("40 M empty presence runs", lambda packed: _empty_runs(packed, 40_000_000),  # a 41 MB file, 0.6 MB of download
-     "table stops: 40000468 bytes of data, more than the installed bundle's cap of "),  # never read
+    ("25 M empty presence runs", lambda packed: _empty_runs(packed, 25_000_000),  # a 26 MB file, 0.4 MB of download
+     "table stops: 25000468 bytes of data, more than the installed bundle's cap of "),  # never read
     ("presence runs that miss a row", _spoil_values("stops", 5, lambda p, v, r: pf.varint(2) + pf.varint(3) + pf.varint(1) + v),
      "column stops.n: its presence runs add up to 4 rows, not 5"),
     ("leftover bytes", _spoil_values("stops", 5, lambda p, v, r: p + v + b"\x02"),
@@ -268,10 +268,11 @@ SPOILED = [
                            "(SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT x AS n FROM c WHERE x = 1000000000')"),
         pf.execute(packed, "INSERT INTO packed_tables VALUES ('slow', 1, 'i i', x'010202010102')")),
      "the install needs more than 10000000 SQLite instructions"),  # the least budget: the rich bundle declares few values
-    ("an endless query in a file padded to 44 MB", lambda packed: (
+    # 30 MB and 25 M runs below: files the JVM client takes (it takes none over 32 MiB).
+    ("an endless query in a file padded to 30 MB", lambda packed: (
         pf.execute(packed, "INSERT INTO packed_schema VALUES (99, 'table', 'slow', 'CREATE TABLE slow AS %s')" % ENDLESS),
         pf.execute(packed, "INSERT INTO packed_tables VALUES ('slow', 1, 'i i', x'010202010102')"),
-        _pad(packed, 44_000_000)),
+        _pad(packed, 30_000_000)),
      "the install needs more than 10000000 SQLite instructions"),  # padding buys no budget
     ("a CHECK calling randomblob(1e9)", lambda packed: pf.execute(
         packed, "UPDATE packed_schema SET sql = replace(sql, 'n INTEGER,', 'n INTEGER CHECK (length(randomblob(1e9)) > 0),') "
@@ -317,14 +318,15 @@ SPOILED = [
      "packed_schema row 5: the sql of `empty` holds a 0x00 byte"),
     ("two format rows", lambda packed: pf.execute(packed, "INSERT INTO packed_meta VALUES ('format', '1')"),
      "packed_meta.format is 2 rows"),
-    # 60 MB: a packed file of more than 64 MiB is not taken by the JVM client (nor by Python before 3.11).
-    ("a 60 MB user_version row", lambda packed: (
-        pf.execute(packed, "UPDATE packed_meta SET value = CAST(zeroblob(60000000) AS TEXT) WHERE key = 'user_version'"),
-        _pad(packed, 660_000, dense=True)),
+    # 30 MB: a packed file of more than 32 MiB is not taken by the JVM client (nor one of more than
+    # 64 MiB by Python before 3.11): they read a table's blob whole.
+    ("a 30 MB user_version row", lambda packed: (
+        pf.execute(packed, "UPDATE packed_meta SET value = CAST(zeroblob(30000000) AS TEXT) WHERE key = 'user_version'"),
+        _pad(packed, 330_000, dense=True)),
      "packed_meta.user_version: a key or value longer than 64 bytes"),
-    ("a 60 MB junk packed_meta row", lambda packed: (
-        pf.execute(packed, "INSERT INTO packed_meta VALUES ('junk', CAST(zeroblob(60000000) AS TEXT))"),
-        pf.execute(packed, "UPDATE packed_meta SET value = '2' WHERE key = 'format'"), _pad(packed, 660_000, dense=True)),
+    ("a 30 MB junk packed_meta row", lambda packed: (
+        pf.execute(packed, "INSERT INTO packed_meta VALUES ('junk', CAST(zeroblob(30000000) AS TEXT))"),
+        pf.execute(packed, "UPDATE packed_meta SET value = '2' WHERE key = 'format'"), _pad(packed, 330_000, dense=True)),
      "packed_meta.format is '2', this client reads '1'"),  # read by key: the junk row is never loaded
     ("a file in WAL mode", _wal_header, "the packed file is not in rollback-journal mode (header bytes 18-19 are 2, 2, not 1, 1)"),
     ("no user_version row", lambda packed: pf.execute(packed, "DELETE FROM packed_meta WHERE key = 'user_version'"),

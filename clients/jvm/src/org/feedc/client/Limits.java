@@ -21,9 +21,10 @@ public final class Limits {
     public static final long RATIO_MAX = 100;
     /// A bundle unpacks to at most 4 GiB.
     public static final long BUNDLE_UNPACKED_MAX = 4L << 30;
-    /// A packed file is taken only if it unpacks to at most 64 MiB: its tables' blobs are read
+    /// A packed file is taken only if it unpacks to at most 32 MiB: its tables' blobs are read
     /// whole (xerial's driver has no incremental BLOB I/O); else the plain bundle is downloaded.
-    public static final long PACKED_UNPACKED_MAX = 64L << 20;
+    /// (The 21-feed region's packed file: 24 MB, installed in at most 130 MB with -Xmx64m.)
+    public static final long PACKED_UNPACKED_MAX = 32L << 20;
     /// A delta's SQL is at most 128 MiB (applied from memory).
     public static final long DELTA_UNPACKED_MAX = 128L << 20;
     /// A request's deadline: its idle timeout + 1 s per 64 KiB declared.

@@ -20,7 +20,8 @@ final class PackedColumn {
     private static final String VARINT = "a varint cut short or beyond 64 bits";
 
     final String name;
-    private final byte[] data;
+    private final byte[] data;               // the table's blob; this column's bytes are `start` … `end`
+    private final int end;
     private final String encoding;
     private final List<Object> referenced;   // `k`: the referenced column's values
     private final String referencedName;
@@ -33,10 +34,12 @@ final class PackedColumn {
     private long previous;                   // `i`, `r`, `k`: the previous value
     private boolean started;
 
-    PackedColumn(String name, long rows, String encoding, byte[] data, String referencedName, List<Object> referenced)
-            throws PackedInstall.PackedException {
+    PackedColumn(String name, long rows, String encoding, byte[] data, int start, int end, String referencedName,
+            List<Object> referenced) throws PackedInstall.PackedException {
         this.name = name;
         this.data = data;
+        this.end = end;
+        this.pos = start;
         this.encoding = encoding;
         this.referencedName = referencedName;
         this.referenced = referenced;
@@ -90,7 +93,7 @@ final class PackedColumn {
     /// After the last row: every byte used, no value left over.
     void finish() throws PackedInstall.PackedException {
         start();
-        if (pos < data.length) {
+        if (pos < end) {
             value();
             throw error("more values than present rows");
         }
@@ -103,17 +106,17 @@ final class PackedColumn {
             return;
         }
         started = true;
-        if (encoding.equals("f") && data.length - pos != 8 * present) {
-            throw error((data.length - pos) + " bytes for " + present + " REAL values");
+        if (encoding.equals("f") && end - pos != 8 * present) {
+            throw error((end - pos) + " bytes for " + present + " REAL values");
         }
-        if (encoding.equals("t") && pos < data.length && data[data.length - 1] != 0) {
+        if (encoding.equals("t") && pos < end && data[end - 1] != 0) {
             throw error("a text without its closing 0x00 byte");
         }
     }
 
     private Object value() throws PackedInstall.PackedException {
         start();
-        if (pos >= data.length) {
+        if (pos >= end) {
             throw error(decoded + " values for " + present + " present rows");
         }
         decoded++;
@@ -145,7 +148,7 @@ final class PackedColumn {
     private long varint() throws PackedInstall.PackedException {
         long value = 0;
         for (int shift = 0; shift < 70; shift += 7) {
-            if (pos >= data.length) {
+            if (pos >= end) {
                 break;
             }
             int b = data[pos++] & 0xff;
@@ -203,7 +206,7 @@ final class PackedColumn {
             case 1:
                 return zigzag(varint());
             case 2:
-                if (data.length - pos < 8) {
+                if (end - pos < 8) {
                     throw error("a REAL cut short");
                 }
                 return readDouble();
@@ -213,7 +216,7 @@ final class PackedColumn {
                 if (Long.compareUnsigned(size, PackedInstall.ROW_BYTES) > 0) {
                     throw error("a value longer than a row may hold (" + PackedInstall.ROW_BYTES + " bytes)");
                 }
-                if (Long.compareUnsigned(size, data.length - pos) > 0) {
+                if (Long.compareUnsigned(size, end - pos) > 0) {
                     throw error("a " + (tag == 3 ? "TEXT" : "BLOB") + " cut short");
                 }
                 int at = pos;

@@ -391,11 +391,12 @@ public final class PackedInstall {
         for (Object[] column : columns) {
             where.add(table + "." + column[1]);
         }
-        List<byte[]> parts = entry.split(source, where, maxBytes);
+        PackedTable.Split split = entry.split(source, where, maxBytes);
+        List<int[]> parts = split.ranges();
         for (int c = 0; c < columns.size(); c++) {  // checked before any is decoded
             if (wanted.contains(PackedTable.key(table, (Long) columns.get(c)[0]))) {
                 referencedRows += entry.rows;
-                referencedBytes += parts.get(c).length;
+                referencedBytes += parts.get(c)[1] - parts.get(c)[0];
                 if (referencedRows > REFERENCED_ROWS || referencedBytes > REFERENCED_BYTES) {
                     throw new PackedException("column " + where.get(c) + ": the columns `k` columns refer to hold more than "
                             + REFERENCED_ROWS + " rows or " + REFERENCED_BYTES + " bytes in all");
@@ -411,9 +412,8 @@ public final class PackedInstall {
                 throw new PackedException("column " + where.get(c) + ": it refers to " + entry.shownRefs.get(c)
                         + ", not a column of an earlier table");
             }
-            decoders[c] = new PackedColumn(where.get(c), entry.rows, entry.encodings.get(c), parts.get(c),
+            decoders[c] = new PackedColumn(where.get(c), entry.rows, entry.encodings.get(c), split.data(), parts.get(c)[0], parts.get(c)[1],
                     ref == null ? null : keptNames.get(ref), ref == null ? null : kept.get(ref));
-            parts.set(c, null);
             String key = PackedTable.key(table, (Long) columns.get(c)[0]);
             List<Object> values = null;
             if (wanted.contains(key)) {

@@ -58,9 +58,9 @@ final class PackedTable {
     }
 
     /// The table's blob (`data`, which must be a BLOB of at least `rows` bytes, and of at most
-    /// `maxBytes` when not null: else it is never read) cut into the bytes of the columns named
+    /// `maxBytes` when not null: else it is never read) and where in it are the bytes of the columns named
     /// `names` ("table.column"): each a varint length, then the bytes; every byte in a column.
-    List<byte[]> split(SqlDatabase source, List<String> names, Long maxBytes) throws SQLException, PackedInstall.PackedException {
+    Split split(SqlDatabase source, List<String> names, Long maxBytes) throws SQLException, PackedInstall.PackedException {
         try (SqlCursor row = source.query("SELECT length(data) FROM packed_tables WHERE rowid = ?", Long.toString(rowid))) {
             if (maxBytes != null && row.next() && row.type(0) == SqlCursor.INTEGER && row.getLong(0) > maxBytes) {
                 throw error("table " + name + ": " + row.getLong(0) + " bytes of data, more than the installed bundle's cap of "
@@ -80,7 +80,7 @@ final class PackedTable {
         if (rows > data.length) {
             throw error("table " + name + ": " + rows + " rows in " + data.length + " bytes of data");
         }
-        List<byte[]> parts = new ArrayList<>();
+        List<int[]> parts = new ArrayList<>();
         int pos = 0;
         for (String where : names) {
             long size = 0;
@@ -102,12 +102,16 @@ final class PackedTable {
             if (Long.compareUnsigned(size, data.length - pos) > 0) {
                 throw error("column " + where + ": " + Long.toUnsignedString(size) + " bytes, past the end of the table's data");
             }
-            parts.add(java.util.Arrays.copyOfRange(data, pos, pos + (int) size));
+            parts.add(new int[] {pos, pos + (int) size});
             pos += (int) size;
         }
         if (pos != data.length) {
             throw error("table " + name + ": " + (data.length - pos) + " bytes after its columns");
         }
-        return parts;
+        return new Split(data, parts);
     }
+
+    /// The table's blob and each column's range in it (start, end): the columns are read where
+    /// they are, never copied.
+    record Split(byte[] data, List<int[]> ranges) {}
 }
