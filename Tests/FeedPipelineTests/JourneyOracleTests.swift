@@ -10,12 +10,7 @@ import Testing
 /// joined), through `feedc plan --batch`. The planner's earliest arrival must equal the
 /// oracle's on every query (the same transfer model on both sides, at most 8 rides), and no
 /// journey of an answer may be dominated by another (arrival and transfers).
-///
-/// Not serialized: each test is mostly one Python process of its own (the oracle) and shares
-/// nothing with the others but `BuiltFeeds`, which builds each feed once under its own lock. In
-/// turn, the six made a chain of about 150 s that ran on one core at the end of the run while the
-/// other stood idle (2026-12-08: the run's last suite, 513 s).
-@Suite(.enabled(if: SharedData.isAvailable && FeedcBinary.suitesRun, "needs ../shared/data and the feedc binary"))
+@Suite(.serialized, .enabled(if: SharedData.isAvailable && FeedcBinary.suitesRun, "needs ../shared/data and the feedc binary"))
 struct JourneyOracleTests {
     struct Summary: Decodable {
         var queries: Int
