@@ -37,7 +37,10 @@ import os
 FORMAT = "1"
 ENCODING = "packed-gzip"
 PAGE_SIZE = 4096
-CHUNK = 1 << 16                       # values decoded at a time
+CHUNK = 1 << 16                       # bytes of a column decoded at a time (its values: fewer)
+TABLE_CHUNKS = 1 << 18                # ... of all a table's columns together: a table of many columns
+                                      # decodes smaller pieces of each (at least 1 KiB), so that the
+                                      # values held at once stay bounded whatever its width
 _INT64 = 1 << 63
 _REAL_MAX = 1 << 53                   # |n| of an `r` value: exact as a double
 _SCALES = (1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9)
@@ -137,8 +140,9 @@ class _Column:
     """One packed column of a table: its presence runs read, its values decoded on demand, both
     read a piece at a time (`_Bytes`): the presence runs are read again as the rows go, never kept."""
 
-    def __init__(self, install, name, rows, encoding, ref, source, start, end):
+    def __init__(self, install, name, rows, encoding, ref, source, start, end, piece=CHUNK):
         self.install, self.name, self.rows, self.encoding, self.ref = install, name, rows, encoding, ref
+        self.piece = piece  # bytes decoded at a time
         self.source, self.begin, self.end = source, start, end
         self.values_bytes = _Bytes(source, start, end)
         self.present, self.start = self._presence()
@@ -224,7 +228,7 @@ class _Column:
         cut after its last varint), every byte used."""
         data, pos, end, carry = self.values_bytes, self.start, self.values_bytes.size, b""
         while pos < end or carry:
-            piece = data.load(pos, pos + CHUNK)
+            piece = data.load(pos, pos + self.piece)
             pos += len(piece)
             chunk = carry + piece
             if pos < end:
@@ -264,25 +268,30 @@ class _Column:
         size = data.size - self.start
         if size != 8 * self.present:
             raise self.error("%d bytes for %d REAL values" % (size, self.present))
-        for at in range(self.start, data.size, 8 * CHUNK):
-            part = data.load(at, at + 8 * CHUNK)
+        step = 8 * max(1, self.piece // 8)
+        for at in range(self.start, data.size, step):
+            part = data.load(at, at + step)
             yield struct.unpack("<%dd" % (len(part) // 8), part)
 
     def _texts(self):
-        data, pos, end, carry = self.values_bytes, self.start, self.values_bytes.size, b""
+        data, pos, end = self.values_bytes, self.start, self.values_bytes.size
         if pos < end and data.load(end - 1, end) != b"\x00":
             raise self.error("a text without its closing 0x00 byte")
+        pending, waiting = [], 0  # the pieces of a text not ended yet, joined once it ends
         while pos < end:
-            piece = data.load(pos, pos + CHUNK)
+            piece = data.load(pos, pos + self.piece)
             pos += len(piece)
-            chunk = carry + piece
-            last = chunk.rfind(b"\x00")
+            last = piece.rfind(b"\x00")
             if last < 0:  # no text ends in it: it must be within a row's limit
-                if len(chunk) > ROW_BYTES:
+                pending.append(piece)
+                waiting += len(piece)
+                if waiting > ROW_BYTES:
                     raise self.error("a value longer than a row may hold (%d bytes)" % ROW_BYTES)
-                carry = chunk
                 continue
-            parts, carry = chunk[:last].split(b"\x00"), chunk[last + 1:]
+            chunk = b"".join(pending + [piece]) if pending else piece
+            last += waiting
+            parts = chunk[:last].split(b"\x00")
+            pending, waiting = [chunk[last + 1:]], len(chunk) - last - 1
             if max(map(len, parts)) > ROW_BYTES:
                 raise self.error("a value longer than a row may hold (%d bytes)" % ROW_BYTES)
             try:
@@ -296,7 +305,7 @@ class _Column:
         it stops once one is longer than a row may hold)."""
         data, pos, end, carry, longest = self.values_bytes, self.start, self.values_bytes.size, 0, 0
         while pos < end and longest <= ROW_BYTES:
-            piece = data.load(pos, pos + CHUNK)
+            piece = data.load(pos, pos + self.piece)
             pos += len(piece)
             parts = piece.split(b"\x00")
             if len(parts) == 1:
@@ -324,7 +333,7 @@ class _Column:
     def _tagged(self):
         """`v`: a tag byte, then the value (1 INTEGER, 2 REAL, 3 TEXT, 4 BLOB)."""
         data, pos, chunk = self.values_bytes, self.start, []
-        end = data.size
+        end, handed = data.size, self.start  # the chunk is handed on once its bytes pass a piece
         while pos < end:
             tag, pos = data.byte(pos), pos + 1
             if tag == 1:
@@ -346,9 +355,9 @@ class _Column:
                 pos += size
             else:
                 raise self.error("a value tagged %d" % tag)
-            if len(chunk) == CHUNK:
+            if pos - handed >= self.piece:
                 yield chunk
-                chunk = []
+                chunk, handed = [], pos
         yield chunk
 
 
@@ -642,12 +651,12 @@ class _Install:
                 if self.referenced_rows > REFERENCED_ROWS or self.referenced_bytes > REFERENCED_BYTES:
                     raise PackedError("column %s.%s: the columns `k` columns refer to hold more than %d rows or %d bytes in all"
                                       % (table, name, REFERENCED_ROWS, REFERENCED_BYTES))
-        decoders = []
+        decoders, piece = [], max(1 << 10, min(CHUNK, TABLE_CHUNKS // max(1, len(columns))))
         for (cid, name), encoding, ref, part in zip(columns, entry.encodings, entry.refs, parts):
             where = "%s.%s" % (table, name)
             if ref is not None and ref not in self.kept:
                 raise PackedError("column %s: it refers to %s.%d, not a column of an earlier table" % (where, ref[0], ref[1]))
-            column = _Column(self, where, rows, encoding, ref, source, *part)
+            column = _Column(self, where, rows, encoding, ref, source, *part, piece=piece)
             decoders.append(column)
             if (table, cid) in self.wanted:
                 kept[(table, cid)] = (column.name, list(column.values()))

@@ -151,7 +151,10 @@ final class PackedByteStream {
                 throw .corrupt("\(context): a text longer than a row may hold (\(PackedLimits.rowBytes) bytes) at byte \(offset)")
             }
             scanned = available
-            guard try fill(min(available + capacity, PackedLimits.rowBytes + 1, end - position)), bufferEnd - position > available else {
+            // Twice as much each time: a long text in a small window is copied a few times, not once per window.
+            guard try fill(min(max(2 * available, available + capacity), PackedLimits.rowBytes + 1, end - position)),
+                bufferEnd - position > available
+            else {
                 throw .corrupt("\(context): a text is cut off at byte \(offset)")
             }
         }
