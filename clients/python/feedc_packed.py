@@ -58,6 +58,7 @@ META_MAX = 64                         # bytes of a `packed_meta` key or value (w
 # The format's limits (docs/packed-bundle.md, "Limits"): a row's TEXT and BLOB bytes in all; the
 # rows and the bytes (in `data`) of the columns `k` columns refer to, in all.
 ROW_BYTES, REFERENCED_ROWS, REFERENCED_BYTES = 1 << 20, 1 << 19, 1 << 24
+METADATA_MAX = 1 << 20                # the longest value of packed_schema and packed_tables but `data`
 # Python 3.11+ reads a table's blob a piece at a time (`Connection.blobopen`); before, whole (the
 # client then takes a packed file only up to feedc_limits.PACKED_UNPACKED_MAX).
 STREAMS = hasattr(sqlite3.Connection, "blobopen")
@@ -416,6 +417,20 @@ def _limit_length(conn, limit):
     return setlimit(sqlite3.SQLITE_LIMIT_LENGTH, limit) if setlimit else None
 
 
+def _limited(source, table, sql):
+    """The rows of `sql` on `table` of the packed file, none of whose values may be longer than
+    METADATA_MAX bytes (Python 3.11+): a longer one is refused rather than loaded (10 M words of
+    `encodings` once took hundreds of MB to refuse)."""
+    previous = _limit_length(source, METADATA_MAX)
+    try:
+        return source.execute(sql).fetchall()
+    except sqlite3.DataError:  # string or blob too big
+        raise PackedError("%s: a value longer than %d bytes" % (table, METADATA_MAX)) from None
+    finally:
+        if previous is not None:
+            _limit_length(source, previous)
+
+
 def _quoted(name):
     return '"' + name.replace('"', '""') + '"'
 
@@ -525,7 +540,7 @@ class _Install:
         user_version = _meta_value(source, "user_version")
         if not isinstance(user_version, str) or not re.match(r"[0-9]{1,9}\Z", user_version):
             raise PackedError("packed_meta.user_version is %r, not a number" % (user_version,))
-        schema = source.execute("SELECT seq, type, name, sql FROM packed_schema ORDER BY seq").fetchall()
+        schema = _limited(source, "packed_schema", "SELECT seq, type, name, sql FROM packed_schema ORDER BY seq")
         for seq, kind, name, sql in schema:
             if not all(isinstance(v, str) for v in (kind, name, sql)):
                 raise PackedError("packed_schema row %s: its type, name or sql is not text" % (seq,))
@@ -536,7 +551,7 @@ class _Install:
             if not sql.startswith(_PREFIXES[kind]):
                 raise PackedError("packed_schema row %s: the %s `%s` is not made by `%s`"
                                   % (seq, kind, name, "` or `".join(p.strip() for p in _PREFIXES[kind])))
-        entries = source.execute("SELECT rowid, name, rows, encodings FROM packed_tables ORDER BY rowid").fetchall()
+        entries = _limited(source, "packed_tables", "SELECT rowid, name, rows, encodings FROM packed_tables ORDER BY rowid")
         names, tables = [_shown(e[1]) for e in entries], [row[2] for row in schema if row[1] == "table"]
         if names != tables:
             raise PackedError("packed_tables holds %s; packed_schema creates %s" % (", ".join(names), ", ".join(tables)))

@@ -49,8 +49,24 @@ package enum PackedBundleInstaller {
                 throw PackedBundleError.corrupt("packed_meta.user_version is not a number")
             }
             userVersion = number
-            schema = try source.rows("SELECT type, name, sql FROM packed_schema ORDER BY seq")
-            entries = try source.rows("SELECT rowid, name, rows, encodings, length(data) FROM packed_tables ORDER BY rowid").map(TableEntry.init)
+            // The schema and the tables' words with values of at most 1 MiB, refused rather than
+            // loaded: 10 M words of `encodings` once took minutes and hundreds of MB to refuse.
+            func limited(_ table: String, _ sql: String) throws(PackedBundleError) -> [[SQLValue]] {
+                do {
+                    return try source.limitingLength(to: Int32(PackedLimits.metadataBytes)) { try source.rows(sql) }
+                } catch let error as SQLiteError where error.resultCode == .tooBig {
+                    throw .corrupt("\(table): a value longer than \(PackedLimits.metadataBytes) bytes")
+                } catch {
+                    throw .corrupt("\(error)")
+                }
+            }
+            schema = try limited("packed_schema", "SELECT type, name, sql FROM packed_schema ORDER BY seq")
+            // `data` is left out: its length is asked for alone, without the limit (which it would pass).
+            entries = try limited("packed_tables", "SELECT rowid, name, rows, encodings FROM packed_tables ORDER BY rowid").map { row in
+                var entry = TableEntry(row)
+                entry.length = try source.scalar("SELECT length(data) FROM packed_tables WHERE rowid = ?", [row[0]])?.int ?? 0
+                return entry
+            }
         } catch let error as PackedBundleError {
             throw error
         } catch {
@@ -140,7 +156,7 @@ package enum PackedBundleInstaller {
             name = row[1].string ?? ""
             rows = row[2].int ?? -1
             encodings = row[3].string ?? ""
-            length = row[4].int ?? 0
+            length = row.count > 4 ? row[4].int ?? 0 : 0
         }
 
         /// Each column's encoding and, for `k`, the column it refers to.

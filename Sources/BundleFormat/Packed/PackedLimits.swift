@@ -9,6 +9,9 @@ enum PackedLimits {
     static let referencedRows = 1 << 19
     /// The bytes of the columns `k` columns refer to (each column's bytes in `data`), in all.
     static let referencedBytes = 1 << 24
+    /// The longest value of `packed_schema` and of `packed_tables` but `data` (a longer one is
+    /// refused unread).
+    static let metadataBytes = 1 << 20
     /// The bytes a client reads of a column at a time (a window grows only for a value longer).
     static let window = 1 << 16
     /// The windows of one table together (a table of many columns gets smaller ones, at least 4 KiB).

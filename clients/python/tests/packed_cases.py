@@ -197,6 +197,14 @@ SPOILED = [
      "column stops.code: a value longer than a row may hold (1048576 bytes)"),
     ("a row of more text and blob bytes than it may hold", _long_row,
      "table stops: a row of more than 1048576 bytes of TEXT and BLOB values"),
+    ("encodings of 2 MB", lambda packed: (
+        pf.execute(packed, "UPDATE packed_tables SET encodings = encodings || replace(hex(zeroblob(1000000)), '00', ' i') "
+                           "WHERE name = 'stops'"), _pad(packed, 30_000, dense=True)),
+     "packed_tables: a value longer than 1048576 bytes"),  # refused unread (10 M words once took minutes)
+    ("an sql of 2 MB", lambda packed: (
+        pf.execute(packed, "UPDATE packed_schema SET sql = sql || replace(hex(zeroblob(1000000)), '00', '  ') "
+                           "WHERE name = 'stops'"), _pad(packed, 30_000, dense=True)),
+     "packed_schema: a value longer than 1048576 bytes"),
     ("referenced columns of more rows than a client keeps", _many_referenced_rows,
      "column stops.stop_id: the columns `k` columns refer to hold more than 524288 rows or 16777216 bytes in all"),
     ("truncated varint", _spoil_values("stops", 5, lambda p, v, r: p + v[:-1] + b"\x80"),

@@ -40,6 +40,8 @@ public final class PackedInstall {
     static final int ROW_BYTES = 1 << 20;
     static final long REFERENCED_ROWS = 1 << 19;
     static final long REFERENCED_BYTES = 1 << 24;
+    /// The longest value of `packed_schema` and of `packed_tables` but `data` (a longer one is refused unread).
+    static final int METADATA_MAX = 1 << 20;
     private static final byte[] HEADER = "SQLite format 3\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final Pattern USER_VERSION = Pattern.compile("[0-9]{1,9}");
     /// The packed file's own schema, exactly as the writer stores it in its `sqlite_master` (type,
@@ -200,68 +202,84 @@ public final class PackedInstall {
         checkOwnSchema();
         metaValue("format", true);
         String userVersion = metaValue("user_version", false);
+        // The schema and the tables' words with values of at most METADATA_MAX bytes, refused
+        // rather than loaded (10 M words of `encodings` once ran the JVM out of memory).
         List<String[]> schema = new ArrayList<>();  // seq, type, name, sql
-        try (SqlCursor rows = source.query("SELECT seq, type, name, sql FROM packed_schema ORDER BY seq")) {
-            while (rows.next()) {
-                String seq = InstalledCheck.repr(rows, 0);
-                for (int c = 1; c < 4; c++) {
-                    if (rows.type(c) != SqlCursor.TEXT) {
-                        throw new PackedException("packed_schema row " + seq + ": its type, name or sql is not text");
-                    }
-                }
-                schema.add(new String[] {seq, rows.getString(1), rows.getString(2), rows.getString(3)});
-            }
-        }
-        for (String[] row : schema) {
-            if (row[3].indexOf('\0') >= 0) {
-                throw new PackedException("packed_schema row " + row[0] + ": the sql of `" + row[2] + "` holds a 0x00 byte");
-            }
-            String[] prefixes = PREFIXES.get(row[1]);
-            if (prefixes == null) {
-                throw new PackedException("packed_schema row " + row[0] + ": `" + row[2] + "` is a " + row[1]
-                        + ", not a table, index or view");
-            }
-            boolean made = false;
-            for (String prefix : prefixes) {
-                made |= row[3].startsWith(prefix);
-            }
-            if (!made) {
-                List<String> words = new ArrayList<>();
-                for (String prefix : prefixes) {
-                    words.add(prefix.strip());
-                }
-                throw new PackedException("packed_schema row " + row[0] + ": the " + row[1] + " `" + row[2]
-                        + "` is not made by `" + String.join("` or `", words) + "`");
-            }
-        }
-        List<String> names = new ArrayList<>();
-        List<String> tables = new ArrayList<>();
-        try (SqlCursor rows = source.query("SELECT rowid, name, rows, encodings FROM packed_tables ORDER BY rowid")) {
-            while (rows.next()) {
-                names.add(rows.type(1) == SqlCursor.TEXT ? rows.getString(1) : InstalledCheck.repr(rows, 1));
-            }
-        }
-        for (String[] row : schema) {
-            if (row[1].equals("table")) {
-                tables.add(row[2]);
-            }
-        }
-        if (!names.equals(tables)) {
-            throw new PackedException("packed_tables holds " + String.join(", ", names) + "; packed_schema creates "
-                    + String.join(", ", tables));
-        }
         List<PackedTable> entries = new ArrayList<>();
         long values = 0;
-        try (SqlCursor rows = source.query("SELECT rowid, name, rows, encodings FROM packed_tables ORDER BY rowid")) {
-            while (rows.next()) {
-                PackedTable entry = new PackedTable(rows);
-                entries.add(entry);
-                values = saturated(values, entry.rows, entry.encodings.size());
-                for (String ref : entry.refs) {
-                    if (ref != null) {
-                        wanted.add(ref);
+        String reading = "packed_schema";
+        int previous = source.limitLength(METADATA_MAX);
+        try {
+            try (SqlCursor rows = source.query("SELECT seq, type, name, sql FROM packed_schema ORDER BY seq")) {
+                while (rows.next()) {
+                    String seq = InstalledCheck.repr(rows, 0);
+                    for (int c = 1; c < 4; c++) {
+                        if (rows.type(c) != SqlCursor.TEXT) {
+                            throw new PackedException("packed_schema row " + seq + ": its type, name or sql is not text");
+                        }
+                    }
+                    schema.add(new String[] {seq, rows.getString(1), rows.getString(2), rows.getString(3)});
+                }
+            }
+            for (String[] row : schema) {
+                if (row[3].indexOf('\0') >= 0) {
+                    throw new PackedException("packed_schema row " + row[0] + ": the sql of `" + row[2] + "` holds a 0x00 byte");
+                }
+                String[] prefixes = PREFIXES.get(row[1]);
+                if (prefixes == null) {
+                    throw new PackedException("packed_schema row " + row[0] + ": `" + row[2] + "` is a " + row[1]
+                            + ", not a table, index or view");
+                }
+                boolean made = false;
+                for (String prefix : prefixes) {
+                    made |= row[3].startsWith(prefix);
+                }
+                if (!made) {
+                    List<String> words = new ArrayList<>();
+                    for (String prefix : prefixes) {
+                        words.add(prefix.strip());
+                    }
+                    throw new PackedException("packed_schema row " + row[0] + ": the " + row[1] + " `" + row[2]
+                            + "` is not made by `" + String.join("` or `", words) + "`");
+                }
+            }
+            reading = "packed_tables";
+            List<String> names = new ArrayList<>();
+            List<String> tables = new ArrayList<>();
+            try (SqlCursor rows = source.query("SELECT rowid, name, rows, encodings FROM packed_tables ORDER BY rowid")) {
+                while (rows.next()) {
+                    names.add(rows.type(1) == SqlCursor.TEXT ? rows.getString(1) : InstalledCheck.repr(rows, 1));
+                }
+            }
+            for (String[] row : schema) {
+                if (row[1].equals("table")) {
+                    tables.add(row[2]);
+                }
+            }
+            if (!names.equals(tables)) {
+                throw new PackedException("packed_tables holds " + String.join(", ", names) + "; packed_schema creates "
+                        + String.join(", ", tables));
+            }
+            try (SqlCursor rows = source.query("SELECT rowid, name, rows, encodings FROM packed_tables ORDER BY rowid")) {
+                while (rows.next()) {
+                    PackedTable entry = new PackedTable(rows);
+                    entries.add(entry);
+                    values = saturated(values, entry.rows, entry.encodings.size());
+                    for (String ref : entry.refs) {
+                        if (ref != null) {
+                            wanted.add(ref);
+                        }
                     }
                 }
+            }
+        } catch (SQLException error) {
+            if (error.getErrorCode() == 18 || String.valueOf(error.getMessage()).contains("too big")) {  // SQLITE_TOOBIG
+                throw new PackedException(reading + ": a value longer than " + METADATA_MAX + " bytes");
+            }
+            throw error;
+        } finally {
+            if (previous >= 0) {
+                source.limitLength(previous);
             }
         }
         for (String pragma : new String[] {"page_size = " + PAGE_SIZE, "journal_mode = OFF", "synchronous = OFF",
