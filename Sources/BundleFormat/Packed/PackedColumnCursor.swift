@@ -81,7 +81,7 @@ struct PackedColumnCursor {
         case .reals:
             return .real(try reader.double())
         case .texts:
-            return .text(try reader.terminated())
+            return .text(try Self.utf8(try reader.terminated(), context: reader.context))
         case .reference:
             previous &+= try reader.signed()
             guard previous >= 0, previous < reference.count else {
@@ -92,10 +92,18 @@ struct PackedColumnCursor {
             switch try reader.byte() {
             case 1: return .integer(try reader.signed())
             case 2: return .real(try reader.double())
-            case 3: return .text(try reader.slice(try reader.count(atMost: reader.end - reader.position)))
+            case 3: return .text(try Self.utf8(try reader.slice(try reader.count(atMost: reader.end - reader.position)), context: reader.context))
             case 4: return .blob(try reader.slice(try reader.count(atMost: reader.end - reader.position)))
             case let tag: throw .corrupt("\(reader.context): unknown value tag \(tag)")
             }
         }
+    }
+
+    /// `bytes`, refused unless they are UTF-8 as the Python and JVM clients' strict decoders read
+    /// it (no surrogate, no overlong form): the clients install the same files. ASCII at once.
+    private static func utf8(_ bytes: UnsafeRawBufferPointer, context: String) throws(PackedBundleError) -> UnsafeRawBufferPointer {
+        guard bytes.contains(where: { $0 >= 0x80 }) else { return bytes }
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw .corrupt("\(context): a text that is not UTF-8") }
+        return bytes
     }
 }
