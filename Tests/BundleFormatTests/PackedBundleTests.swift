@@ -269,7 +269,7 @@ struct PackedBundleTests {
         #expect(throws: PackedBundleError.self) { try PackedBundleInstaller.install(packedAt: packed, to: folder.appendingPathComponent("wal.sqlite").path) }
         #expect(!FileManager.default.fileExists(atPath: packed + "-wal") && !FileManager.default.fileExists(atPath: packed + "-shm"))
         // The budget: declared values, bounded by the plain bundle's size.
-        let entries = [PackedBundleInstaller.TableEntry([.integer(1), .text("t"), .integer(1_000_000), .text("i t r6"), .integer(10)])]
+        let entries = [PackedBundleInstaller.TableEntry([.integer(1), .text("t"), .integer(1_000_000), .text("i t r6")], length: 10)]
         #expect(PackedBundleInstaller.budget(entries, unpackedBytes: nil) == 300_000_000)
         #expect(PackedBundleInstaller.budget(entries, unpackedBytes: 2_000_000) == 20_000_000)
         #expect(PackedBundleInstaller.budget(entries, unpackedBytes: 10) == 10_000_000)

@@ -168,11 +168,12 @@ class _Column:
     def _presence(self):
         """(present rows, where the values start), the runs checked to add up to `rows`: at most
         `rows` + 1 of them, none empty but the first (the writer writes no other)."""
-        count, _ = self._varint(0, _Bytes(self.source, self.begin, self.end))
+        data = _Bytes(self.source, self.begin, self.end)  # one window for the count and the runs
+        count, _ = self._varint(0, data)
         if count > self.rows + 1:
             raise self.error("%d presence runs for %d rows" % (count, self.rows))
         total = present = 0
-        for k, run in enumerate(self._runs()):
+        for k, run in enumerate(self._runs(data)):
             if run == 0 and k > 0:
                 raise self.error("an empty presence run after the first")
             total += run
@@ -181,9 +182,10 @@ class _Column:
             raise self.error("its presence runs add up to %d rows, not %d" % (total, self.rows))
         return present, self._values_start
 
-    def _runs(self):
-        """The presence runs, read where they are (never kept: a run costs a byte, its value more)."""
-        data = _Bytes(self.source, self.begin, self.end)
+    def _runs(self, data=None):
+        """The presence runs, read where they are (never kept: a run costs a byte, its value more),
+        through `data` when given, else a window of their own."""
+        data = data or _Bytes(self.source, self.begin, self.end)
         count, pos = self._varint(0, data)
         for _ in range(count):  # a huge count ends at the data's end
             run, pos = self._varint(pos, data)

@@ -63,9 +63,7 @@ package enum PackedBundleInstaller {
             schema = try limited("packed_schema", "SELECT type, name, sql FROM packed_schema ORDER BY seq")
             // `data` is left out: its length is asked for alone, without the limit (which it would pass).
             entries = try limited("packed_tables", "SELECT rowid, name, rows, encodings FROM packed_tables ORDER BY rowid").map { row in
-                var entry = TableEntry(row)
-                entry.length = try source.scalar("SELECT length(data) FROM packed_tables WHERE rowid = ?", [row[0]])?.int ?? 0
-                return entry
+                TableEntry(row, length: try source.scalar("SELECT length(data) FROM packed_tables WHERE rowid = ?", [row[0]])?.int ?? 0)
             }
         } catch let error as PackedBundleError {
             throw error
@@ -151,12 +149,13 @@ package enum PackedBundleInstaller {
         var encodings: String
         var length: Int
 
-        init(_ row: [SQLValue]) {
+        /// `row`: rowid, name, rows, encodings; `length`: the length of its `data`.
+        init(_ row: [SQLValue], length: Int) {
             rowid = Int64(row[0].int ?? 0)
             name = row[1].string ?? ""
             rows = row[2].int ?? -1
             encodings = row[3].string ?? ""
-            length = row.count > 4 ? row[4].int ?? 0 : 0
+            self.length = length
         }
 
         /// Each column's encoding and, for `k`, the column it refers to.
